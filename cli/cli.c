@@ -1,0 +1,124 @@
+/* Errors, numbers and the shared engine options of the command line. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "position.h"
+#include "variant.h"
+
+static void vreport(const char *fmt, va_list ap)
+{
+    fputs("dama: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(fmt, ap);
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+int cli_runtime_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(fmt, ap);
+    va_end(ap);
+    return EXIT_RUNTIME;
+}
+
+bool cli_long(const char *option, const char *text, long min, long max, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < min || v > max) {
+        cli_usage_error("bad value '%s' for %s: expected a whole number from %ld to %ld", text,
+                        option, min, max);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool cli_u64(const char *option, const char *text, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || end == text || *end || text[0] == '-') {
+        cli_usage_error("bad value '%s' for %s: expected a non-negative whole number", text, option);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+void engine_context_init(EngineContext *ctx)
+{
+    ctx->variant = &turkish_variant;
+    ctx->rules = rules_default();
+    ctx->fen = NULL;
+}
+
+int engine_context_option(EngineContext *ctx, int opt, const char *arg)
+{
+    char err[256];
+    switch (opt) {
+    case OPT_VARIANT:
+        ctx->variant = variant_by_name(arg);
+        if (!ctx->variant) {
+            cli_usage_error("unknown variant '%s' (this build knows: turkish)", arg);
+            return -1;
+        }
+        return 1;
+    case OPT_RULES:
+        if (!rules_parse(&ctx->rules, arg, err, sizeof err)) {
+            cli_usage_error("%s", err);
+            return -1;
+        }
+        return 1;
+    case OPT_FEN:
+        ctx->fen = arg;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+bool engine_context_finish(EngineContext *ctx)
+{
+    char err[256];
+    if (!ctx->fen) {
+        ctx->variant->start(&ctx->pos);
+        return true;
+    }
+    if (!position_from_fen(&ctx->pos, ctx->variant, ctx->fen, err, sizeof err)) {
+        cli_usage_error("%s", err);
+        return false;
+    }
+    return true;
+}
+
+int cli_getopt(int argc, char **argv, const struct option *longopts)
+{
+    opterr = 0;
+    int opt = getopt_long(argc, argv, "", longopts, NULL);
+    if (opt == '?') {
+        if (optopt)
+            cli_usage_error("option '%s' needs a value (see 'dama %s --help')", argv[optind - 1], argv[0]);
+        else
+            cli_usage_error("unknown option '%s' (see 'dama %s --help')", argv[optind - 1], argv[0]);
+    } else if (opt == ':') {
+        cli_usage_error("option '%s' needs a value", argv[optind - 1]);
+        opt = '?';
+    }
+    return opt;
+}

@@ -1,0 +1,57 @@
+/* Shared pieces of the command line: the subcommand table, errors and option values. */
+#ifndef DAMA_CLI_H
+#define DAMA_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <getopt.h>
+
+#include "types.h"
+
+enum ExitCode { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
+
+typedef struct Command {
+    const char *name;
+    const char *summary; /* one line for `dama help` */
+    const char *help;    /* full text for `dama CMD --help` */
+    int (*run)(int argc, char **argv);
+} Command;
+
+/* Prints "dama: <message>" on stderr and returns EXIT_USAGE. */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "dama: <message>" on stderr and returns EXIT_RUNTIME. */
+int cli_runtime_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Numbers from option values; false (after printing the error) when out of range. */
+bool cli_long(const char *option, const char *text, long min, long max, long *out);
+bool cli_u64(const char *option, const char *text, uint64_t *out);
+
+/* The options every engine command shares: --variant, --rules, --fen. */
+typedef struct EngineContext {
+    const Variant *variant;
+    Rules rules;
+    Position pos;
+    const char *fen; /* NULL = start */
+} EngineContext;
+
+void engine_context_init(EngineContext *ctx);
+/* Handles one of the shared options; returns 1 if used, 0 if not ours, -1 on error. */
+int engine_context_option(EngineContext *ctx, int opt, const char *arg);
+/* Sets up the position once all options are read; false after printing the error. */
+bool engine_context_finish(EngineContext *ctx);
+
+/* getopt_long entries and ids for the shared options. */
+enum { OPT_VARIANT = 1000, OPT_RULES, OPT_FEN, OPT_HELP, OPT_FIRST_FREE = 1100 };
+#define ENGINE_LONG_OPTIONS \
+    { "variant", required_argument, 0, OPT_VARIANT }, \
+    { "rules", required_argument, 0, OPT_RULES }, \
+    { "fen", required_argument, 0, OPT_FEN }, \
+    { "help", no_argument, 0, OPT_HELP }
+
+/* Runs getopt_long with our error messages: returns the option, -1 at the end, or '?'
+ * after printing what was wrong. */
+int cli_getopt(int argc, char **argv, const struct option *longopts);
+/* Prints a command's help to stdout. */
+int cli_print_help(const char *name);
+
+#endif

@@ -1,0 +1,175 @@
+/* `dama perft` and `dama moves`: the move generator from the command line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "commands.h"
+#include "notation.h"
+#include "perft.h"
+#include "variant.h"
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+enum { OPT_PATHS = OPT_FIRST_FREE, OPT_DIVIDE, OPT_NOBULK };
+
+static int run_perft(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        ENGINE_LONG_OPTIONS,
+        { "paths", no_argument, 0, OPT_PATHS },
+        { "divide", no_argument, 0, OPT_DIVIDE },
+        { "no-bulk", no_argument, 0, OPT_NOBULK },
+        { 0, 0, 0, 0 },
+    };
+    EngineContext ctx;
+    engine_context_init(&ctx);
+    PerftOptions opt = { .count_paths = false, .bulk = true };
+    bool divide = false;
+    int o;
+    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
+        switch (o) {
+        case OPT_HELP: return cli_print_help("perft");
+        case OPT_PATHS: opt.count_paths = true; break;
+        case OPT_DIVIDE: divide = true; break;
+        case OPT_NOBULK: opt.bulk = false; break;
+        case '?': return EXIT_USAGE;
+        default:
+            if (engine_context_option(&ctx, o, optarg) < 0)
+                return EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1)
+        return cli_usage_error("perft needs one DEPTH (see 'dama perft --help')");
+    long depth;
+    if (!cli_long("DEPTH", argv[optind], 0, 64, &depth) || !engine_context_finish(&ctx))
+        return EXIT_USAGE;
+
+    const Variant *v = ctx.variant;
+    double start = now_seconds();
+    uint64_t nodes = 0;
+    if (divide && depth > 0) {
+        MoveList list;
+        v->generate(&ctx.pos, &ctx.rules, &list);
+        char text[128];
+        for (int i = 0; i < list.count; i++) {
+            Position child = ctx.pos;
+            v->make(&child, &list.moves[i]);
+            uint64_t n = perft(v, &child, &ctx.rules, (int)depth - 1, &opt);
+            if (opt.count_paths)
+                n *= list.npaths[i];
+            printf("%s %llu\n", move_to_text(v, &list.moves[i], text, sizeof text), (unsigned long long)n);
+            nodes += n;
+        }
+    } else {
+        nodes = perft(v, &ctx.pos, &ctx.rules, (int)depth, &opt);
+    }
+    double secs = now_seconds() - start;
+    printf("nodes %llu time %.3f nps %.0f\n", (unsigned long long)nodes, secs,
+           secs > 0 ? (double)nodes / secs : 0.0);
+    return EXIT_OK;
+}
+
+/* ---- moves ---- */
+
+typedef struct TextList {
+    char (*items)[128];
+    int count, cap;
+} TextList;
+
+static void collect_text(void *vctx, const Move *m)
+{
+    void **pair = vctx;
+    TextList *tl = pair[0];
+    const Variant *v = pair[1];
+    if (tl->count == tl->cap) {
+        int cap = tl->cap ? tl->cap * 2 : 64;
+        void *p = realloc(tl->items, (size_t)cap * sizeof tl->items[0]);
+        if (!p)
+            return;
+        tl->items = p;
+        tl->cap = cap;
+    }
+    move_to_text(v, m, tl->items[tl->count++], sizeof tl->items[0]);
+}
+
+static int compare_text(const void *a, const void *b) { return strcmp(a, b); }
+
+static int run_moves(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        ENGINE_LONG_OPTIONS,
+        { "paths", no_argument, 0, OPT_PATHS },
+        { 0, 0, 0, 0 },
+    };
+    EngineContext ctx;
+    engine_context_init(&ctx);
+    bool paths = false;
+    int o;
+    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
+        switch (o) {
+        case OPT_HELP: return cli_print_help("moves");
+        case OPT_PATHS: paths = true; break;
+        case '?': return EXIT_USAGE;
+        default:
+            if (engine_context_option(&ctx, o, optarg) < 0)
+                return EXIT_USAGE;
+        }
+    }
+    if (optind != argc)
+        return cli_usage_error("unexpected argument '%s' (see 'dama moves --help')", argv[optind]);
+    if (!engine_context_finish(&ctx))
+        return EXIT_USAGE;
+
+    TextList tl = { 0 };
+    void *pair[2] = { &tl, (void *)ctx.variant };
+    if (paths) {
+        ctx.variant->for_each_path(&ctx.pos, &ctx.rules, collect_text, pair);
+    } else {
+        MoveList list;
+        ctx.variant->generate(&ctx.pos, &ctx.rules, &list);
+        for (int i = 0; i < list.count; i++)
+            collect_text(pair, &list.moves[i]);
+    }
+    qsort(tl.items, (size_t)tl.count, sizeof tl.items[0], compare_text);
+    for (int i = 0; i < tl.count; i++)
+        puts(tl.items[i]);
+    free(tl.items);
+    return EXIT_OK;
+}
+
+const Command cmd_perft = {
+    "perft", "count the leaves of the move tree (tests and benchmarks the rules)",
+    "usage: dama perft [--fen FEN] [--rules OPTIONS] [--paths] [--divide] [--no-bulk] DEPTH\n"
+    "\n"
+    "Counts the positions DEPTH plies below the position (a whole capture sequence is one\n"
+    "ply) and prints, as its last line: nodes N time S nps X\n"
+    "\n"
+    "  --fen FEN        position, PDN style 'W:Wa2,a3,Kd4:Ba6,Ke8', or 'start' (default)\n"
+    "  --rules OPTIONS  promotion=man|stop|king, kvm=draw|win, noprogress=N (comma separated)\n"
+    "  --paths          count every capture path as kish and pydraughts do; by default two\n"
+    "                   paths with the same from, to and captured pieces are one move\n"
+    "  --divide         first print one line per root move: MOVE COUNT\n"
+    "  --no-bulk        make every leaf move instead of counting the last ply's moves\n"
+    "  --variant NAME   turkish (default)\n",
+    run_perft,
+};
+
+const Command cmd_moves = {
+    "moves", "list the legal moves of a position",
+    "usage: dama moves [--fen FEN] [--rules OPTIONS] [--paths]\n"
+    "\n"
+    "Prints the legal moves, one per line, sorted, in long form (every landing square).\n"
+    "\n"
+    "  --fen FEN        position, PDN style 'W:Wa2,a3,Kd4:Ba6,Ke8', or 'start' (default)\n"
+    "  --rules OPTIONS  promotion=man|stop|king, kvm=draw|win, noprogress=N\n"
+    "  --paths          list every capture path (a king's capture that reaches the same\n"
+    "                   result by two paths is then listed twice)\n"
+    "  --variant NAME   turkish (default)\n",
+    run_moves,
+};

@@ -1,0 +1,13 @@
+/* Every subcommand of `dama`, defined in the module it belongs to. */
+#ifndef DAMA_COMMANDS_H
+#define DAMA_COMMANDS_H
+
+#include "cli.h"
+
+extern const Command cmd_perft, cmd_moves;
+
+/* The table `dama` dispatches on, ended by a zeroed entry. */
+extern const Command *const dama_commands[];
+const Command *command_find(const char *name);
+
+#endif

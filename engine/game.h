@@ -1,0 +1,42 @@
+/* A game in progress: position plus what the draw rules need (key history, no-capture
+ * counter), and the result with its reason. */
+#ifndef DAMA_GAME_H
+#define DAMA_GAME_H
+
+#include "types.h"
+
+#define MAX_GAME_PLIES 2048
+
+enum Result { RESULT_NONE = 0, RESULT_WHITE_WINS, RESULT_BLACK_WINS, RESULT_DRAW };
+enum Reason {
+    REASON_NONE = 0,
+    REASON_NO_MOVES,    /* the side to move has no legal move and loses */
+    REASON_REPETITION,  /* same position and side to move a third time */
+    REASON_NOPROGRESS,  /* rules.noprogress_plies plies without a capture */
+    REASON_ONE_EACH,    /* one piece each (draw, or king v man win with kvm=win) */
+    REASON_MOVE_CAP,    /* adjudicated: the game reached the move cap */
+    REASON_RESIGN,
+    REASON_TIME,
+    REASON_ADJUDICATION,
+    REASON_COUNT
+};
+
+struct Game {
+    const Variant *variant;
+    Rules rules;
+    Position pos;
+    int ply;                          /* plies played */
+    int since_capture;                /* plies since the last capture */
+    uint64_t keys[MAX_GAME_PLIES + 1];/* key of the position before each ply, and now */
+};
+
+void game_init(Game *game, const Variant *v, const Rules *rules, const Position *start);
+/* Plays a legal move; returns false when the game is full (MAX_GAME_PLIES). */
+bool game_play(Game *game, const Move *move);
+/* Result of the game as it stands (RESULT_NONE while it goes on); *reason gets why. */
+int game_result(const Game *game, int *reason);
+/* Stable names for storage and CSV: "1-0"-style is avoided; see game.c. */
+const char *result_name(int result);
+const char *reason_name(int reason);
+
+#endif

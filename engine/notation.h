@@ -1,0 +1,18 @@
+/* Move text: long form with every landing square (d3xd5xf5), quiet d3-d4. */
+#ifndef DAMA_NOTATION_H
+#define DAMA_NOTATION_H
+
+#include <stddef.h>
+#include "types.h"
+
+/* Writes the long form of move into buf; returns buf. */
+char *move_to_text(const Variant *v, const Move *move, char *buf, size_t len);
+/* Finds the legal move that text names: long form, short form (from and to only) or any
+ * form listing some landing squares in order; a trailing "=K" or "K" is accepted.
+ * Returns false with a reason in err (no such move, or ambiguous with the candidates). */
+bool move_from_text(const Variant *v, const Position *pos, const Rules *rules, const char *text,
+                    Move *move, char *err, size_t errlen);
+/* Same (from, to, captured): the identity of a move. */
+bool move_same(const Move *a, const Move *b);
+
+#endif

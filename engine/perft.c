@@ -1,0 +1,22 @@
+/* Perft counts the leaves of the legal-move tree. */
+#include "perft.h"
+#include "variant.h"
+
+uint64_t perft(const Variant *v, const Position *pos, const Rules *rules, int depth,
+               const PerftOptions *opt)
+{
+    if (depth <= 0)
+        return 1;
+    if (depth == 1 && opt->bulk)
+        return v->count(pos, rules, opt->count_paths);
+    MoveList list;
+    v->generate(pos, rules, &list);
+    uint64_t nodes = 0;
+    for (int i = 0; i < list.count; i++) {
+        Position child = *pos;
+        v->make(&child, &list.moves[i]);
+        uint64_t n = perft(v, &child, rules, depth - 1, opt);
+        nodes += opt->count_paths ? n * list.npaths[i] : n;
+    }
+    return nodes;
+}

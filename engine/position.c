@@ -1,0 +1,204 @@
+/* Position text (PDN FEN style), Zobrist keys and position utilities. */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bitboard.h"
+#include "position.h"
+#include "variant.h"
+
+bool position_equal(const Position *a, const Position *b)
+{
+    return a->men[0] == b->men[0] && a->men[1] == b->men[1] && a->kings[0] == b->kings[0]
+        && a->kings[1] == b->kings[1] && a->side == b->side;
+}
+
+/* Mirror ranks: rank r goes to 7 - r, files stay. */
+static Bitboard mirror_ranks(Bitboard b) { return __builtin_bswap64(b); }
+
+void position_flip(const Position *pos, Position *out)
+{
+    Position p = {
+        .men = { mirror_ranks(pos->men[BLACK]), mirror_ranks(pos->men[WHITE]) },
+        .kings = { mirror_ranks(pos->kings[BLACK]), mirror_ranks(pos->kings[WHITE]) },
+        .side = !pos->side,
+    };
+    *out = p;
+}
+
+/* splitmix64's finaliser: a fixed, well-mixed key for every (kind, square). */
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+uint64_t zobrist_piece(int kind, int sq) { return mix64((uint64_t)(kind * 64 + sq) + 1); }
+uint64_t zobrist_side(void) { return mix64(0xDA4A); }
+
+uint64_t position_key(const Position *pos)
+{
+    const Bitboard sets[4] = { pos->men[WHITE], pos->kings[WHITE], pos->men[BLACK], pos->kings[BLACK] };
+    uint64_t key = pos->side == BLACK ? zobrist_side() : 0;
+    for (int kind = 0; kind < 4; kind++)
+        for (Bitboard b = sets[kind]; b;)
+            key ^= zobrist_piece(kind, pop_lsb(&b));
+    return key;
+}
+
+uint64_t key_after_move(const Position *pos, uint64_t key, const Move *move)
+{
+    int us = pos->side;
+    bool king = pos->kings[us] & square_bb(move->from);
+    int from_kind = us == WHITE ? (king ? KEY_WHITE_KING : KEY_WHITE_MAN)
+                                : (king ? KEY_BLACK_KING : KEY_BLACK_MAN);
+    int to_kind = (king || move->promotes) ? (us == WHITE ? KEY_WHITE_KING : KEY_BLACK_KING)
+                                           : from_kind;
+    key ^= zobrist_piece(from_kind, move->from) ^ zobrist_piece(to_kind, move->to);
+    int them = !us;
+    for (Bitboard b = move->captured; b;) {
+        int sq = pop_lsb(&b);
+        bool k = pos->kings[them] & square_bb(sq);
+        key ^= zobrist_piece(them == WHITE ? (k ? KEY_WHITE_KING : KEY_WHITE_MAN)
+                                           : (k ? KEY_BLACK_KING : KEY_BLACK_MAN), sq);
+    }
+    return key ^ zobrist_side();
+}
+
+/* ---- FEN reading ---- */
+
+static void trim(const char **s, const char **e)
+{
+    while (*s < *e && isspace((unsigned char)**s)) (*s)++;
+    while (*e > *s && isspace((unsigned char)(*e)[-1])) (*e)--;
+}
+
+static bool fen_fail(char *err, size_t errlen, const char *what, int len, const char *why)
+{
+    if (what)
+        snprintf(err, errlen, "bad FEN at '%.*s': %s", len, what, why);
+    else
+        snprintf(err, errlen, "bad FEN: %s", why);
+    return false;
+}
+
+/* One square or range item ("a2", "Kd4"; numeric "31-50" for numbered boards) of a colour. */
+static bool fen_item(Position *pos, const Variant *v, int color, const char *item, const char *end,
+                     const char *shown, char *err, size_t errlen)
+{
+    int shown_len = (int)(end - shown);
+    bool king = false;
+    if (item < end && (*item == 'K' || *item == 'k')) {
+        king = true;
+        item++;
+    }
+    char buf[16];
+    size_t len = (size_t)(end - item);
+    if (len == 0 || len >= sizeof buf)
+        return fen_fail(err, errlen, shown, shown_len, "no such square");
+    memcpy(buf, item, len);
+    buf[len] = '\0';
+    int used = 0;
+    int sq = v->parse_square(buf, &used);
+    if (sq < 0 || (size_t)used != len)
+        return fen_fail(err, errlen, shown, shown_len, "no such square");
+    Bitboard b = square_bb(sq);
+    if (position_occupied(pos) & b)
+        return fen_fail(err, errlen, shown, shown_len, "square given twice");
+    if (!king && sq / 8 == v->promotion_rank[color])
+        return fen_fail(err, errlen, shown, shown_len,
+                        color == WHITE ? "a white man on the rank where it would have been crowned"
+                                       : "a black man on the rank where it would have been crowned");
+    if (king)
+        pos->kings[color] |= b;
+    else
+        pos->men[color] |= b;
+    return true;
+}
+
+bool position_from_fen(Position *pos, const Variant *v, const char *text, char *err, size_t errlen)
+{
+    const char *s = text, *e = text + strlen(text);
+    trim(&s, &e);
+    if (e > s && e[-1] == '.') /* PDN allows a trailing dot */
+        e--;
+    if (e - s == 5 && memcmp(s, "start", 5) == 0) {
+        v->start(pos);
+        return true;
+    }
+    Position p = { .side = -1 };
+    const char *colon = memchr(s, ':', (size_t)(e - s));
+    const char *side_end = colon ? colon : e;
+    const char *ss = s;
+    trim(&ss, &side_end);
+    if (side_end - ss != 1 || !strchr("WwBb", *ss))
+        return fen_fail(err, errlen, NULL, 0, "missing side to move (W or B) before the first ':'");
+    p.side = (*ss == 'W' || *ss == 'w') ? WHITE : BLACK;
+
+    bool seen[2] = { false, false };
+    for (const char *sec = colon; sec && sec < e;) {
+        const char *sec_start = sec + 1;
+        const char *next = memchr(sec_start, ':', (size_t)(e - sec_start));
+        const char *sec_end = next ? next : e;
+        trim(&sec_start, &sec_end);
+        if (sec_start == sec_end || !strchr("WB", *sec_start))
+            return fen_fail(err, errlen, sec_start, (int)(sec_end - sec_start),
+                            "a section must start with W or B");
+        int color = *sec_start == 'W' ? WHITE : BLACK;
+        if (seen[color])
+            return fen_fail(err, errlen, sec_start, 1, "colour given twice");
+        seen[color] = true;
+        const char *item = sec_start + 1;
+        bool first = true;
+        while (item < sec_end) {
+            const char *comma = memchr(item, ',', (size_t)(sec_end - item));
+            const char *item_end = comma ? comma : sec_end;
+            const char *is = item, *ie = item_end;
+            trim(&is, &ie);
+            /* the first item is shown with its colour letter: 'Wz9' */
+            if (!fen_item(&p, v, color, is, ie, first ? sec_start : is, err, errlen))
+                return false;
+            first = false;
+            item = comma ? comma + 1 : sec_end;
+            if (comma && item >= sec_end)
+                return fen_fail(err, errlen, sec_start, (int)(sec_end - sec_start),
+                                "a comma without a square after it");
+        }
+        sec = next;
+    }
+    for (int c = 0; c < 2; c++) {
+        int n = popcount(position_pieces(&p, c));
+        if (n > v->max_pieces) {
+            char why[80];
+            snprintf(why, sizeof why, "%d %s pieces (at most %d)", n, c == WHITE ? "white" : "black",
+                     v->max_pieces);
+            return fen_fail(err, errlen, NULL, 0, why);
+        }
+    }
+    *pos = p;
+    return true;
+}
+
+/* ---- FEN writing ---- */
+
+void position_to_fen(const Position *pos, const Variant *v, char *buf, size_t len)
+{
+    size_t n = 0;
+#define PUT(...) do { int w_ = snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__); \
+                      if (w_ > 0) n += (size_t)w_; } while (0)
+    PUT("%c", pos->side == WHITE ? 'W' : 'B');
+    for (int c = 0; c < 2; c++) {
+        PUT(":%c", c == WHITE ? 'W' : 'B');
+        bool first = true;
+        for (Bitboard b = position_pieces(pos, c); b;) {
+            int sq = pop_lsb(&b);
+            char name[8];
+            PUT("%s%s%s", first ? "" : ",", (pos->kings[c] & square_bb(sq)) ? "K" : "",
+                v->square_name(sq, name));
+            first = false;
+        }
+    }
+#undef PUT
+}

@@ -1,0 +1,36 @@
+/* Position text (PDN FEN style), Zobrist keys and small position utilities. */
+#ifndef DAMA_POSITION_H
+#define DAMA_POSITION_H
+
+#include <stddef.h>
+#include "types.h"
+
+/* Parses "W:Wa2,a3,Kd4:Ba6,Ke8" (sections in any order) or "start".  On error returns
+ * false and writes a one-line reason naming the offending text into err. */
+bool position_from_fen(Position *pos, const Variant *v, const char *text, char *err, size_t errlen);
+/* Canonical text: side, then white and black pieces sorted by square, kings prefixed K. */
+void position_to_fen(const Position *pos, const Variant *v, char *buf, size_t len);
+
+static inline Bitboard position_occupied(const Position *pos)
+{
+    return pos->men[0] | pos->men[1] | pos->kings[0] | pos->kings[1];
+}
+static inline Bitboard position_pieces(const Position *pos, int color)
+{
+    return pos->men[color] | pos->kings[color];
+}
+bool position_equal(const Position *a, const Position *b);
+
+/* The same position with colours exchanged and the board mirrored top to bottom
+ * (rank r -> 7 - r): evaluation must be antisymmetric under it. */
+void position_flip(const Position *pos, Position *out);
+
+/* Zobrist keys from a fixed mixing function (no tables, no global state). */
+enum { KEY_WHITE_MAN, KEY_WHITE_KING, KEY_BLACK_MAN, KEY_BLACK_KING };
+uint64_t zobrist_piece(int kind, int sq);
+uint64_t zobrist_side(void);
+uint64_t position_key(const Position *pos);
+/* Key of the position after move (incremental); pos is the position before it. */
+uint64_t key_after_move(const Position *pos, uint64_t key, const Move *move);
+
+#endif

@@ -1,0 +1,260 @@
+/* Legal move generation for Turkish draughts (rules/turkish.md in docs).
+ *
+ * Captures are found by a depth-first search per piece that removes each captured piece at
+ * once (Turkish rule), forbids a king's 180-degree turn between two jumps, and keeps only the
+ * sequences of maximum length over all pieces.  Paths with the same (from, to, captured) are
+ * merged into one move that remembers how many paths reach it. */
+#include <string.h>
+
+#include "turkish.h"
+#include "turkish_board.h"
+#include "position.h"
+
+/* State of one capture search.  occ holds every piece except the moving one and those
+ * already captured, so captured squares and the start square can be crossed again. */
+typedef struct CaptureSearch {
+    const Rules *rules;
+    Bitboard occ, enemy;
+    int color;
+    bool man;          /* the moving piece started as a man */
+    bool crowned;      /* promotion=king: the man became a king during this capture */
+    int best;          /* longest sequence found so far */
+    Move cur;          /* the path being built */
+    /* Where complete sequences go: merged into a list, or handed to a visitor. */
+    MoveList *list;
+    void (*visit)(void *ctx, const Move *move);
+    void *ctx;
+    int want;          /* visitor mode: only sequences of exactly this length */
+} CaptureSearch;
+
+static void record(CaptureSearch *cs, int to, int depth)
+{
+    Move *m = &cs->cur;
+    m->to = (uint8_t)to;
+    m->njumps = (uint8_t)depth;
+    m->promotes = cs->man && (cs->crowned || (square_bb(to) & promotion_rank_bb(cs->color)));
+
+    if (cs->visit) {
+        if (depth == cs->want)
+            cs->visit(cs->ctx, m);
+        return;
+    }
+    if (depth < cs->best)
+        return;
+    MoveList *list = cs->list;
+    if (depth > cs->best) {
+        cs->best = depth;
+        list->count = 0;
+    }
+    for (int i = 0; i < list->count; i++) {
+        const Move *o = &list->moves[i];
+        if (o->from == m->from && o->to == m->to && o->captured == m->captured) {
+            list->npaths[i]++;
+            return;
+        }
+    }
+    if (list->count < MAX_MOVES) {
+        list->moves[list->count] = *m;
+        list->npaths[list->count++] = 1;
+    }
+}
+
+static void king_jumps(CaptureSearch *cs, int sq, int lastdir, int depth)
+{
+    bool jumped = false;
+    for (int dir = 0; dir < 4; dir++) {
+        if (lastdir >= 0 && dir == opposite(lastdir))
+            continue; /* no 180-degree turn between two jumps */
+        int v = step(sq, dir);
+        while (v >= 0 && !(cs->occ & square_bb(v)))
+            v = step(v, dir);
+        if (v < 0 || !(cs->enemy & square_bb(v)))
+            continue;
+        int t = step(v, dir);
+        if (t < 0 || (cs->occ & square_bb(t)))
+            continue;
+        Bitboard victim = square_bb(v);
+        cs->occ ^= victim;
+        cs->enemy ^= victim;
+        cs->cur.captured |= victim;
+        for (; t >= 0 && !(cs->occ & square_bb(t)); t = step(t, dir)) {
+            jumped = true;
+            cs->cur.path[depth] = (uint8_t)t;
+            king_jumps(cs, t, dir, depth + 1);
+        }
+        cs->occ ^= victim;
+        cs->enemy ^= victim;
+        cs->cur.captured ^= victim;
+    }
+    if (!jumped && depth > 0)
+        record(cs, sq, depth);
+}
+
+static void man_jumps(CaptureSearch *cs, int sq, int depth)
+{
+    static const int side_dirs[2] = { EAST, WEST };
+    bool jumped = false;
+    for (int i = 0; i < 3; i++) {
+        int dir = i < 2 ? side_dirs[i] : forward_dir(cs->color);
+        int v = step(sq, dir);
+        if (v < 0 || !(cs->enemy & square_bb(v)))
+            continue;
+        int t = step(v, dir);
+        if (t < 0 || (cs->occ & square_bb(t)))
+            continue;
+        Bitboard victim = square_bb(v);
+        cs->occ ^= victim;
+        cs->enemy ^= victim;
+        cs->cur.captured |= victim;
+        cs->cur.path[depth] = (uint8_t)t;
+        jumped = true;
+        bool crowning = square_bb(t) & promotion_rank_bb(cs->color);
+        if (crowning && cs->rules->promotion == PROMOTE_STOP) {
+            record(cs, t, depth + 1);
+        } else if (crowning && cs->rules->promotion == PROMOTE_KING) {
+            cs->crowned = true;
+            king_jumps(cs, t, dir, depth + 1);
+            cs->crowned = false;
+        } else {
+            /* official rule: on the last rank it goes on as a man (sideways only) */
+            man_jumps(cs, t, depth + 1);
+        }
+        cs->occ ^= victim;
+        cs->enemy ^= victim;
+        cs->cur.captured ^= victim;
+    }
+    if (!jumped && depth > 0)
+        record(cs, sq, depth);
+}
+
+/* Runs the capture search from every piece of the side to move. */
+static void search_captures(const Position *pos, CaptureSearch *cs)
+{
+    int us = pos->side;
+    Bitboard all = position_occupied(pos);
+    cs->enemy = pos->men[!us] | pos->kings[!us];
+    cs->color = us;
+    cs->crowned = false;
+    for (int k = 0; k < 2; k++) {
+        Bitboard pieces = k == 0 ? pos->men[us] : pos->kings[us];
+        cs->man = k == 0;
+        while (pieces) {
+            int from = pop_lsb(&pieces);
+            cs->occ = all ^ square_bb(from);
+            cs->cur.from = (uint8_t)from;
+            cs->cur.captured = 0;
+            if (cs->man)
+                man_jumps(cs, from, 0);
+            else
+                king_jumps(cs, from, -1, 0);
+        }
+    }
+}
+
+bool turkish_capture_pending(const Position *pos)
+{
+    int us = pos->side;
+    Bitboard empty = ~position_occupied(pos);
+    Bitboard enemy = pos->men[!us] | pos->kings[!us];
+    Bitboard men = pos->men[us], kings = pos->kings[us];
+    int fwd = forward_dir(us);
+    if (shift(shift(men, fwd) & enemy, fwd) & empty)
+        return true;
+    if (shift(shift(men, EAST) & enemy, EAST) & empty)
+        return true;
+    if (shift(shift(men, WEST) & enemy, WEST) & empty)
+        return true;
+    if (kings) {
+        for (int dir = 0; dir < 4; dir++) {
+            Bitboard reach = kings | slide(kings, empty, dir);
+            if (shift(shift(reach, dir) & enemy, dir) & empty)
+                return true;
+        }
+    }
+    return false;
+}
+
+static void add_quiet(MoveList *list, int from, int to, bool promotes)
+{
+    Move *m = &list->moves[list->count];
+    m->captured = 0;
+    m->from = (uint8_t)from;
+    m->to = (uint8_t)to;
+    m->njumps = 0;
+    m->promotes = promotes;
+    list->npaths[list->count++] = 1;
+}
+
+static void generate_quiet(const Position *pos, MoveList *list)
+{
+    int us = pos->side;
+    Bitboard empty = ~position_occupied(pos);
+    static const int delta[4] = { 8, 1, -8, -1 };
+    int dirs[3] = { forward_dir(us), EAST, WEST };
+    for (int i = 0; i < 3; i++) {
+        Bitboard to = shift(pos->men[us], dirs[i]) & empty;
+        while (to) {
+            int t = pop_lsb(&to);
+            add_quiet(list, t - delta[dirs[i]], t, square_bb(t) & promotion_rank_bb(us));
+        }
+    }
+    Bitboard kings = pos->kings[us];
+    while (kings) {
+        int from = pop_lsb(&kings);
+        for (int dir = 0; dir < 4; dir++)
+            for (int t = step(from, dir); t >= 0 && (empty & square_bb(t)); t = step(t, dir))
+                add_quiet(list, from, t, false);
+    }
+}
+
+void turkish_generate(const Position *pos, const Rules *rules, MoveList *list)
+{
+    list->count = 0;
+    if (turkish_capture_pending(pos)) {
+        CaptureSearch cs = { .rules = rules, .list = list, .best = 0 };
+        search_captures(pos, &cs);
+    } else {
+        generate_quiet(pos, list);
+    }
+}
+
+void turkish_for_each_path(const Position *pos, const Rules *rules,
+                           void (*visit)(void *ctx, const Move *move), void *ctx)
+{
+    MoveList list;
+    turkish_generate(pos, rules, &list);
+    if (list.count == 0 || list.moves[0].njumps == 0) {
+        for (int i = 0; i < list.count; i++)
+            visit(ctx, &list.moves[i]);
+        return;
+    }
+    CaptureSearch cs = { .rules = rules, .visit = visit, .ctx = ctx,
+                         .want = list.moves[0].njumps };
+    search_captures(pos, &cs);
+}
+
+uint64_t turkish_count(const Position *pos, const Rules *rules, bool count_paths)
+{
+    if (turkish_capture_pending(pos)) {
+        MoveList list;
+        turkish_generate(pos, rules, &list);
+        if (!count_paths)
+            return (uint64_t)list.count;
+        uint64_t n = 0;
+        for (int i = 0; i < list.count; i++)
+            n += list.npaths[i];
+        return n;
+    }
+    /* No capture: count quiet moves with popcounts, no list. */
+    int us = pos->side;
+    Bitboard empty = ~position_occupied(pos);
+    Bitboard men = pos->men[us];
+    uint64_t n = (uint64_t)popcount(shift(men, forward_dir(us)) & empty)
+               + (uint64_t)popcount(shift(men, EAST) & empty)
+               + (uint64_t)popcount(shift(men, WEST) & empty);
+    Bitboard kings = pos->kings[us];
+    if (kings)
+        for (int dir = 0; dir < 4; dir++)
+            n += (uint64_t)popcount(slide(kings, empty, dir));
+    return n;
+}

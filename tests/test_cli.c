@@ -1,0 +1,92 @@
+/* The `dama` command end to end: output formats, exit codes and error messages. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "test_util.h"
+
+/* Runs `dama ARGS` (stderr folded into the output); returns the exit code. */
+static int run(const char *args, char *out, size_t len)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", test_dama_bin(), args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void expect(const char *args, int code, const char *needle)
+{
+    static char out[1 << 16];
+    int got = run(args, out, sizeof out);
+    if (got != code)
+        fail_msg("dama %s: exit %d, expected %d; output:\n%s", args, got, code, out);
+    if (needle && !strstr(out, needle))
+        fail_msg("dama %s: output lacks '%s':\n%s", args, needle, out);
+}
+
+static void test_perft_output(void **state)
+{
+    (void)state;
+    expect("perft 5", 0, "nodes 85090 time ");
+    expect("perft --paths 7", 0, "nodes 10782382 ");
+    expect("perft 7", 0, "nodes 10782308 ");
+    expect("perft --no-bulk 4", 0, "nodes 7538 ");
+    expect("perft --divide 2", 0, "a3-a4 8\n");
+    expect("perft --fen W:WKa1:Ba4,a7,h5 --paths 1", 0, "nodes 2 ");
+    expect("perft --fen W:WKa1:Ba4,a7,h5 1", 0, "nodes 1 ");
+    expect("perft --rules promotion=king --fen W:Wd6:Bd7,a2,Ke8 1", 0, "nodes 3 ");
+    expect("perft --rules promotion=stop --fen W:Wd6:Bd7,a2,Ke8 2", 0, "nodes 3 ");
+}
+
+static void test_moves_output(void **state)
+{
+    (void)state;
+    expect("moves", 0, "a3-a4\nb3-b4\nc3-c4\n");
+    expect("moves --fen W:Wb3:Bc3,d4,e5,f6,e7,a6", 0, "b3xd3xd5xf5xf7xd7\n");
+    expect("moves --fen W:WKa1:Ba4,a7,h5 --paths", 0, "a1xa5xa8\na1xa6xa8\n");
+    expect("moves --fen W:Wa7:Bb7,c7,Ka8", 0, NULL);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    expect("perft --fen W:Wz9:Ba6 1", 2, "dama: bad FEN at 'Wz9': no such square");
+    expect("moves --fen W:Wa2,a2:Ba6", 2, "square given twice");
+    expect("moves --fen W:Wa8:Ba6", 2, "crowned");
+    expect("moves --fen Wa2:Ba6", 2, "missing side to move");
+    expect("moves --fen W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3,a4:Ba6", 2, "17 white pieces");
+    expect("perft --frobnicate 3", 2, "unknown option '--frobnicate'");
+    expect("perft", 2, "DEPTH");
+    expect("perft x", 2, "bad value 'x'");
+    expect("perft --rules promotion=queen 1", 2, "queen");
+    expect("perft --variant chess 1", 2, "unknown variant 'chess'");
+    expect("frobnicate", 2, "unknown command 'frobnicate'");
+    expect("perft --fen", 2, "needs a value");
+}
+
+static void test_help(void **state)
+{
+    (void)state;
+    expect("help", 0, "perft");
+    expect("perft --help", 0, "usage: dama perft");
+    expect("help moves", 0, "usage: dama moves");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_perft_output),
+        cmocka_unit_test(test_moves_output),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_help),
+    };
+    return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+}

@@ -1,0 +1,517 @@
+/* The Turkish rules against independent vectors (kish, pydraughts, a reference generator):
+ * move lists and perft of every position under the three promotion options, start
+ * position perft and divide, and round trips of position and move text. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "bitboard.h"
+#include "game.h"
+#include "notation.h"
+#include "perft.h"
+#include "position.h"
+#include "test_util.h"
+#include "variant.h"
+
+static const Variant *V = &turkish_variant;
+
+/* ---- the vector file: "key=value; key=value" per line ---- */
+
+typedef struct Fields {
+    char *line;
+    char *key[40], *val[40];
+    int n;
+} Fields;
+
+static void split_fields(char *line, Fields *f)
+{
+    f->n = 0;
+    for (char *tok = strtok(line, ";"); tok && f->n < 40; tok = strtok(NULL, ";")) {
+        while (*tok == ' ')
+            tok++;
+        char *eq = strchr(tok, '=');
+        if (!eq)
+            continue;
+        *eq = '\0';
+        f->key[f->n] = tok;
+        f->val[f->n++] = eq + 1;
+    }
+}
+
+static const char *field(const Fields *f, const char *key)
+{
+    for (int i = 0; i < f->n; i++)
+        if (strcmp(f->key[i], key) == 0)
+            return f->val[i];
+    return NULL;
+}
+
+/* Squares "d4,e5" into a bitboard, with the variant's own square reader. */
+static Bitboard squares_bb(const char *list)
+{
+    Bitboard b = 0;
+    for (const char *p = list; *p;) {
+        int used = 0;
+        int sq = V->parse_square(p, &used);
+        assert_true(sq >= 0);
+        b |= square_bb(sq);
+        p += used;
+        if (*p == ',')
+            p++;
+    }
+    return b;
+}
+
+/* Position text refuses men on the rank where they would have been crowned. */
+static bool fen_legal(const Position *p)
+{
+    return !(p->men[WHITE] & RANK_8_BB) && !(p->men[BLACK] & RANK_1_BB);
+}
+
+static Position position_from_fields(const Fields *f)
+{
+    Position p = {
+        .men = { squares_bb(field(f, "wm")), squares_bb(field(f, "bm")) },
+        .kings = { squares_bb(field(f, "wk")), squares_bb(field(f, "bk")) },
+        .side = strcmp(field(f, "stm"), "w") == 0 ? WHITE : BLACK,
+    };
+    return p;
+}
+
+/* ---- collecting move texts ---- */
+
+typedef struct Texts {
+    char items[512][128];
+    int n;
+} Texts;
+
+static void add_text(void *ctx, const Move *m)
+{
+    Texts *t = ctx;
+    assert_true(t->n < 512);
+    move_to_text(V, m, t->items[t->n++], sizeof t->items[0]);
+}
+
+static int cmp_text(const void *a, const void *b) { return strcmp(a, b); }
+
+static void joined_paths(const Position *pos, const Rules *rules, char *out, size_t len)
+{
+    static Texts t;
+    t.n = 0;
+    V->for_each_path(pos, rules, add_text, &t);
+    qsort(t.items, (size_t)t.n, sizeof t.items[0], cmp_text);
+    out[0] = '\0';
+    for (int i = 0; i < t.n; i++) {
+        if (i)
+            strncat(out, " ", len - strlen(out) - 1);
+        strncat(out, t.items[i], len - strlen(out) - 1);
+    }
+}
+
+static void check_perft_list(const Position *pos, const Rules *rules, const char *expected,
+                             bool paths, const char *id)
+{
+    char buf[256];
+    strncpy(buf, expected, sizeof buf - 1);
+    buf[sizeof buf - 1] = '\0';
+    int depth = 1;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ","), depth++) {
+        uint64_t want = strtoull(tok, NULL, 10);
+        for (int bulk = 0; bulk < 2; bulk++) {
+            PerftOptions opt = { .count_paths = paths, .bulk = bulk };
+            uint64_t got = perft(V, pos, rules, depth, &opt);
+            if (got != want)
+                fail_msg("%s: perft%s depth %d = %llu, expected %llu", id, paths ? " --paths" : "",
+                         depth, (unsigned long long)got, (unsigned long long)want);
+        }
+    }
+}
+
+static const struct { const char *suffix; int promotion; } option_sets[] = {
+    { "", PROMOTE_MAN }, { "_stop", PROMOTE_STOP }, { "_king", PROMOTE_KING },
+};
+
+static void test_vector_positions(void **state)
+{
+    (void)state;
+    char *text = test_read_file("tests/vectors/turkish/positions.txt");
+    assert_non_null(text);
+    int checked = 0;
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        if (line[0] == '#' || line[0] == '\0')
+            continue;
+        Fields f;
+        split_fields(line, &f);
+        const char *id = field(&f, "id");
+        Position pos = position_from_fields(&f);
+
+        /* The FEN given in the vector reads to the same position, unless it holds a man
+         * on its crowning rank (a test-only position that position text must refuse). */
+        Position fenpos;
+        char err[256];
+        bool readable = position_from_fen(&fenpos, V, field(&f, "fen"), err, sizeof err);
+        assert_true(readable == fen_legal(&pos));
+        if (readable)
+            assert_true(position_equal(&pos, &fenpos));
+
+        for (size_t o = 0; o < sizeof option_sets / sizeof option_sets[0]; o++) {
+            Rules rules = rules_default();
+            rules.promotion = option_sets[o].promotion;
+            char key[32];
+            snprintf(key, sizeof key, "moves%s", option_sets[o].suffix);
+            char got[8192];
+            joined_paths(&pos, &rules, got, sizeof got);
+            if (strcmp(got, field(&f, key)) != 0)
+                fail_msg("%s (%s): moves '%s', expected '%s'", id, key, got, field(&f, key));
+            snprintf(key, sizeof key, "n%s", option_sets[o].suffix);
+            assert_int_equal(V->count(&pos, &rules, true), atoi(field(&f, key)));
+            snprintf(key, sizeof key, "perft%s", option_sets[o].suffix);
+            check_perft_list(&pos, &rules, field(&f, key), true, id);
+        }
+        Rules official = rules_default();
+        check_perft_list(&pos, &official, field(&f, "perft_unique"), false, id);
+        checked++;
+    }
+    assert_true(checked >= 25);
+    free(text);
+}
+
+/* Start position: perft and perft --paths from the table, to depth 7 (5 when sanitized). */
+static void test_start_perft(void **state)
+{
+    (void)state;
+    char *text = test_read_file("tests/vectors/turkish/perft_start.txt");
+    assert_non_null(text);
+    int max_depth = test_sanitized() ? 6 : 7, checked = 0;
+    Position start;
+    V->start(&start);
+    Rules rules = rules_default();
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        int depth;
+        unsigned long long paths, unique;
+        if (line[0] == '#' || sscanf(line, "%d %llu %llu", &depth, &paths, &unique) != 3)
+            continue;
+        if (depth > max_depth)
+            continue;
+        PerftOptions opt = { .count_paths = false, .bulk = true };
+        assert_int_equal(perft(V, &start, &rules, depth, &opt), unique);
+        opt.count_paths = true;
+        assert_int_equal(perft(V, &start, &rules, depth, &opt), paths);
+        checked++;
+    }
+    assert_int_equal(checked, max_depth);
+    free(text);
+}
+
+/* Divide at depth 4 and 6: each root move's subtree, both counts. */
+static void test_start_divide(void **state)
+{
+    (void)state;
+    char *text = test_read_file("tests/vectors/turkish/divide_start.txt");
+    assert_non_null(text);
+    Position start;
+    V->start(&start);
+    Rules rules = rules_default();
+    int depth = 0, checked = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#')
+            continue;
+        if (sscanf(line, "depth=%d", &depth) == 1)
+            continue;
+        if (depth > 6)
+            break;
+        char mtext[64];
+        unsigned long long paths, unique;
+        assert_int_equal(sscanf(line, "%63s %llu %llu", mtext, &paths, &unique), 3);
+        Move m;
+        char err[256];
+        assert_true(move_from_text(V, &start, &rules, mtext, &m, err, sizeof err));
+        Position child = start;
+        V->make(&child, &m);
+        PerftOptions opt = { .count_paths = false, .bulk = true };
+        assert_int_equal(perft(V, &child, &rules, depth - 1, &opt), unique);
+        opt.count_paths = true;
+        assert_int_equal(perft(V, &child, &rules, depth - 1, &opt), paths);
+        checked++;
+    }
+    assert_int_equal(checked, 16);
+    free(text);
+}
+
+/* ---- round trips over every position reached in a small tree ---- */
+
+typedef struct RoundTrip {
+    const Position *pos;
+    const Rules *rules;
+    int moves;
+} RoundTrip;
+
+static void check_move_round_trip(void *ctx, const Move *m)
+{
+    RoundTrip *rt = ctx;
+    char text[128], err[256];
+    move_to_text(V, m, text, sizeof text);
+    Move back;
+    if (!move_from_text(V, rt->pos, rt->rules, text, &back, err, sizeof err))
+        fail_msg("'%s' does not read back: %s", text, err);
+    assert_true(move_same(m, &back));
+    assert_memory_equal(m->path, back.path, m->njumps);
+    rt->moves++;
+}
+
+static void check_position_round_trip(const Position *pos, const Rules *rules, RoundTrip *rt)
+{
+    char fen[256], fen2[256], err[256];
+    rt->pos = pos;
+    rt->rules = rules;
+    V->for_each_path(pos, rules, check_move_round_trip, rt);
+    if (!fen_legal(pos))
+        return;
+    position_to_fen(pos, V, fen, sizeof fen);
+    Position back;
+    if (!position_from_fen(&back, V, fen, err, sizeof err))
+        fail_msg("'%s' does not read back: %s", fen, err);
+    assert_true(position_equal(pos, &back));
+    position_to_fen(&back, V, fen2, sizeof fen2);
+    assert_string_equal(fen, fen2);
+}
+
+static void walk(const Position *pos, const Rules *rules, int depth, RoundTrip *rt)
+{
+    check_position_round_trip(pos, rules, rt);
+    if (depth == 0)
+        return;
+    MoveList list;
+    V->generate(pos, rules, &list);
+    for (int i = 0; i < list.count; i++) {
+        Position child = *pos;
+        V->make(&child, &list.moves[i]);
+        walk(&child, rules, depth - 1, rt);
+    }
+}
+
+static void test_round_trips(void **state)
+{
+    (void)state;
+    char *text = test_read_file("tests/vectors/turkish/positions.txt");
+    assert_non_null(text);
+    RoundTrip rt = { 0 };
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        if (line[0] == '#' || line[0] == '\0')
+            continue;
+        Fields f;
+        split_fields(line, &f);
+        Position pos = position_from_fields(&f);
+        for (size_t o = 0; o < 3; o++) {
+            Rules rules = rules_default();
+            rules.promotion = option_sets[o].promotion;
+            walk(&pos, &rules, 2, &rt);
+        }
+    }
+    Position start;
+    V->start(&start);
+    Rules rules = rules_default();
+    walk(&start, &rules, 3, &rt);
+    assert_true(rt.moves > 1000);
+    free(text);
+}
+
+/* Short forms: unambiguous ones read, ambiguous ones list the candidates. */
+static void test_short_and_ambiguous_text(void **state)
+{
+    (void)state;
+    Rules rules = rules_default();
+    Position pos;
+    char err[256];
+    Move m;
+    /* zigzag: from and to only, and with =K */
+    assert_true(position_from_fen(&pos, V, "W:Wb3:Bc3,d4,e5,f6,e7,a6", err, sizeof err));
+    assert_true(move_from_text(V, &pos, &rules, "b3xd7", &m, err, sizeof err));
+    assert_int_equal(m.njumps, 5);
+    /* two paths, one move: a1xa8 names it, and so does either long form */
+    assert_true(position_from_fen(&pos, V, "W:WKa1:Ba4,a7,h5", err, sizeof err));
+    assert_true(move_from_text(V, &pos, &rules, "a1xa8", &m, err, sizeof err));
+    Move m2;
+    assert_true(move_from_text(V, &pos, &rules, "a1xa6xa8", &m2, err, sizeof err));
+    assert_true(move_same(&m, &m2));
+    /* promotion suffix */
+    assert_true(position_from_fen(&pos, V, "W:Wc7,f2:Bh6", err, sizeof err));
+    assert_true(move_from_text(V, &pos, &rules, "c7-c8=K", &m, err, sizeof err));
+    assert_true(m.promotes);
+    assert_true(move_from_text(V, &pos, &rules, "c7-c8K", &m, err, sizeof err));
+    /* ambiguity: two 4-captures a5 -> g7 over different pieces */
+    assert_true(position_from_fen(&pos, V, "W:Wa5:Bb5,e5,a6,c6,b7,d7,f7", err, sizeof err));
+    assert_false(move_from_text(V, &pos, &rules, "a5xg7", &m, err, sizeof err));
+    assert_non_null(strstr(err, "ambiguous"));
+    assert_non_null(strstr(err, "a5xa7xc7xe7xg7"));
+    assert_non_null(strstr(err, "a5xc5xc7xe7xg7"));
+    assert_true(move_from_text(V, &pos, &rules, "a5xc5xg7", &m, err, sizeof err));
+    assert_int_equal(m.path[0], 34); /* c5 */
+    /* errors name the problem */
+    assert_false(move_from_text(V, &pos, &rules, "a5-a9", &m, err, sizeof err));
+    assert_non_null(strstr(err, "a5-a9"));
+    assert_false(move_from_text(V, &pos, &rules, "a5-a6", &m, err, sizeof err));
+    assert_non_null(strstr(err, "illegal"));
+}
+
+static void test_bad_fen(void **state)
+{
+    (void)state;
+    static const struct { const char *fen, *expect; } cases[] = {
+        { "W:Wz9:Ba6", "'Wz9': no such square" },
+        { "W:Wa2,a2:Ba6", "'a2': square given twice" },
+        { "W:Wa2:Ba2", "'Ba2': square given twice" },
+        { "W:Wa8:Ba6", "crowned" },
+        { "B:Wa2:Ba1", "crowned" },
+        { ":Wa2:Ba6", "missing side to move" },
+        { "Wa2:Ba6", "missing side to move" },
+        { "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3,a4:Ba6", "17 white pieces" },
+        { "W:Xa2", "must start with W or B" },
+        { "W:Wa2:Wb2", "colour given twice" },
+        { "W:Wa2,", "comma" },
+        { "W:Wa10", "no such square" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Position p;
+        char err[256] = "";
+        if (position_from_fen(&p, V, cases[i].fen, err, sizeof err))
+            fail_msg("'%s' was accepted", cases[i].fen);
+        if (!strstr(err, cases[i].expect))
+            fail_msg("'%s': error '%s' lacks '%s'", cases[i].fen, err, cases[i].expect);
+    }
+    /* accepted forms: sections in any order, trailing dot, a side with no pieces, kings */
+    Position a, b;
+    char err[256];
+    assert_true(position_from_fen(&a, V, "B:Bd5,Ke8:WKd1,a2.", err, sizeof err));
+    assert_true(position_from_fen(&b, V, " B:Wa2,Kd1:BKe8,d5 ", err, sizeof err));
+    assert_true(position_equal(&a, &b));
+    char fen[128];
+    position_to_fen(&a, V, fen, sizeof fen);
+    assert_string_equal(fen, "B:WKd1,a2:Bd5,Ke8");
+    assert_true(position_from_fen(&a, V, "W:W:Bd5", err, sizeof err));
+}
+
+/* ---- game results ---- */
+
+static void play(Game *g, const char *text)
+{
+    Move m;
+    char err[256];
+    if (!move_from_text(V, &g->pos, &g->rules, text, &m, err, sizeof err))
+        fail_msg("%s", err);
+    assert_true(game_play(g, &m));
+}
+
+static void test_game_results(void **state)
+{
+    (void)state;
+    Rules rules = rules_default();
+    Position pos;
+    Game g;
+    char err[256];
+    int reason;
+
+    assert_true(position_from_fen(&pos, V, "W:Wa7:Bb7,c7,Ka8", err, sizeof err));
+    game_init(&g, V, &rules, &pos);
+    assert_int_equal(game_result(&g, &reason), RESULT_BLACK_WINS);
+    assert_int_equal(reason, REASON_NO_MOVES);
+
+    /* kings shuffling: third occurrence is a draw */
+    assert_true(position_from_fen(&pos, V, "W:WKa1,b2:BKh8,g7", err, sizeof err));
+    game_init(&g, V, &rules, &pos);
+    const char *cycle[] = { "a1-a2", "h8-h7", "a2-a1", "h7-h8" };
+    for (int rep = 0; rep < 2; rep++)
+        for (int i = 0; i < 4; i++) {
+            assert_int_equal(game_result(&g, &reason), RESULT_NONE);
+            play(&g, cycle[i]);
+        }
+    assert_int_equal(game_result(&g, &reason), RESULT_DRAW);
+    assert_int_equal(reason, REASON_REPETITION);
+
+    /* no progress */
+    rules.noprogress_plies = 6;
+    game_init(&g, V, &rules, &pos);
+    const char *walkabout[] = { "a1-a3", "h8-h6", "a3-a4", "h6-h5", "a4-a5", "h5-h4" };
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(game_result(&g, &reason), RESULT_NONE);
+        play(&g, walkabout[i]);
+    }
+    assert_int_equal(game_result(&g, &reason), RESULT_DRAW);
+    assert_int_equal(reason, REASON_NOPROGRESS);
+
+    /* one piece each: draw by default, a king beats a man with kvm=win */
+    rules = rules_default();
+    assert_true(position_from_fen(&pos, V, "B:WKa1:Bh5", err, sizeof err));
+    game_init(&g, V, &rules, &pos);
+    assert_int_equal(game_result(&g, &reason), RESULT_DRAW);
+    assert_int_equal(reason, REASON_ONE_EACH);
+    rules.kvm = KVM_WIN;
+    game_init(&g, V, &rules, &pos);
+    assert_int_equal(game_result(&g, &reason), RESULT_WHITE_WINS);
+    assert_string_equal(reason_name(REASON_ONE_EACH), "one-each");
+}
+
+/* Incremental keys agree with keys computed from scratch along random games. */
+static void test_zobrist_incremental(void **state)
+{
+    (void)state;
+    Rules rules = rules_default();
+    uint64_t seed = 12345;
+    for (int game = 0; game < 50; game++) {
+        Position pos;
+        V->start(&pos);
+        uint64_t key = position_key(&pos);
+        for (int ply = 0; ply < 200; ply++) {
+            MoveList list;
+            V->generate(&pos, &rules, &list);
+            if (list.count == 0)
+                break;
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            const Move *m = &list.moves[(seed >> 33) % (uint64_t)list.count];
+            key = key_after_move(&pos, key, m);
+            V->make(&pos, m);
+            assert_int_equal(key, position_key(&pos));
+        }
+    }
+}
+
+static void test_rules_option_text(void **state)
+{
+    (void)state;
+    Rules r = rules_default();
+    char err[256];
+    assert_true(rules_parse(&r, "promotion=king,kvm=win,noprogress=60", err, sizeof err));
+    assert_int_equal(r.promotion, PROMOTE_KING);
+    assert_int_equal(r.kvm, KVM_WIN);
+    assert_int_equal(r.noprogress_plies, 60);
+    assert_false(rules_parse(&r, "promotion=queen", err, sizeof err));
+    assert_non_null(strstr(err, "queen"));
+    assert_false(rules_parse(&r, "speed=fast", err, sizeof err));
+    assert_non_null(strstr(err, "speed"));
+    assert_false(rules_parse(&r, "noprogress=x", err, sizeof err));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vector_positions),
+        cmocka_unit_test(test_start_perft),
+        cmocka_unit_test(test_start_divide),
+        cmocka_unit_test(test_round_trips),
+        cmocka_unit_test(test_short_and_ambiguous_text),
+        cmocka_unit_test(test_bad_fen),
+        cmocka_unit_test(test_game_results),
+        cmocka_unit_test(test_zobrist_incremental),
+        cmocka_unit_test(test_rules_option_text),
+    };
+    return cmocka_run_group_tests_name("rules", tests, NULL, NULL);
+}
