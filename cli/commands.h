@@ -2,6 +2,8 @@
 #ifndef DAMA_COMMANDS_H
 #define DAMA_COMMANDS_H
 
+#include <stdio.h>
+
 #include "cli.h"
 
 extern const Command cmd_perft, cmd_moves;
@@ -9,5 +11,7 @@ extern const Command cmd_perft, cmd_moves;
 /* The table `dama` dispatches on, ended by a zeroed entry. */
 extern const Command *const dama_commands[];
 const Command *command_find(const char *name);
+/* `dama help`: the list of commands. */
+void print_overview(FILE *out);
 
 #endif
