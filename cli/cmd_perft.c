@@ -136,7 +136,8 @@ static int run_moves(int argc, char **argv)
         for (int i = 0; i < list.count; i++)
             collect_text(pair, &list.moves[i]);
     }
-    qsort(tl.items, (size_t)tl.count, sizeof tl.items[0], compare_text);
+    if (tl.count > 0)
+        qsort(tl.items, (size_t)tl.count, sizeof tl.items[0], compare_text);
     for (int i = 0; i < tl.count; i++)
         puts(tl.items[i]);
     free(tl.items);
