@@ -40,11 +40,13 @@ bin/dama: $(OPT_DIR)/cli/main.o $(OPT_LIB)
 
 $(OPT_DIR)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(WARN) $(OPT_FLAGS) $(OPENMP) $(INC) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+	@echo "CC $<"
+	@$(CC) $(STD) $(WARN) $(OPT_FLAGS) $(OPENMP) $(INC) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(SAN_DIR)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(WARN) $(SAN_FLAGS) $(OPENMP) $(INC) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+	@echo "CC (sanitize) $<"
+	@$(CC) $(STD) $(WARN) $(SAN_FLAGS) $(OPENMP) $(INC) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(OPT_DIR)/tests/%: $(OPT_DIR)/tests/%.o $(OPT_LIB)
 	$(CC) $(OPT_FLAGS) $(OPENMP) -o $@ $^ $(CMOCKA_LIBS) $(LIBS)

@@ -5,11 +5,6 @@
 #include "notation.h"
 #include "variant.h"
 
-bool move_same(const Move *a, const Move *b)
-{
-    return a->from == b->from && a->to == b->to && a->captured == b->captured;
-}
-
 char *move_to_text(const Variant *v, const Move *move, char *buf, size_t len)
 {
     char sq[8];

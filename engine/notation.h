@@ -3,7 +3,7 @@
 #define DAMA_NOTATION_H
 
 #include <stddef.h>
-#include "types.h"
+#include "move.h"
 
 /* Writes the long form of move into buf; returns buf. */
 char *move_to_text(const Variant *v, const Move *move, char *buf, size_t len);
@@ -12,7 +12,5 @@ char *move_to_text(const Variant *v, const Move *move, char *buf, size_t len);
  * Returns false with a reason in err (no such move, or ambiguous with the candidates). */
 bool move_from_text(const Variant *v, const Position *pos, const Rules *rules, const char *text,
                     Move *move, char *err, size_t errlen);
-/* Same (from, to, captured): the identity of a move. */
-bool move_same(const Move *a, const Move *b);
 
 #endif

@@ -127,7 +127,20 @@ static void man_jumps(CaptureSearch *cs, int sq, int depth)
         record(cs, sq, depth);
 }
 
-/* Runs the capture search from every piece of the side to move. */
+/* Men that have a jump right now: an enemy beside them (forward or sideways) and an empty
+ * square beyond.  Only these start a capture search. */
+static Bitboard men_that_jump(Bitboard men, Bitboard enemy, Bitboard empty, int color)
+{
+    int dirs[3] = { forward_dir(color), EAST, WEST };
+    Bitboard jumpers = 0;
+    for (int i = 0; i < 3; i++) {
+        int back = opposite(dirs[i]);
+        jumpers |= shift(shift(empty, back) & enemy, back) & men;
+    }
+    return jumpers;
+}
+
+/* Runs the capture search from every piece of the side to move that can capture. */
 static void search_captures(const Position *pos, CaptureSearch *cs)
 {
     int us = pos->side;
@@ -136,7 +149,7 @@ static void search_captures(const Position *pos, CaptureSearch *cs)
     cs->color = us;
     cs->crowned = false;
     for (int k = 0; k < 2; k++) {
-        Bitboard pieces = k == 0 ? pos->men[us] : pos->kings[us];
+        Bitboard pieces = k == 0 ? men_that_jump(pos->men[us], cs->enemy, ~all, us) : pos->kings[us];
         cs->man = k == 0;
         while (pieces) {
             int from = pop_lsb(&pieces);
@@ -157,12 +170,7 @@ bool turkish_capture_pending(const Position *pos)
     Bitboard empty = ~position_occupied(pos);
     Bitboard enemy = pos->men[!us] | pos->kings[!us];
     Bitboard men = pos->men[us], kings = pos->kings[us];
-    int fwd = forward_dir(us);
-    if (shift(shift(men, fwd) & enemy, fwd) & empty)
-        return true;
-    if (shift(shift(men, EAST) & enemy, EAST) & empty)
-        return true;
-    if (shift(shift(men, WEST) & enemy, WEST) & empty)
+    if (men_that_jump(men, enemy, empty, us))
         return true;
     if (kings) {
         for (int dir = 0; dir < 4; dir++) {
