@@ -7,6 +7,9 @@
 const Command *const dama_commands[] = {
     &cmd_perft,
     &cmd_moves,
+    &cmd_analyze,
+    &cmd_bench,
+    &cmd_selfplay,
     NULL,
 };
 

@@ -1,0 +1,87 @@
+/* Shared plumbing of the pipeline commands. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "pipeline.h"
+#include "variant.h"
+
+#ifndef DAMA_VERSION
+#define DAMA_VERSION "dev"
+#endif
+
+/* The one piece of process-wide state: set by the signal handler, read by the workers. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+const volatile sig_atomic_t *pipeline_interrupt_flag(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    return &interrupted;
+}
+
+const char *pipeline_engine_version(void) { return "dama " DAMA_VERSION; }
+
+void pipeline_bench_signature(char *buf, size_t len)
+{
+    Weights w;
+    weights_default(&w);
+    Rules rules = rules_default();
+    Searcher *s = searcher_new(&turkish_variant, &rules, &w, 1);
+    if (!s) {
+        snprintf(buf, len, "unknown");
+        return;
+    }
+    double seconds;
+    uint64_t nodes = bench_run(s, 6, &seconds, NULL, NULL);
+    snprintf(buf, len, "bench depth 6: %llu", (unsigned long long)nodes);
+    searcher_free(s);
+}
+
+char *weights_to_text(const Weights *w)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    bool ok = weights_write(w, f);
+    if (fclose(f) != 0 || !ok) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+int64_t pipeline_store_weights(Store *store, const Weights *w, int generation, int64_t parent,
+                               const char *note)
+{
+    char *text = weights_to_text(w);
+    if (!text)
+        return -1;
+    int64_t id = store_weights_put(store, "turkish", generation, parent, text, note);
+    free(text);
+    return id;
+}
+
+Store *pipeline_open_store(const char *path)
+{
+    char err[512];
+    Store *s = store_open(path, err, sizeof err);
+    if (!s)
+        cli_runtime_error("%s", err);
+    return s;
+}

@@ -1,0 +1,112 @@
+/* Parsing of the game-playing options. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run_options.h"
+#include "variant.h"
+
+void run_options_init(RunOptions *ro)
+{
+    memset(ro, 0, sizeof *ro);
+    ro->db_path = "dama.db";
+    RunnerConfig *c = &ro->cfg;
+    c->setup.variant = &turkish_variant;
+    c->setup.rules = rules_default();
+    c->setup.limits.nodes = 3000;
+    c->setup.move_cap = 300;
+    c->games = 100;
+    c->seed = 1;
+    c->random_plies = 6;
+    c->opening_balance = 60;
+    c->hash_mb = 2;
+    c->batch_games = 64;
+    c->progress = isatty(STDERR_FILENO);
+}
+
+int run_options_parse(RunOptions *ro, int opt, const char *arg)
+{
+    RunnerConfig *c = &ro->cfg;
+    long n;
+    char err[256];
+    switch (opt) {
+    case OPT_DB: ro->db_path = arg; return 1;
+    case OPT_GAMES:
+        if (!cli_long("--games", arg, 1, 100000000L, &n)) return -1;
+        c->games = (int)n;
+        return 1;
+    case OPT_THREADS:
+        if (!cli_long("--threads", arg, 1, 1024, &n)) return -1;
+        c->threads = (int)n;
+        return 1;
+    case OPT_NODES_R:
+        if (!cli_u64("--nodes", arg, &c->setup.limits.nodes) || c->setup.limits.nodes == 0)
+            return cli_usage_error("bad value '%s' for --nodes: expected a positive number", arg), -1;
+        c->setup.limits.depth = 0;
+        c->setup.limits.movetime_ms = 0;
+        return 1;
+    case OPT_DEPTH_R:
+        if (!cli_long("--depth", arg, 1, 60, &n)) return -1;
+        c->setup.limits = (SearchLimits){ .depth = (int)n };
+        return 1;
+    case OPT_MOVETIME_R:
+        if (!cli_long("--movetime", arg, 1, 3600000L, &n)) return -1;
+        c->setup.limits = (SearchLimits){ .movetime_ms = (int)n };
+        return 1;
+    case OPT_NOISE:
+        if (!cli_long("--noise", arg, 0, 1000, &n)) return -1;
+        c->setup.noise = (int)n;
+        return 1;
+    case OPT_OPENINGS: ro->openings_path = arg; return 1;
+    case OPT_RANDOM_PLIES:
+        if (!cli_long("--random-plies", arg, 0, 40, &n)) return -1;
+        c->random_plies = (int)n;
+        return 1;
+    case OPT_SEED:
+        return cli_u64("--seed", arg, &c->seed) ? 1 : -1;
+    case OPT_MOVE_CAP:
+        if (!cli_long("--move-cap", arg, 1, 2000, &n)) return -1;
+        c->setup.move_cap = (int)n;
+        return 1;
+    case OPT_HASH_R:
+        if (!cli_long("--hash", arg, 1, 4096, &n)) return -1;
+        c->hash_mb = (size_t)n;
+        return 1;
+    case OPT_BATCH:
+        if (!cli_long("--batch", arg, 1, 100000, &n)) return -1;
+        c->batch_games = (int)n;
+        return 1;
+    case OPT_RULES:
+        if (!rules_parse(&c->setup.rules, arg, err, sizeof err))
+            return cli_usage_error("%s", err), -1;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+bool run_options_finish(RunOptions *ro)
+{
+    if (!ro->openings_path)
+        return true;
+    char err[512];
+    if (!openings_load(&ro->book, ro->cfg.setup.variant, ro->openings_path, err, sizeof err)) {
+        cli_usage_error("%s", err);
+        return false;
+    }
+    ro->cfg.book = &ro->book;
+    return true;
+}
+
+void run_options_free(RunOptions *ro) { openings_free(&ro->book); }
+
+void run_options_describe(const RunOptions *ro, char *buf, size_t len)
+{
+    const RunnerConfig *c = &ro->cfg;
+    snprintf(buf, len, "games=%d nodes=%llu depth=%d movetime=%d seed=%llu openings=%s random_plies=%d "
+             "move_cap=%d noise=%d promotion=%d kvm=%d noprogress=%d",
+             c->games, (unsigned long long)c->setup.limits.nodes, c->setup.limits.depth,
+             c->setup.limits.movetime_ms, (unsigned long long)c->seed,
+             ro->openings_path ? ro->openings_path : "random", c->random_plies, c->setup.move_cap, c->setup.noise,
+             c->setup.rules.promotion, c->setup.rules.kvm, c->setup.rules.noprogress_plies);
+}

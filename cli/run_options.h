@@ -1,0 +1,62 @@
+/* Options shared by the commands that play games (selfplay, match, train). */
+#ifndef DAMA_RUN_OPTIONS_H
+#define DAMA_RUN_OPTIONS_H
+
+#include "cli.h"
+#include "runner.h"
+
+enum {
+    OPT_DB = 1200, OPT_GAMES, OPT_THREADS, OPT_NODES_R, OPT_DEPTH_R, OPT_MOVETIME_R, OPT_OPENINGS,
+    OPT_RANDOM_PLIES, OPT_SEED, OPT_MOVE_CAP, OPT_HASH_R, OPT_BATCH, OPT_NOISE, OPT_RUN_FIRST_FREE = 1300
+};
+
+#define RUN_LONG_OPTIONS \
+    { "db", required_argument, 0, OPT_DB }, \
+    { "games", required_argument, 0, OPT_GAMES }, \
+    { "threads", required_argument, 0, OPT_THREADS }, \
+    { "nodes", required_argument, 0, OPT_NODES_R }, \
+    { "depth", required_argument, 0, OPT_DEPTH_R }, \
+    { "movetime", required_argument, 0, OPT_MOVETIME_R }, \
+    { "openings", required_argument, 0, OPT_OPENINGS }, \
+    { "random-plies", required_argument, 0, OPT_RANDOM_PLIES }, \
+    { "seed", required_argument, 0, OPT_SEED }, \
+    { "move-cap", required_argument, 0, OPT_MOVE_CAP }, \
+    { "hash", required_argument, 0, OPT_HASH_R }, \
+    { "batch", required_argument, 0, OPT_BATCH }, \
+    { "noise", required_argument, 0, OPT_NOISE }
+
+/* The help lines for RUN_LONG_OPTIONS, shared by every command's --help text. */
+#define RUN_OPTIONS_HELP \
+    "  --db FILE          SQLite database (default dama.db)\n" \
+    "  --games N          games to play (default 100); played in pairs with colours swapped\n" \
+    "  --threads T        parallel games (default: all cores)\n" \
+    "  --nodes K          search nodes per move (default 3000; deterministic)\n" \
+    "  --depth D          search depth per move instead of nodes\n" \
+    "  --movetime MS      search time per move instead (not reproducible)\n" \
+    "  --openings FILE    start positions, one FEN a line (default: random openings)\n" \
+    "  --random-plies P   random legal plies from the start, kept if balanced (default 6)\n" \
+    "  --seed S           game i uses seed S+i (default 1)\n" \
+    "  --move-cap N       plies before a game is adjudicated a draw (default 300)\n" \
+    "  --hash MB          transposition table per player (default 2)\n" \
+    "  --batch N          games per database transaction (default 64)\n" \
+    "  --noise CP         evaluation noise that makes a pair's two games differ\n" \
+    "                     (default 10 in selfplay, 0 in match)\n" \
+    "  --rules OPTIONS    promotion=man|stop|king, kvm=draw|win, noprogress=N\n"
+
+typedef struct RunOptions {
+    const char *db_path;
+    RunnerConfig cfg;
+    const char *openings_path;
+    OpeningBook book;
+} RunOptions;
+
+void run_options_init(RunOptions *ro);
+/* Handles one option: 1 used, 0 not ours, -1 error (printed).  --rules is handled too. */
+int run_options_parse(RunOptions *ro, int opt, const char *arg);
+/* Loads the openings file if one was named; false after printing the error. */
+bool run_options_finish(RunOptions *ro);
+void run_options_free(RunOptions *ro);
+/* "games=N nodes=K ..." for the run record. */
+void run_options_describe(const RunOptions *ro, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,355 @@
+/* Iterative deepening, alpha-beta with principal variation search, a transposition table,
+ * killer and history move ordering, and a quiescence that never stops while a capture is
+ * pending (in draughts a capture is forced, so "standing pat" there would be illegal). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bitboard.h"
+#include "evaluate.h"
+#include "move.h"
+#include "position.h"
+#include "search.h"
+#include "variant.h"
+
+enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
+
+struct TTEntry {
+    uint64_t key;
+    int16_t score;       /* wins stored as distance from this node, not from the root */
+    int8_t depth;
+    uint8_t bound;
+    uint8_t from, to;    /* best move, matched back by (from, to, captured hash) */
+    uint16_t captured;   /* 16-bit hash of the captured set */
+};
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint16_t captured_hash(Bitboard b) { return (uint16_t)((b * 0x9E3779B97F4A7C15ULL) >> 48); }
+
+Searcher *searcher_new(const Variant *v, const Rules *rules, const Weights *w, size_t tt_megabytes)
+{
+    Searcher *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    size_t entries = 1;
+    while (entries * 2 * sizeof(TTEntry) <= tt_megabytes * 1024 * 1024)
+        entries *= 2;
+    s->tt = calloc(entries, sizeof(TTEntry));
+    if (!s->tt) {
+        free(s);
+        return NULL;
+    }
+    s->tt_mask = entries - 1;
+    s->variant = v;
+    s->rules = *rules;
+    s->weights = w;
+    return s;
+}
+
+void searcher_free(Searcher *s)
+{
+    if (s) {
+        free(s->tt);
+        free(s);
+    }
+}
+
+void searcher_clear(Searcher *s)
+{
+    memset(s->tt, 0, (s->tt_mask + 1) * sizeof(TTEntry));
+    memset(s->killers, 0, sizeof s->killers);
+    memset(s->history, 0, sizeof s->history);
+}
+
+char *score_to_text(int score, char *buf, size_t len)
+{
+    if (score > SCORE_WIN_BOUND)
+        snprintf(buf, len, "win%d", SCORE_WIN - score);
+    else if (score < -SCORE_WIN_BOUND)
+        snprintf(buf, len, "loss%d", SCORE_WIN + score);
+    else
+        snprintf(buf, len, "%d", score);
+    return buf;
+}
+
+/* Win scores in the table count from the node, so they stay right at any ply. */
+static int score_to_tt(int score, int ply)
+{
+    return score > SCORE_WIN_BOUND ? score + ply : score < -SCORE_WIN_BOUND ? score - ply : score;
+}
+static int score_from_tt(int score, int ply)
+{
+    return score > SCORE_WIN_BOUND ? score - ply : score < -SCORE_WIN_BOUND ? score + ply : score;
+}
+
+/* The static evaluation at a leaf, with the self-play noise if any. */
+static int leaf_eval(const Searcher *s, const Position *pos, uint64_t key)
+{
+    int score = evaluate(pos, s->weights);
+    if (s->noise > 0) {
+        uint64_t h = (key ^ s->noise_seed) * 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 29;
+        score += (int)(h % (uint64_t)(2 * s->noise + 1)) - s->noise;
+    }
+    return score;
+}
+
+static bool out_of_budget(Searcher *s)
+{
+    if (!s->may_stop)
+        return false;
+    if (s->limits.nodes && s->nodes >= s->limits.nodes)
+        return true;
+    if (s->limits.movetime_ms && (s->nodes & 1023) == 0
+        && (now_seconds() - s->start_time) * 1000.0 >= s->limits.movetime_ms)
+        return true;
+    return false;
+}
+
+/* Draws the rules declare before any move is generated: repetition and no progress.
+ * A position seen before (in the search path or the game) scores as a draw at once. */
+static bool draw_by_rule(const Searcher *s, int ply, int since_capture)
+{
+    if (s->rules.noprogress_plies > 0 && since_capture >= s->rules.noprogress_plies)
+        return true;
+    int here = s->game_keys + ply;
+    uint64_t key = s->keys[here];
+    for (int i = here - 2; i >= 0 && here - i <= since_capture; i -= 2)
+        if (s->keys[i] == key)
+            return true;
+    return false;
+}
+
+/* One piece against one: a draw, or with kvm=win a win for a king against a man.
+ * Returns true and the score from the side to move when it applies. */
+static bool one_each(const Searcher *s, const Position *pos, int ply, int *score)
+{
+    if (popcount(position_pieces(pos, WHITE)) != 1 || popcount(position_pieces(pos, BLACK)) != 1)
+        return false;
+    *score = 0;
+    if (s->rules.kvm == KVM_WIN) {
+        int us = pos->side;
+        if (pos->kings[us] && pos->men[!us])
+            *score = SCORE_WIN - ply;
+        else if (pos->kings[!us] && pos->men[us])
+            *score = -(SCORE_WIN - ply);
+    }
+    return true;
+}
+
+/* Ordering keys: TT move, then captures of kings and promotions, killers, history. */
+static void score_moves(const Searcher *s, const Position *pos, const MoveList *list,
+                        const TTEntry *tt, int ply, int32_t *keys)
+{
+    int them = !pos->side;
+    for (int i = 0; i < list->count; i++) {
+        const Move *m = &list->moves[i];
+        int32_t k;
+        if (tt && m->from == tt->from && m->to == tt->to && captured_hash(m->captured) == tt->captured)
+            k = 1 << 30;
+        else if (m->captured)
+            k = (1 << 28) + popcount(m->captured & pos->kings[them]) * 16 + m->promotes;
+        else if (move_same(m, &s->killers[ply][0]))
+            k = (1 << 27);
+        else if (move_same(m, &s->killers[ply][1]))
+            k = (1 << 27) - 1;
+        else
+            k = (m->promotes << 26) + s->history[m->from][m->to];
+        keys[i] = k;
+    }
+}
+
+/* Brings the best remaining move to index i (selection sort, lazily). */
+static void pick_move(MoveList *list, int32_t *keys, int i)
+{
+    int best = i;
+    for (int j = i + 1; j < list->count; j++)
+        if (keys[j] > keys[best])
+            best = j;
+    if (best != i) {
+        Move m = list->moves[i];
+        list->moves[i] = list->moves[best];
+        list->moves[best] = m;
+        int32_t k = keys[i];
+        keys[i] = keys[best];
+        keys[best] = k;
+    }
+}
+
+static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int alpha, int beta,
+                     int since_capture)
+{
+    const Variant *v = s->variant;
+    bool pv_node = beta - alpha > 1;
+    s->pv_length[ply] = 0;
+
+    /* Step 1. Budget: once out of nodes or time, unwind (the iteration is discarded). */
+    if (s->stopped || (ply > 0 && out_of_budget(s))) {
+        s->stopped = true;
+        return 0;
+    }
+    s->nodes++;
+
+    /* Step 2. Draws the rules declare: repetition, no progress. */
+    if (ply > 0 && draw_by_rule(s, ply, since_capture))
+        return 0;
+
+    /* Step 3. Horizon: a quiet position is evaluated; a pending capture is searched on. */
+    uint64_t key = s->keys[s->game_keys + ply];
+    bool capture = v->capture_pending(pos);
+    if ((depth <= 0 && !capture) || ply >= MAX_PLY - 1)
+        return leaf_eval(s, pos, key);
+
+    /* Step 4. Transposition table. */
+    TTEntry *tte = &s->tt[key & s->tt_mask];
+    TTEntry *tt_move = NULL;
+    if (tte->key == key) {
+        tt_move = tte;
+        int tts = score_from_tt(tte->score, ply);
+        if (!pv_node && ply > 0 && tte->depth >= depth
+            && (tte->bound == BOUND_EXACT || (tte->bound == BOUND_LOWER && tts >= beta)
+                || (tte->bound == BOUND_UPPER && tts <= alpha)))
+            return tts;
+    }
+
+    /* Step 5. Moves; none is a loss.  One piece each ends the game. */
+    MoveList list;
+    v->generate(pos, &s->rules, &list);
+    if (list.count == 0)
+        return -(SCORE_WIN - ply);
+    int end_score;
+    if (one_each(s, pos, ply, &end_score))
+        return end_score;
+
+    /* Step 6. A forced move costs no depth: forced lines are read to their end. */
+    if (list.count == 1 && depth > 0)
+        depth++;
+
+    int32_t keys[MAX_MOVES];
+    score_moves(s, pos, &list, tt_move, ply, keys);
+
+    /* Step 7. Principal variation search with late move reductions. */
+    int best = -SCORE_INF, alpha0 = alpha;
+    Move best_move = list.moves[0];
+    for (int i = 0; i < list.count; i++) {
+        pick_move(&list, keys, i);
+        const Move *m = &list.moves[i];
+        Position child = *pos;
+        s->keys[s->game_keys + ply + 1] = key_after_move(pos, key, m);
+        v->make(&child, m);
+        int child_since = m->captured ? 0 : since_capture + 1;
+
+        int score;
+        if (i == 0) {
+            score = -alphabeta(s, &child, depth - 1, ply + 1, -beta, -alpha, child_since);
+        } else {
+            /* Step 7a. Late quiet moves are searched shallower first. */
+            int reduction = 0;
+            if (depth >= 3 && i >= 3 && !m->captured && !m->promotes && keys[i] < (1 << 27))
+                reduction = i >= 8 ? 2 : 1;
+            score = -alphabeta(s, &child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha, child_since);
+            if (score > alpha && reduction)
+                score = -alphabeta(s, &child, depth - 1, ply + 1, -alpha - 1, -alpha, child_since);
+            if (score > alpha && score < beta)
+                score = -alphabeta(s, &child, depth - 1, ply + 1, -beta, -alpha, child_since);
+        }
+        if (s->stopped)
+            return 0;
+        if (score > best) {
+            best = score;
+            best_move = *m;
+            if (score > alpha) {
+                alpha = score;
+                /* the PV: this move, then the child's line */
+                s->pv_table[ply][0] = *m;
+                int n = s->pv_length[ply + 1];
+                memcpy(&s->pv_table[ply][1], s->pv_table[ply + 1], (size_t)n * sizeof(Move));
+                s->pv_length[ply] = n + 1;
+            }
+        }
+        if (alpha >= beta) {
+            /* Step 7b. A quiet move that refutes: remember it for the siblings. */
+            if (!m->captured) {
+                if (!move_same(m, &s->killers[ply][0])) {
+                    s->killers[ply][1] = s->killers[ply][0];
+                    s->killers[ply][0] = *m;
+                }
+                int32_t *h = &s->history[m->from][m->to];
+                *h += depth * depth;
+                if (*h > (1 << 24))
+                    for (int a = 0; a < 64; a++)
+                        for (int b = 0; b < 64; b++)
+                            s->history[a][b] /= 2;
+            }
+            break;
+        }
+    }
+
+    /* Step 8. Remember the result. */
+    tte->key = key;
+    tte->score = (int16_t)score_to_tt(best, ply);
+    tte->depth = (int8_t)(depth < 0 ? 0 : depth > 127 ? 127 : depth);
+    tte->bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
+    tte->from = best_move.from;
+    tte->to = best_move.to;
+    tte->captured = captured_hash(best_move.captured);
+    return best;
+}
+
+SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int nhistory,
+                  const SearchLimits *limits, SearchReport report, void *ctx)
+{
+    SearchInfo result = { 0 };
+    s->limits = *limits;
+    s->nodes = 0;
+    s->stopped = false;
+    s->start_time = now_seconds();
+    int keep = nhistory < 256 ? nhistory : 256;
+    if (keep)
+        memcpy(s->keys, history + (nhistory - keep), (size_t)keep * sizeof(uint64_t));
+    s->game_keys = keep;
+    s->root_since_capture = nhistory;
+    s->keys[keep] = position_key(pos);
+    memset(s->killers, 0, sizeof s->killers);
+
+    MoveList list;
+    s->variant->generate(pos, &s->rules, &list);
+    if (list.count == 0) {
+        result.score = -SCORE_WIN;
+        return result;
+    }
+    int max_depth = limits->depth > 0 && limits->depth < MAX_PLY - 1 ? limits->depth : MAX_PLY - 2;
+    for (int depth = 1; depth <= max_depth; depth++) {
+        s->may_stop = depth > 1; /* the first iteration always completes */
+        int score = alphabeta(s, pos, depth, 0, -SCORE_INF, SCORE_INF, nhistory);
+        if (s->stopped)
+            break;
+        result.depth = depth;
+        result.score = score;
+        result.nodes = s->nodes;
+        result.seconds = now_seconds() - s->start_time;
+        result.pv_length = s->pv_length[0];
+        memcpy(result.pv, s->pv_table[0], (size_t)result.pv_length * sizeof(Move));
+        if (result.pv_length == 0) { /* every move failed low at once: keep the first */
+            result.pv[0] = list.moves[0];
+            result.pv_length = 1;
+        }
+        if (report)
+            report(ctx, &result);
+        if (s->stopped || (score > SCORE_WIN_BOUND && SCORE_WIN - score <= depth)
+            || (score < -SCORE_WIN_BOUND && SCORE_WIN + score <= depth))
+            break; /* a forced result found within the full-width depth */
+        if (limits->movetime_ms && (now_seconds() - s->start_time) * 1000.0 * 2 > limits->movetime_ms)
+            break; /* the next iteration would not finish in time */
+    }
+    result.nodes = s->nodes;
+    result.seconds = now_seconds() - s->start_time;
+    return result;
+}

@@ -1,0 +1,81 @@
+/* Iterative-deepening alpha-beta search.  A Searcher is a value one thread owns: several
+ * searches run at once (self-play, batch analysis) with no shared mutable state. */
+#ifndef DAMA_SEARCH_H
+#define DAMA_SEARCH_H
+
+#include <stddef.h>
+
+#include "types.h"
+#include "weights.h"
+
+#define MAX_PLY 128
+/* Scores: hundredths of a man; a win in n plies scores SCORE_WIN - n. */
+#define SCORE_WIN 30000
+#define SCORE_WIN_BOUND (SCORE_WIN - 1000) /* |score| above this is a forced result */
+#define SCORE_INF 32000
+
+typedef struct SearchLimits {
+    int depth;          /* maximum iteration depth; 0 = none (MAX_PLY - 1) */
+    uint64_t nodes;     /* stop after this many nodes; 0 = none (deterministic) */
+    int movetime_ms;    /* stop after this much wall time; 0 = none */
+} SearchLimits;
+
+/* What one completed iteration found (also the final result). */
+typedef struct SearchInfo {
+    int depth;
+    int score;          /* from the side to move */
+    uint64_t nodes;
+    double seconds;
+    int pv_length;
+    Move pv[MAX_PLY];
+} SearchInfo;
+
+typedef void (*SearchReport)(void *ctx, const SearchInfo *info);
+
+typedef struct TTEntry TTEntry;
+
+typedef struct Searcher {
+    const Variant *variant;
+    Rules rules;
+    const Weights *weights;
+    TTEntry *tt;                 /* transposition table, tt_mask + 1 entries */
+    size_t tt_mask;
+    Move killers[MAX_PLY][2];
+    int32_t history[64][64];     /* from, to: how often a quiet move cut off */
+    /* Keys of the game before the root (since the last capture) then of the search path:
+     * repetition needs both. */
+    uint64_t keys[MAX_PLY + 256];
+    int game_keys;               /* how many of keys are game history */
+    int root_since_capture;      /* plies without capture before the root */
+    uint64_t nodes;
+    SearchLimits limits;
+    double start_time;
+    bool stopped;
+    bool may_stop;               /* false during the first iteration */
+    /* Self-play variety: when noise > 0, every leaf evaluation gets a fixed pseudo-random
+     * offset in [-noise, noise] drawn from (position, noise_seed), so a game differs from
+     * its twin yet stays reproducible.  0 (the default) for analysis, bench and matches. */
+    int noise;
+    uint64_t noise_seed;
+    Move pv_table[MAX_PLY][MAX_PLY];
+    int pv_length[MAX_PLY];
+} Searcher;
+
+/* Creates a searcher with a transposition table of about tt_megabytes (a power of two
+ * entries); NULL when out of memory.  weights must outlive it. */
+Searcher *searcher_new(const Variant *v, const Rules *rules, const Weights *w, size_t tt_megabytes);
+void searcher_free(Searcher *s);
+/* Forgets everything learned (TT, killers, history): the next search is as if new. */
+void searcher_clear(Searcher *s);
+
+/* Searches pos.  history: keys of the positions before it since the last capture (oldest
+ * first, may be NULL/0), needed for repetition draws.  Calls report after each completed
+ * iteration (may be NULL).  Returns the result of the last completed iteration; its pv[0]
+ * is the best move (pv_length 0 only when there is no legal move). */
+SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int nhistory,
+                  const SearchLimits *limits, SearchReport report, void *ctx);
+
+/* Score text: "35", "-120", "win7" (wins in 7 plies), "loss4". */
+char *score_to_text(int score, char *buf, size_t len);
+
+#endif

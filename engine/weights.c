@@ -1,0 +1,259 @@
+/* Weights: defaults, names and the text format. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "weights.h"
+
+static const char *const weight_names[EVAL_NUM_WEIGHTS] = {
+#define WEIGHT_NAMES(name, mg, eg, why) #name "_MG", #name "_EG",
+    EVAL_FEATURES(WEIGHT_NAMES)
+#undef WEIGHT_NAMES
+};
+
+static const int32_t default_values[EVAL_NUM_WEIGHTS] = {
+#define WEIGHT_DEFAULTS(name, mg, eg, why) mg, eg,
+    EVAL_FEATURES(WEIGHT_DEFAULTS)
+#undef WEIGHT_DEFAULTS
+};
+
+static const char *const feature_why[EVAL_NUM_FEATURES] = {
+#define FEATURE_WHY(name, mg, eg, why) why,
+    EVAL_FEATURES(FEATURE_WHY)
+#undef FEATURE_WHY
+};
+
+/* Longest token quoted back in an error message. */
+#define QUOTE_MAX 40
+/* Missing names listed by name before "and N more". */
+#define MISSING_LISTED 4
+
+void weights_default(Weights *w) { memcpy(w->w, default_values, sizeof w->w); }
+
+void weights_material_only(Weights *w)
+{
+    memset(w, 0, sizeof *w);
+    w->w[W_MAN_MG] = w->w[W_MAN_EG] = 100;
+    w->w[W_KING_FIRST_MG] = w->w[W_KING_FIRST_EG] = 300;
+    w->w[W_KING_EXTRA_MG] = w->w[W_KING_EXTRA_EG] = 200;
+}
+
+const char *weight_name(int index)
+{
+    return index >= 0 && index < EVAL_NUM_WEIGHTS ? weight_names[index] : NULL;
+}
+
+/* Lookup of a name that is not NUL-terminated (a token inside a line). */
+static int index_of(const char *name, size_t len)
+{
+    for (int i = 0; i < EVAL_NUM_WEIGHTS; i++)
+        if (strlen(weight_names[i]) == len && memcmp(weight_names[i], name, len) == 0)
+            return i;
+    return -1;
+}
+
+int weight_index(const char *name) { return index_of(name, strlen(name)); }
+
+__attribute__((format(printf, 3, 4)))
+static bool fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+/* Not isspace(): the format must not depend on the locale. */
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+static const char *skip_blanks(const char *p, const char *end)
+{
+    while (p < end && is_blank(*p))
+        p++;
+    return p;
+}
+
+static const char *token_end(const char *p, const char *end)
+{
+    while (p < end && !is_blank(*p))
+        p++;
+    return p;
+}
+
+/* Decimal integer with an optional sign filling all of [p, end).  Returns 0 when it is one
+ * and fits int32, 1 when it is not an integer, 2 when it is out of range. */
+static int parse_int32(const char *p, const char *end, int32_t *out)
+{
+    bool negative = false;
+    if (p < end && (*p == '+' || *p == '-'))
+        negative = *p++ == '-';
+    if (p == end)
+        return 1;
+    int64_t value = 0;
+    bool too_big = false;
+    for (; p < end; p++) {
+        if (*p < '0' || *p > '9')
+            return 1;
+        if (!too_big)
+            value = value * 10 + (*p - '0');
+        too_big = too_big || value > (int64_t)INT32_MAX + 1;
+    }
+    if (negative)
+        value = -value;
+    if (too_big || value > INT32_MAX || value < INT32_MIN)
+        return 2;
+    *out = (int32_t)value;
+    return 0;
+}
+
+/* Parsing state shared by the lines of one text. */
+typedef struct Parse {
+    Weights values;
+    int set_on_line[EVAL_NUM_WEIGHTS]; /* 0 while unnamed */
+    const char *source;
+    char *err;
+    size_t errlen;
+} Parse;
+
+static bool parse_line(Parse *ps, const char *p, const char *end, int line)
+{
+    const char *hash = memchr(p, '#', (size_t)(end - p));
+    if (hash)
+        end = hash;
+    const char *name = skip_blanks(p, end);
+    if (name == end)
+        return true;
+    const char *name_end = token_end(name, end);
+    int len = (int)(name_end - name);
+    int quoted = len < QUOTE_MAX ? len : QUOTE_MAX;
+    int index = index_of(name, (size_t)len);
+    if (index < 0)
+        return fail(ps->err, ps->errlen, "%s:%d: unknown weight '%.*s'", ps->source, line, quoted, name);
+    if (ps->set_on_line[index])
+        return fail(ps->err, ps->errlen, "%s:%d: duplicate weight '%s' (first on line %d)",
+                    ps->source, line, weight_names[index], ps->set_on_line[index]);
+
+    const char *value = skip_blanks(name_end, end);
+    const char *value_end = token_end(value, end);
+    int vlen = (int)(value_end - value), vquoted = vlen < QUOTE_MAX ? vlen : QUOTE_MAX;
+    if (value == end)
+        return fail(ps->err, ps->errlen, "%s:%d: weight '%s' has no value", ps->source, line,
+                    weight_names[index]);
+    switch (parse_int32(value, value_end, &ps->values.w[index])) {
+    case 1:
+        return fail(ps->err, ps->errlen, "%s:%d: value '%.*s' of '%s' is not an integer",
+                    ps->source, line, vquoted, value, weight_names[index]);
+    case 2:
+        return fail(ps->err, ps->errlen, "%s:%d: value '%.*s' of '%s' is out of range (int32)",
+                    ps->source, line, vquoted, value, weight_names[index]);
+    default:
+        break;
+    }
+    const char *rest = skip_blanks(value_end, end);
+    if (rest != end) {
+        int rlen = (int)(end - rest);
+        return fail(ps->err, ps->errlen, "%s:%d: unexpected text '%.*s' after the value of '%s'",
+                    ps->source, line, rlen < QUOTE_MAX ? rlen : QUOTE_MAX, rest, weight_names[index]);
+    }
+    ps->set_on_line[index] = line;
+    return true;
+}
+
+/* Names every unset weight (the first few) in one message at the last line. */
+static bool report_missing(const Parse *ps, int line)
+{
+    char list[256] = "";
+    size_t used = 0;
+    int missing = 0;
+    for (int i = 0; i < EVAL_NUM_WEIGHTS; i++) {
+        if (ps->set_on_line[i])
+            continue;
+        if (missing++ < MISSING_LISTED && used < sizeof list) {
+            int n = snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", weight_names[i]);
+            used += n > 0 ? (size_t)n : 0;
+        }
+    }
+    if (missing == 0)
+        return true;
+    if (missing > MISSING_LISTED)
+        return fail(ps->err, ps->errlen, "%s:%d: %d weights missing: %s and %d more", ps->source, line,
+                    missing, list, missing - MISSING_LISTED);
+    return fail(ps->err, ps->errlen, "%s:%d: %s missing: %s", ps->source, line,
+                missing == 1 ? "weight" : "weights", list);
+}
+
+bool weights_parse(Weights *w, const char *text, const char *source_name, char *err, size_t errlen)
+{
+    /* Parse into a copy so that a bad file leaves *w untouched. */
+    Parse ps = { .source = source_name, .err = err, .errlen = errlen };
+    int line = 0;
+    for (const char *p = text; *p;) {
+        const char *end = strchr(p, '\n');
+        if (!end)
+            end = p + strlen(p);
+        if (!parse_line(&ps, p, end, ++line))
+            return false;
+        p = *end ? end + 1 : end;
+    }
+    if (!report_missing(&ps, line > 0 ? line : 1))
+        return false;
+    *w = ps.values;
+    return true;
+}
+
+bool weights_load(Weights *w, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    bool ok = true;
+    for (;;) {
+        if (cap - len < 2) {
+            size_t new_cap = cap ? 2 * cap : 8192;
+            char *grown = realloc(text, new_cap);
+            if (!grown) {
+                ok = fail(err, errlen, "%s: out of memory", path);
+                break;
+            }
+            text = grown;
+            cap = new_cap;
+        }
+        size_t n = fread(text + len, 1, cap - len - 1, f);
+        len += n;
+        if (n == 0)
+            break;
+    }
+    if (ok && ferror(f))
+        ok = fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    fclose(f);
+    if (ok) {
+        text[len] = '\0';
+        if (memchr(text, '\0', len))
+            ok = fail(err, errlen, "%s: not a text file (contains a NUL byte)", path);
+    }
+    if (ok)
+        ok = weights_parse(w, text, path, err, errlen);
+    free(text);
+    return ok;
+}
+
+bool weights_write(const Weights *w, FILE *out)
+{
+    if (fprintf(out, "# dama evaluation weights, Turkish draughts (terms: engine/eval_features.h).\n"
+                     "# One \"name value\" per line; '#' starts a comment.  Unit: 1/100 of a man.\n"
+                     "# NAME_MG counts with many men on the board, NAME_EG with few: the engine\n"
+                     "# blends the two by the number of men left.\n") < 0)
+        return false;
+    for (int f = 0; f < EVAL_NUM_FEATURES; f++) {
+        if (fprintf(out, "\n# %s\n%s %d\n%s %d\n", feature_why[f], weight_names[2 * f],
+                    (int)w->w[2 * f], weight_names[2 * f + 1], (int)w->w[2 * f + 1]) < 0)
+            return false;
+    }
+    return fflush(out) == 0 && !ferror(out);
+}

@@ -1,0 +1,25 @@
+/* Where games start: positions from a file, or random legal plies filtered for balance. */
+#ifndef DAMA_OPENINGS_H
+#define DAMA_OPENINGS_H
+
+#include <stddef.h>
+
+#include "search.h"
+
+typedef struct OpeningBook {
+    Position *positions;
+    int count;
+} OpeningBook;
+
+/* Reads one position a line (FEN, optionally followed by "; comment"); '#' lines and blank
+ * lines are skipped.  A bad line is an error naming the file and line. */
+bool openings_load(OpeningBook *book, const Variant *v, const char *path, char *err, size_t errlen);
+void openings_free(OpeningBook *book);
+
+/* plies random legal moves from the start position, drawn from seed; redrawn (up to a
+ * bound) until a short search with probe scores it within +-balance hundredths of a man
+ * and the game is not already over.  Deterministic for a given seed and probe weights. */
+void opening_random(const Variant *v, const Rules *rules, int plies, uint64_t seed,
+                    Searcher *probe, int balance, Position *out);
+
+#endif

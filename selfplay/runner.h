@@ -1,0 +1,54 @@
+/* Many games in parallel (OpenMP), each written to the database by one writer in batches.
+ * Self-play and matches are both a run of game pairs: player A has White in the first game
+ * of a pair and Black in the second, on the same opening. */
+#ifndef DAMA_RUNNER_H
+#define DAMA_RUNNER_H
+
+#include <signal.h>
+
+#include "openings.h"
+#include "play.h"
+#include "store.h"
+
+typedef struct RunnerConfig {
+    GameSetup setup;
+    int games;                    /* total; pairs = (games + 1) / 2 */
+    int threads;                  /* OpenMP threads (0 = all cores) */
+    uint64_t seed;                /* game i has seed seed + i; pair k's opening uses seed + 2k */
+    const Weights *weights[2];    /* players A and B (self-play: the same) */
+    int64_t weights_id[2];
+    const OpeningBook *book;      /* openings by pair index, cycling; NULL = random plies */
+    int random_plies;
+    int opening_balance;          /* random openings: |probe score| allowed, hundredths of a man */
+    size_t hash_mb;               /* per searcher */
+    Store *store;                 /* where games go (may be NULL: nothing stored) */
+    int64_t run_id;
+    int batch_games;              /* games per transaction (the writer also flushes every 2 s) */
+    const volatile sig_atomic_t *stop; /* Ctrl-C: no new games; games in flight are dropped */
+    bool progress;                /* a progress line on stderr */
+    const char *label;            /* "selfplay" or "match" in the progress line */
+    /* Called (under the writer's lock) when both games of a pair are done; pair_score is
+     * player A's points in the pair (0, 0.5, 1, 1.5, 2).  Returning false stops the run
+     * (an SPRT decision). */
+    bool (*on_pair)(void *ctx, int pair, double pair_score);
+    void *ctx;
+} RunnerConfig;
+
+typedef struct RunnerTotals {
+    int games;                    /* finished and stored */
+    int white_wins, black_wins, draws;
+    int a_wins, b_wins;           /* by player */
+    int mars;
+    int pentanomial[5];           /* pairs by A's score: 0, 0.5, 1, 1.5, 2 */
+    long long positions;
+    double seconds, db_seconds;   /* wall time of the run, and inside the database */
+    bool interrupted;             /* stopped by *stop */
+    bool decided;                 /* stopped by on_pair */
+    bool failed;                  /* a database write failed (message in error) */
+    char error[256];
+} RunnerTotals;
+
+/* Plays the games; returns false on a database failure (totals->error says why). */
+bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals);
+
+#endif

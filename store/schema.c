@@ -1,0 +1,245 @@
+/* The schema and its migrations: what a dama database must contain and how an older or
+ * empty file gets there. */
+#include <stdio.h>
+#include "store_internal.h"
+
+#define SCHEMA_VERSION 1
+#define APPLICATION_ID 1145130305 /* 'DAMA' in the file header: marks a dama database */
+
+/* data/schema.sql, byte for byte (tests/test_store.c compares them).  After editing the
+ * .sql file, regenerate the literal, e.g. with
+ *   sed 's/\\/\\\\/g; s/"/\\"/g; s/^/    "/; s/$/\\n"/' data/schema.sql */
+static const char schema_sql[] =
+    "-- dama database, schema version 1.\n"
+    "-- store/schema.c embeds this text byte for byte (tests/test_store.c checks it), so the\n"
+    "-- binary never reads it from the working directory.  Change both together, bump\n"
+    "-- user_version, and add a migration step in store/schema.c.\n"
+    "-- Times are Unix seconds.  Bitboards are uint64 stored as the int64 with the same bits.\n"
+    "\n"
+    "PRAGMA application_id = 1145130305; -- 'DAMA': tells a dama database from other files\n"
+    "PRAGMA user_version = 1;\n"
+    "\n"
+    "-- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash of text).\n"
+    "CREATE TABLE weights (\n"
+    "    id          INTEGER PRIMARY KEY,\n"
+    "    variant     TEXT    NOT NULL,\n"
+    "    generation  INTEGER NOT NULL,\n"
+    "    parent_id   INTEGER REFERENCES weights(id),\n"
+    "    text        TEXT    NOT NULL,\n"
+    "    hash        TEXT    NOT NULL,\n"
+    "    created_at  INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),\n"
+    "    note        TEXT,\n"
+    "    UNIQUE (variant, hash)\n"
+    ");\n"
+    "CREATE INDEX weights_generation ON weights(variant, generation);\n"
+    "\n"
+    "-- One row per invocation of a pipeline step (selfplay, match, train, tune, analysis ...).\n"
+    "CREATE TABLE runs (\n"
+    "    id              INTEGER PRIMARY KEY,\n"
+    "    kind            TEXT    NOT NULL CHECK (length(kind) > 0),\n"
+    "    params          TEXT,\n"
+    "    engine_version  TEXT,\n"
+    "    bench_signature TEXT,\n"
+    "    weights_id      INTEGER REFERENCES weights(id),\n"
+    "    started_at      INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),\n"
+    "    ended_at        INTEGER,\n"
+    "    status          TEXT    NOT NULL DEFAULT 'running'\n"
+    ");\n"
+    "\n"
+    "CREATE TABLE openings (\n"
+    "    id      INTEGER PRIMARY KEY,\n"
+    "    fen     TEXT    NOT NULL UNIQUE,\n"
+    "    source  TEXT\n"
+    ");\n"
+    "\n"
+    "-- The result lives here once; positions inherit it through game_id.\n"
+    "-- npositions is how many rows the game has in positions (ply 0 .. npositions-1): a game\n"
+    "-- and its positions are written in one transaction, so the two always agree.\n"
+    "CREATE TABLE games (\n"
+    "    id                INTEGER PRIMARY KEY,\n"
+    "    run_id            INTEGER NOT NULL REFERENCES runs(id),\n"
+    "    pair_id           INTEGER,\n"
+    "    opening_id        INTEGER REFERENCES openings(id),\n"
+    "    white_weights_id  INTEGER REFERENCES weights(id),\n"
+    "    black_weights_id  INTEGER REFERENCES weights(id),\n"
+    "    result            TEXT    NOT NULL CHECK (result IN ('white', 'black', 'draw')),\n"
+    "    reason            TEXT,\n"
+    "    plies             INTEGER NOT NULL CHECK (plies >= 0),\n"
+    "    mars              INTEGER NOT NULL DEFAULT 0 CHECK (mars IN (0, 1)),\n"
+    "    moves             TEXT    NOT NULL DEFAULT '',\n"
+    "    seed              INTEGER,\n"
+    "    npositions        INTEGER NOT NULL CHECK (npositions BETWEEN 0 AND plies + 1),\n"
+    "    created_at        INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER))\n"
+    ");\n"
+    "CREATE INDEX games_run ON games(run_id);\n"
+    "\n"
+    "-- The position before ply `ply` (ply 0 = the opening position).  score is the search\n"
+    "-- score from the side to move, NULL when none was searched.\n"
+    "CREATE TABLE positions (\n"
+    "    game_id          INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,\n"
+    "    ply              INTEGER NOT NULL,\n"
+    "    white_men        INTEGER NOT NULL,\n"
+    "    white_kings      INTEGER NOT NULL,\n"
+    "    black_men        INTEGER NOT NULL,\n"
+    "    black_kings      INTEGER NOT NULL,\n"
+    "    side             INTEGER NOT NULL,\n"
+    "    score            INTEGER,\n"
+    "    capture_pending  INTEGER NOT NULL,\n"
+    "    PRIMARY KEY (game_id, ply)\n"
+    ") WITHOUT ROWID;\n"
+    "\n"
+    "CREATE TABLE tune_runs (\n"
+    "    id                 INTEGER PRIMARY KEY,\n"
+    "    run_id             INTEGER REFERENCES runs(id),\n"
+    "    parent_weights_id  INTEGER REFERENCES weights(id),\n"
+    "    result_weights_id  INTEGER REFERENCES weights(id),\n"
+    "    k                  REAL,\n"
+    "    train_loss         REAL,\n"
+    "    validation_loss    REAL,\n"
+    "    positions          INTEGER,\n"
+    "    epochs             INTEGER,\n"
+    "    created_at         INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER))\n"
+    ");\n"
+    "\n"
+    "CREATE TABLE tune_epochs (\n"
+    "    tune_run_id      INTEGER NOT NULL REFERENCES tune_runs(id) ON DELETE CASCADE,\n"
+    "    epoch            INTEGER NOT NULL,\n"
+    "    train_loss       REAL,\n"
+    "    validation_loss  REAL,\n"
+    "    PRIMARY KEY (tune_run_id, epoch)\n"
+    ") WITHOUT ROWID;\n"
+    "\n"
+    "-- penta: how many game pairs scored 0, 1/2, 1, 3/2 and 2 points, as \"n0,n1,n2,n3,n4\".\n"
+    "CREATE TABLE matches (\n"
+    "    id          INTEGER PRIMARY KEY,\n"
+    "    run_id      INTEGER REFERENCES runs(id),\n"
+    "    weights_a   INTEGER REFERENCES weights(id),\n"
+    "    weights_b   INTEGER REFERENCES weights(id),\n"
+    "    games       INTEGER NOT NULL DEFAULT 0,\n"
+    "    wins        INTEGER NOT NULL DEFAULT 0,\n"
+    "    draws       INTEGER NOT NULL DEFAULT 0,\n"
+    "    losses      INTEGER NOT NULL DEFAULT 0,\n"
+    "    penta       TEXT,\n"
+    "    elo         REAL,\n"
+    "    elo_low     REAL,\n"
+    "    elo_high    REAL,\n"
+    "    llr         REAL,\n"
+    "    llr_low     REAL,\n"
+    "    llr_high    REAL,\n"
+    "    verdict     TEXT,\n"
+    "    created_at  INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER))\n"
+    ");\n"
+    "\n"
+    "CREATE TABLE analyses (\n"
+    "    id          INTEGER PRIMARY KEY,\n"
+    "    run_id      INTEGER REFERENCES runs(id),\n"
+    "    item_id     TEXT,\n"
+    "    fen         TEXT    NOT NULL,\n"
+    "    best_move   TEXT,\n"
+    "    score       INTEGER,\n"
+    "    depth       INTEGER,\n"
+    "    nodes       INTEGER,\n"
+    "    time_ms     INTEGER,\n"
+    "    pv          TEXT,\n"
+    "    created_at  INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER))\n"
+    ");\n"
+    "CREATE INDEX analyses_run ON analyses(run_id);\n";
+
+/* migrations[v] takes a database from user_version v to v + 1, for 1 <= v < SCHEMA_VERSION,
+ * and sets user_version itself.  An empty file gets schema_sql (the current schema) at
+ * once, so data/schema.sql always describes a fresh database completely. */
+static const char *const migrations[SCHEMA_VERSION] = {
+    [0] = NULL, /* version 0 is an empty file: schema_sql instead */
+};
+
+const char *store_schema_sql(void) { return schema_sql; }
+int store_schema_version(void) { return SCHEMA_VERSION; }
+
+/* What the file's header and catalogue say, read in one statement so that all three come
+ * from one snapshot (another process may be creating the schema right now). */
+static bool read_header(Store *s, int64_t *app, int64_t *user, int64_t *objects)
+{
+    static const char sql[] = "SELECT (SELECT application_id FROM pragma_application_id),"
+                              " (SELECT user_version FROM pragma_user_version),"
+                              " (SELECT count(*) FROM sqlite_master)";
+    sqlite3_stmt *st = NULL;
+    bool ok = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW;
+    if (ok) {
+        *app = sqlite3_column_int64(st, 0);
+        *user = sqlite3_column_int64(st, 1);
+        *objects = sqlite3_column_int64(st, 2);
+    } else {
+        store_fail_db(s, "reading the database header");
+    }
+    sqlite3_finalize(st);
+    return ok;
+}
+
+/* What the file holds: *version is -1 for a file with no schema yet. */
+static bool read_version(Store *s, int64_t *version)
+{
+    int64_t app = 0, user = 0, objects = 0;
+    if (!read_header(s, &app, &user, &objects)) return false;
+    if (objects == 0 && user == 0 && (app == 0 || app == APPLICATION_ID)) {
+        *version = -1;
+        return true;
+    }
+    if (app != APPLICATION_ID)
+        return store_fail(s, "not a dama database (a SQLite file with application_id %lld and "
+                          "%lld schema objects)", (long long)app, (long long)objects);
+    if (user > SCHEMA_VERSION)
+        return store_fail(s, "database schema version %lld is newer than this dama's %d: "
+                          "use a newer dama", (long long)user, SCHEMA_VERSION);
+    if (user < 1)
+        return store_fail(s, "damaged dama database: schema version %lld", (long long)user);
+    *version = user;
+    return true;
+}
+
+bool store_schema_check(Store *s, bool *migrate)
+{
+    int64_t version = 0;
+    if (!read_version(s, &version)) return false;
+    *migrate = version != SCHEMA_VERSION;
+    return true;
+}
+
+static bool exec_script(Store *s, const char *sql, const char *what)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) == SQLITE_OK) return true;
+    store_fail(s, "%s: %s", what, msg ? msg : sqlite3_errmsg(s->db));
+    sqlite3_free(msg);
+    return false;
+}
+
+static bool migrate_locked(Store *s)
+{
+    /* Read again under the write lock: another process may have migrated meanwhile. */
+    int64_t version = 0;
+    if (!read_version(s, &version)) return false;
+    if (version < 0) {
+        if (!exec_script(s, schema_sql, "creating the schema")) return false;
+        version = SCHEMA_VERSION;
+    }
+    for (; version < SCHEMA_VERSION; version++) {
+        char what[64];
+        snprintf(what, sizeof what, "migrating from schema version %lld", (long long)version);
+        if (!migrations[version]) return store_fail(s, "%s: no migration", what);
+        if (!exec_script(s, migrations[version], what)) return false;
+    }
+    int64_t now = 0;
+    if (!read_version(s, &now)) return false;
+    if (now != SCHEMA_VERSION)
+        return store_fail(s, "migration ended at schema version %lld, not %d", (long long)now, SCHEMA_VERSION);
+    return true;
+}
+
+bool store_migrate(Store *s)
+{
+    /* Statements are not prepared yet, so the transaction is driven by plain SQL. */
+    if (!exec_script(s, "BEGIN IMMEDIATE", "locking for migration")) return false;
+    if (migrate_locked(s)) return exec_script(s, "COMMIT", "committing the schema");
+    if (!sqlite3_get_autocommit(s->db)) sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return false;
+}

@@ -1,0 +1,243 @@
+/* Opening and closing a Store: connection settings, prepared statements, errors,
+ * transactions, and the whole-file checks. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "store_internal.h"
+
+/* Long enough to ride out another process's write batch, short enough to report a stuck
+ * writer instead of hanging. */
+#define BUSY_TIMEOUT_MS 10000
+
+static const char *const statement_sql[STMT_COUNT] = {
+#define STORE_SQL(name, sql) [STMT_##name] = sql,
+    STORE_STATEMENTS(STORE_SQL)
+#undef STORE_SQL
+};
+
+static const char *const table_names[TABLE_COUNT] = {
+#define STORE_TABLE_NAME(name) [TABLE_##name] = #name,
+    STORE_TABLES(STORE_TABLE_NAME)
+#undef STORE_TABLE_NAME
+};
+
+bool store_fail(Store *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err, sizeof s->err, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+bool store_fail_db(Store *s, const char *what)
+{
+    return store_fail(s, "%s: %s", what, sqlite3_errmsg(s->db));
+}
+
+const char *store_error(const Store *s)
+{
+    return s ? s->err : "no store (NULL)";
+}
+
+void store_done(sqlite3_stmt *st)
+{
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+}
+
+int store_bind_text(sqlite3_stmt *st, int col, const char *text)
+{
+    return text ? sqlite3_bind_text(st, col, text, -1, SQLITE_STATIC) : sqlite3_bind_null(st, col);
+}
+
+int store_bind_id(sqlite3_stmt *st, int col, int64_t id)
+{
+    return id > 0 ? sqlite3_bind_int64(st, col, id) : sqlite3_bind_null(st, col);
+}
+
+/* Runs a statement that returns no rows. */
+static bool exec_stmt(Store *s, enum StatementId id, const char *what)
+{
+    sqlite3_stmt *st = store_stmt(s, id);
+    int rc = sqlite3_step(st);
+    bool ok = rc == SQLITE_DONE || rc == SQLITE_ROW;
+    if (!ok) store_fail_db(s, what);
+    sqlite3_reset(st);
+    return ok;
+}
+
+bool store_begin_write(Store *s) { return exec_stmt(s, STMT_TX_WRITE, "begin write transaction"); }
+bool store_begin_read(Store *s) { return exec_stmt(s, STMT_TX_READ, "begin read transaction"); }
+
+bool store_commit(Store *s)
+{
+    if (exec_stmt(s, STMT_TX_COMMIT, "commit")) return true;
+    store_rollback(s);
+    return false;
+}
+
+void store_rollback(Store *s)
+{
+    /* After some errors (I/O, full disk) SQLite has already rolled back; a second
+     * ROLLBACK would only overwrite the message that says why. */
+    if (sqlite3_get_autocommit(s->db)) return;
+    sqlite3_stmt *st = store_stmt(s, STMT_TX_ROLLBACK);
+    sqlite3_step(st);
+    sqlite3_reset(st);
+}
+
+/* Runs a PRAGMA (or other one-off SQL) that sets something; reads its first value into
+ * out when out is not NULL. */
+static bool exec_once(Store *s, const char *sql, char *out, size_t outlen)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) return store_fail_db(s, sql);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW && out) snprintf(out, outlen, "%s", (const char *)sqlite3_column_text(st, 0));
+    bool ok = rc == SQLITE_ROW || rc == SQLITE_DONE;
+    if (!ok) store_fail_db(s, sql);
+    sqlite3_finalize(st);
+    return ok;
+}
+
+static bool configure(Store *s, const char *path)
+{
+    char mode[32] = "";
+    if (!exec_once(s, "PRAGMA journal_mode = WAL", mode, sizeof mode)) return false;
+    /* An in-memory database cannot use WAL; everything else must, or readers would block
+     * the self-play writer. */
+    bool in_memory = path[0] == '\0' || strcmp(path, ":memory:") == 0;
+    if (strcmp(mode, "wal") != 0 && !in_memory)
+        return store_fail(s, "cannot switch to WAL mode (journal_mode is '%s')", mode);
+    /* NORMAL is safe in WAL: a crash of the process loses nothing committed, a power cut
+     * at most the last transactions, and the file never corrupts. */
+    return exec_once(s, "PRAGMA synchronous = NORMAL", NULL, 0) &&
+           exec_once(s, "PRAGMA foreign_keys = ON", NULL, 0);
+}
+
+static bool prepare_all(Store *s)
+{
+    for (int i = 0; i < STMT_COUNT; i++)
+        if (sqlite3_prepare_v3(s->db, statement_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+                               &s->stmt[i], NULL) != SQLITE_OK)
+            return store_fail_db(s, statement_sql[i]);
+    for (int i = 0; i < TABLE_COUNT; i++) {
+        char sql[64];
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", table_names[i]);
+        if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &s->count[i], NULL) != SQLITE_OK)
+            return store_fail_db(s, sql);
+    }
+    return true;
+}
+
+static bool open_steps(Store *s, const char *path)
+{
+    /* NOMUTEX: a Store belongs to one thread at a time, so SQLite's per-call locking
+     * would only cost time (about 6% of a batch write). */
+    int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                             NULL);
+    if (rc != SQLITE_OK)
+        return store_fail(s, "%s", s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+    sqlite3_extended_result_codes(s->db, 1);
+    sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+    bool migrate = false;
+    /* Check before configuring: a file that is not ours must be left exactly as it was. */
+    if (!store_schema_check(s, &migrate) || !configure(s, path)) return false;
+    if (migrate && !store_migrate(s)) return false;
+    return prepare_all(s);
+}
+
+Store *store_open(const char *path, char *err, size_t errlen)
+{
+    if (err && errlen) err[0] = '\0';
+    if (!path) {
+        if (err && errlen) snprintf(err, errlen, "store_open: no path");
+        return NULL;
+    }
+    Store *s = calloc(1, sizeof *s);
+    if (!s) {
+        if (err && errlen) snprintf(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    if (open_steps(s, path)) return s;
+    if (err && errlen) snprintf(err, errlen, "%s: %s", path, s->err);
+    store_close(s);
+    return NULL;
+}
+
+void store_close(Store *s)
+{
+    if (!s) return;
+    for (int i = 0; i < STMT_COUNT; i++) sqlite3_finalize(s->stmt[i]);
+    for (int i = 0; i < TABLE_COUNT; i++) sqlite3_finalize(s->count[i]);
+    sqlite3_close(s->db);  /* the last connection to close checkpoints and removes the WAL */
+    free(s);
+}
+
+bool store_count(Store *s, const char *table, int64_t *n)
+{
+    if (!store_ready(s)) return false;
+    if (!table || !n) return store_fail(s, "store_count: missing argument");
+    for (int i = 0; i < TABLE_COUNT; i++) {
+        if (strcmp(table, table_names[i]) != 0) continue;
+        sqlite3_stmt *st = s->count[i];
+        bool ok = sqlite3_step(st) == SQLITE_ROW;
+        if (ok) *n = sqlite3_column_int64(st, 0);
+        else store_fail_db(s, table);
+        sqlite3_reset(st);
+        return ok;
+    }
+    return store_fail(s, "store_count: unknown table '%s'", table);
+}
+
+/* Each check reports its first finding. */
+static bool check_integrity(Store *s)
+{
+    sqlite3_stmt *st = store_stmt(s, STMT_CHECK_INTEGRITY);
+    bool ok = false;
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) store_fail_db(s, "integrity check");
+    else if (strcmp((const char *)sqlite3_column_text(st, 0), "ok") != 0)
+        store_fail(s, "integrity check: %s", (const char *)sqlite3_column_text(st, 0));
+    else ok = true;
+    store_done(st);
+    return ok;
+}
+
+static bool check_foreign_keys(Store *s)
+{
+    sqlite3_stmt *st = store_stmt(s, STMT_CHECK_FOREIGN_KEYS);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        store_fail(s, "foreign key check: row %lld of %s refers to a missing row of %s",
+                   (long long)sqlite3_column_int64(st, 1), (const char *)sqlite3_column_text(st, 0),
+                   (const char *)sqlite3_column_text(st, 2));
+    else if (rc != SQLITE_DONE) store_fail_db(s, "foreign key check");
+    store_done(st);
+    return rc == SQLITE_DONE;
+}
+
+static bool check_positions(Store *s)
+{
+    sqlite3_stmt *st = store_stmt(s, STMT_CHECK_POSITIONS);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        store_fail(s, "game %lld has %lld positions, its record says %lld",
+                   (long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 2),
+                   (long long)sqlite3_column_int64(st, 1));
+    else if (rc != SQLITE_DONE) store_fail_db(s, "positions check");
+    store_done(st);
+    return rc == SQLITE_DONE;
+}
+
+bool store_check(Store *s)
+{
+    if (!store_ready(s)) return false;
+    /* One snapshot, so a concurrent writer cannot make the checks disagree. */
+    if (!store_begin_read(s)) return false;
+    bool ok = check_integrity(s) && check_foreign_keys(s) && check_positions(s);
+    if (ok) return store_commit(s);
+    store_rollback(s);
+    return false;
+}

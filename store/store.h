@@ -1,0 +1,107 @@
+/* The storage layer: the one place that speaks SQL (see data/schema.sql).
+ *
+ * A Store is one connection to one SQLite file in WAL mode.  Use one Store per thread (or
+ * per process after fork(): never carry a Store across fork).  One writer at a time does
+ * the work; any number of other Stores may read meanwhile.
+ *
+ * Errors: every function returns false (bool) or a negative id (int64_t) on failure and
+ * leaves a one-line message in store_error().  Bad arguments are errors, never crashes. */
+#ifndef DAMA_STORE_H
+#define DAMA_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "types.h"
+
+typedef struct Store Store;
+
+/* One position of a game as stored. */
+typedef struct StoredPosition {
+    Position pos;
+    int score;             /* search score from the side to move; valid when has_score */
+    bool has_score;
+    bool capture_pending;  /* the side to move must capture (the tuner skips these) */
+} StoredPosition;
+
+/* A finished game for store_games_write.  Ids <= 0 mean "none" (stored as NULL), except
+ * run_id, which must name an existing run.  positions[i] is the position after i plies
+ * (positions[0] = the opening position), so 0 <= npositions <= plies + 1; store_check()
+ * verifies that each game has exactly npositions rows. */
+typedef struct GameRecord {
+    int64_t run_id, pair_id, opening_id, white_weights_id, black_weights_id;
+    int result;               /* enum Result: RESULT_WHITE_WINS, RESULT_BLACK_WINS, RESULT_DRAW */
+    const char *reason;       /* e.g. reason_name(); NULL = none */
+    int plies;
+    bool mars;                /* a win in which the winner lost no piece */
+    const char *moves;        /* space-separated moves; NULL = "" */
+    uint64_t seed;
+    const StoredPosition *positions;
+    int npositions;
+} GameRecord;
+
+/* A game read back: rec's pointers point into the owned fields; free with store_game_free. */
+typedef struct StoredGame {
+    int64_t id;
+    int64_t created_at;       /* Unix seconds */
+    GameRecord rec;
+    char *reason;             /* owned; NULL when none */
+    char *moves;              /* owned */
+    StoredPosition *positions;/* owned, rec.npositions entries */
+} StoredGame;
+
+/* Opens or creates the database at path, creating the schema or migrating an older one.
+ * Rejects files that are not SQLite, SQLite files that are not dama databases, and dama
+ * databases newer than this build.  Returns NULL and writes a message into err on failure. */
+Store *store_open(const char *path, char *err, size_t errlen);
+void store_close(Store *s);                  /* NULL is fine */
+const char *store_error(const Store *s);     /* the last failure's message ("" if none) */
+
+/* The schema this build creates (the text of data/schema.sql) and its user_version. */
+const char *store_schema_sql(void);
+int store_schema_version(void);
+
+/* Runs.  kind is required ("selfplay", "match", "train", ...); other texts may be NULL;
+ * weights_id <= 0 = none.  store_run_end sets ended_at and status ("done", "interrupted"...). */
+int64_t store_run_begin(Store *s, const char *kind, const char *params,
+                        const char *engine_version, const char *bench_signature,
+                        int64_t weights_id);
+bool store_run_end(Store *s, int64_t run_id, const char *status);
+
+/* Weights: the same text for the same variant returns the existing id (generation, parent
+ * and note of the existing row are kept).  parent_id <= 0 = none. */
+int64_t store_weights_put(Store *s, const char *variant, int generation, int64_t parent_id,
+                          const char *text, const char *note);
+/* Copies the text into *text_out (malloc'd; the caller frees it). */
+bool store_weights_get(Store *s, int64_t id, char **text_out);
+/* Id of the variant's weights with the highest generation (the newest among equals);
+ * 0 when the variant has none, negative on error. */
+int64_t store_latest_weights(Store *s, const char *variant);
+
+/* Openings: the same FEN returns the existing id. */
+int64_t store_opening_put(Store *s, const char *fen, const char *source);
+
+/* Writes n games and all their positions in one transaction: all of them or none. */
+bool store_games_write(Store *s, const GameRecord *games, int n);
+
+/* Reads one game and its positions into *out (zeroed on failure; always safe to free). */
+bool store_game_read(Store *s, int64_t game_id, StoredGame *out);
+void store_game_free(StoredGame *g);
+
+/* Rows of a table: runs, weights, openings, games, positions, tune_runs, tune_epochs,
+ * matches or analyses.  Any other name is an error. */
+bool store_count(Store *s, const char *table, int64_t *n);
+
+/* Streams positions (ordered by game, then ply) of the games of the given runs (nruns = 0:
+ * all runs) with their game's result (enum Result), in one read snapshot.  quiet_only skips
+ * positions with a capture pending.  A non-zero return from cb stops the walk early (still
+ * a success).  cb must not call into the same Store. */
+typedef int (*StorePositionFn)(void *ctx, int64_t game_id, int ply, const Position *pos,
+                               int score, bool has_score, int result);
+bool store_positions_foreach(Store *s, const int64_t *run_ids, int nruns, bool quiet_only,
+                             StorePositionFn cb, void *ctx);
+
+/* Checks the whole file: SQLite integrity, foreign keys, and that every game has exactly
+ * npositions positions.  false with the first problem in store_error(). */
+bool store_check(Store *s);
+
+#endif

@@ -1,0 +1,123 @@
+/* What the files of store/ share: the Store struct, its prepared statements and error
+ * helpers.  Not for use outside store/. */
+#ifndef DAMA_STORE_INTERNAL_H
+#define DAMA_STORE_INTERNAL_H
+
+#include <sqlite3.h>
+#include <string.h>
+#include "store.h"
+
+#define STORE_NOW "CAST(strftime('%s', 'now') AS INTEGER)"
+
+/* Every statement the store runs more than once, prepared at open and reused.
+ * Position columns come in the order of struct StoredPosition's bitboards. */
+#define STORE_STATEMENTS(X)                                                                  \
+    X(TX_WRITE, "BEGIN IMMEDIATE")                                                           \
+    X(TX_READ, "BEGIN")                                                                      \
+    X(TX_COMMIT, "COMMIT")                                                                   \
+    X(TX_ROLLBACK, "ROLLBACK")                                                               \
+    X(RUN_INSERT, "INSERT INTO runs (kind, params, engine_version, bench_signature,"         \
+                  " weights_id) VALUES (?1, ?2, ?3, ?4, ?5)")                                \
+    X(RUN_END, "UPDATE runs SET ended_at = " STORE_NOW ", status = ?2 WHERE id = ?1")        \
+    X(WEIGHTS_FIND, "SELECT id, text FROM weights WHERE variant = ?1 AND hash = ?2")         \
+    X(WEIGHTS_INSERT, "INSERT INTO weights (variant, generation, parent_id, text, hash,"     \
+                      " note) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")                              \
+    X(WEIGHTS_GET, "SELECT text FROM weights WHERE id = ?1")                                 \
+    X(WEIGHTS_LATEST, "SELECT id FROM weights WHERE variant = ?1"                            \
+                      " ORDER BY generation DESC, id DESC LIMIT 1")                          \
+    X(OPENING_FIND, "SELECT id FROM openings WHERE fen = ?1")                                \
+    X(OPENING_INSERT, "INSERT INTO openings (fen, source) VALUES (?1, ?2)")                  \
+    X(GAME_INSERT, "INSERT INTO games (run_id, pair_id, opening_id, white_weights_id,"       \
+                   " black_weights_id, result, reason, plies, mars, moves, seed, npositions)" \
+                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)")            \
+    X(POSITION_INSERT, "INSERT INTO positions (game_id, ply, white_men, white_kings,"        \
+                       " black_men, black_kings, side, score, capture_pending)"              \
+                       " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")                       \
+    X(GAME_GET, "SELECT run_id, pair_id, opening_id, white_weights_id, black_weights_id,"    \
+                " result, reason, plies, mars, moves, seed, npositions, created_at"          \
+                " FROM games WHERE id = ?1")                                                 \
+    X(GAME_POSITIONS, "SELECT ply, white_men, white_kings, black_men, black_kings, side,"    \
+                      " score, capture_pending FROM positions WHERE game_id = ?1"            \
+                      " ORDER BY ply")                                                       \
+    X(FOREACH_ALL, "SELECT p.game_id, p.ply, p.white_men, p.white_kings, p.black_men,"       \
+                   " p.black_kings, p.side, p.score, g.result"                               \
+                   " FROM positions p JOIN games g ON g.id = p.game_id"                      \
+                   " WHERE (?1 = 0 OR p.capture_pending = 0) ORDER BY p.game_id, p.ply")     \
+    X(FOREACH_RUN, "SELECT p.game_id, p.ply, p.white_men, p.white_kings, p.black_men,"       \
+                   " p.black_kings, p.side, p.score, g.result"                               \
+                   " FROM games g JOIN positions p ON p.game_id = g.id"                      \
+                   " WHERE g.run_id = ?2 AND (?1 = 0 OR p.capture_pending = 0)"              \
+                   " ORDER BY g.id, p.ply")                                                  \
+    X(CHECK_INTEGRITY, "PRAGMA integrity_check")                                             \
+    X(CHECK_FOREIGN_KEYS, "PRAGMA foreign_key_check")                                        \
+    X(CHECK_POSITIONS, "SELECT g.id, g.npositions, (SELECT count(*) FROM positions p"        \
+                       " WHERE p.game_id = g.id) AS n FROM games g"                          \
+                       " WHERE n <> g.npositions LIMIT 1")
+
+enum StatementId {
+#define STORE_ENUM(name, sql) STMT_##name,
+    STORE_STATEMENTS(STORE_ENUM)
+#undef STORE_ENUM
+    STMT_COUNT
+};
+
+/* Tables store_count may name: a whitelist, since a table name cannot be a parameter. */
+#define STORE_TABLES(X)                                                                      \
+    X(runs) X(weights) X(openings) X(games) X(positions)                                     \
+    X(tune_runs) X(tune_epochs) X(matches) X(analyses)
+
+enum TableId {
+#define STORE_TABLE_ENUM(name) TABLE_##name,
+    STORE_TABLES(STORE_TABLE_ENUM)
+#undef STORE_TABLE_ENUM
+    TABLE_COUNT
+};
+
+struct Store {
+    sqlite3 *db;
+    sqlite3_stmt *stmt[STMT_COUNT];
+    sqlite3_stmt *count[TABLE_COUNT];  /* "SELECT count(*) FROM <table>" */
+    char err[512];
+};
+
+/* Error helpers: set s->err and return false, so failures read `return store_fail(...)`. */
+bool store_fail(Store *s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* "what: <SQLite's message>" */
+bool store_fail_db(Store *s, const char *what);
+
+/* The statement ready to bind: reset and with its bindings cleared by store_done(). */
+static inline sqlite3_stmt *store_stmt(Store *s, enum StatementId id) { return s->stmt[id]; }
+void store_done(sqlite3_stmt *st);
+
+/* Transactions.  store_rollback is safe when SQLite has already rolled back on its own. */
+bool store_begin_write(Store *s);
+bool store_begin_read(Store *s);
+bool store_commit(Store *s);
+void store_rollback(Store *s);
+
+/* Binds text, or NULL when text is NULL; ids <= 0 bind NULL ("none"). */
+int store_bind_text(sqlite3_stmt *st, int col, const char *text);
+int store_bind_id(sqlite3_stmt *st, int col, int64_t id);
+
+/* uint64 <-> int64 with the same bits: SQLite integers are signed 64-bit. */
+static inline int64_t store_u2i(uint64_t u) { int64_t i; memcpy(&i, &u, sizeof i); return i; }
+static inline uint64_t store_i2u(int64_t i) { uint64_t u; memcpy(&u, &i, sizeof u); return u; }
+
+/* The argument is a usable Store (not NULL, open); clears the last error.  */
+static inline bool store_ready(Store *s)
+{
+    if (!s || !s->db) return false;
+    s->err[0] = '\0';
+    return true;
+}
+
+/* schema.c: checks what the file holds (no writes); *migrate is set when store_migrate
+ * must run.  store_migrate creates or upgrades the schema in one write transaction. */
+bool store_schema_check(Store *s, bool *migrate);
+bool store_migrate(Store *s);
+
+#endif

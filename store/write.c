@@ -1,0 +1,228 @@
+/* Writes: runs, weights, openings, and batches of games with their positions. */
+#include <stdio.h>
+#include "game.h"
+#include "store_internal.h"
+
+/* Steps a write statement that returns no rows; "what" names it in the error. */
+static bool step_done(Store *s, sqlite3_stmt *st, const char *what)
+{
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_DONE) store_fail_db(s, what);
+    store_done(st);
+    return rc == SQLITE_DONE;
+}
+
+int64_t store_run_begin(Store *s, const char *kind, const char *params,
+                        const char *engine_version, const char *bench_signature,
+                        int64_t weights_id)
+{
+    if (!store_ready(s)) return -1;
+    if (!kind || !kind[0]) return store_fail(s, "store_run_begin: no kind"), -1;
+    sqlite3_stmt *st = store_stmt(s, STMT_RUN_INSERT);
+    store_bind_text(st, 1, kind);
+    store_bind_text(st, 2, params);
+    store_bind_text(st, 3, engine_version);
+    store_bind_text(st, 4, bench_signature);
+    store_bind_id(st, 5, weights_id);
+    if (!step_done(s, st, "store_run_begin")) return -1;
+    return sqlite3_last_insert_rowid(s->db);
+}
+
+bool store_run_end(Store *s, int64_t run_id, const char *status)
+{
+    if (!store_ready(s)) return false;
+    if (!status || !status[0]) return store_fail(s, "store_run_end: no status");
+    sqlite3_stmt *st = store_stmt(s, STMT_RUN_END);
+    sqlite3_bind_int64(st, 1, run_id);
+    store_bind_text(st, 2, status);
+    if (!step_done(s, st, "store_run_end")) return false;
+    if (sqlite3_changes(s->db) != 1)
+        return store_fail(s, "store_run_end: no run %lld", (long long)run_id);
+    return true;
+}
+
+/* FNV-1a 64 as 16 hex digits: enough to find candidates, since equal hashes are confirmed
+ * by comparing the texts. */
+static void text_hash(const char *text, char out[17])
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        h ^= *p;
+        h *= 0x100000001b3u;
+    }
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+/* Under the write lock: the id of the same text, 0 when new, -1 on error. */
+static int64_t weights_find(Store *s, const char *variant, const char *hash, const char *text)
+{
+    sqlite3_stmt *st = store_stmt(s, STMT_WEIGHTS_FIND);
+    store_bind_text(st, 1, variant);
+    store_bind_text(st, 2, hash);
+    int64_t id = 0;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const char *old = (const char *)sqlite3_column_text(st, 1);
+        id = sqlite3_column_int64(st, 0);
+        if (!old || strcmp(old, text) != 0) {
+            store_fail(s, "store_weights_put: hash %s of weights %lld matches a different text",
+                       hash, (long long)id);
+            id = -1;
+        }
+    } else if (rc != SQLITE_DONE) {
+        store_fail_db(s, "store_weights_put");
+        id = -1;
+    }
+    store_done(st);
+    return id;
+}
+
+static int64_t weights_insert(Store *s, const char *variant, int generation, int64_t parent_id,
+                              const char *text, const char *hash, const char *note)
+{
+    sqlite3_stmt *st = store_stmt(s, STMT_WEIGHTS_INSERT);
+    store_bind_text(st, 1, variant);
+    sqlite3_bind_int(st, 2, generation);
+    store_bind_id(st, 3, parent_id);
+    store_bind_text(st, 4, text);
+    store_bind_text(st, 5, hash);
+    store_bind_text(st, 6, note);
+    if (!step_done(s, st, "store_weights_put")) return -1;
+    return sqlite3_last_insert_rowid(s->db);
+}
+
+int64_t store_weights_put(Store *s, const char *variant, int generation, int64_t parent_id,
+                          const char *text, const char *note)
+{
+    if (!store_ready(s)) return -1;
+    if (!variant || !variant[0] || !text)
+        return store_fail(s, "store_weights_put: missing variant or text"), -1;
+    char hash[17];
+    text_hash(text, hash);
+    /* Find and insert under one lock, so two writers cannot both insert the same text. */
+    if (!store_begin_write(s)) return -1;
+    int64_t id = weights_find(s, variant, hash, text);
+    if (id == 0) id = weights_insert(s, variant, generation, parent_id, text, hash, note);
+    if (id < 0) {
+        store_rollback(s);
+        return -1;
+    }
+    return store_commit(s) ? id : -1;
+}
+
+int64_t store_opening_put(Store *s, const char *fen, const char *source)
+{
+    if (!store_ready(s)) return -1;
+    if (!fen || !fen[0]) return store_fail(s, "store_opening_put: no FEN"), -1;
+    if (!store_begin_write(s)) return -1;
+    sqlite3_stmt *st = store_stmt(s, STMT_OPENING_FIND);
+    store_bind_text(st, 1, fen);
+    int64_t id = 0;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) id = sqlite3_column_int64(st, 0);
+    else if (rc != SQLITE_DONE) {
+        store_fail_db(s, "store_opening_put");
+        id = -1;
+    }
+    store_done(st);
+    if (id == 0) {
+        st = store_stmt(s, STMT_OPENING_INSERT);
+        store_bind_text(st, 1, fen);
+        store_bind_text(st, 2, source);
+        id = step_done(s, st, "store_opening_put") ? sqlite3_last_insert_rowid(s->db) : -1;
+    }
+    if (id < 0) {
+        store_rollback(s);
+        return -1;
+    }
+    return store_commit(s) ? id : -1;
+}
+
+static const char *result_text(int result)
+{
+    switch (result) {
+    case RESULT_WHITE_WINS: return "white";
+    case RESULT_BLACK_WINS: return "black";
+    case RESULT_DRAW: return "draw";
+    default: return NULL;
+    }
+}
+
+/* Rejects what SQLite cannot (pointers, counts) before anything is written. */
+static bool game_valid(Store *s, const GameRecord *g, int index)
+{
+    if (!result_text(g->result))
+        return store_fail(s, "game %d of the batch: result %d is not a finished game's", index, g->result);
+    if (g->run_id <= 0)
+        return store_fail(s, "game %d of the batch: no run_id", index);
+    if (g->plies < 0 || g->npositions < 0 || g->npositions > g->plies + 1)
+        return store_fail(s, "game %d of the batch: %d positions for %d plies (0 to plies+1 allowed)",
+                          index, g->npositions, g->plies);
+    if (g->npositions > 0 && !g->positions)
+        return store_fail(s, "game %d of the batch: %d positions but no array", index, g->npositions);
+    for (int i = 0; i < g->npositions; i++)
+        if (g->positions[i].pos.side != WHITE && g->positions[i].pos.side != BLACK)
+            return store_fail(s, "game %d of the batch, ply %d: side to move %d", index, i,
+                              g->positions[i].pos.side);
+    return true;
+}
+
+static bool game_insert(Store *s, const GameRecord *g, int index)
+{
+    sqlite3_stmt *st = store_stmt(s, STMT_GAME_INSERT);
+    sqlite3_bind_int64(st, 1, g->run_id);
+    store_bind_id(st, 2, g->pair_id);
+    store_bind_id(st, 3, g->opening_id);
+    store_bind_id(st, 4, g->white_weights_id);
+    store_bind_id(st, 5, g->black_weights_id);
+    store_bind_text(st, 6, result_text(g->result));
+    store_bind_text(st, 7, g->reason);
+    sqlite3_bind_int(st, 8, g->plies);
+    sqlite3_bind_int(st, 9, g->mars ? 1 : 0);
+    store_bind_text(st, 10, g->moves ? g->moves : "");
+    sqlite3_bind_int64(st, 11, store_u2i(g->seed));
+    sqlite3_bind_int(st, 12, g->npositions);
+    char what[64];
+    snprintf(what, sizeof what, "game %d of the batch", index);
+    if (!step_done(s, st, what)) return false;
+
+    int64_t game_id = sqlite3_last_insert_rowid(s->db);
+    /* The hot loop: every column is rebound each row, so no clear_bindings. */
+    st = store_stmt(s, STMT_POSITION_INSERT);
+    for (int i = 0; i < g->npositions; i++) {
+        const StoredPosition *p = &g->positions[i];
+        sqlite3_bind_int64(st, 1, game_id);
+        sqlite3_bind_int(st, 2, i);
+        sqlite3_bind_int64(st, 3, store_u2i(p->pos.men[WHITE]));
+        sqlite3_bind_int64(st, 4, store_u2i(p->pos.kings[WHITE]));
+        sqlite3_bind_int64(st, 5, store_u2i(p->pos.men[BLACK]));
+        sqlite3_bind_int64(st, 6, store_u2i(p->pos.kings[BLACK]));
+        sqlite3_bind_int(st, 7, p->pos.side);
+        if (p->has_score) sqlite3_bind_int(st, 8, p->score);
+        else sqlite3_bind_null(st, 8);
+        sqlite3_bind_int(st, 9, p->capture_pending ? 1 : 0);
+        if (sqlite3_step(st) != SQLITE_DONE) {
+            store_fail(s, "game %d of the batch, ply %d: %s", index, i, sqlite3_errmsg(s->db));
+            sqlite3_reset(st);
+            return false;
+        }
+        sqlite3_reset(st);
+    }
+    return true;
+}
+
+bool store_games_write(Store *s, const GameRecord *games, int n)
+{
+    if (!store_ready(s)) return false;
+    if (n < 0 || (n > 0 && !games)) return store_fail(s, "store_games_write: bad batch (%d games)", n);
+    for (int i = 0; i < n; i++)
+        if (!game_valid(s, &games[i], i)) return false;
+    if (n == 0) return true;
+    if (!store_begin_write(s)) return false;
+    for (int i = 0; i < n; i++)
+        if (!game_insert(s, &games[i], i)) {
+            store_rollback(s);
+            return false;
+        }
+    return store_commit(s);
+}

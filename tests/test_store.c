@@ -1,0 +1,750 @@
+/* Tests of store/: schema creation and migration, rejection of foreign files, round trips,
+ * all-or-nothing batches, deduplication, a concurrent reader, and the insert rate.
+ * Runs from the project root (reads data/schema.sql).  sqlite3 is used directly only to
+ * forge files the store must reject and damage it must detect. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "game.h"
+#include "store.h"
+
+/* ---- fixtures ---- */
+
+typedef struct TempDb {
+    char path[64];
+} TempDb;
+
+static void temp_db_remove(const TempDb *t)
+{
+    static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+        char p[80];
+        snprintf(p, sizeof p, "%s%s", t->path, suffixes[i]);
+        unlink(p);
+    }
+}
+
+/* Empties the test's file back to zero bytes: to SQLite, an empty database (user_version 0). */
+static void temp_db_reset(const TempDb *t)
+{
+    temp_db_remove(t);
+    int fd = open(t->path, O_CREAT | O_EXCL | O_WRONLY, 0600);
+    assert_true(fd >= 0);
+    close(fd);
+}
+
+/* Each test gets a fresh file under /tmp; teardown removes it even when the test fails. */
+static int setup_db(void **state)
+{
+    TempDb *t = malloc(sizeof *t);
+    if (!t) return -1;
+    snprintf(t->path, sizeof t->path, "/tmp/dama-test-store-XXXXXX");
+    int fd = mkstemp(t->path);
+    if (fd < 0) {
+        free(t);
+        return -1;
+    }
+    close(fd);
+    *state = t;
+    return 0;
+}
+
+static int teardown_db(void **state)
+{
+    temp_db_remove(*state);
+    free(*state);
+    return 0;
+}
+
+static Store *open_ok(const char *path)
+{
+    char err[256];
+    Store *s = store_open(path, err, sizeof err);
+    if (!s) fail_msg("store_open(%s): %s", path, err);
+    return s;
+}
+
+static int64_t count(Store *s, const char *table)
+{
+    int64_t n = -1;
+    if (!store_count(s, table, &n)) fail_msg("store_count(%s): %s", table, store_error(s));
+    return n;
+}
+
+/* Runs SQL on a raw connection (to forge or damage files). */
+static void raw_exec(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    char *msg = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) fail_msg("%s: %s", sql, msg);
+    sqlite3_close(db);
+}
+
+static int64_t raw_int(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int64_t v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+static uint64_t next_random(uint64_t *state)  /* splitmix64 */
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+/* A game of `plies` plies with plies+1 random positions; every bitboard has its top bit
+ * set so the int64 bit-pattern storage is exercised. */
+typedef struct TestGame {
+    GameRecord rec;
+    StoredPosition pos[200];
+    char moves[32];
+} TestGame;
+
+static void make_game(TestGame *g, int64_t run_id, int plies, uint64_t seed)
+{
+    assert_true(plies < 200);
+    memset(g, 0, sizeof *g);
+    uint64_t r = seed;
+    for (int i = 0; i <= plies; i++) {
+        StoredPosition *p = &g->pos[i];
+        p->pos.men[WHITE] = next_random(&r) | (1ull << 63);
+        p->pos.kings[WHITE] = next_random(&r) | (1ull << 63);
+        p->pos.men[BLACK] = next_random(&r) | (1ull << 63);
+        p->pos.kings[BLACK] = i == 0 ? UINT64_MAX : next_random(&r) | (1ull << 63);
+        p->pos.side = i % 2;
+        p->has_score = i % 5 != 0;
+        p->score = p->has_score ? (int)(next_random(&r) % 4001) - 2000 : 0;
+        p->capture_pending = i % 3 == 0;
+    }
+    snprintf(g->moves, sizeof g->moves, "c3-d4 f6-e5 d4xf6");
+    g->rec = (GameRecord){
+        .run_id = run_id, .pair_id = (int64_t)(seed % 7) + 1, .result = RESULT_WHITE_WINS + (int)(seed % 3),
+        .reason = seed % 2 ? "no-moves" : NULL, .plies = plies, .mars = seed % 2 == 0,
+        .moves = g->moves, .seed = seed | (1ull << 63), .positions = g->pos, .npositions = plies + 1,
+    };
+}
+
+static bool positions_equal(const StoredPosition *a, const StoredPosition *b)
+{
+    return a->pos.men[0] == b->pos.men[0] && a->pos.men[1] == b->pos.men[1] &&
+           a->pos.kings[0] == b->pos.kings[0] && a->pos.kings[1] == b->pos.kings[1] &&
+           a->pos.side == b->pos.side && a->has_score == b->has_score &&
+           (!a->has_score || a->score == b->score) && a->capture_pending == b->capture_pending;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- schema ---- */
+
+static void test_embedded_schema_equals_file(void **state)
+{
+    (void)state;
+    FILE *f = fopen("data/schema.sql", "rb");
+    if (!f) fail_msg("data/schema.sql: %s (run the tests from the project root)", strerror(errno));
+    static char file[1 << 16];
+    size_t n = fread(file, 1, sizeof file - 1, f);
+    fclose(f);
+    file[n] = '\0';
+    const char *embedded = store_schema_sql();
+    size_t i = 0;
+    while (i < n && embedded[i] == file[i]) i++;
+    if (i != n || embedded[i] != '\0')
+        fail_msg("store/schema.c and data/schema.sql differ at byte %zu", i);
+}
+
+static void test_create_fresh(void **state)
+{
+    const TempDb *t = *state;  /* zero bytes: a version-0 empty database */
+    Store *s = open_ok(t->path);
+    const char *tables[] = {"runs", "weights", "openings", "games", "positions",
+                            "tune_runs", "tune_epochs", "matches", "analyses"};
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) assert_int_equal(count(s, tables[i]), 0);
+    assert_true(store_check(s));
+    store_close(s);
+    assert_int_equal(raw_int(t->path, "PRAGMA user_version"), store_schema_version());
+    assert_int_equal(raw_int(t->path, "PRAGMA application_id"), 0x44414D41);
+    assert_int_equal(raw_int(t->path, "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"), 1);
+
+    /* A path that does not exist yet is created. */
+    temp_db_remove(t);
+    s = open_ok(t->path);
+    assert_int_equal(count(s, "games"), 0);
+    store_close(s);
+}
+
+static void test_reopen_is_idempotent(void **state)
+{
+    const TempDb *t = *state;
+    Store *s = open_ok(t->path);
+    int64_t run = store_run_begin(s, "selfplay", "{\"games\":2}", "dama 0.1", "bench 123", 0);
+    assert_true(run > 0);
+    int64_t objects = raw_int(t->path, "SELECT count(*) FROM sqlite_master");
+    store_close(s);
+    for (int i = 0; i < 3; i++) {
+        s = open_ok(t->path);
+        assert_int_equal(count(s, "runs"), 1);
+        assert_true(store_check(s));
+        store_close(s);
+    }
+    assert_int_equal(raw_int(t->path, "SELECT count(*) FROM sqlite_master"), objects);
+}
+
+static void test_migrate_from_version_0(void **state)
+{
+    const TempDb *t = *state;
+    /* A real SQLite file (header written) with user_version 0 and no schema. */
+    raw_exec(t->path, "PRAGMA page_size = 8192; VACUUM;");
+    assert_true(raw_int(t->path, "PRAGMA page_count") >= 0);
+    Store *s = open_ok(t->path);
+    assert_int_equal(count(s, "positions"), 0);
+    store_close(s);
+    assert_int_equal(raw_int(t->path, "PRAGMA user_version"), store_schema_version());
+}
+
+static void expect_open_fails(const char *path, const char *needle)
+{
+    char err[256] = "";
+    Store *s = store_open(path, err, sizeof err);
+    if (s) {
+        store_close(s);
+        fail_msg("store_open(%s) accepted a file it must reject", path);
+    }
+    if (!strstr(err, needle)) fail_msg("error '%s' does not mention '%s'", err, needle);
+}
+
+static void test_reject_newer_version(void **state)
+{
+    const TempDb *t = *state;
+    store_close(open_ok(t->path));
+    raw_exec(t->path, "PRAGMA user_version = 99");
+    expect_open_fails(t->path, "newer");
+    assert_int_equal(raw_int(t->path, "PRAGMA user_version"), 99);
+}
+
+static void test_reject_foreign_files(void **state)
+{
+    const TempDb *t = *state;
+    /* A SQLite database of some other program: rejected and left in its journal mode. */
+    raw_exec(t->path, "CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('hi');");
+    expect_open_fails(t->path, "not a dama database");
+    assert_int_equal(raw_int(t->path, "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'delete'"), 1);
+
+    /* Another application id with no tables is not ours either. */
+    temp_db_reset(t);
+    raw_exec(t->path, "PRAGMA application_id = 42");
+    expect_open_fails(t->path, "not a dama database");
+
+    /* Not SQLite at all: left byte for byte as it was. */
+    temp_db_reset(t);
+    FILE *f = fopen(t->path, "wb");
+    assert_non_null(f);
+    const char *line = "W:Wa3,b3,c3:Ba6,b6,c6 this is not a database\n";
+    for (int i = 0; i < 200; i++) fputs(line, f);
+    fclose(f);
+    long size = 200 * (long)strlen(line);
+    expect_open_fails(t->path, "not a database");
+    f = fopen(t->path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    assert_int_equal(ftell(f), size);
+    fclose(f);
+
+    /* A directory that does not exist. */
+    expect_open_fails("/nonexistent-dama-dir/x.db", "unable to open");
+}
+
+/* ---- bad input ---- */
+
+static void test_bad_arguments(void **state)
+{
+    char err[64];
+    assert_null(store_open(NULL, err, sizeof err));
+    assert_true(strlen(err) > 0);
+    assert_null(store_open(NULL, NULL, 0));
+    assert_non_null(store_error(NULL));
+    store_close(NULL);
+    store_game_free(NULL);
+
+    int64_t n = 0;
+    char *text = NULL;
+    StoredGame g;
+    assert_false(store_count(NULL, "games", &n));
+    assert_true(store_run_begin(NULL, "selfplay", NULL, NULL, NULL, 0) < 0);
+    assert_false(store_run_end(NULL, 1, "done"));
+    assert_true(store_weights_put(NULL, "turkish", 0, 0, "x 1\n", NULL) < 0);
+    assert_false(store_weights_get(NULL, 1, &text));
+    assert_true(store_latest_weights(NULL, "turkish") < 0);
+    assert_true(store_opening_put(NULL, "W:Wa3:Bh6", NULL) < 0);
+    assert_false(store_games_write(NULL, NULL, 1));
+    assert_false(store_game_read(NULL, 1, &g));
+    assert_false(store_positions_foreach(NULL, NULL, 0, false, NULL, NULL));
+    assert_false(store_check(NULL));
+
+    const TempDb *t = *state;
+    Store *s = open_ok(t->path);
+    int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 0);
+    assert_true(run > 0);
+
+    assert_false(store_count(s, "games; DROP TABLE games", &n));
+    assert_non_null(strstr(store_error(s), "unknown table"));
+    assert_false(store_count(s, NULL, &n));
+    assert_false(store_count(s, "games", NULL));
+    assert_true(store_run_begin(s, NULL, NULL, NULL, NULL, 0) < 0);
+    assert_true(store_run_begin(s, "", NULL, NULL, NULL, 0) < 0);
+    assert_true(store_run_begin(s, "selfplay", NULL, NULL, NULL, 12345) < 0);  /* no such weights */
+    assert_false(store_run_end(s, 999, "done"));
+    assert_false(store_run_end(s, run, NULL));
+    assert_true(store_weights_put(s, NULL, 0, 0, "x 1\n", NULL) < 0);
+    assert_true(store_weights_put(s, "turkish", 0, 0, NULL, NULL) < 0);
+    assert_false(store_weights_get(s, 777, &text));
+    assert_null(text);
+    assert_false(store_weights_get(s, 1, NULL));
+    assert_true(store_latest_weights(s, NULL) < 0);
+    assert_true(store_opening_put(s, NULL, NULL) < 0);
+    assert_true(store_opening_put(s, "", NULL) < 0);
+    assert_false(store_game_read(s, 1, &g));
+    assert_non_null(strstr(store_error(s), "no game"));
+    assert_false(store_game_read(s, 1, NULL));
+    assert_false(store_positions_foreach(s, NULL, 2, false, NULL, NULL));
+    assert_false(store_positions_foreach(s, NULL, -1, false, NULL, NULL));
+
+    static TestGame tg;
+    make_game(&tg, run, 10, 1);
+    GameRecord bad[6];
+    for (int i = 0; i < 6; i++) bad[i] = tg.rec;
+    bad[0].result = RESULT_NONE;
+    bad[1].npositions = bad[1].plies + 2;
+    bad[2].positions = NULL;
+    bad[3].plies = -1;
+    bad[4].run_id = 0;
+    StoredPosition wrong_side[11];
+    memcpy(wrong_side, tg.pos, sizeof wrong_side);
+    wrong_side[5].pos.side = 2;
+    bad[5].positions = wrong_side;
+    for (int i = 0; i < 6; i++) {
+        assert_false(store_games_write(s, &bad[i], 1));
+        assert_true(strlen(store_error(s)) > 0);
+    }
+    assert_false(store_games_write(s, NULL, 3));
+    assert_false(store_games_write(s, &tg.rec, -1));
+    assert_true(store_games_write(s, &tg.rec, 0));
+    assert_int_equal(count(s, "games"), 0);
+    assert_int_equal(count(s, "positions"), 0);
+
+    /* After all that, the store still works and the error is cleared by a success. */
+    assert_true(store_games_write(s, &tg.rec, 1));
+    assert_string_equal(store_error(s), "");
+    assert_int_equal(count(s, "positions"), 11);
+    store_close(s);
+}
+
+/* ---- round trips ---- */
+
+static void test_game_round_trip(void **state)
+{
+    const TempDb *t = *state;
+    Store *s = open_ok(t->path);
+    int64_t w = store_weights_put(s, "turkish", 0, 0, "man 100\nking 300\n", "initial");
+    int64_t run = store_run_begin(s, "selfplay", NULL, "dama 0.1", NULL, w);
+    int64_t opening = store_opening_put(s, "W:Wa3,b3:Bg6,h6", "test");
+    assert_true(w > 0 && run > 0 && opening > 0);
+
+    static TestGame tg[3];
+    for (int i = 0; i < 3; i++) {
+        make_game(&tg[i], run, 20 + 30 * i, 100 + (uint64_t)i);
+        tg[i].rec.opening_id = opening;
+        tg[i].rec.white_weights_id = w;
+        tg[i].rec.black_weights_id = i == 1 ? 0 : w;
+    }
+    tg[2].rec.npositions = 5;  /* fewer positions than plies + 1 is allowed */
+    GameRecord batch[3] = {tg[0].rec, tg[1].rec, tg[2].rec};
+    assert_true(store_games_write(s, batch, 3));
+    store_close(s);
+
+    s = open_ok(t->path);  /* read back through a new connection */
+    for (int i = 0; i < 3; i++) {
+        StoredGame g;
+        if (!store_game_read(s, i + 1, &g)) fail_msg("store_game_read: %s", store_error(s));
+        const GameRecord *a = &tg[i].rec, *b = &g.rec;
+        assert_int_equal(g.id, i + 1);
+        assert_true(g.created_at > 1600000000);
+        assert_int_equal(b->run_id, a->run_id);
+        assert_int_equal(b->pair_id, a->pair_id);
+        assert_int_equal(b->opening_id, a->opening_id);
+        assert_int_equal(b->white_weights_id, a->white_weights_id);
+        assert_int_equal(b->black_weights_id, a->black_weights_id);
+        assert_int_equal(b->result, a->result);
+        if (a->reason) assert_string_equal(b->reason, a->reason);
+        else assert_null(b->reason);
+        assert_int_equal(b->plies, a->plies);
+        assert_int_equal(b->mars, a->mars);
+        assert_string_equal(b->moves, a->moves);
+        assert_true(b->seed == a->seed);
+        assert_int_equal(b->npositions, a->npositions);
+        for (int k = 0; k < a->npositions; k++)
+            if (!positions_equal(&b->positions[k], &a->positions[k])) fail_msg("game %d ply %d differs", i, k);
+        store_game_free(&g);
+        store_game_free(&g);  /* twice is harmless */
+    }
+    assert_true(store_check(s));
+    store_close(s);
+}
+
+/* The foreach callback checks every streamed position against the games written. */
+typedef struct Walk {
+    TestGame *games;      /* game id k is games[k - 1] */
+    int ngames;
+    int64_t seen, stop_after;
+    int64_t last_game;
+    int last_ply;
+    bool bad;
+} Walk;
+
+static int walk_cb(void *ctx, int64_t game_id, int ply, const Position *pos, int score,
+                   bool has_score, int result)
+{
+    Walk *w = ctx;
+    if (game_id < 1 || game_id > w->ngames) return w->bad = true, 1;
+    const TestGame *g = &w->games[game_id - 1];
+    StoredPosition got = {.pos = *pos, .score = score, .has_score = has_score};
+    got.capture_pending = g->pos[ply].capture_pending;
+    bool ordered = game_id > w->last_game || (game_id == w->last_game && ply > w->last_ply);
+    if (!ordered || ply < 0 || ply >= g->rec.npositions || result != g->rec.result ||
+        !positions_equal(&got, &g->pos[ply]))
+        w->bad = true;
+    w->last_game = game_id;
+    w->last_ply = ply;
+    return ++w->seen == w->stop_after;
+}
+
+static void test_positions_foreach(void **state)
+{
+    const TempDb *t = *state;
+    Store *s = open_ok(t->path);
+    int64_t runs[2] = {store_run_begin(s, "selfplay", NULL, NULL, NULL, 0),
+                       store_run_begin(s, "selfplay", NULL, NULL, NULL, 0)};
+    static TestGame tg[6];
+    GameRecord batch[6];
+    int64_t total[2] = {0, 0}, quiet[2] = {0, 0};
+    for (int i = 0; i < 6; i++) {
+        make_game(&tg[i], runs[i % 2], 10 + i, 7 * (uint64_t)i);
+        batch[i] = tg[i].rec;
+        for (int k = 0; k < tg[i].rec.npositions; k++) {
+            total[i % 2]++;
+            quiet[i % 2] += !tg[i].pos[k].capture_pending;
+        }
+    }
+    assert_true(store_games_write(s, batch, 6));
+
+    Walk w = {.games = tg, .ngames = 6, .last_ply = -1};
+    assert_true(store_positions_foreach(s, NULL, 0, false, walk_cb, &w));
+    assert_false(w.bad);
+    assert_int_equal(w.seen, total[0] + total[1]);
+
+    w = (Walk){.games = tg, .ngames = 6, .last_ply = -1};
+    assert_true(store_positions_foreach(s, NULL, 0, true, walk_cb, &w));
+    assert_false(w.bad);
+    assert_int_equal(w.seen, quiet[0] + quiet[1]);
+
+    int64_t second_twice[2] = {runs[1], runs[1]};
+    w = (Walk){.games = tg, .ngames = 6, .last_ply = -1};
+    assert_true(store_positions_foreach(s, second_twice, 2, false, walk_cb, &w));
+    assert_false(w.bad);
+    assert_int_equal(w.seen, total[1]);
+
+    w = (Walk){.games = tg, .ngames = 6, .last_ply = -1};
+    assert_true(store_positions_foreach(s, runs, 2, true, walk_cb, &w));
+    assert_int_equal(w.seen, quiet[0] + quiet[1]);
+
+    int64_t none = 4242;
+    w = (Walk){.games = tg, .ngames = 6, .last_ply = -1};
+    assert_true(store_positions_foreach(s, &none, 1, false, walk_cb, &w));
+    assert_int_equal(w.seen, 0);
+
+    w = (Walk){.games = tg, .ngames = 6, .last_ply = -1, .stop_after = 17};
+    assert_true(store_positions_foreach(s, NULL, 0, false, walk_cb, &w));
+    assert_int_equal(w.seen, 17);
+
+    /* The read transaction is over: writes still work. */
+    assert_true(store_games_write(s, batch, 1));
+    store_close(s);
+}
+
+/* ---- integrity ---- */
+
+static void test_batch_all_or_nothing(void **state)
+{
+    const TempDb *t = *state;
+    Store *s = open_ok(t->path);
+    int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 0);
+    static TestGame tg[8];
+    GameRecord batch[8];
+    for (int i = 0; i < 8; i++) {
+        make_game(&tg[i], run, 40, (uint64_t)i);
+        batch[i] = tg[i].rec;
+    }
+    /* Foreign keys only SQLite can judge, each in the last game of the batch. */
+    const char *what[] = {"run_id", "opening_id", "white_weights_id"};
+    for (int k = 0; k < 3; k++) {
+        batch[7] = tg[7].rec;
+        if (k == 0) batch[7].run_id = 9999;
+        if (k == 1) batch[7].opening_id = 9999;
+        if (k == 2) batch[7].white_weights_id = 9999;
+        if (store_games_write(s, batch, 8)) fail_msg("a batch with a bad %s was written", what[k]);
+        assert_non_null(strstr(store_error(s), "FOREIGN KEY"));
+        assert_non_null(strstr(store_error(s), "game 7"));
+        assert_int_equal(count(s, "games"), 0);
+        assert_int_equal(count(s, "positions"), 0);
+    }
+    batch[7] = tg[7].rec;
+    assert_true(store_games_write(s, batch, 8));
+    assert_int_equal(count(s, "games"), 8);
+    assert_int_equal(count(s, "positions"), 8 * 41);
+    assert_true(store_check(s));
+    store_close(s);
+}
+
+static void test_check_detects_damage(void **state)
+{
+    const TempDb *t = *state;
+    Store *s = open_ok(t->path);
+    static TestGame tg;
+    make_game(&tg, store_run_begin(s, "selfplay", NULL, NULL, NULL, 0), 12, 5);
+    assert_true(store_games_write(s, &tg.rec, 1));
+    assert_true(store_check(s));
+    raw_exec(t->path, "DELETE FROM positions WHERE game_id = 1 AND ply = 12");
+    assert_false(store_check(s));
+    assert_non_null(strstr(store_error(s), "game 1 has 12 positions"));
+    StoredGame g;
+    assert_false(store_game_read(s, 1, &g));
+    raw_exec(t->path, "PRAGMA foreign_keys = OFF; INSERT INTO games (run_id, result, plies, npositions)"
+                     " VALUES (77, 'draw', 0, 0); DELETE FROM positions WHERE game_id = 1;"
+                     " UPDATE games SET npositions = 0 WHERE id = 1");
+    assert_false(store_check(s));
+    assert_non_null(strstr(store_error(s), "foreign key"));
+    store_close(s);
+}
+
+static void test_weights_and_openings(void **state)
+{
+    const TempDb *t = *state;
+    Store *s = open_ok(t->path);
+    assert_int_equal(store_latest_weights(s, "turkish"), 0);
+    int64_t a = store_weights_put(s, "turkish", 0, 0, "man 100\n", "initial");
+    int64_t b = store_weights_put(s, "turkish", 1, a, "man 104\n", "tuned");
+    assert_true(a > 0 && b > a);
+    assert_int_equal(store_weights_put(s, "turkish", 5, b, "man 100\n", "again"), a);  /* dedup */
+    int64_t c = store_weights_put(s, "international", 0, 0, "man 100\n", NULL);
+    assert_true(c > b);  /* the same text in another variant is another weight set */
+    assert_true(store_weights_put(s, "turkish", 2, 999, "man 1\n", NULL) < 0);  /* no parent */
+    assert_int_equal(count(s, "weights"), 3);
+    assert_int_equal(store_latest_weights(s, "turkish"), b);
+    assert_int_equal(store_latest_weights(s, "international"), c);
+    int64_t d = store_weights_put(s, "turkish", 1, a, "man 103\n", NULL);  /* a tie: newest wins */
+    assert_int_equal(store_latest_weights(s, "turkish"), d);
+    char *text = NULL;
+    assert_true(store_weights_get(s, b, &text));
+    assert_string_equal(text, "man 104\n");
+    free(text);
+    int64_t empty = store_weights_put(s, "turkish", 3, 0, "", NULL);
+    assert_true(store_weights_get(s, empty, &text));
+    assert_string_equal(text, "");
+    free(text);
+
+    int64_t o = store_opening_put(s, "W:Wa3:Bh6", "file");
+    assert_true(o > 0);
+    assert_int_equal(store_opening_put(s, "W:Wa3:Bh6", "random"), o);
+    assert_true(store_opening_put(s, "B:Wa3:Bh6", NULL) > o);
+    assert_int_equal(count(s, "openings"), 2);
+
+    int64_t run = store_run_begin(s, "train", "{}", NULL, NULL, b);
+    assert_true(store_run_end(s, run, "done"));
+    store_close(s);
+    assert_int_equal(raw_int(t->path, "SELECT count(*) FROM runs WHERE status = 'done' AND ended_at >= started_at"), 1);
+}
+
+/* ---- concurrency ---- */
+
+enum { READER_GAMES_PER_BATCH = 20, READER_BATCHES = 30, READER_PLIES = 60 };
+
+/* The child: its own connection, reading while the parent writes.  Returns an exit code. */
+static int reader_child(const char *path, int done_fd)
+{
+    char err[256];
+    Store *s = store_open(path, err, sizeof err);
+    if (!s) return 10;
+    int64_t last = 0, reads = 0;
+    for (;;) {
+        char c;
+        bool done = read(done_fd, &c, 1) == 1;  /* non-blocking; one byte when the writer ends */
+        int64_t games = 0, positions = 0;
+        if (!store_count(s, "games", &games) || !store_count(s, "positions", &positions)) return 11;
+        /* Counts come from two snapshots, positions' the later: never fewer than games'. */
+        if (games < last || games % READER_GAMES_PER_BATCH != 0 || positions < games * (READER_PLIES + 1))
+            return 12;
+        last = games;
+        reads++;
+        if (done) {
+            bool ok = games == READER_GAMES_PER_BATCH * READER_BATCHES && store_check(s);
+            store_close(s);
+            return ok ? 0 : 13;
+        }
+    }
+}
+
+static void test_concurrent_reader(void **state)
+{
+    const TempDb *t = *state;
+    Store *s = open_ok(t->path);
+    int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 0);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[1]);
+        /* The reader polls the pipe without blocking. */
+        if (fcntl(fds[0], F_SETFL, O_NONBLOCK) != 0) _exit(9);
+        _exit(reader_child(t->path, fds[0]));
+    }
+    close(fds[0]);
+    static TestGame tg[READER_GAMES_PER_BATCH];
+    GameRecord batch[READER_GAMES_PER_BATCH];
+    for (int b = 0; b < READER_BATCHES; b++) {
+        for (int i = 0; i < READER_GAMES_PER_BATCH; i++) {
+            make_game(&tg[i], run, READER_PLIES, (uint64_t)(b * 100 + i));
+            batch[i] = tg[i].rec;
+        }
+        if (!store_games_write(s, batch, READER_GAMES_PER_BATCH)) fail_msg("%s", store_error(s));
+    }
+    assert_int_equal(write(fds[1], "x", 1), 1);
+    close(fds[1]);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    if (WEXITSTATUS(status) != 0) fail_msg("reader failed with code %d", WEXITSTATUS(status));
+    store_close(s);
+}
+
+/* Several processes opening one fresh file at once: exactly one creates the schema. */
+static void test_concurrent_open(void **state)
+{
+    const TempDb *t = *state;
+    enum { OPENERS = 4 };
+    pid_t pids[OPENERS];
+    for (int i = 0; i < OPENERS; i++) {
+        pids[i] = fork();
+        assert_true(pids[i] >= 0);
+        if (pids[i] == 0) {
+            char err[256];
+            Store *s = store_open(t->path, err, sizeof err);
+            bool ok = s && store_run_begin(s, "selfplay", NULL, NULL, NULL, 0) > 0;
+            if (!ok) fprintf(stderr, "opener %d: %s\n", i, s ? store_error(s) : err);
+            store_close(s);
+            _exit(ok ? 0 : 1);
+        }
+    }
+    int failed = 0;  /* wait for all before judging, so none outlives the test's file */
+    for (int i = 0; i < OPENERS; i++) {
+        int status = 0;
+        failed += waitpid(pids[i], &status, 0) != pids[i] || !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+    }
+    assert_int_equal(failed, 0);
+    Store *s = open_ok(t->path);
+    assert_int_equal(count(s, "runs"), OPENERS);
+    assert_true(store_check(s));
+    store_close(s);
+}
+
+/* ---- rate (printed, never asserted) ---- */
+
+static int count_cb(void *ctx, int64_t game_id, int ply, const Position *pos, int score,
+                    bool has_score, int result)
+{
+    (void)game_id, (void)ply, (void)score, (void)has_score, (void)result;
+    *(int64_t *)ctx += pos->side >= 0;
+    return 0;
+}
+
+static void test_insert_rate(void **state)
+{
+    const TempDb *t = *state;
+    enum { GAMES = 4000, BATCH = 100, PLIES = 80 };
+    Store *s = open_ok(t->path);
+    int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 0);
+    static TestGame tg[BATCH];
+    GameRecord batch[BATCH];
+    for (int i = 0; i < BATCH; i++) {
+        make_game(&tg[i], run, PLIES, (uint64_t)i);
+        batch[i] = tg[i].rec;
+    }
+    /* CPU time too: on a loaded machine it says more about the code than the wall clock. */
+    double start = now_seconds();
+    clock_t cpu_start = clock();
+    for (int b = 0; b < GAMES / BATCH; b++)
+        if (!store_games_write(s, batch, BATCH)) fail_msg("%s", store_error(s));
+    double write_s = now_seconds() - start;
+    double write_cpu = (double)(clock() - cpu_start) / CLOCKS_PER_SEC;
+    int64_t n = (int64_t)GAMES * (PLIES + 1);
+    assert_int_equal(count(s, "positions"), n);
+
+    int64_t seen = 0;
+    start = now_seconds();
+    assert_true(store_positions_foreach(s, NULL, 0, false, count_cb, &seen));
+    double read_s = now_seconds() - start;
+    assert_int_equal(seen, n);
+    printf("store rate: wrote %lld positions (%d games, batches of %d) in %.3f s = %.0f positions/s "
+           "(%.0f per CPU second); read back %.0f positions/s\n", (long long)n, GAMES, BATCH, write_s,
+           (double)n / write_s, (double)n / (write_cpu > 0 ? write_cpu : 1e-9), (double)n / read_s);
+    store_close(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_embedded_schema_equals_file),
+        cmocka_unit_test_setup_teardown(test_create_fresh, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_reopen_is_idempotent, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_migrate_from_version_0, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_reject_newer_version, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_reject_foreign_files, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_bad_arguments, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_game_round_trip, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_positions_foreach, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_batch_all_or_nothing, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_check_detects_damage, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_weights_and_openings, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_concurrent_reader, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_concurrent_open, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_insert_rate, setup_db, teardown_db),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
