@@ -10,6 +10,8 @@ const Command *const dama_commands[] = {
     &cmd_analyze,
     &cmd_bench,
     &cmd_selfplay,
+    &cmd_tune,
+    &cmd_match,
     NULL,
 };
 

@@ -6,7 +6,8 @@
 
 #include "cli.h"
 
-extern const Command cmd_perft, cmd_moves, cmd_analyze, cmd_bench, cmd_selfplay;
+extern const Command cmd_perft, cmd_moves, cmd_analyze, cmd_bench, cmd_selfplay, cmd_tune,
+    cmd_match;
 
 /* The table `dama` dispatches on, ended by a zeroed entry. */
 extern const Command *const dama_commands[];

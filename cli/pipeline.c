@@ -85,3 +85,16 @@ Store *pipeline_open_store(const char *path)
         cli_runtime_error("%s", err);
     return s;
 }
+
+bool pipeline_weights_by_name(Weights *w, const char *name, char *err, size_t errlen)
+{
+    if (strcmp(name, "default") == 0) {
+        weights_default(w);
+        return true;
+    }
+    if (strcmp(name, "material") == 0) {
+        weights_material_only(w);
+        return true;
+    }
+    return weights_load(w, name, err, errlen);
+}

@@ -25,4 +25,35 @@ int64_t pipeline_store_weights(Store *store, const Weights *w, int generation, i
 /* Opens the database for a command, printing the error; NULL on failure. */
 Store *pipeline_open_store(const char *path);
 
+/* The tune step (cmd_tune.c): fits cfg, stores the weights (generation, parent) and the
+ * tuning run, writes out_path if given; *result_weights_id gets the new weights' id.
+ * Returns an exit code (errors printed). */
+struct TuneConfig;
+int pipeline_tune(Store *store, const struct TuneConfig *cfg, int64_t parent_weights_id,
+                  int generation, const char *out_path, bool show,
+                  const volatile sig_atomic_t *stop, int64_t *result_weights_id);
+
+/* Weights by name: a file, or "default" / "material" for the built-in sets. */
+bool pipeline_weights_by_name(Weights *w, const char *name, char *err, size_t errlen);
+
+/* The match step (cmd_match.c). */
+#include "run_options.h"
+#include "sprt.h"
+typedef struct SprtConfig {
+    bool enabled;
+    double elo0, elo1, alpha, beta;
+} SprtConfig;
+typedef struct MatchOutcome {
+    EloEstimate elo;
+    SprtVerdict verdict;
+    int games;
+    bool interrupted;
+} MatchOutcome;
+bool sprt_parse(SprtConfig *sc, const char *text, char *err, size_t errlen);
+/* Plays A against B with ro's settings, stores the run and the match row, prints the
+ * result lines; returns an exit code (errors printed). */
+int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const Weights *a,
+                   int64_t a_id, const Weights *b, int64_t b_id, const char *params,
+                   MatchOutcome *outcome);
+
 #endif

@@ -5,7 +5,7 @@
 -- Times are Unix seconds.  Bitboards are uint64 stored as the int64 with the same bits.
 
 PRAGMA application_id = 1145130305; -- 'DAMA': tells a dama database from other files
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
 -- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash of text).
 CREATE TABLE weights (
@@ -132,3 +132,17 @@ CREATE TABLE analyses (
     created_at  INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER))
 );
 CREATE INDEX analyses_run ON analyses(run_id);
+
+-- The training loop's journal: one row per finished step of a generation, so that an
+-- interrupted `dama train` resumes where it stopped.
+CREATE TABLE train_steps (
+    train_run_id          INTEGER NOT NULL REFERENCES runs(id),
+    generation            INTEGER NOT NULL,
+    step                  TEXT    NOT NULL CHECK (step IN ('selfplay', 'tune', 'match', 'decision')),
+    ref_id                INTEGER,  -- selfplay/match: the run; tune: the candidate weights
+    best_weights_id       INTEGER REFERENCES weights(id),
+    candidate_weights_id  INTEGER REFERENCES weights(id),
+    outcome               TEXT,     -- decision: 'promoted' or 'rejected'
+    created_at            INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),
+    PRIMARY KEY (train_run_id, generation, step)
+) WITHOUT ROWID;

@@ -257,3 +257,26 @@ bool weights_write(const Weights *w, FILE *out)
     }
     return fflush(out) == 0 && !ferror(out);
 }
+
+bool weights_save(const Weights *w, const char *path, char *err, size_t errlen)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+        snprintf(err, errlen, "%s: path too long", path);
+        return false;
+    }
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+        return false;
+    }
+    bool ok = weights_write(w, f);
+    ok = fflush(f) == 0 && ok;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        remove(tmp);
+        return false;
+    }
+    return true;
+}

@@ -37,4 +37,8 @@ bool weights_load(Weights *w, const char *path, char *err, size_t errlen);
  * feature's pair under a comment saying why it exists.  False on a write error. */
 bool weights_write(const Weights *w, FILE *out);
 
+/* Writes the canonical text to path through a temporary file renamed into place, so a
+ * reader never sees half a file.  False with "PATH: why" in err. */
+bool weights_save(const Weights *w, const char *path, char *err, size_t errlen);
+
 #endif

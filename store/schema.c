@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include "store_internal.h"
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 #define APPLICATION_ID 1145130305 /* 'DAMA' in the file header: marks a dama database */
 
 /* data/schema.sql, byte for byte (tests/test_store.c compares them).  After editing the
@@ -17,7 +17,7 @@ static const char schema_sql[] =
     "-- Times are Unix seconds.  Bitboards are uint64 stored as the int64 with the same bits.\n"
     "\n"
     "PRAGMA application_id = 1145130305; -- 'DAMA': tells a dama database from other files\n"
-    "PRAGMA user_version = 1;\n"
+    "PRAGMA user_version = 2;\n"
     "\n"
     "-- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash of text).\n"
     "CREATE TABLE weights (\n"
@@ -143,13 +143,42 @@ static const char schema_sql[] =
     "    pv          TEXT,\n"
     "    created_at  INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER))\n"
     ");\n"
-    "CREATE INDEX analyses_run ON analyses(run_id);\n";
+    "CREATE INDEX analyses_run ON analyses(run_id);\n"
+    "\n"
+    "-- The training loop's journal: one row per finished step of a generation, so that an\n"
+    "-- interrupted `dama train` resumes where it stopped.\n"
+    "CREATE TABLE train_steps (\n"
+    "    train_run_id          INTEGER NOT NULL REFERENCES runs(id),\n"
+    "    generation            INTEGER NOT NULL,\n"
+    "    step                  TEXT    NOT NULL CHECK (step IN ('selfplay', 'tune', 'match', 'decision')),\n"
+    "    ref_id                INTEGER,  -- selfplay/match: the run; tune: the candidate weights\n"
+    "    best_weights_id       INTEGER REFERENCES weights(id),\n"
+    "    candidate_weights_id  INTEGER REFERENCES weights(id),\n"
+    "    outcome               TEXT,     -- decision: 'promoted' or 'rejected'\n"
+    "    created_at            INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),\n"
+    "    PRIMARY KEY (train_run_id, generation, step)\n"
+    ") WITHOUT ROWID;\n";
 
 /* migrations[v] takes a database from user_version v to v + 1, for 1 <= v < SCHEMA_VERSION,
  * and sets user_version itself.  An empty file gets schema_sql (the current schema) at
  * once, so data/schema.sql always describes a fresh database completely. */
 static const char *const migrations[SCHEMA_VERSION] = {
     [0] = NULL, /* version 0 is an empty file: schema_sql instead */
+    /* 1 -> 2: the training loop's journal */
+    [1] = "-- The training loop's journal: one row per finished step of a generation, so that an\n"
+    "-- interrupted `dama train` resumes where it stopped.\n"
+    "CREATE TABLE train_steps (\n"
+    "    train_run_id          INTEGER NOT NULL REFERENCES runs(id),\n"
+    "    generation            INTEGER NOT NULL,\n"
+    "    step                  TEXT    NOT NULL CHECK (step IN ('selfplay', 'tune', 'match', 'decision')),\n"
+    "    ref_id                INTEGER,  -- selfplay/match: the run; tune: the candidate weights\n"
+    "    best_weights_id       INTEGER REFERENCES weights(id),\n"
+    "    candidate_weights_id  INTEGER REFERENCES weights(id),\n"
+    "    outcome               TEXT,     -- decision: 'promoted' or 'rejected'\n"
+    "    created_at            INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),\n"
+    "    PRIMARY KEY (train_run_id, generation, step)\n"
+    ") WITHOUT ROWID;\n"
+    "PRAGMA user_version = 2;\n",
 };
 
 const char *store_schema_sql(void) { return schema_sql; }

@@ -100,6 +100,49 @@ typedef int (*StorePositionFn)(void *ctx, int64_t game_id, int ply, const Positi
 bool store_positions_foreach(Store *s, const int64_t *run_ids, int nruns, bool quiet_only,
                              StorePositionFn cb, void *ctx);
 
+/* ---- Pipeline records (store/records.c) ---- */
+
+/* A tuning run and its per-epoch losses, written in one transaction.  Ids <= 0 = none. */
+typedef struct TuneRunRecord {
+    int64_t run_id, parent_weights_id, result_weights_id;
+    double k, train_loss, validation_loss;
+    int64_t positions;
+    int epochs;
+    const double *epoch_train, *epoch_valid; /* nepochs each (epoch 0 = start weights) */
+    int nepochs;
+} TuneRunRecord;
+int64_t store_tune_run_put(Store *s, const TuneRunRecord *rec);
+
+/* A match between weights A and B, from A's view. */
+typedef struct MatchRecord {
+    int64_t run_id, weights_a, weights_b;
+    int games, wins, draws, losses;
+    const char *penta;        /* "LL,LD,DD+WL,WD,WW" pair counts */
+    double elo, elo_low, elo_high, llr, llr_low, llr_high;
+    const char *verdict;      /* "accept-H1", "accept-H0", "continue" or "none" */
+} MatchRecord;
+int64_t store_match_put(Store *s, const MatchRecord *rec);
+
+/* Ids of the n most recent runs of kind that ended 'done' (newest first); returns how many
+ * were found (0..n) or -1. */
+int store_recent_runs(Store *s, const char *kind, int n, int64_t *ids);
+/* The most recent run of kind whatever its status: its id (0 when none, -1 on error), and
+ * its status and params copied into the buffers. */
+int64_t store_last_run(Store *s, const char *kind, char *status, size_t status_len,
+                       char *params, size_t params_len);
+
+/* The training journal: one row per finished step of a generation. */
+typedef struct TrainStep {
+    int64_t ref_id;               /* selfplay/match: the run; tune: the candidate weights */
+    int64_t best_weights_id, candidate_weights_id;
+    char outcome[16];             /* decision: "promoted" or "rejected" */
+} TrainStep;
+bool store_train_step_put(Store *s, int64_t train_run_id, int generation, const char *step,
+                          const TrainStep *ts);
+/* 1 and *ts when the step is recorded, 0 when not, -1 on error. */
+int store_train_step_get(Store *s, int64_t train_run_id, int generation, const char *step,
+                         TrainStep *ts);
+
 /* Checks the whole file: SQLite integrity, foreign keys, and that every game has exactly
  * npositions positions.  false with the first problem in store_error(). */
 bool store_check(Store *s);

@@ -64,7 +64,7 @@ enum StatementId {
 /* Tables store_count may name: a whitelist, since a table name cannot be a parameter. */
 #define STORE_TABLES(X)                                                                      \
     X(runs) X(weights) X(openings) X(games) X(positions)                                     \
-    X(tune_runs) X(tune_epochs) X(matches) X(analyses)
+    X(tune_runs) X(tune_epochs) X(matches) X(analyses) X(train_steps)
 
 enum TableId {
 #define STORE_TABLE_ENUM(name) TABLE_##name,

@@ -181,7 +181,7 @@ static void test_kill_writer(void **state)
         if (!s) fail_msg("round %d: reopening after the kill: %s", round, err);
         if (!store_check(s)) fail_msg("round %d: %s", round, store_error(s));
         int64_t games = count(s, "games");
-        printf("round %d: killed %d commits in (%d reported in all), %lld games on disk\n", round,
+        printf("round %d: killed after %d commits were awaited (%d reported in all); %lld games on disk\n", round,
                commits, reported, (long long)games);
         assert_true(games % BATCH == 0);        /* no batch in part */
         assert_true(games >= committed_games);  /* every reported batch is there */

@@ -462,16 +462,20 @@ static void test_train_stops_and_options(void **state)
     assert_true(r.early_stopped);
     assert_true(r.K > 0.001 && r.K < 0.1); /* fitted on the starting weights */
 
-    /* A wild learning rate: validation does not improve for `patience` epochs, training
-     * stops, and the weights returned are those of the best epoch. */
-    memcpy(w, w0, sizeof w);
-    o.learning_rate = 5000;
+    /* From naive weights with a learning rate too large to settle (it improves for a few
+     * epochs, then bounces): validation stops improving, training stops `patience` epochs
+     * after the best, and the weights returned are those of the best epoch. */
+    for (int j = 0; j < W; j++)
+        w[j] = j == 0 ? w0[0] : 0.0;
+    o.learning_rate = 30;
     o.patience = 3;
     o.epochs = 500;
     t = (Trace){ .stop_at = -1 };
     assert_true(texel_train(tr, va, w, &o, trace, &t, &r));
     assert_true(r.early_stopped);
+    assert_true(r.best_epoch > 0);
     assert_int_equal(r.epochs_run, r.best_epoch + 3);
+    assert_true(r.best_valid_loss < t.first_valid && r.best_valid_loss < t.last_valid);
     assert_near(texel_loss(va, w, r.K, 2), r.best_valid_loss, 0.0);
     assert_near(w[0], w0[0], 0.0);
 

@@ -1,9 +1,11 @@
 /* Sparse training positions: append, grow, split by game. */
 #include "dataset.h"
 
-#include <math.h>
 #include <stdlib.h>
-#include <string.h>
+
+/* The kernels stream these records: keep them packed. */
+_Static_assert(sizeof(DatasetTerm) == 8, "DatasetTerm must stay 8 bytes");
+_Static_assert(sizeof(DatasetPosition) == 24, "DatasetPosition must stay 24 bytes");
 
 Dataset *dataset_new(int num_weights, int scale)
 {

@@ -2,7 +2,9 @@
  *
  * The model is linear: eval(x) = sum_i w[idx_i] * coef_i / scale, in the engine's units
  * (hundredths of a man).  Each position keeps only its nonzero terms; all terms of all
- * positions live in one bump-allocated array and a position records where its run starts. */
+ * positions live in one array that is only ever appended to (bump allocation, grown by
+ * doubling, or sized once with dataset_reserve), and a position records where its run
+ * starts.  Labels may be blended (e.g. result and search score) before they are added. */
 #ifndef DAMA_DATASET_H
 #define DAMA_DATASET_H
 

@@ -104,7 +104,7 @@ static double pass(const Dataset *ds, const size_t *order, size_t n, const doubl
     const double gscale = 2.0 * K * gnorm / ds->scale;
     if (grad)
         memset(grad, 0, (size_t)nw * sizeof *grad);
-    if (ws->threads == 1 || !ws->partial)
+    if (ws->threads == 1)
         return kernel(ds, order, 0, n, w, K, gscale, grad);
 
     int team = 1;

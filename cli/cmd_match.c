@@ -1,0 +1,214 @@
+/* `dama match`: two weight sets on paired openings; Elo, LOS and an SPRT that stops early. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "pipeline.h"
+#include "run_options.h"
+#include "sprt.h"
+
+enum { OPT_A = OPT_RUN_FIRST_FREE, OPT_B, OPT_SPRT };
+
+bool sprt_parse(SprtConfig *sc, const char *text, char *err, size_t errlen)
+{
+    *sc = (SprtConfig){ .enabled = true, .elo0 = 0, .elo1 = 10, .alpha = 0.05, .beta = 0.05 };
+    for (const char *p = text; *p;) {
+        const char *eq = strchr(p, '=');
+        size_t keylen = eq ? (size_t)(eq - p) : 0;
+        char *end;
+        double v = eq ? strtod(eq + 1, &end) : 0;
+        if (!eq || end == eq + 1 || (*end && *end != ',')) {
+            snprintf(err, errlen, "bad --sprt '%s': expected elo0=X,elo1=Y,alpha=A,beta=B", text);
+            return false;
+        }
+        if (keylen == 4 && !strncmp(p, "elo0", 4)) sc->elo0 = v;
+        else if (keylen == 4 && !strncmp(p, "elo1", 4)) sc->elo1 = v;
+        else if (keylen == 5 && !strncmp(p, "alpha", 5)) sc->alpha = v;
+        else if (keylen == 4 && !strncmp(p, "beta", 4)) sc->beta = v;
+        else {
+            snprintf(err, errlen, "bad --sprt: unknown key '%.*s' (elo0, elo1, alpha, beta)", (int)keylen, p);
+            return false;
+        }
+        p = *end ? end + 1 : end;
+    }
+    if (!(sc->elo1 > sc->elo0) || !(sc->alpha > 0 && sc->alpha < 0.5) || !(sc->beta > 0 && sc->beta < 0.5)) {
+        snprintf(err, errlen, "bad --sprt '%s': need elo1 > elo0 and 0 < alpha, beta < 0.5", text);
+        return false;
+    }
+    return true;
+}
+
+/* SPRT bookkeeping, called by the runner after each finished pair. */
+typedef struct MatchState {
+    const SprtConfig *sprt;
+    int64_t penta[PENTA_N];
+    double lower, upper, llr;
+    SprtVerdict verdict;
+} MatchState;
+
+static bool on_pair(void *ctx, int pair, double pair_score)
+{
+    (void)pair;
+    MatchState *ms = ctx;
+    ms->penta[(int)lround(pair_score * 2)]++;
+    if (!ms->sprt->enabled)
+        return true;
+    ms->llr = sprt_llr_penta(ms->penta, ms->sprt->elo0, ms->sprt->elo1);
+    ms->verdict = sprt_verdict(ms->llr, ms->lower, ms->upper);
+    return ms->verdict == SPRT_CONTINUE;
+}
+
+static const char *verdict_name(SprtVerdict v, bool enabled)
+{
+    if (!enabled)
+        return "none";
+    return v == SPRT_ACCEPT_H1 ? "accept-H1" : v == SPRT_ACCEPT_H0 ? "accept-H0" : "continue";
+}
+
+int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const Weights *a,
+                   int64_t a_id, const Weights *b, int64_t b_id, const char *params,
+                   MatchOutcome *outcome)
+{
+    memset(outcome, 0, sizeof *outcome);
+    char signature[64];
+    pipeline_bench_signature(signature, sizeof signature);
+    int64_t run_id = store_run_begin(store, "match", params, pipeline_engine_version(), signature, a_id);
+    if (run_id < 0)
+        return cli_runtime_error("%s: %s", ro->db_path, store_error(store));
+    MatchState ms = { .sprt = sprt };
+    sprt_bounds(sprt->alpha, sprt->beta, &ms.lower, &ms.upper);
+    RunnerConfig *c = &ro->cfg;
+    c->weights[0] = a;
+    c->weights[1] = b;
+    c->weights_id[0] = a_id;
+    c->weights_id[1] = b_id;
+    c->store = store;
+    c->run_id = run_id;
+    c->stop = pipeline_interrupt_flag();
+    c->label = "match";
+    c->on_pair = on_pair;
+    c->ctx = &ms;
+    RunnerTotals t;
+    bool ok = runner_play(c, &t);
+    store_run_end(store, run_id, !ok ? "failed" : t.interrupted ? "interrupted" : "done");
+    if (!ok)
+        return cli_runtime_error("%s: %s", ro->db_path, t.error);
+
+    EloEstimate e = elo_from_penta(ms.penta);
+    int wins = t.a_wins, losses = t.b_wins, draws = t.games - t.a_wins - t.b_wins;
+    char penta[96];
+    snprintf(penta, sizeof penta, "%lld,%lld,%lld,%lld,%lld", (long long)ms.penta[0],
+             (long long)ms.penta[1], (long long)ms.penta[2], (long long)ms.penta[3], (long long)ms.penta[4]);
+    MatchRecord rec = {
+        .run_id = run_id, .weights_a = a_id, .weights_b = b_id, .games = t.games,
+        .wins = wins, .draws = draws, .losses = losses, .penta = penta,
+        .elo = e.elo, .elo_low = e.elo_lo, .elo_high = e.elo_hi,
+        .llr = ms.llr, .llr_low = ms.lower, .llr_high = ms.upper,
+        .verdict = verdict_name(ms.verdict, sprt->enabled),
+    };
+    if (store_match_put(store, &rec) < 0)
+        return cli_runtime_error("%s: %s", ro->db_path, store_error(store));
+    printf("match games %d wins %d draws %d losses %d penta [%s] (A's view)\n", t.games, wins,
+           draws, losses, penta);
+    printf("elo %+.1f [%+.1f, %+.1f] los %.1f%%\n", e.elo, e.elo_lo, e.elo_hi, 100 * e.los);
+    if (sprt->enabled)
+        printf("sprt elo0 %g elo1 %g llr %.3f [%.3f, %.3f] %s\n", sprt->elo0, sprt->elo1, ms.llr,
+               ms.lower, ms.upper, rec.verdict);
+    outcome->elo = e;
+    outcome->verdict = sprt->enabled ? ms.verdict : SPRT_CONTINUE;
+    outcome->games = t.games;
+    outcome->interrupted = t.interrupted;
+    return t.interrupted ? EXIT_INTERRUPTED : EXIT_OK;
+}
+
+static int run_match(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        RUN_LONG_OPTIONS,
+        { "a", required_argument, 0, OPT_A },
+        { "b", required_argument, 0, OPT_B },
+        { "sprt", required_argument, 0, OPT_SPRT },
+        { "rules", required_argument, 0, OPT_RULES },
+        { "help", no_argument, 0, OPT_HELP },
+        { 0, 0, 0, 0 },
+    };
+    RunOptions ro;
+    run_options_init(&ro);
+    const char *paths[2] = { NULL, NULL };
+    SprtConfig sprt = { .enabled = false, .alpha = 0.05, .beta = 0.05 };
+    char err[512];
+    int o;
+    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
+        if (o == OPT_HELP)
+            return cli_print_help("match");
+        if (o == '?')
+            return EXIT_USAGE;
+        if (o == OPT_A || o == OPT_B) {
+            paths[o == OPT_B] = optarg;
+            continue;
+        }
+        if (o == OPT_SPRT) {
+            if (!sprt_parse(&sprt, optarg, err, sizeof err))
+                return cli_usage_error("%s", err);
+            continue;
+        }
+        if (run_options_parse(&ro, o, optarg) < 0)
+            return EXIT_USAGE;
+    }
+    if (optind != argc)
+        return cli_usage_error("unexpected argument '%s' (see 'dama match --help')", argv[optind]);
+    Weights w[2];
+    for (int i = 0; i < 2; i++) {
+        if (!paths[i])
+            return cli_usage_error("match needs --a and --b weights files ('default' and "
+                                   "'material' name the built-in sets)");
+        if (!pipeline_weights_by_name(&w[i], paths[i], err, sizeof err))
+            return cli_usage_error("%s", err);
+    }
+    if (!run_options_finish(&ro))
+        return EXIT_USAGE;
+    Store *store = pipeline_open_store(ro.db_path);
+    if (!store) {
+        run_options_free(&ro);
+        return EXIT_RUNTIME;
+    }
+    int code;
+    int64_t ids[2];
+    ids[0] = pipeline_store_weights(store, &w[0], 0, 0, paths[0]);
+    ids[1] = ids[0] < 0 ? -1 : pipeline_store_weights(store, &w[1], 0, 0, paths[1]);
+    if (ids[1] < 0) {
+        code = cli_runtime_error("%s: %s", ro.db_path, store_error(store));
+    } else {
+        char params[768];
+        run_options_describe(&ro, params, sizeof params);
+        size_t n = strlen(params);
+        snprintf(params + n, sizeof params - n, " a=%s b=%s", paths[0], paths[1]);
+        MatchOutcome outcome;
+        code = pipeline_match(store, &ro, &sprt, &w[0], ids[0], &w[1], ids[1], params, &outcome);
+    }
+    store_close(store);
+    run_options_free(&ro);
+    return code;
+}
+
+const Command cmd_match = {
+    "match", "play two weight sets against each other; Elo, LOS and SPRT",
+    "usage: dama match --a WEIGHTS_A --b WEIGHTS_B [--games N] [--threads T] [--nodes K]\n"
+    "                  [--openings FILE | --random-plies P]\n"
+    "                  [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05]\n"
+    "\n"
+    "Plays game pairs on the same opening with colours swapped and prints, from A's view,\n"
+    "  match games N wins W draws D losses L penta [LL,LD,DD+WL,WD,WW]\n"
+    "  elo E [LOW, HIGH] los P%\n"
+    "  sprt elo0 X elo1 Y llr Z [LOWER, UPPER] accept-H1|accept-H0|continue\n"
+    "The Elo interval (95 %) and the SPRT use the pair (pentanomial) results; with --sprt the\n"
+    "match stops as soon as the log-likelihood ratio crosses a bound.  Everything is stored.\n"
+    "WEIGHTS may be a file, 'default' (built-in hand-set) or 'material' (material only).\n"
+    "\n"
+    "  --a FILE, --b FILE the two weight sets\n"
+    "  --sprt SPEC        sequential test of elo1 against elo0 (default: off)\n"
+    RUN_OPTIONS_HELP,
+    run_match,
+};

@@ -1,0 +1,229 @@
+/* `dama tune`: fit the evaluation weights to stored game results. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "pipeline.h"
+#include "tune.h"
+
+enum { OPT_DB_T = OPT_FIRST_FREE, OPT_RUNS, OPT_LAST, OPT_OUT, OPT_EPOCHS, OPT_LR, OPT_BATCH_T,
+       OPT_VALIDATION, OPT_THREADS_T, OPT_WEIGHTS_T, OPT_SKIP, OPT_PATIENCE };
+
+/* Per-epoch losses, kept for the database and shown on a terminal. */
+typedef struct EpochLog {
+    double *train, *valid;
+    int count, cap;
+    bool show;
+    const volatile sig_atomic_t *stop;
+} EpochLog;
+
+static bool log_epoch(void *ctx, int epoch, double train_loss, double valid_loss)
+{
+    EpochLog *log = ctx;
+    if (log->count == log->cap) {
+        int cap = log->cap ? log->cap * 2 : 64;
+        double *t = realloc(log->train, (size_t)cap * sizeof *t);
+        if (t)
+            log->train = t;
+        double *v = realloc(log->valid, (size_t)cap * sizeof *v);
+        if (v)
+            log->valid = v;
+        if (!t || !v)
+            return false;
+        log->cap = cap;
+    }
+    log->train[log->count] = train_loss;
+    log->valid[log->count++] = valid_loss;
+    if (log->show)
+        fprintf(stderr, "\rtune: epoch %4d  train %.6f  validation %.6f   ", epoch, train_loss, valid_loss);
+    return !(log->stop && *log->stop);
+}
+
+/* "3,5,9" into run ids. */
+static int parse_run_list(const char *text, int64_t **ids)
+{
+    int n = 1;
+    for (const char *p = text; *p; p++)
+        n += *p == ',';
+    *ids = calloc((size_t)n, sizeof **ids);
+    int count = 0;
+    for (const char *p = text; *p;) {
+        char *end;
+        long long v = strtoll(p, &end, 10);
+        if (end == p || v <= 0 || (*end && *end != ','))
+            return -1;
+        (*ids)[count++] = v;
+        p = *end ? end + 1 : end;
+    }
+    return count;
+}
+
+int pipeline_tune(Store *store, const TuneConfig *cfg, int64_t parent_weights_id, int generation,
+                     const char *out_path, bool show, const volatile sig_atomic_t *stop,
+                     int64_t *result_weights_id)
+{
+    EpochLog log = { .show = show, .stop = stop };
+    TuneConfig c = *cfg;
+    c.progress = log_epoch;
+    c.ctx = &log;
+    TuneOutcome out;
+    int code = EXIT_OK;
+    bool ok = tune_run(store, &c, &out);
+    if (show)
+        fputc('\n', stderr);
+    if (!ok) {
+        code = cli_runtime_error("tune: %s", out.error);
+        goto done;
+    }
+    int64_t wid = pipeline_store_weights(store, &out.weights, generation, parent_weights_id, "tuned");
+    TuneRunRecord rec = {
+        .parent_weights_id = parent_weights_id, .result_weights_id = wid, .k = out.K,
+        .train_loss = out.train_loss, .validation_loss = out.valid_loss,
+        .positions = (int64_t)out.positions, .epochs = out.epochs_run,
+        .epoch_train = log.train, .epoch_valid = log.valid, .nepochs = log.count,
+    };
+    if (wid < 0 || store_tune_run_put(store, &rec) < 0) {
+        code = cli_runtime_error("tune: %s", store_error(store));
+        goto done;
+    }
+    if (result_weights_id)
+        *result_weights_id = wid;
+    printf("tune positions %zu (train %zu, validation %zu) K %.6g loss %.6f -> %.6f "
+           "(train %.6f) epochs %d best %d time %.1f+%.1fs weights %lld\n",
+           out.positions, out.train_positions, out.valid_positions, out.K, out.start_loss,
+           out.valid_loss, out.train_loss, out.epochs_run, out.best_epoch, out.extract_seconds,
+           out.fit_seconds, (long long)wid);
+    if (out_path) {
+        char err[512];
+        if (!weights_save(&out.weights, out_path, err, sizeof err))
+            code = cli_runtime_error("%s", err);
+    }
+done:
+    free(log.train);
+    free(log.valid);
+    return code;
+}
+
+static int run_tune(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "db", required_argument, 0, OPT_DB_T },
+        { "runs", required_argument, 0, OPT_RUNS },
+        { "last-generations", required_argument, 0, OPT_LAST },
+        { "out", required_argument, 0, OPT_OUT },
+        { "epochs", required_argument, 0, OPT_EPOCHS },
+        { "lr", required_argument, 0, OPT_LR },
+        { "batch", required_argument, 0, OPT_BATCH_T },
+        { "validation", required_argument, 0, OPT_VALIDATION },
+        { "threads", required_argument, 0, OPT_THREADS_T },
+        { "weights", required_argument, 0, OPT_WEIGHTS_T },
+        { "skip-plies", required_argument, 0, OPT_SKIP },
+        { "patience", required_argument, 0, OPT_PATIENCE },
+        { "help", no_argument, 0, OPT_HELP },
+        { 0, 0, 0, 0 },
+    };
+    const char *db = "dama.db", *out_path = "tuned-weights.txt", *runs_text = NULL;
+    long last = 0, n;
+    TuneConfig cfg;
+    tune_default_config(&cfg);
+    char err[512], *end;
+    int o;
+    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
+        switch (o) {
+        case OPT_HELP: return cli_print_help("tune");
+        case OPT_DB_T: db = optarg; break;
+        case OPT_RUNS: runs_text = optarg; break;
+        case OPT_LAST: if (!cli_long("--last-generations", optarg, 1, 1000, &last)) return EXIT_USAGE; break;
+        case OPT_OUT: out_path = optarg; break;
+        case OPT_EPOCHS: if (!cli_long("--epochs", optarg, 1, 1000000, &n)) return EXIT_USAGE; cfg.epochs = (int)n; break;
+        case OPT_PATIENCE: if (!cli_long("--patience", optarg, 0, 1000000, &n)) return EXIT_USAGE; cfg.patience = (int)n; break;
+        case OPT_SKIP: if (!cli_long("--skip-plies", optarg, 0, 1000, &n)) return EXIT_USAGE; cfg.skip_plies = (int)n; break;
+        case OPT_BATCH_T: if (!cli_long("--batch", optarg, 0, 1000000000L, &n)) return EXIT_USAGE; cfg.batch = (size_t)n; break;
+        case OPT_THREADS_T: if (!cli_long("--threads", optarg, 1, 1024, &n)) return EXIT_USAGE; cfg.threads = (int)n; break;
+        case OPT_LR:
+            cfg.learning_rate = strtod(optarg, &end);
+            if (*end || end == optarg || !(cfg.learning_rate > 0))
+                return cli_usage_error("bad value '%s' for --lr: expected a positive number", optarg);
+            break;
+        case OPT_VALIDATION:
+            cfg.validation = strtod(optarg, &end);
+            if (*end || end == optarg || !(cfg.validation >= 0 && cfg.validation < 1))
+                return cli_usage_error("bad value '%s' for --validation: expected a number in [0, 1)", optarg);
+            break;
+        case OPT_WEIGHTS_T:
+            if (!weights_load(&cfg.start, optarg, err, sizeof err))
+                return cli_usage_error("%s", err);
+            break;
+        default: return EXIT_USAGE;
+        }
+    }
+    if (optind != argc)
+        return cli_usage_error("unexpected argument '%s' (see 'dama tune --help')", argv[optind]);
+    if (runs_text && last)
+        return cli_usage_error("give --runs or --last-generations, not both");
+    int64_t *ids = NULL;
+    if (runs_text && (cfg.nruns = parse_run_list(runs_text, &ids)) < 0) {
+        free(ids);
+        return cli_usage_error("bad value '%s' for --runs: expected run ids like 3,5,9", runs_text);
+    }
+    Store *store = pipeline_open_store(db);
+    if (!store) {
+        free(ids);
+        return EXIT_RUNTIME;
+    }
+    int code = EXIT_OK;
+    if (last) {
+        ids = calloc((size_t)last, sizeof *ids);
+        cfg.nruns = ids ? store_recent_runs(store, "selfplay", (int)last, ids) : -1;
+        if (cfg.nruns < 0) {
+            code = cli_runtime_error("%s: %s", db, store_error(store));
+            goto out;
+        }
+        if (cfg.nruns == 0) {
+            code = cli_runtime_error("%s: no self-play runs to learn from", db);
+            goto out;
+        }
+    }
+    cfg.run_ids = ids;
+    int64_t parent = pipeline_store_weights(store, &cfg.start, 0, 0, "tune start");
+    if (parent < 0) {
+        code = cli_runtime_error("%s: %s", db, store_error(store));
+        goto out;
+    }
+    code = pipeline_tune(store, &cfg, parent, 0, out_path, isatty(STDERR_FILENO),
+                            pipeline_interrupt_flag(), NULL);
+    if (code == EXIT_OK)
+        printf("weights written to %s\n", out_path);
+out:
+    store_close(store);
+    free(ids);
+    return code;
+}
+
+const Command cmd_tune = {
+    "tune", "fit the evaluation weights to the stored games (Texel method)",
+    "usage: dama tune [--db FILE] [--runs LIST | --last-generations K] [--out FILE]\n"
+    "                 [--epochs E] [--lr X] [--batch B] [--validation F] [--threads T]\n"
+    "                 [--weights START] [--skip-plies P] [--patience N]\n"
+    "\n"
+    "Loads the quiet positions (no capture pending) of the chosen self-play runs, labels\n"
+    "each with its game's result from the side to move, fits the logistic scale K, then\n"
+    "descends with Adam, holding out whole games for validation and stopping when the\n"
+    "validation loss stops improving.  Writes the weights file and records the run.\n"
+    "\n"
+    "  --db FILE            database (default dama.db)\n"
+    "  --runs LIST          self-play run ids, comma separated (default: every run)\n"
+    "  --last-generations K the K most recent self-play runs\n"
+    "  --out FILE           weights file to write (default tuned-weights.txt)\n"
+    "  --weights START      starting weights (default: built-in hand-set weights)\n"
+    "  --epochs E           at most E passes (default 300)\n"
+    "  --lr X               Adam step in hundredths of a man (default 1)\n"
+    "  --batch B            positions per step, 0 = full batch (default 0)\n"
+    "  --validation F       share of games held out (default 0.1)\n"
+    "  --patience N         epochs without improvement before stopping (default 20)\n"
+    "  --skip-plies P       ignore the first P plies of every game (default 8)\n"
+    "  --threads T          threads for the gradient (default: all cores)\n",
+    run_tune,
+};

@@ -1,0 +1,206 @@
+/* Records of the pipeline's later steps: tuning runs, matches and the training journal.
+ * Rare writes, so their statements are prepared per call. */
+#include <stdio.h>
+
+#include "store_internal.h"
+
+/* Prepares sql, or fails with the statement named. */
+static sqlite3_stmt *prepare(Store *s, const char *sql, const char *what)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        store_fail_db(s, what);
+        sqlite3_finalize(st);
+        return NULL;
+    }
+    return st;
+}
+
+static void bind_id(sqlite3_stmt *st, int col, int64_t id)
+{
+    if (id > 0)
+        sqlite3_bind_int64(st, col, id);
+    else
+        sqlite3_bind_null(st, col);
+}
+
+/* Steps st to completion and finalizes it. */
+static bool run_once(Store *s, sqlite3_stmt *st, const char *what)
+{
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_DONE)
+        store_fail_db(s, what);
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE;
+}
+
+int64_t store_tune_run_put(Store *s, const TuneRunRecord *rec)
+{
+    if (!s || !rec || rec->nepochs < 0 || (rec->nepochs > 0 && (!rec->epoch_train || !rec->epoch_valid)))
+        return s ? (store_fail(s, "store_tune_run_put: bad record"), -1) : -1;
+    if (!store_begin_write(s))
+        return -1;
+    sqlite3_stmt *st = prepare(s, "INSERT INTO tune_runs (run_id, parent_weights_id, result_weights_id,"
+                                  " k, train_loss, validation_loss, positions, epochs)"
+                                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", "store_tune_run_put");
+    if (!st)
+        goto fail;
+    bind_id(st, 1, rec->run_id);
+    bind_id(st, 2, rec->parent_weights_id);
+    bind_id(st, 3, rec->result_weights_id);
+    sqlite3_bind_double(st, 4, rec->k);
+    sqlite3_bind_double(st, 5, rec->train_loss);
+    sqlite3_bind_double(st, 6, rec->validation_loss);
+    sqlite3_bind_int64(st, 7, rec->positions);
+    sqlite3_bind_int(st, 8, rec->epochs);
+    if (!run_once(s, st, "store_tune_run_put"))
+        goto fail;
+    int64_t id = sqlite3_last_insert_rowid(s->db);
+    st = prepare(s, "INSERT INTO tune_epochs (tune_run_id, epoch, train_loss, validation_loss)"
+                    " VALUES (?1, ?2, ?3, ?4)", "store_tune_run_put epochs");
+    if (!st)
+        goto fail;
+    for (int e = 0; e < rec->nepochs; e++) {
+        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_int(st, 2, e);
+        sqlite3_bind_double(st, 3, rec->epoch_train[e]);
+        sqlite3_bind_double(st, 4, rec->epoch_valid[e]);
+        if (sqlite3_step(st) != SQLITE_DONE) {
+            store_fail_db(s, "store_tune_run_put epochs");
+            sqlite3_finalize(st);
+            goto fail;
+        }
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    if (!store_commit(s))
+        goto fail;
+    return id;
+fail:
+    store_rollback(s);
+    return -1;
+}
+
+int64_t store_match_put(Store *s, const MatchRecord *rec)
+{
+    if (!s || !rec)
+        return s ? (store_fail(s, "store_match_put: no record"), -1) : -1;
+    sqlite3_stmt *st = prepare(s, "INSERT INTO matches (run_id, weights_a, weights_b, games, wins,"
+                                  " draws, losses, penta, elo, elo_low, elo_high, llr, llr_low,"
+                                  " llr_high, verdict) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+                                  " ?10, ?11, ?12, ?13, ?14, ?15)", "store_match_put");
+    if (!st)
+        return -1;
+    bind_id(st, 1, rec->run_id);
+    bind_id(st, 2, rec->weights_a);
+    bind_id(st, 3, rec->weights_b);
+    sqlite3_bind_int(st, 4, rec->games);
+    sqlite3_bind_int(st, 5, rec->wins);
+    sqlite3_bind_int(st, 6, rec->draws);
+    sqlite3_bind_int(st, 7, rec->losses);
+    sqlite3_bind_text(st, 8, rec->penta, -1, SQLITE_TRANSIENT);
+    const double reals[6] = { rec->elo, rec->elo_low, rec->elo_high, rec->llr, rec->llr_low, rec->llr_high };
+    for (int i = 0; i < 6; i++)
+        sqlite3_bind_double(st, 9 + i, reals[i]);
+    sqlite3_bind_text(st, 15, rec->verdict, -1, SQLITE_TRANSIENT);
+    return run_once(s, st, "store_match_put") ? sqlite3_last_insert_rowid(s->db) : -1;
+}
+
+int store_recent_runs(Store *s, const char *kind, int n, int64_t *ids)
+{
+    if (!s || !kind || n < 0 || (n > 0 && !ids))
+        return s ? (store_fail(s, "store_recent_runs: bad arguments"), -1) : -1;
+    sqlite3_stmt *st = prepare(s, "SELECT id FROM runs WHERE kind = ?1 AND status = 'done'"
+                                  " ORDER BY id DESC LIMIT ?2", "store_recent_runs");
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, kind, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 2, n);
+    int count = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        ids[count++] = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return store_fail_db(s, "store_recent_runs"), -1;
+    return count;
+}
+
+int64_t store_last_run(Store *s, const char *kind, char *status, size_t status_len,
+                       char *params, size_t params_len)
+{
+    if (!s || !kind)
+        return s ? (store_fail(s, "store_last_run: bad arguments"), -1) : -1;
+    sqlite3_stmt *st = prepare(s, "SELECT id, status, params FROM runs WHERE kind = ?1"
+                                  " ORDER BY id DESC LIMIT 1", "store_last_run");
+    if (!st)
+        return -1;
+    sqlite3_bind_text(st, 1, kind, -1, SQLITE_TRANSIENT);
+    int64_t id = 0;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        id = sqlite3_column_int64(st, 0);
+        const unsigned char *t = sqlite3_column_text(st, 1);
+        if (status && status_len)
+            snprintf(status, status_len, "%s", t ? (const char *)t : "");
+        t = sqlite3_column_text(st, 2);
+        if (params && params_len)
+            snprintf(params, params_len, "%s", t ? (const char *)t : "");
+    } else if (rc != SQLITE_DONE) {
+        id = -1;
+        store_fail_db(s, "store_last_run");
+    }
+    sqlite3_finalize(st);
+    return id;
+}
+
+bool store_train_step_put(Store *s, int64_t train_run_id, int generation, const char *step,
+                          const TrainStep *ts)
+{
+    if (!s || !step || !ts)
+        return s ? store_fail(s, "store_train_step_put: bad arguments") : false;
+    sqlite3_stmt *st = prepare(s, "INSERT OR REPLACE INTO train_steps (train_run_id, generation, step,"
+                                  " ref_id, best_weights_id, candidate_weights_id, outcome)"
+                                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", "store_train_step_put");
+    if (!st)
+        return false;
+    sqlite3_bind_int64(st, 1, train_run_id);
+    sqlite3_bind_int(st, 2, generation);
+    sqlite3_bind_text(st, 3, step, -1, SQLITE_TRANSIENT);
+    bind_id(st, 4, ts->ref_id);
+    bind_id(st, 5, ts->best_weights_id);
+    bind_id(st, 6, ts->candidate_weights_id);
+    if (ts->outcome[0])
+        sqlite3_bind_text(st, 7, ts->outcome, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(st, 7);
+    return run_once(s, st, "store_train_step_put");
+}
+
+int store_train_step_get(Store *s, int64_t train_run_id, int generation, const char *step,
+                         TrainStep *ts)
+{
+    if (!s || !step || !ts)
+        return s ? (store_fail(s, "store_train_step_get: bad arguments"), -1) : -1;
+    sqlite3_stmt *st = prepare(s, "SELECT ref_id, best_weights_id, candidate_weights_id, outcome"
+                                  " FROM train_steps WHERE train_run_id = ?1 AND generation = ?2"
+                                  " AND step = ?3", "store_train_step_get");
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 1, train_run_id);
+    sqlite3_bind_int(st, 2, generation);
+    sqlite3_bind_text(st, 3, step, -1, SQLITE_TRANSIENT);
+    int found = 0, rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        found = 1;
+        ts->ref_id = sqlite3_column_int64(st, 0);
+        ts->best_weights_id = sqlite3_column_int64(st, 1);
+        ts->candidate_weights_id = sqlite3_column_int64(st, 2);
+        const unsigned char *t = sqlite3_column_text(st, 3);
+        snprintf(ts->outcome, sizeof ts->outcome, "%s", t ? (const char *)t : "");
+    } else if (rc != SQLITE_DONE) {
+        found = -1;
+        store_fail_db(s, "store_train_step_get");
+    }
+    sqlite3_finalize(st);
+    return found;
+}

@@ -1,0 +1,152 @@
+/* Texel tuning of the evaluation weights from stored games. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "evaluate.h"
+#include "game.h"
+#include "tune.h"
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void tune_default_config(TuneConfig *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    weights_default(&cfg->start);
+    cfg->validation = 0.1;
+    cfg->epochs = 300;
+    cfg->learning_rate = 1.0;
+    cfg->patience = 20;
+    cfg->skip_plies = 8;
+    cfg->seed = 1;
+}
+
+typedef struct Loader {
+    Dataset *ds;
+    const TuneConfig *cfg;
+    size_t mismatches;
+    char first_mismatch[64];
+    bool out_of_memory;
+} Loader;
+
+/* One stored position: extract its terms, check them against the engine, label it. */
+static int load_position(void *vctx, int64_t game_id, int ply, const Position *pos, int score,
+                         bool has_score, int result)
+{
+    (void)score;
+    (void)has_score;
+    Loader *ld = vctx;
+    if (ply < ld->cfg->skip_plies || result == RESULT_NONE)
+        return 0;
+    EvalTerm terms[EVAL_MAX_TERMS];
+    int n = eval_extract(pos, terms);
+    /* What is fitted must be what is played: the dot product must be the engine's eval. */
+    if (eval_dot(terms, n, &ld->cfg->start) != evaluate(pos, &ld->cfg->start)) {
+        if (ld->mismatches++ == 0)
+            snprintf(ld->first_mismatch, sizeof ld->first_mismatch, "game %lld ply %d",
+                     (long long)game_id, ply);
+        return 0;
+    }
+    int winner = result == RESULT_WHITE_WINS ? WHITE : result == RESULT_BLACK_WINS ? BLACK : -1;
+    float label = winner < 0 ? 0.5f : winner == pos->side ? 1.0f : 0.0f;
+    int32_t idx[EVAL_MAX_TERMS], coef[EVAL_MAX_TERMS];
+    for (int i = 0; i < n; i++) {
+        idx[i] = terms[i].index;
+        coef[i] = terms[i].coef;
+    }
+    if (!dataset_add(ld->ds, game_id, label, idx, coef, n)) {
+        ld->out_of_memory = true;
+        return 1;
+    }
+    return 0;
+}
+
+bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
+{
+    memset(out, 0, sizeof *out);
+    out->weights = cfg->start;
+    double t0 = now_seconds();
+    Dataset *ds = dataset_new(EVAL_NUM_WEIGHTS, EVAL_SCALE);
+    Dataset *train = NULL, *valid = NULL;
+    double *w = calloc(EVAL_NUM_WEIGHTS, sizeof *w);
+    bool ok = false;
+    if (!ds || !w) {
+        snprintf(out->error, sizeof out->error, "out of memory");
+        goto done;
+    }
+    Loader ld = { .ds = ds, .cfg = cfg };
+    if (!store_positions_foreach(store, cfg->run_ids, cfg->nruns, true, load_position, &ld)) {
+        snprintf(out->error, sizeof out->error, "%s", store_error(store));
+        goto done;
+    }
+    if (ld.out_of_memory) {
+        snprintf(out->error, sizeof out->error, "out of memory after %zu positions", ds->npos);
+        goto done;
+    }
+    if (ld.mismatches) {
+        snprintf(out->error, sizeof out->error,
+                 "the feature dot product differs from the engine's evaluation in %zu positions "
+                 "(first: %s): refusing to fit", ld.mismatches, ld.first_mismatch);
+        goto done;
+    }
+    out->positions = ds->npos;
+    if (ds->npos < 100) {
+        snprintf(out->error, sizeof out->error,
+                 "only %zu quiet positions to learn from (play more games first)", ds->npos);
+        goto done;
+    }
+    if (!dataset_split(ds, cfg->validation, cfg->seed, &train, &valid)) {
+        snprintf(out->error, sizeof out->error, "out of memory splitting the data");
+        goto done;
+    }
+    out->train_positions = train->npos;
+    out->valid_positions = valid->npos;
+    out->extract_seconds = now_seconds() - t0;
+
+    for (int i = 0; i < EVAL_NUM_WEIGHTS; i++)
+        w[i] = cfg->start.w[i];
+    unsigned char frozen[EVAL_NUM_WEIGHTS] = { 0 };
+    frozen[W_MAN_MG] = frozen[W_MAN_EG] = 1; /* the man is the unit: it pins the scale */
+
+    TexelOptions opt = texel_default_options();
+    opt.epochs = cfg->epochs;
+    opt.learning_rate = cfg->learning_rate;
+    opt.batch_size = cfg->batch;
+    opt.patience = cfg->patience;
+    opt.threads = cfg->threads;
+    opt.frozen = frozen;
+    opt.seed = cfg->seed;
+    opt.K = texel_fit_k(train, w, cfg->threads);
+    const Dataset *holdout = valid->npos ? valid : train;
+    out->start_loss = texel_loss(holdout, w, opt.K, cfg->threads);
+    double t1 = now_seconds();
+    TexelResult res;
+    if (!texel_train(train, valid->npos ? valid : NULL, w, &opt, cfg->progress, cfg->ctx, &res)) {
+        snprintf(out->error, sizeof out->error, "the fit failed (bad options or out of memory)");
+        goto done;
+    }
+    out->fit_seconds = now_seconds() - t1;
+    out->K = res.K;
+    out->epochs_run = res.epochs_run;
+    out->best_epoch = res.best_epoch;
+    out->train_loss = texel_loss(train, w, res.K, cfg->threads);
+    out->valid_loss = texel_loss(holdout, w, res.K, cfg->threads);
+    for (int i = 0; i < EVAL_NUM_WEIGHTS; i++) {
+        double r = round(w[i]);
+        out->weights.w[i] = r > INT32_MAX / 64 ? INT32_MAX / 64 : r < -INT32_MAX / 64 ? -INT32_MAX / 64 : (int32_t)r;
+    }
+    ok = true;
+done:
+    dataset_free(train);
+    dataset_free(valid);
+    dataset_free(ds);
+    free(w);
+    return ok;
+}

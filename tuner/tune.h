@@ -1,0 +1,45 @@
+/* The tuning job: positions from the database, features from the engine's own extractor,
+ * a Texel fit, and integer weights ready for the engine. */
+#ifndef DAMA_TUNE_H
+#define DAMA_TUNE_H
+
+#include "store.h"
+#include "texel.h"
+#include "weights.h"
+
+typedef struct TuneConfig {
+    const int64_t *run_ids;  /* self-play runs to learn from; nruns = 0: every run */
+    int nruns;
+    Weights start;           /* starting point; the man weights stay fixed (the scale) */
+    double validation;       /* share of games held out (split by game) */
+    int epochs;
+    double learning_rate;
+    size_t batch;            /* positions per step; 0 = full batch */
+    int patience;            /* epochs without a better validation loss before stopping */
+    int threads;
+    int skip_plies;          /* positions before this ply are skipped (random openings) */
+    uint64_t seed;
+    TexelProgress progress;  /* per epoch; may be NULL */
+    void *ctx;
+} TuneConfig;
+
+typedef struct TuneOutcome {
+    Weights weights;         /* the fitted weights, rounded */
+    double K;
+    double start_loss;       /* validation loss of the start weights */
+    double train_loss, valid_loss; /* at the best epoch */
+    size_t positions, train_positions, valid_positions;
+    int epochs_run, best_epoch;
+    double extract_seconds, fit_seconds;
+    char error[320];
+} TuneOutcome;
+
+/* Defaults: validation 0.1, 300 epochs, learning rate 1, full batch, patience 20,
+ * skip 8 plies, seed 1, all threads. */
+void tune_default_config(TuneConfig *cfg);
+
+/* Loads, checks, fits.  False with out->error on a database failure, on too few positions,
+ * or when the extractor's dot product disagrees with the engine's evaluation. */
+bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out);
+
+#endif
