@@ -8,6 +8,43 @@
 
 enum { OPT_WEIGHTS_S = OPT_RUN_FIRST_FREE };
 
+int pipeline_selfplay(Store *store, RunOptions *ro, const Weights *weights, int64_t weights_id,
+                      const char *params, int64_t *run_id_out)
+{
+    char signature[64];
+    pipeline_bench_signature(signature, sizeof signature);
+    int64_t run_id = store_run_begin(store, "selfplay", params, pipeline_engine_version(),
+                                     signature, weights_id);
+    if (run_id < 0)
+        return cli_runtime_error("%s: %s", ro->db_path, store_error(store));
+    RunnerConfig *c = &ro->cfg;
+    c->weights[0] = c->weights[1] = weights;
+    c->weights_id[0] = c->weights_id[1] = weights_id;
+    c->store = store;
+    c->run_id = run_id;
+    c->stop = pipeline_interrupt_flag();
+    c->label = "selfplay";
+    c->on_pair = NULL;
+    RunnerTotals t;
+    bool ok = runner_play(c, &t);
+    store_run_end(store, run_id, !ok ? "failed" : t.interrupted ? "interrupted" : "done");
+    printf("selfplay run %lld games %d white %d draws %d black %d mars %d positions %lld "
+           "time %.1f games/s %.2f db %.1f%%\n",
+           (long long)run_id, t.games, t.white_wins, t.draws, t.black_wins, t.mars, t.positions,
+           t.seconds, t.seconds > 0 ? t.games / t.seconds : 0.0,
+           t.seconds > 0 ? 100.0 * t.db_seconds / t.seconds : 0.0);
+    fflush(stdout);
+    if (run_id_out)
+        *run_id_out = run_id;
+    if (!ok)
+        return cli_runtime_error("%s: %s", ro->db_path, t.error);
+    if (t.interrupted) {
+        fprintf(stderr, "dama: interrupted: %d finished games are saved in %s\n", t.games, ro->db_path);
+        return EXIT_INTERRUPTED;
+    }
+    return EXIT_OK;
+}
+
 static int run_selfplay(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -51,36 +88,12 @@ static int run_selfplay(int argc, char **argv)
     }
     int code = EXIT_OK;
     int64_t weights_id = pipeline_store_weights(store, &weights, 0, 0, weights_note);
-    char params[512], signature[64];
+    char params[512];
     run_options_describe(&ro, params, sizeof params);
-    pipeline_bench_signature(signature, sizeof signature);
-    int64_t run_id = weights_id < 0 ? -1
-                   : store_run_begin(store, "selfplay", params, pipeline_engine_version(), signature, weights_id);
-    if (run_id < 0) {
+    if (weights_id < 0)
         code = cli_runtime_error("%s: %s", ro.db_path, store_error(store));
-        goto out;
-    }
-    RunnerConfig *c = &ro.cfg;
-    c->weights[0] = c->weights[1] = &weights;
-    c->weights_id[0] = c->weights_id[1] = weights_id;
-    c->store = store;
-    c->run_id = run_id;
-    c->stop = pipeline_interrupt_flag();
-    c->label = "selfplay";
-    RunnerTotals t;
-    bool ok = runner_play(c, &t);
-    store_run_end(store, run_id, !ok ? "failed" : t.interrupted ? "interrupted" : "done");
-    printf("run %lld games %d white %d draws %d black %d mars %d positions %lld time %.1f games/s %.2f db %.1f%%\n",
-           (long long)run_id, t.games, t.white_wins, t.draws, t.black_wins, t.mars, t.positions,
-           t.seconds, t.seconds > 0 ? t.games / t.seconds : 0.0,
-           t.seconds > 0 ? 100.0 * t.db_seconds / t.seconds : 0.0);
-    if (!ok)
-        code = cli_runtime_error("%s: %s", ro.db_path, t.error);
-    else if (t.interrupted) {
-        fprintf(stderr, "dama: interrupted: %d finished games are saved in %s\n", t.games, ro.db_path);
-        code = EXIT_INTERRUPTED;
-    }
-out:
+    else
+        code = pipeline_selfplay(store, &ro, &weights, weights_id, params, NULL);
     store_close(store);
     run_options_free(&ro);
     return code;
@@ -94,7 +107,7 @@ const Command cmd_selfplay = {
     "Plays N games in parallel, each opening twice with colours swapped, and stores every\n"
     "game and position in the SQLite file.  A run is reproducible: game i uses seed S+i.\n"
     "Ctrl-C stops starting games, saves the finished ones and exits with code 130.\n"
-    "Prints last: run R games N white W draws D black B mars M positions P time S ...\n"
+    "Prints last: selfplay run R games N white W draws D black B mars M positions P time S ...\n"
     "\n"
     "  --weights FILE     evaluation weights (default: the built-in hand-set weights)\n"
     RUN_OPTIONS_HELP,

@@ -12,6 +12,7 @@ const Command *const dama_commands[] = {
     &cmd_selfplay,
     &cmd_tune,
     &cmd_match,
+    &cmd_train,
     NULL,
 };
 

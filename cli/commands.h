@@ -7,7 +7,7 @@
 #include "cli.h"
 
 extern const Command cmd_perft, cmd_moves, cmd_analyze, cmd_bench, cmd_selfplay, cmd_tune,
-    cmd_match;
+    cmd_match, cmd_train;
 
 /* The table `dama` dispatches on, ended by a zeroed entry. */
 extern const Command *const dama_commands[];

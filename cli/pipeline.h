@@ -50,6 +50,10 @@ typedef struct MatchOutcome {
     bool interrupted;
 } MatchOutcome;
 bool sprt_parse(SprtConfig *sc, const char *text, char *err, size_t errlen);
+/* The self-play step (cmd_selfplay.c): plays ro's games with weights on both sides, records
+ * the run; *run_id gets its id (may be NULL).  Returns an exit code (errors printed). */
+int pipeline_selfplay(Store *store, RunOptions *ro, const Weights *weights, int64_t weights_id,
+                      const char *params, int64_t *run_id);
 /* Plays A against B with ro's settings, stores the run and the match row, prints the
  * result lines; returns an exit code (errors printed). */
 int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const Weights *a,

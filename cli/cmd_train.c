@@ -1,0 +1,290 @@
+/* `dama train`: the loop.  Each generation plays self-play games with the best weights,
+ * tunes a candidate on the recent games, and promotes it only if an SPRT match accepts it.
+ * Every finished step is written to the training journal, so `--resume` continues an
+ * interrupted run where it stopped. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "pipeline.h"
+#include "run_options.h"
+#include "tune.h"
+
+enum { OPT_GENERATIONS = OPT_RUN_FIRST_FREE, OPT_MATCH_GAMES, OPT_START, OPT_WINDOW, OPT_SPRT_T,
+       OPT_OUT_T, OPT_RESUME, OPT_EPOCHS_T };
+
+typedef struct TrainOptions {
+    RunOptions ro;            /* self-play settings; the match uses them with match_games */
+    int generations, match_games, window, epochs;
+    const char *start, *out_path;
+    SprtConfig sprt;
+    bool resume;
+} TrainOptions;
+
+static bool load_weights_id(Store *store, int64_t id, Weights *w)
+{
+    char *text = NULL, err[512];
+    bool ok = store_weights_get(store, id, &text) && weights_parse(w, text, "stored weights", err, sizeof err);
+    if (!ok)
+        cli_runtime_error("weights %lld: %s", (long long)id, text ? err : store_error(store));
+    free(text);
+    return ok;
+}
+
+static bool journal(Store *store, int64_t train_id, int gen, const char *step, int64_t ref,
+                    int64_t best, int64_t candidate, const char *outcome)
+{
+    TrainStep ts = { .ref_id = ref, .best_weights_id = best, .candidate_weights_id = candidate };
+    snprintf(ts.outcome, sizeof ts.outcome, "%s", outcome ? outcome : "");
+    if (store_train_step_put(store, train_id, gen, step, &ts))
+        return true;
+    cli_runtime_error("%s", store_error(store));
+    return false;
+}
+
+/* One generation; *best_id is updated on promotion.  Returns an exit code. */
+static int train_generation(Store *store, TrainOptions *to, int64_t train_id, int gen, int64_t *best_id)
+{
+    TrainStep ts;
+    Weights best;
+    if (!load_weights_id(store, *best_id, &best))
+        return EXIT_RUNTIME;
+    char params[1024];
+    run_options_describe(&to->ro, params, sizeof params);
+
+    /* Step 1. Self-play with the best weights. */
+    int found = store_train_step_get(store, train_id, gen, "selfplay", &ts);
+    if (found < 0)
+        return cli_runtime_error("%s", store_error(store));
+    if (!found) {
+        RunOptions ro = to->ro;
+        ro.cfg.seed = to->ro.cfg.seed + (uint64_t)gen * 1000003u; /* new games each generation */
+        ro.cfg.setup.noise = 10;
+        int64_t run_id;
+        int code = pipeline_selfplay(store, &ro, &best, *best_id, params, &run_id);
+        if (code != EXIT_OK || !journal(store, train_id, gen, "selfplay", run_id, *best_id, 0, NULL))
+            return code != EXIT_OK ? code : EXIT_RUNTIME;
+    }
+
+    /* Step 2. Tune a candidate on the self-play of the last `window` generations. */
+    found = store_train_step_get(store, train_id, gen, "tune", &ts);
+    if (found < 0)
+        return cli_runtime_error("%s", store_error(store));
+    int64_t candidate_id = found ? ts.ref_id : 0;
+    if (!found) {
+        int64_t runs[64];
+        int nruns = 0;
+        for (int g = gen; g >= 1 && g > gen - to->window && nruns < 64; g--) {
+            TrainStep sp;
+            if (store_train_step_get(store, train_id, g, "selfplay", &sp) == 1)
+                runs[nruns++] = sp.ref_id;
+        }
+        TuneConfig cfg;
+        tune_default_config(&cfg);
+        cfg.start = best;
+        cfg.run_ids = runs;
+        cfg.nruns = nruns;
+        cfg.threads = to->ro.cfg.threads;
+        cfg.epochs = to->epochs;
+        int code = pipeline_tune(store, &cfg, *best_id, gen, NULL, to->ro.cfg.progress,
+                                 pipeline_interrupt_flag(), &candidate_id);
+        if (code != EXIT_OK || !journal(store, train_id, gen, "tune", candidate_id, *best_id, candidate_id, NULL))
+            return code != EXIT_OK ? code : EXIT_RUNTIME;
+    }
+
+    /* Step 3. Candidate (A) against the best (B), stopped by the SPRT. */
+    found = store_train_step_get(store, train_id, gen, "match", &ts);
+    if (found < 0)
+        return cli_runtime_error("%s", store_error(store));
+    char verdict[16];
+    if (found) {
+        snprintf(verdict, sizeof verdict, "%s", ts.outcome);
+    } else if (candidate_id == *best_id) {
+        /* The fit found nothing better than where it started: nothing to test. */
+        printf("generation %d: the tuned weights equal the best weights; no match\n", gen);
+        snprintf(verdict, sizeof verdict, "unchanged");
+        if (!journal(store, train_id, gen, "match", 0, *best_id, candidate_id, verdict))
+            return EXIT_RUNTIME;
+    } else {
+        Weights candidate;
+        if (!load_weights_id(store, candidate_id, &candidate))
+            return EXIT_RUNTIME;
+        RunOptions ro = to->ro;
+        ro.cfg.games = to->match_games;
+        ro.cfg.seed = to->ro.cfg.seed + (uint64_t)gen * 1000003u + 500000u;
+        ro.cfg.setup.noise = 0;
+        MatchOutcome mo;
+        int code = pipeline_match(store, &ro, &to->sprt, &candidate, candidate_id, &best, *best_id,
+                                  params, &mo);
+        snprintf(verdict, sizeof verdict, "%s", mo.verdict == SPRT_ACCEPT_H1 ? "accept-H1"
+                                               : mo.verdict == SPRT_ACCEPT_H0 ? "accept-H0" : "continue");
+        if (code != EXIT_OK || !journal(store, train_id, gen, "match", 0, *best_id, candidate_id, verdict))
+            return code != EXIT_OK ? code : EXIT_RUNTIME;
+    }
+
+    /* Step 4. Promote only on evidence. */
+    bool promote = strcmp(verdict, "accept-H1") == 0;
+    if (!journal(store, train_id, gen, "decision", 0, *best_id, candidate_id, promote ? "promoted" : "rejected"))
+        return EXIT_RUNTIME;
+    printf("generation %d: candidate %lld %s (best was %lld)\n", gen, (long long)candidate_id,
+           promote ? "promoted" : "rejected", (long long)*best_id);
+    fflush(stdout);
+    if (promote)
+        *best_id = candidate_id;
+    return EXIT_OK;
+}
+
+/* Replays the journal of a resumed run: the best weights after its decided generations,
+ * and the first generation that is not decided yet. */
+static int resume_point(Store *store, int64_t train_id, int64_t start_id, int64_t *best_id)
+{
+    *best_id = start_id;
+    for (int gen = 1;; gen++) {
+        TrainStep ts;
+        int found = store_train_step_get(store, train_id, gen, "decision", &ts);
+        if (found <= 0)
+            return found < 0 ? -1 : gen;
+        if (strcmp(ts.outcome, "promoted") == 0)
+            *best_id = ts.candidate_weights_id;
+    }
+}
+
+static int train(Store *store, TrainOptions *to)
+{
+    Weights start;
+    char err[512], status[32], params[2048], desc[1024];
+    if (!pipeline_weights_by_name(&start, to->start, err, sizeof err))
+        return cli_usage_error("%s", err);
+    int64_t start_id = pipeline_store_weights(store, &start, 0, 0, to->start);
+    if (start_id < 0)
+        return cli_runtime_error("%s: %s", to->ro.db_path, store_error(store));
+    run_options_describe(&to->ro, desc, sizeof desc);
+    snprintf(params, sizeof params, "%s generations=%d match_games=%d window=%d start=%s sprt=%g,%g,%g,%g",
+             desc, to->generations, to->match_games, to->window, to->start, to->sprt.elo0,
+             to->sprt.elo1, to->sprt.alpha, to->sprt.beta);
+
+    int64_t train_id = 0, best_id = start_id;
+    int first_gen = 1;
+    if (to->resume) {
+        char old_params[2048];
+        train_id = store_last_run(store, "train", status, sizeof status, old_params, sizeof old_params);
+        if (train_id < 0)
+            return cli_runtime_error("%s: %s", to->ro.db_path, store_error(store));
+        if (train_id == 0 || strcmp(status, "done") == 0)
+            return cli_usage_error("%s: no unfinished training run to resume", to->ro.db_path);
+        if (strcmp(old_params, params) != 0)
+            return cli_usage_error("--resume needs the options of the interrupted run: %s", old_params);
+        first_gen = resume_point(store, train_id, start_id, &best_id);
+        if (first_gen < 0)
+            return cli_runtime_error("%s: %s", to->ro.db_path, store_error(store));
+        printf("resuming training run %lld at generation %d\n", (long long)train_id, first_gen);
+    } else {
+        char signature[64];
+        pipeline_bench_signature(signature, sizeof signature);
+        train_id = store_run_begin(store, "train", params, pipeline_engine_version(), signature, start_id);
+        if (train_id < 0)
+            return cli_runtime_error("%s: %s", to->ro.db_path, store_error(store));
+    }
+
+    int code = EXIT_OK;
+    for (int gen = first_gen; gen <= to->generations && code == EXIT_OK; gen++) {
+        printf("generation %d/%d\n", gen, to->generations);
+        fflush(stdout);
+        code = train_generation(store, to, train_id, gen, &best_id);
+    }
+    store_run_end(store, train_id, code == EXIT_OK ? "done" : code == EXIT_INTERRUPTED ? "interrupted" : "failed");
+    if (code == EXIT_INTERRUPTED)
+        fprintf(stderr, "dama: interrupted: run 'dama train --resume' with the same options to continue\n");
+    if (code != EXIT_OK)
+        return code;
+    Weights best;
+    if (!load_weights_id(store, best_id, &best))
+        return EXIT_RUNTIME;
+    if (!weights_save(&best, to->out_path, err, sizeof err))
+        return cli_runtime_error("%s", err);
+    printf("train run %lld done: best weights %lld written to %s\n", (long long)train_id,
+           (long long)best_id, to->out_path);
+    return EXIT_OK;
+}
+
+static int run_train(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        RUN_LONG_OPTIONS,
+        { "generations", required_argument, 0, OPT_GENERATIONS },
+        { "match-games", required_argument, 0, OPT_MATCH_GAMES },
+        { "start", required_argument, 0, OPT_START },
+        { "window", required_argument, 0, OPT_WINDOW },
+        { "sprt", required_argument, 0, OPT_SPRT_T },
+        { "out", required_argument, 0, OPT_OUT_T },
+        { "resume", no_argument, 0, OPT_RESUME },
+        { "epochs", required_argument, 0, OPT_EPOCHS_T },
+        { "rules", required_argument, 0, OPT_RULES },
+        { "help", no_argument, 0, OPT_HELP },
+        { 0, 0, 0, 0 },
+    };
+    TrainOptions to = { .generations = 3, .match_games = 200, .window = 2, .epochs = 300,
+                        .start = "default", .out_path = "best-weights.txt" };
+    run_options_init(&to.ro);
+    to.ro.cfg.games = 200;
+    char err[512];
+    sprt_parse(&to.sprt, "elo0=0,elo1=20,alpha=0.05,beta=0.05", err, sizeof err);
+    long n;
+    int o;
+    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
+        switch (o) {
+        case OPT_HELP: return cli_print_help("train");
+        case '?': return EXIT_USAGE;
+        case OPT_GENERATIONS: if (!cli_long("--generations", optarg, 1, 100000, &n)) return EXIT_USAGE; to.generations = (int)n; break;
+        case OPT_MATCH_GAMES: if (!cli_long("--match-games", optarg, 2, 10000000, &n)) return EXIT_USAGE; to.match_games = (int)n; break;
+        case OPT_WINDOW: if (!cli_long("--window", optarg, 1, 64, &n)) return EXIT_USAGE; to.window = (int)n; break;
+        case OPT_EPOCHS_T: if (!cli_long("--epochs", optarg, 1, 1000000, &n)) return EXIT_USAGE; to.epochs = (int)n; break;
+        case OPT_START: to.start = optarg; break;
+        case OPT_OUT_T: to.out_path = optarg; break;
+        case OPT_RESUME: to.resume = true; break;
+        case OPT_SPRT_T:
+            if (!sprt_parse(&to.sprt, optarg, err, sizeof err))
+                return cli_usage_error("%s", err);
+            break;
+        default:
+            if (run_options_parse(&to.ro, o, optarg) < 0)
+                return EXIT_USAGE;
+        }
+    }
+    if (optind != argc)
+        return cli_usage_error("unexpected argument '%s' (see 'dama train --help')", argv[optind]);
+    if (!run_options_finish(&to.ro))
+        return EXIT_USAGE;
+    Store *store = pipeline_open_store(to.ro.db_path);
+    int code = store ? train(store, &to) : EXIT_RUNTIME;
+    store_close(store);
+    run_options_free(&to.ro);
+    return code;
+}
+
+const Command cmd_train = {
+    "train", "the training loop: self-play, tune, match, promote on evidence",
+    "usage: dama train [--db FILE] [--generations G] [--games N] [--match-games M]\n"
+    "                  [--nodes K] [--threads T] [--start WEIGHTS] [--window W]\n"
+    "                  [--sprt elo0=0,elo1=20,alpha=0.05,beta=0.05] [--out FILE] [--resume]\n"
+    "\n"
+    "For each generation: self-play N games with the best weights, tune a candidate on the\n"
+    "games of the last W generations, match it against the best (at most M games, stopped\n"
+    "by the SPRT), and promote it only when the SPRT accepts it.  Every step is recorded;\n"
+    "after Ctrl-C, the same command with --resume continues where it stopped.  The best\n"
+    "weights are written to FILE at the end.\n"
+    "\n"
+    "  --generations G    generations to run (default 3)\n"
+    "  --games N          self-play games per generation (default 200)\n"
+    "  --match-games M    most games of each promotion match (default 200)\n"
+    "  --start WEIGHTS    first best weights: a file, 'default' or 'material' (default: default)\n"
+    "  --window W         generations of self-play a candidate learns from (default 2)\n"
+    "  --sprt SPEC        promotion test (default elo0=0,elo1=20,alpha=0.05,beta=0.05)\n"
+    "  --epochs E         most tuning epochs (default 300)\n"
+    "  --out FILE         where the best weights go (default best-weights.txt)\n"
+    "  --resume           continue the last unfinished training run in the database\n"
+    RUN_OPTIONS_HELP,
+    run_train,
+};
