@@ -161,8 +161,9 @@ static int train(Store *store, TrainOptions *to)
     if (start_id < 0)
         return cli_runtime_error("%s: %s", to->ro.db_path, store_error(store));
     run_options_describe(&to->ro, desc, sizeof desc);
-    snprintf(params, sizeof params, "%s generations=%d match_games=%d window=%d start=%s sprt=%g,%g,%g,%g",
-             desc, to->generations, to->match_games, to->window, to->start, to->sprt.elo0,
+    /* What a resumed run must repeat; --generations may grow on resume. */
+    snprintf(params, sizeof params, "%s match_games=%d window=%d epochs=%d start=%s sprt=%g,%g,%g,%g",
+             desc, to->match_games, to->window, to->epochs, to->start, to->sprt.elo0,
              to->sprt.elo1, to->sprt.alpha, to->sprt.beta);
 
     int64_t train_id = 0, best_id = start_id;
@@ -172,8 +173,8 @@ static int train(Store *store, TrainOptions *to)
         train_id = store_last_run(store, "train", status, sizeof status, old_params, sizeof old_params);
         if (train_id < 0)
             return cli_runtime_error("%s: %s", to->ro.db_path, store_error(store));
-        if (train_id == 0 || strcmp(status, "done") == 0)
-            return cli_usage_error("%s: no unfinished training run to resume", to->ro.db_path);
+        if (train_id == 0)
+            return cli_usage_error("%s: no training run to resume", to->ro.db_path);
         if (strcmp(old_params, params) != 0)
             return cli_usage_error("--resume needs the options of the interrupted run: %s", old_params);
         first_gen = resume_point(store, train_id, start_id, &best_id);
@@ -284,7 +285,8 @@ const Command cmd_train = {
     "  --sprt SPEC        promotion test (default elo0=0,elo1=20,alpha=0.05,beta=0.05)\n"
     "  --epochs E         most tuning epochs (default 300)\n"
     "  --out FILE         where the best weights go (default best-weights.txt)\n"
-    "  --resume           continue the last unfinished training run in the database\n"
+    "  --resume           continue the last training run in the database (same options;\n"
+    "                     a larger --generations extends a finished run)\n"
     RUN_OPTIONS_HELP,
     run_train,
 };
