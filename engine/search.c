@@ -242,7 +242,9 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
         pick_move(&list, keys, i);
         const Move *m = &list.moves[i];
         Position child = *pos;
-        s->keys[s->game_keys + ply + 1] = key_after_move(pos, key, m);
+        uint64_t child_key = key_after_move(pos, key, m);
+        __builtin_prefetch(&s->tt[child_key & s->tt_mask]); /* the child probes it soon */
+        s->keys[s->game_keys + ply + 1] = child_key;
         v->make(&child, m);
         int child_since = m->captured ? 0 : since_capture + 1;
 
