@@ -30,6 +30,7 @@ OPT_LIB = $(call objs,$(OPT_DIR),$(LIB_SRC))
 SAN_LIB = $(call objs,$(SAN_DIR),$(LIB_SRC))
 OPT_TESTS = $(patsubst tests/%.c,$(OPT_DIR)/tests/%,$(TEST_SRC))
 SAN_TESTS = $(patsubst tests/%.c,$(SAN_DIR)/tests/%,$(TEST_SRC))
+OPT_BENCHES = $(patsubst tests/bench/%.c,$(OPT_DIR)/bench/%,$(BENCH_SRC))
 
 .PHONY: all test sanitize bench clean
 all: bin/dama
@@ -67,8 +68,12 @@ sanitize: $(SAN_DIR)/bin/dama $(SAN_TESTS)
 	@DAMA_BIN=$(SAN_DIR)/bin/dama DAMA_SANITIZE=1 ASAN_OPTIONS=detect_leaks=1 \
 	  scripts/run-tests $(SAN_TESTS)
 
-bench: bin/dama
-	@scripts/bench
+$(OPT_DIR)/bench/%: $(OPT_DIR)/tests/bench/%.o $(OPT_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(OPT_FLAGS) $(OPENMP) -o $@ $^ $(LIBS)
+
+bench: bin/dama $(OPT_BENCHES)
+	@BENCH_DIR=$(OPT_DIR)/bench scripts/bench
 
 clean:
 	rm -rf build bin

@@ -1,5 +1,6 @@
 /* Micro-benchmark of evaluate(): random-ish positions (men on ranks 2-7, a few kings), each
  * evaluated many times.  Prints "eval ns/call X".  Build by hand from the project root:
+ * Built and run by `make bench`; by hand:
  *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -O3 -march=native -Iengine \
  *      tests/bench/eval_bench.c engine/evaluate.c engine/weights.c -o /tmp/eval_bench */
 #include <stdio.h>
