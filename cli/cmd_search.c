@@ -1,17 +1,41 @@
-/* `dama analyze` (one position) and `dama bench` (the search's signature). */
+/* `dama analyze` (one position, or a batch) and `dama bench` (the search's signature). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "batch.h"
 #include "bench.h"
 #include "commands.h"
+#include "game.h"
 #include "notation.h"
+#include "pipeline.h"
 #include "position.h"
 #include "search.h"
 #include "variant.h"
 #include "weights.h"
 
-enum { OPT_DEPTH = OPT_FIRST_FREE, OPT_NODES, OPT_MOVETIME, OPT_WEIGHTS, OPT_HASH };
+enum {
+    OPT_DEPTH = OPT_FIRST_FREE, OPT_NODES, OPT_MOVETIME, OPT_WEIGHTS, OPT_HASH,
+    /* batch analysis */
+    OPT_A_IN, OPT_A_FORMAT, OPT_A_DB, OPT_A_OUT, OPT_A_THREADS, OPT_A_STRICT, OPT_A_GAME, OPT_A_RUN, OPT_A_SAMPLE,
+    OPT_A_SEED, OPT_A_PLIES
+};
+
+#define BATCH_LONG_OPTIONS \
+    { "in", required_argument, 0, OPT_A_IN }, \
+    { "format", required_argument, 0, OPT_A_FORMAT }, \
+    { "db", required_argument, 0, OPT_A_DB }, \
+    { "out", required_argument, 0, OPT_A_OUT }, \
+    { "threads", required_argument, 0, OPT_A_THREADS }, \
+    { "strict", no_argument, 0, OPT_A_STRICT }, \
+    { "game", required_argument, 0, OPT_A_GAME }, \
+    { "run", required_argument, 0, OPT_A_RUN }, \
+    { "sample", required_argument, 0, OPT_A_SAMPLE }, \
+    { "seed", required_argument, 0, OPT_A_SEED }, \
+    { "plies", required_argument, 0, OPT_A_PLIES }
 
 #define SEARCH_LONG_OPTIONS \
     { "depth", required_argument, 0, OPT_DEPTH }, \
@@ -23,7 +47,8 @@ enum { OPT_DEPTH = OPT_FIRST_FREE, OPT_NODES, OPT_MOVETIME, OPT_WEIGHTS, OPT_HAS
 typedef struct SearchOptions {
     SearchLimits limits;
     Weights weights;
-    long hash_mb;
+    const char *weights_name; /* NULL = built-in */
+    long hash_mb;             /* 0 = the command's default */
 } SearchOptions;
 
 /* Handles --depth/--nodes/--movetime/--weights/--hash: 1 used, 0 not ours, -1 error. */
@@ -52,6 +77,7 @@ static int search_option(SearchOptions *so, int opt, const char *arg)
             cli_usage_error("%s", err);
             return -1;
         }
+        so->weights_name = arg;
         return 1;
     default:
         return 0;
@@ -84,17 +110,204 @@ static void report_iteration(void *ctx, const SearchInfo *info)
     fflush(stdout);
 }
 
+/* The batch options of `dama analyze`. */
+typedef struct BatchOptions {
+    const char *in, *format, *db, *out;
+    long threads;
+    bool strict;
+    int64_t game, run, sample;
+    uint64_t seed;
+    int plies[64];
+    int nplies;
+} BatchOptions;
+
+static bool parse_plies(BatchOptions *bo, const char *arg)
+{
+    bo->nplies = 0;
+    const char *p = arg;
+    for (;;) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || v < 0 || v > MAX_GAME_PLIES || bo->nplies == 64 || (*end && *end != ','))
+            return cli_usage_error("bad value '%s' for --plies: expected up to 64 plies from 0 to %d "
+                                   "separated by commas, like 10,20,30", arg, MAX_GAME_PLIES), false;
+        bo->plies[bo->nplies++] = (int)v;
+        if (!*end)
+            return true;
+        p = end + 1;
+    }
+}
+
+/* 1 used, 0 not ours, -1 error (printed). */
+static int batch_option(BatchOptions *bo, int opt, const char *arg)
+{
+    long n;
+    uint64_t u;
+    switch (opt) {
+    case OPT_A_IN: bo->in = arg; return 1;
+    case OPT_A_FORMAT:
+        if (strcmp(arg, "fen") != 0 && strcmp(arg, "pdn") != 0)
+            return cli_usage_error("bad value '%s' for --format: expected fen or pdn", arg), -1;
+        bo->format = arg;
+        return 1;
+    case OPT_A_DB: bo->db = arg; return 1;
+    case OPT_A_OUT: bo->out = arg; return 1;
+    case OPT_A_THREADS:
+        if (!cli_long("--threads", arg, 1, 1024, &n)) return -1;
+        bo->threads = n;
+        return 1;
+    case OPT_A_STRICT: bo->strict = true; return 1;
+    case OPT_A_GAME:
+    case OPT_A_RUN:
+    case OPT_A_SAMPLE:
+        if (!cli_u64(opt == OPT_A_GAME ? "--game" : opt == OPT_A_RUN ? "--run" : "--sample", arg, &u))
+            return -1;
+        if (u == 0 || u > INT64_MAX)
+            return cli_usage_error("bad value '%s' for %s: expected a positive number", arg,
+                                   opt == OPT_A_GAME ? "--game" : opt == OPT_A_RUN ? "--run" : "--sample"), -1;
+        *(opt == OPT_A_GAME ? &bo->game : opt == OPT_A_RUN ? &bo->run : &bo->sample) = (int64_t)u;
+        return 1;
+    case OPT_A_SEED:
+        return cli_u64("--seed", arg, &bo->seed) ? 1 : -1;
+    case OPT_A_PLIES:
+        return parse_plies(bo, arg) ? 1 : -1;
+    default:
+        return 0;
+    }
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcasecmp(s + a - b, suffix) == 0;
+}
+
+/* `dama analyze --in/--game/--run`: reads every position first (bad lines reported), then
+ * searches them in parallel, then writes the CSV and, with a database, the analyses. */
+static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
+{
+    int sources = (bo->in != NULL) + (bo->game > 0) + (bo->run > 0);
+    if (sources != 1)
+        return cli_usage_error("give one of --in FILE, --game ID or --run R (see 'dama analyze --help')");
+    if (ctx->fen)
+        return cli_usage_error("--fen analyses one position; it does not combine with --in, --game or --run");
+    const char *format = bo->format ? bo->format : bo->in && ends_with(bo->in, ".pdn") ? "pdn" : "fen";
+    bool pdn = strcmp(format, "pdn") == 0;
+    if (bo->format && !bo->in)
+        return cli_usage_error("--format applies to --in FILE");
+    if (bo->sample && !bo->run)
+        return cli_usage_error("--sample N needs --run R");
+    if (bo->nplies && !pdn && !bo->game)
+        return cli_usage_error("--plies selects positions of games: use it with --format pdn or --game");
+    if (!so->limits.depth && !so->limits.nodes && !so->limits.movetime_ms)
+        so->limits.depth = 12;
+    if (!so->hash_mb)
+        so->hash_mb = 16;
+
+    /* The database: read for --game/--run (it must exist), written when one is used.  With
+     * --in it is opened only once there are results to store. */
+    const char *db_path = bo->db ? bo->db : bo->in ? NULL : "dama.db";
+    if (db_path && !bo->in && access(db_path, F_OK) != 0)
+        return cli_runtime_error("%s: no such database", db_path);
+    Store *store = NULL;
+    if (db_path && !bo->in && !(store = pipeline_open_store(db_path)))
+        return EXIT_RUNTIME;
+
+    time_t started = time(NULL);
+    BatchList list;
+    batch_list_init(&list, stderr, bo->strict);
+    BatchPlies plies = { bo->plies, bo->nplies };
+    char err[512];
+    int code;
+    if (bo->in)
+        code = pdn ? batch_read_pdn_file(&list, ctx->variant, &ctx->rules, bo->in, &plies, err, sizeof err)
+                   : batch_read_fen_file(&list, ctx->variant, bo->in, err, sizeof err);
+    else if (bo->game)
+        code = batch_add_game(&list, store, ctx->variant, bo->game, &plies, err, sizeof err);
+    else
+        code = batch_add_run_sample(&list, store, ctx->variant, bo->run, bo->sample,
+                                    bo->seed ? bo->seed : 1, err, sizeof err);
+    if (code) {
+        if (err[0])
+            fprintf(stderr, "dama: %s\n", err);
+        else if (bo->strict)
+            fprintf(stderr, "dama: stopped at the first bad line (--strict): nothing written\n");
+        batch_list_free(&list);
+        store_close(store);
+        return code;
+    }
+
+    BatchConfig cfg = {
+        .variant = ctx->variant,
+        .rules = ctx->rules,
+        .weights = &so->weights,
+        .limits = so->limits,
+        .threads = (int)bo->threads,
+        .hash_mb = (size_t)so->hash_mb,
+        .progress = isatty(STDERR_FILENO),
+        .stop = pipeline_interrupt_flag(),
+    };
+    BatchResult *results = NULL;
+    bool interrupted = false;
+    code = EXIT_OK;
+    if (!batch_run(&cfg, &list, &results, &interrupted, err, sizeof err))
+        code = cli_runtime_error("%s", err);
+    else if (interrupted) {
+        fprintf(stderr, "dama: interrupted: nothing written\n");
+        code = EXIT_INTERRUPTED;
+    }
+    if (code == EXIT_OK && !batch_write_csv(&list, results, bo->out, err, sizeof err))
+        code = cli_runtime_error("%s", err);
+    if (code == EXIT_OK && db_path && !store && !(store = pipeline_open_store(db_path)))
+        code = EXIT_RUNTIME;
+    if (code == EXIT_OK && store) {
+        char source[600], params[1024], signature[64];
+        if (bo->in)
+            snprintf(source, sizeof source, "file:%s format=%s", bo->in, format);
+        else if (bo->game)
+            snprintf(source, sizeof source, "game:%lld", (long long)bo->game);
+        else
+            snprintf(source, sizeof source, "run:%lld sample=%lld seed=%llu", (long long)bo->run,
+                     (long long)bo->sample, (unsigned long long)(bo->seed ? bo->seed : 1));
+        snprintf(params, sizeof params, "source=%s depth=%d nodes=%llu movetime=%d threads=%ld "
+                 "hash=%ld weights=%s", source, so->limits.depth, (unsigned long long)so->limits.nodes,
+                 so->limits.movetime_ms, bo->threads, so->hash_mb,
+                 so->weights_name ? so->weights_name : "built-in");
+        pipeline_bench_signature(signature, sizeof signature);
+        int64_t weights_id = pipeline_store_weights(store, &so->weights, 0, 0,
+                                                    so->weights_name ? so->weights_name
+                                                                     : "built-in hand-set weights");
+        int64_t run_id = weights_id < 0 ? -1
+                         : batch_store(store, &list, results, params, pipeline_engine_version(),
+                                       signature, weights_id, (int64_t)started);
+        if (run_id < 0)
+            code = cli_runtime_error("%s: %s", db_path, store_error(store));
+    }
+    if (code == EXIT_OK)
+        fprintf(stderr, "analyzed %d positions, %d bad line%s\n", list.count, list.bad,
+                list.bad == 1 ? "" : "s");
+    if (code == EXIT_OK && list.bad > 0)
+        code = EXIT_USAGE;
+    batch_results_free(results, list.count);
+    batch_list_free(&list);
+    store_close(store);
+    return code;
+}
+
 static int run_analyze(int argc, char **argv)
 {
     static const struct option longopts[] = {
         ENGINE_LONG_OPTIONS,
         SEARCH_LONG_OPTIONS,
+        BATCH_LONG_OPTIONS,
         { 0, 0, 0, 0 },
     };
     EngineContext ctx;
     engine_context_init(&ctx);
-    SearchOptions so = { .hash_mb = 64 };
+    SearchOptions so = { .hash_mb = 0 };
     weights_default(&so.weights);
+    BatchOptions bo = { .threads = 0 };
+    bool batch = false;
     int o, r;
     while ((o = cli_getopt(argc, argv, longopts)) != -1) {
         if (o == OPT_HELP)
@@ -103,15 +316,29 @@ static int run_analyze(int argc, char **argv)
             return EXIT_USAGE;
         if ((r = engine_context_option(&ctx, o, optarg)) < 0)
             return EXIT_USAGE;
-        if (r == 0 && search_option(&so, o, optarg) < 0)
+        if (r == 0 && (r = search_option(&so, o, optarg)) < 0)
             return EXIT_USAGE;
+        if (r == 0 && (r = batch_option(&bo, o, optarg)) < 0)
+            return EXIT_USAGE;
+        if (r == 1 && o >= OPT_A_IN)
+            batch = true;
     }
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama analyze --help')", argv[optind]);
+    if (batch) {
+        if (!bo.in && !bo.game && !bo.run)
+            return cli_usage_error("the batch options (--out, --db, --threads, --strict, ...) need "
+                                   "--in FILE, --game ID or --run R (see 'dama analyze --help')");
+        if (!engine_context_finish(&ctx))
+            return EXIT_USAGE;
+        return run_batch(&ctx, &so, &bo);
+    }
     if (!engine_context_finish(&ctx))
         return EXIT_USAGE;
     if (!so.limits.depth && !so.limits.nodes && !so.limits.movetime_ms)
         so.limits.depth = 12;
+    if (!so.hash_mb)
+        so.hash_mb = 64;
 
     Searcher *s = searcher_new(ctx.variant, &ctx.rules, &so.weights, (size_t)so.hash_mb);
     if (!s)
@@ -169,9 +396,12 @@ static int run_bench(int argc, char **argv)
 }
 
 const Command cmd_analyze = {
-    "analyze", "search a position and print the best move",
+    "analyze", "search a position, or a batch of positions into CSV and the database",
     "usage: dama analyze [--fen FEN] [--weights FILE] [--depth D | --nodes N | --movetime MS]\n"
     "                    [--rules OPTIONS] [--hash MB]\n"
+    "       dama analyze (--in FILE [--format fen|pdn] [--plies LIST] | --game ID [--plies LIST]\n"
+    "                    | --run R [--sample N] [--seed S]) [--db FILE] [--out FILE.csv]\n"
+    "                    [--threads T] [--strict] [--weights FILE] [--depth D | --nodes N | --movetime MS]\n"
     "\n"
     "Searches the position by iterative deepening and prints one line per iteration,\n"
     "  info depth D score S nodes N nps X pv MOVES\n"
@@ -184,8 +414,34 @@ const Command cmd_analyze = {
     "  --depth D        iterations up to depth D (default 12 when no limit is given)\n"
     "  --nodes N        stop after N nodes\n"
     "  --movetime MS    stop after MS milliseconds\n"
-    "  --hash MB        transposition table size (default 64)\n"
-    "  --rules OPTIONS  promotion=man|stop|king, kvm=draw|win, noprogress=N\n",
+    "  --hash MB        transposition table size (default 64; in a batch 16 per thread)\n"
+    "  --rules OPTIONS  promotion=man|stop|king, kvm=draw|win, noprogress=N\n"
+    "\n"
+    "Batch analysis searches many positions in parallel, each on its own with a cleared\n"
+    "searcher (so with --nodes the results do not depend on --threads), and writes one CSV\n"
+    "row per position in input order:\n"
+    "  id,fen,bestmove,score,score_num,depth,nodes,time_ms,pv\n"
+    "score is the text form above (35, -120, win7, loss4); score_num the same as a number\n"
+    "(a forced win in n plies is 30000 - n).  A bad input line is reported on stderr as\n"
+    "FILE:LINE: reason and skipped; the last stderr line is 'analyzed N positions, M bad\n"
+    "lines', and the exit code is 2 when a line was bad.\n"
+    "\n"
+    "  --in FILE        one position a line: 'FEN' or 'FEN ; id' (id defaults to the line\n"
+    "                   number); '#' comment lines and blank lines are skipped\n"
+    "  --format pdn     FILE holds PDN games ([FEN] tags, long or short move text): every\n"
+    "                   position of every game, id gameG:plyP (default: pdn for *.pdn)\n"
+    "  --plies LIST     with PDN or --game: only these plies, e.g. 10,20,30 (0 = start)\n"
+    "  --game ID        every position of a stored game (id gameID:plyP)\n"
+    "  --run R          positions of run R's games ...\n"
+    "  --sample N       ... N of them, chosen by a hash of (game, ply, seed): the same N\n"
+    "                   every time (default: all)\n"
+    "  --seed S         the sample's seed (default 1)\n"
+    "  --db FILE        database to read --game/--run from (default dama.db) and to store the\n"
+    "                   results in: one run of kind 'analysis' and its rows in analyses, in one\n"
+    "                   transaction.  With --in, results are stored only when --db is given.\n"
+    "  --out FILE.csv   the CSV file, written to a temporary name and renamed (default: stdout)\n"
+    "  --threads T      positions searched at once (default: all cores)\n"
+    "  --strict         stop at the first bad line: exit 2, nothing written\n",
     run_analyze,
 };
 

@@ -70,16 +70,38 @@ int pipeline_tune(Store *store, const TuneConfig *cfg, int64_t parent_weights_id
     c.ctx = &log;
     TuneOutcome out;
     int code = EXIT_OK;
+    char params[512];
+    int n = snprintf(params, sizeof params, "generation=%d epochs=%d lr=%g batch=%zu validation=%g "
+                     "skip_plies=%d runs=", generation, c.epochs, c.learning_rate, c.batch,
+                     c.validation, c.skip_plies);
+    for (int i = 0; i < c.nruns && n > 0 && (size_t)n < sizeof params - 24; i++)
+        n += snprintf(params + n, sizeof params - (size_t)n, "%s%lld", i ? "," : "", (long long)c.run_ids[i]);
+    if (c.nruns == 0)
+        snprintf(params + n, sizeof params - (size_t)n, "all");
+    int64_t run_id = store_run_begin(store, "tune", params, pipeline_engine_version(), NULL,
+                                     parent_weights_id);
+    if (run_id < 0) {
+        free(log.train);
+        free(log.valid);
+        return cli_runtime_error("tune: %s", store_error(store));
+    }
     bool ok = tune_run(store, &c, &out);
+    bool interrupted = stop && *stop;
+    store_run_end(store, run_id, interrupted ? "interrupted" : ok ? "done" : "failed");
     if (show)
         fputc('\n', stderr);
+    if (interrupted) {
+        fprintf(stderr, "dama: interrupted: the fit is dropped\n");
+        code = EXIT_INTERRUPTED;
+        goto done;
+    }
     if (!ok) {
         code = cli_runtime_error("tune: %s", out.error);
         goto done;
     }
     int64_t wid = pipeline_store_weights(store, &out.weights, generation, parent_weights_id, "tuned");
     TuneRunRecord rec = {
-        .parent_weights_id = parent_weights_id, .result_weights_id = wid, .k = out.K,
+        .run_id = run_id, .parent_weights_id = parent_weights_id, .result_weights_id = wid, .k = out.K,
         .train_loss = out.train_loss, .validation_loss = out.valid_loss,
         .positions = (int64_t)out.positions, .epochs = out.epochs_run,
         .epoch_train = log.train, .epoch_valid = log.valid, .nepochs = log.count,

@@ -13,6 +13,7 @@ const Command *const dama_commands[] = {
     &cmd_tune,
     &cmd_match,
     &cmd_train,
+    &cmd_export,
     NULL,
 };
 

@@ -4,18 +4,6 @@
 
 #include "store_internal.h"
 
-/* Prepares sql, or fails with the statement named. */
-static sqlite3_stmt *prepare(Store *s, const char *sql, const char *what)
-{
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
-        store_fail_db(s, what);
-        sqlite3_finalize(st);
-        return NULL;
-    }
-    return st;
-}
-
 static void bind_id(sqlite3_stmt *st, int col, int64_t id)
 {
     if (id > 0)
@@ -40,7 +28,7 @@ int64_t store_tune_run_put(Store *s, const TuneRunRecord *rec)
         return s ? (store_fail(s, "store_tune_run_put: bad record"), -1) : -1;
     if (!store_begin_write(s))
         return -1;
-    sqlite3_stmt *st = prepare(s, "INSERT INTO tune_runs (run_id, parent_weights_id, result_weights_id,"
+    sqlite3_stmt *st = store_prepare(s, "INSERT INTO tune_runs (run_id, parent_weights_id, result_weights_id,"
                                   " k, train_loss, validation_loss, positions, epochs)"
                                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", "store_tune_run_put");
     if (!st)
@@ -56,7 +44,7 @@ int64_t store_tune_run_put(Store *s, const TuneRunRecord *rec)
     if (!run_once(s, st, "store_tune_run_put"))
         goto fail;
     int64_t id = sqlite3_last_insert_rowid(s->db);
-    st = prepare(s, "INSERT INTO tune_epochs (tune_run_id, epoch, train_loss, validation_loss)"
+    st = store_prepare(s, "INSERT INTO tune_epochs (tune_run_id, epoch, train_loss, validation_loss)"
                     " VALUES (?1, ?2, ?3, ?4)", "store_tune_run_put epochs");
     if (!st)
         goto fail;
@@ -85,7 +73,7 @@ int64_t store_match_put(Store *s, const MatchRecord *rec)
 {
     if (!s || !rec)
         return s ? (store_fail(s, "store_match_put: no record"), -1) : -1;
-    sqlite3_stmt *st = prepare(s, "INSERT INTO matches (run_id, weights_a, weights_b, games, wins,"
+    sqlite3_stmt *st = store_prepare(s, "INSERT INTO matches (run_id, weights_a, weights_b, games, wins,"
                                   " draws, losses, penta, elo, elo_low, elo_high, llr, llr_low,"
                                   " llr_high, verdict) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
                                   " ?10, ?11, ?12, ?13, ?14, ?15)", "store_match_put");
@@ -110,7 +98,7 @@ int store_recent_runs(Store *s, const char *kind, int n, int64_t *ids)
 {
     if (!s || !kind || n < 0 || (n > 0 && !ids))
         return s ? (store_fail(s, "store_recent_runs: bad arguments"), -1) : -1;
-    sqlite3_stmt *st = prepare(s, "SELECT id FROM runs WHERE kind = ?1 AND status = 'done'"
+    sqlite3_stmt *st = store_prepare(s, "SELECT id FROM runs WHERE kind = ?1 AND status = 'done'"
                                   " ORDER BY id DESC LIMIT ?2", "store_recent_runs");
     if (!st)
         return -1;
@@ -130,7 +118,7 @@ int64_t store_last_run(Store *s, const char *kind, char *status, size_t status_l
 {
     if (!s || !kind)
         return s ? (store_fail(s, "store_last_run: bad arguments"), -1) : -1;
-    sqlite3_stmt *st = prepare(s, "SELECT id, status, params FROM runs WHERE kind = ?1"
+    sqlite3_stmt *st = store_prepare(s, "SELECT id, status, params FROM runs WHERE kind = ?1"
                                   " ORDER BY id DESC LIMIT 1", "store_last_run");
     if (!st)
         return -1;
@@ -158,7 +146,7 @@ bool store_train_step_put(Store *s, int64_t train_run_id, int generation, const 
 {
     if (!s || !step || !ts)
         return s ? store_fail(s, "store_train_step_put: bad arguments") : false;
-    sqlite3_stmt *st = prepare(s, "INSERT OR REPLACE INTO train_steps (train_run_id, generation, step,"
+    sqlite3_stmt *st = store_prepare(s, "INSERT OR REPLACE INTO train_steps (train_run_id, generation, step,"
                                   " ref_id, best_weights_id, candidate_weights_id, outcome)"
                                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", "store_train_step_put");
     if (!st)
@@ -181,7 +169,7 @@ int store_train_step_get(Store *s, int64_t train_run_id, int generation, const c
 {
     if (!s || !step || !ts)
         return s ? (store_fail(s, "store_train_step_get: bad arguments"), -1) : -1;
-    sqlite3_stmt *st = prepare(s, "SELECT ref_id, best_weights_id, candidate_weights_id, outcome"
+    sqlite3_stmt *st = store_prepare(s, "SELECT ref_id, best_weights_id, candidate_weights_id, outcome"
                                   " FROM train_steps WHERE train_run_id = ?1 AND generation = ?2"
                                   " AND step = ?3", "store_train_step_get");
     if (!st)

@@ -241,3 +241,14 @@ bool store_check(Store *s)
     store_rollback(s);
     return false;
 }
+
+sqlite3_stmt *store_prepare(Store *s, const char *sql, const char *what)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        store_fail_db(s, what);
+        sqlite3_finalize(st);
+        return NULL;
+    }
+    return st;
+}

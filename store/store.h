@@ -147,4 +147,56 @@ int store_train_step_get(Store *s, int64_t train_run_id, int generation, const c
  * npositions positions.  false with the first problem in store_error(). */
 bool store_check(Store *s);
 
+/* ---- Export and batch analysis (store/export.c) ---- */
+
+/* One column value of an export row.  text is valid only during the row callback. */
+enum StoreCellType { STORE_CELL_NULL = 0, STORE_CELL_INT, STORE_CELL_REAL, STORE_CELL_TEXT };
+typedef struct StoreCell {
+    int type;                 /* enum StoreCellType */
+    int64_t i;                /* STORE_CELL_INT */
+    double r;                 /* STORE_CELL_REAL */
+    const char *text;         /* STORE_CELL_TEXT: len bytes (NUL-terminated) */
+    int len;
+} StoreCell;
+/* Called once with the column names, then once per row; a non-zero return stops the walk
+ * early (still a success: the caller knows why it stopped). */
+typedef int (*StoreHeaderFn)(void *ctx, int ncols, const char *const *names);
+typedef int (*StoreRowFn)(void *ctx, int ncols, const StoreCell *cells);
+
+/* Streams the rows of one export query ("runs", "games", "positions", "summary",
+ * "openings", "calibration", "tuning", "tune_runs", "matches", "weights", "analyses"; their
+ * columns are documented in store/export.c) in one read snapshot (readers never block the
+ * writer); run_id > 0 keeps the rows of that run only.  Unknown query: an error. */
+bool store_export_rows(Store *s, const char *query, int64_t run_id, StoreHeaderFn header,
+                       StoreRowFn row, void *ctx);
+
+/* The "positions" query decoded, for the export's fast path: the same rows and order. */
+typedef struct StorePositionRow {
+    int64_t game_id;
+    int ply;
+    Position pos;
+    int score;                /* valid when has_score */
+    bool has_score;
+    bool capture_pending;
+    int result;               /* the game's: enum Result */
+} StorePositionRow;
+typedef int (*StorePositionRowFn)(void *ctx, const StorePositionRow *row);
+bool store_export_positions(Store *s, int64_t run_id, StorePositionRowFn cb, void *ctx);
+
+/* 1 when table ("runs", "games" or "weights") has a row with this id, 0 when not, -1 on
+ * error. */
+int store_has_id(Store *s, const char *table, int64_t id);
+
+/* One result of a batch analysis.  best_move and pv may be NULL (no legal move). */
+typedef struct AnalysisRecord {
+    const char *item_id, *fen, *best_move, *pv;
+    int score, depth;
+    int64_t nodes, time_ms;
+} AnalysisRecord;
+/* Writes a run of kind 'analysis' (status 'done', started at started_at Unix seconds) and
+ * its n rows in one transaction; returns the run id, or -1 (nothing written). */
+int64_t store_analyses_put(Store *s, const char *params, const char *engine_version,
+                           const char *bench_signature, int64_t weights_id, int64_t started_at,
+                           const AnalysisRecord *rows, int n);
+
 #endif

@@ -89,6 +89,10 @@ bool store_fail(Store *s, const char *fmt, ...)
 /* "what: <SQLite's message>" */
 bool store_fail_db(Store *s, const char *what);
 
+/* A statement for a rare call, prepared now (finalize it after use); NULL after
+ * store_fail_db(s, what) when SQLite refuses it. */
+sqlite3_stmt *store_prepare(Store *s, const char *sql, const char *what);
+
 /* The statement ready to bind: reset and with its bindings cleared by store_done(). */
 static inline sqlite3_stmt *store_stmt(Store *s, enum StatementId id) { return s->stmt[id]; }
 void store_done(sqlite3_stmt *st);

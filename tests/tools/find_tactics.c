@@ -10,6 +10,13 @@
  *   find_tactics gen SEED COUNT [DEPTH]   random positions (random games from the start and
  *                                         random placements) with one winning move; prints a
  *                                         tactics-file line per find (engine not consulted)
+ *   find_tactics end SEED COUNT [DEPTH]   small endgames that exactly one move wins outright
+ *                                         (the opponent left without a move) within DEPTH,
+ *                                         and no other move within DEPTH + 2
+ *   find_tactics block SEED COUNT [DEPTH] the same from placements made for blockades  (a corner
+ *                                         skeleton) whose winning line ends in a blockade
+ *   find_tactics stable FEN MOVE DMIN DMAX whether MOVE stays the clear best (or the only
+ *                                         winning move) at every depth DMIN..DMAX
  *   find_tactics check FEN [DEPTH]        the value of every legal move at DEPTH and the line
  *   find_tactics mate FEN [MAXDEPTH]      shortest forced win (plies) of the side to move
  *   find_tactics file PATH                re-verifies every line of a tactics file
@@ -244,12 +251,13 @@ static void print_line(const Position *p, int depth, int best_val, int second_va
     printf("%s ; %s ; %s ; proof=%d ; %s value %+d next %+d now %+d pieces %d moves %d pv",
            fen, mv, theme_of(p, line, n, best_val), depth, source, best_val, second_val,
            material(p), popcount(position_occupied(p)), list.count);
-    Position q = *p;
+    int promo = -1;
     for (int i = 0; i < n; i++) {
         printf(" %s", move_to_text(V, &line[i], mv, sizeof mv));
-        V->make(&q, &line[i]);
+        if (promo < 0 && i % 2 == 0 && line[i].promotes)
+            promo = i;
     }
-    printf("\n");
+    printf(" promo@%d\n", promo);
     fflush(stdout);
 }
 
@@ -281,6 +289,142 @@ static int gen(uint64_t seed, int count, int depth)
             print_line(&p, depth, bv, sv, bi, i % 2 ? "game" : "placed");
     }
     return 0;
+}
+
+/* Endgames: few pieces, a forced win (the opponent left without a legal move) that exactly
+ * one move reaches within depth, and that no other move reaches within depth + 2. */
+static void random_endgame(Position *p)
+{
+    Bitboard occ = 0;
+    memset(p, 0, sizeof *p);
+    int us = (int)(rnd() & 1), them = !us;
+    p->kings[us] = drop(&occ, ~0ULL, (int)(rnd() % 3));
+    p->men[us] = drop(&occ, ~(RANK_1_BB | RANK_8_BB), (int)(rnd() % 3) + (p->kings[us] ? 0 : 1));
+    p->men[them] = drop(&occ, ~(RANK_1_BB | RANK_8_BB), 1 + (int)(rnd() % 4));
+    p->kings[them] = drop(&occ, ~0ULL, rnd() % 4 == 0);
+    p->side = us;
+}
+
+/* Blockade hunting: a corner skeleton (Black men a2 a3 against White men b2 c2 b3 c3, which
+ * a White king on a1 locks), a White king somewhere, a few extra men; mirrored at random to
+ * the h-file and to the other colour. */
+static Bitboard mirror_files(Bitboard b)
+{
+    Bitboard out = 0;
+    while (b) {
+        int sq = pop_lsb(&b);
+        out |= square_bb(make_square(7 - square_file(sq), square_rank(sq)));
+    }
+    return out;
+}
+
+static void random_blockade(Position *p)
+{
+    memset(p, 0, sizeof *p);
+    p->men[BLACK] = square_bb(8) | square_bb(16);
+    p->men[WHITE] = square_bb(9) | square_bb(10) | square_bb(17) | square_bb(18);
+    if (rnd() % 2)
+        p->men[WHITE] &= ~square_bb(rnd() % 2 ? 10 : 18);
+    Bitboard occ = position_occupied(p);
+    Bitboard men_ok = ~(RANK_1_BB | RANK_8_BB);
+    p->kings[WHITE] = drop(&occ, ~square_bb(0), 1);
+    p->men[BLACK] |= drop(&occ, men_ok, (int)(rnd() % 3));
+    p->men[WHITE] |= drop(&occ, men_ok, (int)(rnd() % 2));
+    p->side = WHITE;
+    if (rnd() % 2)
+        for (int c = 0; c < 2; c++) {
+            p->men[c] = mirror_files(p->men[c]);
+            p->kings[c] = mirror_files(p->kings[c]);
+        }
+    if (rnd() % 2) {
+        Position q;
+        position_flip(p, &q);
+        *p = q;
+    }
+}
+
+static int wins_at(const Position *p, int depth, MoveList *list, int *val)
+{
+    root_values(p, depth, list, val);
+    int n = 0;
+    for (int i = 0; i < list->count; i++)
+        n += val[i] > MM_WIN - 100;
+    return n;
+}
+
+static int gen_end(uint64_t seed, int count, int depth, bool blockade)
+{
+    rng_state ^= seed * 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < count; i++) {
+        Position p;
+        if (blockade)
+            random_blockade(&p);
+        else
+            random_endgame(&p);
+        MoveList list;
+        int val[MAX_MOVES];
+        V->generate(&p, &R, &list);
+        if (list.count < 3 || list.moves[0].captured || one_each(&p))
+            continue;
+        if (wins_at(&p, depth, &list, val) != 1)
+            continue;
+        int bi = 0;
+        for (int j = 0; j < list.count; j++)
+            if (val[j] > val[bi])
+                bi = j;
+        int bv = val[bi], sv = -MM_INF;
+        for (int j = 0; j < list.count; j++)
+            if (j != bi && val[j] > sv)
+                sv = val[j];
+        int val2[MAX_MOVES];
+        MoveList list2;
+        if (wins_at(&p, depth + 2, &list2, val2) != 1)
+            continue;
+        if (blockade) {
+            Move line[32];
+            int n = principal_line(&p, depth, line, 32);
+            if (getenv("ONLY_BLOCKADE") && strcmp(theme_of(&p, line, n, bv), "blockade") != 0)
+                continue;
+        }
+        print_line(&p, depth, bv, sv, bi, "endgame");
+    }
+    return 0;
+}
+
+/* For each depth from dmin to dmax: whether move is still clearly best (material rule), or
+ * for a won position the only move that wins. */
+static int stable(const char *fen, const char *text, int dmin, int dmax)
+{
+    Position p;
+    Move m;
+    char err[256];
+    if (!position_from_fen(&p, V, fen, err, sizeof err)
+        || !move_from_text(V, &p, &R, text, &m, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    int ok = 1;
+    for (int d = dmin; d <= dmax; d++) {
+        MoveList list;
+        int val[MAX_MOVES];
+        mm_nodes = 0;
+        root_values(&p, d, &list, val);
+        int bi = -1, second = -MM_INF;
+        for (int i = 0; i < list.count; i++)
+            if (move_same(&list.moves[i], &m))
+                bi = i;
+        for (int i = 0; i < list.count; i++)
+            if (i != bi && val[i] > second)
+                second = val[i];
+        bool win = val[bi] > MM_WIN - 100;
+        bool good = win ? second <= MM_WIN - 100
+                        : val[bi] >= second + 1 && val[bi] >= material(&p) + 1 && second <= material(&p);
+        printf("depth %d: %+d next %+d %s (%llu nodes)\n", d, val[bi], second, good ? "ok" : "NOT CLEAR",
+               mm_nodes);
+        fflush(stdout);
+        ok &= good;
+    }
+    return !ok;
 }
 
 static int check(const char *fen, int depth)
@@ -381,6 +525,12 @@ int main(int argc, char **argv)
     R = rules_default();
     if (argc >= 4 && strcmp(argv[1], "gen") == 0)
         return gen(strtoull(argv[2], NULL, 10), atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 5);
+    if (argc >= 4 && strcmp(argv[1], "end") == 0)
+        return gen_end(strtoull(argv[2], NULL, 10), atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 7, false);
+    if (argc >= 4 && strcmp(argv[1], "block") == 0)
+        return gen_end(strtoull(argv[2], NULL, 10), atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 5, true);
+    if (argc >= 6 && strcmp(argv[1], "stable") == 0)
+        return stable(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
     if (argc >= 3 && strcmp(argv[1], "check") == 0)
         return check(argv[2], argc > 3 ? atoi(argv[3]) : 5);
     if (argc >= 3 && strcmp(argv[1], "mate") == 0)

@@ -1,0 +1,177 @@
+/* `dama export`: tables and statistics of the database as CSV files. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "commands.h"
+#include "export.h"
+#include "pipeline.h"
+
+enum { OPT_E_DB = OPT_FIRST_FREE, OPT_E_RUN, OPT_E_OUT, OPT_E_K, OPT_E_BUCKET };
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static bool is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Writes one WHAT and prints its line; returns an exit code. */
+static int export_one(Store *store, const char *what, const ExportOptions *eo, const char *path)
+{
+    char err[512];
+    int64_t rows = 0;
+    double t0 = now_seconds();
+    if (!export_write(store, what, eo, path, &rows, err, sizeof err))
+        return cli_runtime_error("export %s: %s", what, err);
+    double t = now_seconds() - t0;
+    printf("export %s rows %lld file %s time %.3f rows/s %.0f\n", what, (long long)rows, path, t,
+           t > 0 ? (double)rows / t : 0.0);
+    fflush(stdout);
+    return EXIT_OK;
+}
+
+static int run_export(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "db", required_argument, 0, OPT_E_DB },
+        { "run", required_argument, 0, OPT_E_RUN },
+        { "out", required_argument, 0, OPT_E_OUT },
+        { "k", required_argument, 0, OPT_E_K },
+        { "bucket", required_argument, 0, OPT_E_BUCKET },
+        { "help", no_argument, 0, OPT_HELP },
+        { 0, 0, 0, 0 },
+    };
+    const char *db_path = "dama.db", *out = NULL;
+    ExportOptions eo = { .k = EXPORT_DEFAULT_K, .bucket = EXPORT_DEFAULT_BUCKET, .warnings = stderr };
+    int o;
+    long n;
+    uint64_t u;
+    char *end;
+    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
+        switch (o) {
+        case OPT_HELP: return cli_print_help("export");
+        case OPT_E_DB: db_path = optarg; break;
+        case OPT_E_OUT: out = optarg; break;
+        case OPT_E_RUN:
+            if (!cli_u64("--run", optarg, &u))
+                return EXIT_USAGE;
+            if (u == 0 || u > INT64_MAX)
+                return cli_usage_error("bad value '%s' for --run: expected a positive number", optarg);
+            eo.run_id = (int64_t)u;
+            break;
+        case OPT_E_K:
+            errno = 0;
+            eo.k = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !(eo.k > 0) || eo.k > 10)
+                return cli_usage_error("bad value '%s' for --k: expected a number above 0", optarg);
+            break;
+        case OPT_E_BUCKET:
+            if (!cli_long("--bucket", optarg, 1, 10000, &n))
+                return EXIT_USAGE;
+            eo.bucket = (int)n;
+            break;
+        default: return EXIT_USAGE;
+        }
+    }
+    if (argc - optind > 1)
+        return cli_usage_error("unexpected argument '%s' (see 'dama export --help')", argv[optind + 1]);
+    const char *what = optind < argc ? argv[optind] : NULL;
+    if (what && strcmp(what, "all") != 0 && !export_known(what)) {
+        char list[256] = "";
+        for (int i = 0; export_names[i]; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", export_names[i]);
+        return cli_usage_error("unknown export '%s' (one of: %s, all)", what, list);
+    }
+    if (!out)
+        return cli_usage_error("export needs --out FILE.csv (or --out DIR/ for every table, one file each)");
+    size_t outlen = strlen(out);
+    bool dir = (outlen > 0 && out[outlen - 1] == '/') || is_directory(out);
+    if (!dir && (!what || strcmp(what, "all") == 0))
+        return cli_usage_error("name what to export (see 'dama export --help'), or give --out DIR/ "
+                               "for all of it");
+
+    /* Never create a database by exporting it. */
+    struct stat st;
+    if (stat(db_path, &st) != 0)
+        return cli_runtime_error("%s: no such database", db_path);
+    if (!S_ISREG(st.st_mode))
+        return cli_runtime_error("%s: not a database file", db_path);
+    Store *store = pipeline_open_store(db_path);
+    if (!store)
+        return EXIT_RUNTIME;
+    int code = EXIT_OK;
+    if (eo.run_id > 0) {
+        int found = store_has_id(store, "runs", eo.run_id);
+        if (found < 0)
+            code = cli_runtime_error("%s: %s", db_path, store_error(store));
+        else if (!found)
+            code = cli_usage_error("no run %lld in %s", (long long)eo.run_id, db_path);
+    }
+    if (code == EXIT_OK && dir && mkdir(out, 0777) != 0 && errno != EEXIST)
+        code = cli_runtime_error("%s: cannot create the directory: %s", out, strerror(errno));
+    if (code == EXIT_OK && !dir) {
+        code = export_one(store, what, &eo, out);
+    } else if (code == EXIT_OK) {
+        for (int i = 0; export_names[i] && code == EXIT_OK; i++) {
+            if (what && strcmp(what, "all") != 0 && strcmp(what, export_names[i]) != 0)
+                continue;
+            size_t len = outlen + strlen(export_names[i]) + 8;
+            char *path = malloc(len);
+            if (!path) {
+                code = cli_runtime_error("out of memory");
+                break;
+            }
+            snprintf(path, len, "%s%s%s.csv", out, out[outlen - 1] == '/' ? "" : "/", export_names[i]);
+            code = export_one(store, export_names[i], &eo, path);
+            free(path);
+        }
+    }
+    store_close(store);
+    return code;
+}
+
+const Command cmd_export = {
+    "export", "write tables and statistics of the database to CSV files",
+    "usage: dama export [--db FILE] [--run R] WHAT --out FILE.csv\n"
+    "       dama export [--db FILE] [--run R] [WHAT | all] --out DIR/\n"
+    "\n"
+    "Streams rows from one read snapshot of the database (self-play may keep writing) into\n"
+    "a CSV file: a header line, then one row per record; RFC 4180 quoting, UTF-8, '\\n' line\n"
+    "ends.  Each file is written to a temporary name and renamed when complete.  With a\n"
+    "directory (an existing one, or a name ending in '/'), every WHAT goes to DIR/WHAT.csv.\n"
+    "Prints one line per file: export WHAT rows N file PATH time S rows/s R.\n"
+    "\n"
+    "WHAT:\n"
+    "  runs         every pipeline run: kind, status, times, params\n"
+    "  games        one row per game: result, reason, plies, mars, opening, moves\n"
+    "  positions    game_id, ply, fen, the four bitboards (unsigned, a1 = bit 0), side, score,\n"
+    "               capture_pending, result and points from the side to move\n"
+    "  summary      by run: games, W/D/L and score by colour, mars wins, draws by reason,\n"
+    "               min/max/mean/stddev of the game length in plies\n"
+    "  openings     by opening: games, W/D/L, white score, mean length\n"
+    "  calibration  stored search scores in buckets: positions, mean score, expected score\n"
+    "               1 / (1 + exp(-K * score)) (the tuner's logistic) against the observed score;\n"
+    "               forced wins and losses are left out\n"
+    "  tuning       one row per tuning epoch (train and validation loss) with its tuning run\n"
+    "  tune_runs    one row per tuning run: K, losses, positions, parent and result weights\n"
+    "  matches      Elo with its interval, LLR with its bounds, verdict, W/D/L, generations\n"
+    "  weights      one row per stored weight set, one column per weight name\n"
+    "  analyses     results of batch analyses (dama analyze --db)\n"
+    "\n"
+    "  --db FILE      the database (default dama.db); it must exist\n"
+    "  --run R        only run R's rows (weights: the sets run R used or produced)\n"
+    "  --out PATH     FILE.csv, or DIR/ for one file per WHAT\n"
+    "  --k K          calibration: logistic scale per hundredth of a man (default 0.0055)\n"
+    "  --bucket W     calibration: bucket width in hundredths of a man (default 50)\n",
+    run_export,
+};

@@ -1,0 +1,465 @@
+/* `dama analyze` in batch: input order, bad lines with their line numbers, exit codes,
+ * --strict, the same results on 1 and 2 threads, results stored in the database, positions
+ * from the database and from PDN.  The CSV output is read back with libcsv. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <csv.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "position.h"
+#include "search.h"
+#include "store.h"
+#include "test_util.h"
+#include "variant.h"
+
+/* ---- CSV read back with libcsv ---- */
+
+typedef struct Csv {
+    char ***rows;
+    int *ncols;
+    int nrows, cap;
+    char **cur;
+    int ncur, capcur;
+} Csv;
+
+static void on_field(void *s, size_t len, void *data)
+{
+    Csv *c = data;
+    if (c->ncur == c->capcur) {
+        c->capcur = c->capcur ? 2 * c->capcur : 16;
+        c->cur = realloc(c->cur, (size_t)c->capcur * sizeof *c->cur);
+        assert_non_null(c->cur);
+    }
+    char *f = malloc(len + 1);
+    assert_non_null(f);
+    if (len)
+        memcpy(f, s, len);
+    f[len] = '\0';
+    c->cur[c->ncur++] = f;
+}
+
+static void on_row(int term, void *data)
+{
+    (void)term;
+    Csv *c = data;
+    if (c->nrows == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 64;
+        c->rows = realloc(c->rows, (size_t)c->cap * sizeof *c->rows);
+        c->ncols = realloc(c->ncols, (size_t)c->cap * sizeof *c->ncols);
+        assert_non_null(c->rows);
+        assert_non_null(c->ncols);
+    }
+    c->rows[c->nrows] = c->cur;
+    c->ncols[c->nrows++] = c->ncur;
+    c->cur = NULL;
+    c->ncur = c->capcur = 0;
+}
+
+static Csv *csv_load(const char *path)
+{
+    char *text = test_read_file(path);
+    if (!text)
+        fail_msg("cannot read %s", path);
+    Csv *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    struct csv_parser p;
+    assert_int_equal(csv_init(&p, CSV_STRICT | CSV_STRICT_FINI), 0);
+    size_t n = strlen(text);
+    if (csv_parse(&p, text, n, on_field, on_row, c) != n)
+        fail_msg("%s: %s", path, csv_strerror(csv_error(&p)));
+    assert_int_equal(csv_fini(&p, on_field, on_row, c), 0);
+    csv_free(&p);
+    free(text);
+    for (int r = 1; r < c->nrows; r++)
+        assert_int_equal(c->ncols[r], c->ncols[0]);
+    return c;
+}
+
+static void csv_release(Csv *c)
+{
+    for (int r = 0; r < c->nrows; r++) {
+        for (int i = 0; i < c->ncols[r]; i++)
+            free(c->rows[r][i]);
+        free(c->rows[r]);
+    }
+    free(c->rows);
+    free(c->ncols);
+    free(c);
+}
+
+static int col(const Csv *c, const char *name)
+{
+    for (int i = 0; i < c->ncols[0]; i++)
+        if (strcmp(c->rows[0][i], name) == 0)
+            return i;
+    fail_msg("no column '%s'", name);
+    return -1;
+}
+
+static const char *cell(const Csv *c, int row, const char *name) { return c->rows[row][col(c, name)]; }
+
+/* ---- fixture ---- */
+
+static char dir[64];
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Runs a command line with stdout and stderr into DIR/out.txt and DIR/err.txt. */
+static int sh(const char *fmt, ...)
+{
+    char cmd[2048], line[2400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    snprintf(line, sizeof line, "%s >%s/out.txt 2>%s/err.txt", cmd, dir, dir);
+    int status = system(line);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static char *slurp(const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *t = test_read_file(path);
+    assert_non_null(t);
+    return t;
+}
+
+static void write_file(const char *name, const char *text)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static bool exists(const char *name)
+{
+    char path[128];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return stat(path, &st) == 0;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/dama-test-analysis-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Lines 1-11: good lines 2, 3, 7, 10, 11; bad lines 4 (unknown square), 5 (bad side),
+ * 6 (junk), 9 (nothing before ';'). */
+static const char *const batch_text =
+    "# a batch with good and bad lines\n"
+    "start ; opening\n"
+    "W:Wa2,b3:Ba6,b7\n"
+    "W:Wz9:Ba6 ; unknown square\n"
+    "X:Wa2:Ba6 ; bad side\n"
+    "this is junk\n"
+    "W:WKd4:Ba6,h7 ; kings, \"quoted\"\n"
+    "\n"
+    " ; no position\n"
+    "B:Wa2:Ba6\n"
+    "B:Wa5,b4:Bb5,Kh8 ; side to move has a capture\n";
+
+static void test_good_and_bad_lines(void **state)
+{
+    (void)state;
+    write_file("batch.txt", batch_text);
+    int code = sh("%s analyze --in %s/batch.txt --nodes 2000 --threads 2 --out %s/res.csv",
+                  test_dama_bin(), dir, dir);
+    char *err = slurp("err.txt");
+    if (code != 2)
+        fail_msg("exit %d, expected 2; stderr:\n%s", code, err);
+    char want[160];
+    static const int bad[] = { 4, 5, 6, 9 };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(want, sizeof want, "%s/batch.txt:%d: ", dir, bad[i]);
+        if (!strstr(err, want))
+            fail_msg("stderr lacks '%s':\n%s", want, err);
+    }
+    assert_non_null(strstr(err, "batch.txt:4: bad FEN at 'Wz9': no such square"));
+    assert_non_null(strstr(err, "analyzed 5 positions, 4 bad lines"));
+    /* good lines name no error */
+    static const int good[] = { 2, 3, 7, 10, 11 };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        snprintf(want, sizeof want, "batch.txt:%d:", good[i]);
+        assert_null(strstr(err, want));
+    }
+    free(err);
+
+    char path[128];
+    snprintf(path, sizeof path, "%s/res.csv", dir);
+    Csv *c = csv_load(path);
+    static const char *const header[] = { "id", "fen", "bestmove", "score", "score_num", "depth",
+                                          "nodes", "time_ms", "pv" };
+    assert_int_equal(c->ncols[0], 9);
+    for (int i = 0; i < 9; i++)
+        assert_string_equal(c->rows[0][i], header[i]);
+    assert_int_equal(c->nrows, 6);
+    static const char *const ids[] = { "opening", "3", "kings, \"quoted\"", "10", "side to move has a capture" };
+    static const char *const fens[] = {
+        "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
+        "W:Wa2,b3:Ba6,b7", "W:WKd4:Ba6,h7", "B:Wa2:Ba6", "B:Wb4,a5:Bb5,Kh8" };
+    for (int r = 1; r < c->nrows; r++) {
+        assert_string_equal(cell(c, r, "id"), ids[r - 1]);
+        char canon[256], why[128];
+        Position pos;
+        assert_true(position_from_fen(&pos, &turkish_variant, fens[r - 1], why, sizeof why));
+        position_to_fen(&pos, &turkish_variant, canon, sizeof canon);
+        assert_string_equal(cell(c, r, "fen"), canon);
+        assert_true(strlen(cell(c, r, "bestmove")) >= 5);
+        assert_true(strncmp(cell(c, r, "pv"), cell(c, r, "bestmove"), strlen(cell(c, r, "bestmove"))) == 0);
+        assert_true(atoi(cell(c, r, "depth")) >= 1);
+        assert_true(strtoull(cell(c, r, "nodes"), NULL, 10) > 0);
+        char text[32];
+        assert_string_equal(cell(c, r, "score"), score_to_text(atoi(cell(c, r, "score_num")), text, sizeof text));
+    }
+    /* the capture is found: b5xb3 is forced */
+    assert_string_equal(cell(c, 5, "bestmove"), "b5xb3");
+    csv_release(c);
+}
+
+static void test_strict(void **state)
+{
+    (void)state;
+    write_file("batch.txt", batch_text);
+    char dbname[128];
+    snprintf(dbname, sizeof dbname, "%s/strict.db", dir);
+    int code = sh("%s analyze --in %s/batch.txt --nodes 500 --strict --db %s --out %s/strict.csv",
+                  test_dama_bin(), dir, dbname, dir);
+    assert_int_equal(code, 2);
+    char *err = slurp("err.txt");
+    assert_non_null(strstr(err, "batch.txt:4: "));
+    assert_null(strstr(err, "batch.txt:5: "));
+    assert_non_null(strstr(err, "--strict"));
+    free(err);
+    assert_false(exists("strict.csv"));
+    /* nothing written: not even the database file */
+    struct stat st;
+    assert_int_not_equal(stat(dbname, &st), 0);
+    /* a clean file under --strict is fine */
+    write_file("clean.txt", "start\nW:Wa2,b3:Ba6,b7 ; x\n");
+    assert_int_equal(sh("%s analyze --in %s/clean.txt --nodes 300 --strict --out %s/clean.csv",
+                        test_dama_bin(), dir, dir), 0);
+    err = slurp("err.txt");
+    assert_non_null(strstr(err, "analyzed 2 positions, 0 bad lines"));
+    free(err);
+}
+
+static const char *const many_positions =
+    "start\n"
+    "W:Wa2,b3:Ba6,b7\n"
+    "W:WKd4:Ba6,h7\n"
+    "B:Wa2:Ba6\n"
+    "W:Wa2,b2,c2,d2,e2,f2,g2,h2,c3,d3,e3,f3,g3,h3,a4:Bb4,g5,h5,a6,c6,d6,e6,f6,a7,b7,c7,d7,e7,f7,g7,h7\n"
+    "B:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,e3,f3,g3,h3,d4:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7\n"
+    "W:Wb2,d2,f2,d3,f3,g3,e4,f4,d5,Kb8:BKc1,a3,h5,a6,c6,e6,f6,g6,a7,d7,e7,g7,h7\n"
+    "W:Wa2,d2,f2,a3,c3,h3,e4,h5,Ka8:Bb5,f5,d6,e6,f7,h7\n"
+    "B:Wd2,f3,d4,e4,h4,a5,h5,Kg8:Bb2,f5,d6,f6\n"
+    "B:Wa2,f2,h2,b3,e3,g3,c4,e5,d6:Ba4,b5,g5,f6,b7,e7,h7\n"
+    "W:Wa2,f2,h2,c3,e3,g3,a5,Ke8:Bd3,a4,g5,b6,g7\n"
+    "W:Wa2,b2,d2,e2,h2,b3,c3,d3,e3,f3,g3,h3,b4,f5:Ba5,c5,d5,e5,g5,h5,c6,e6,f6,a7,c7,d7,f7,h7\n";
+
+static void test_threads_agree(void **state)
+{
+    (void)state;
+    write_file("many.txt", many_positions);
+    const char *nodes = test_sanitized() ? "1500" : "6000";
+    assert_int_equal(sh("%s analyze --in %s/many.txt --nodes %s --threads 1 --out %s/t1.csv",
+                        test_dama_bin(), dir, nodes, dir), 0);
+    assert_int_equal(sh("%s analyze --in %s/many.txt --nodes %s --threads 2 --out %s/t2.csv",
+                        test_dama_bin(), dir, nodes, dir), 0);
+    /* and to stdout: the same CSV */
+    assert_int_equal(sh("%s analyze --in %s/many.txt --nodes %s --threads 2", test_dama_bin(), dir, nodes), 0);
+    char p1[128], p2[128], p3[128];
+    snprintf(p1, sizeof p1, "%s/t1.csv", dir);
+    snprintf(p2, sizeof p2, "%s/t2.csv", dir);
+    snprintf(p3, sizeof p3, "%s/out.txt", dir);
+    Csv *a = csv_load(p1), *b = csv_load(p2), *s = csv_load(p3);
+    assert_int_equal(a->nrows, 13);
+    assert_int_equal(b->nrows, a->nrows);
+    assert_int_equal(s->nrows, a->nrows);
+    int time_col = col(a, "time_ms");
+    for (int r = 0; r < a->nrows; r++)
+        for (int i = 0; i < a->ncols[0]; i++) {
+            if (r > 0 && i == time_col)
+                continue;
+            assert_string_equal(a->rows[r][i], b->rows[r][i]);
+            assert_string_equal(a->rows[r][i], s->rows[r][i]);
+        }
+    for (int r = 1; r < a->nrows; r++) {
+        char id[16];
+        snprintf(id, sizeof id, "%d", r);
+        assert_string_equal(cell(a, r, "id"), id);
+    }
+    csv_release(a);
+    csv_release(b);
+    csv_release(s);
+}
+
+typedef struct Rows {
+    int n;
+    char ids[16][64];
+    char best[16][64];
+    int64_t run;
+} Rows;
+
+static int collect(void *ctx, int ncols, const StoreCell *c)
+{
+    Rows *r = ctx;
+    assert_true(ncols >= 5);
+    if (r->n < 16) {
+        snprintf(r->ids[r->n], sizeof r->ids[0], "%.*s", c[2].len, c[2].type == STORE_CELL_TEXT ? c[2].text : "");
+        snprintf(r->best[r->n], sizeof r->best[0], "%.*s", c[4].len, c[4].type == STORE_CELL_TEXT ? c[4].text : "");
+        r->run = c[1].i;
+    }
+    r->n++;
+    return 0;
+}
+
+static int run_kind(void *ctx, int ncols, const StoreCell *c)
+{
+    (void)ncols;
+    char *kind = ctx;
+    snprintf(kind, 32, "%.*s", c[1].len, c[1].text);
+    return 0;
+}
+
+static void test_db_stores_rows(void **state)
+{
+    (void)state;
+    write_file("batch.txt", batch_text);
+    char dbname[128];
+    snprintf(dbname, sizeof dbname, "%s/an.db", dir);
+    assert_int_equal(sh("%s analyze --in %s/batch.txt --nodes 800 --db %s --out %s/an.csv",
+                        test_dama_bin(), dir, dbname, dir), 2);
+    char path[128];
+    snprintf(path, sizeof path, "%s/an.csv", dir);
+    Csv *c = csv_load(path);
+    char e[256];
+    Store *s = store_open(dbname, e, sizeof e);
+    assert_non_null(s);
+    Rows rows = { 0 };
+    assert_true(store_export_rows(s, "analyses", 0, NULL, collect, &rows));
+    assert_int_equal(rows.n, c->nrows - 1);
+    for (int i = 0; i < rows.n; i++) {
+        assert_string_equal(rows.ids[i], cell(c, i + 1, "id"));
+        assert_string_equal(rows.best[i], cell(c, i + 1, "bestmove"));
+    }
+    char kind[32] = "";
+    assert_true(store_export_rows(s, "runs", rows.run, NULL, run_kind, kind));
+    assert_string_equal(kind, "analysis");
+    store_close(s);
+    csv_release(c);
+}
+
+static void test_db_and_pdn_sources(void **state)
+{
+    (void)state;
+    char dbname[128];
+    snprintf(dbname, sizeof dbname, "%s/sp.db", dir);
+    assert_int_equal(sh("%s selfplay --db %s --games 2 --nodes 200 --threads 1", test_dama_bin(), dbname), 0);
+    /* every position of game 1, or some plies */
+    assert_int_equal(sh("%s analyze --db %s --game 1 --plies 0,3,5 --nodes 300 --out %s/g.csv",
+                        test_dama_bin(), dbname, dir), 0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/g.csv", dir);
+    Csv *c = csv_load(path);
+    assert_int_equal(c->nrows, 4);
+    assert_string_equal(cell(c, 1, "id"), "game1:ply0");
+    assert_string_equal(cell(c, 3, "id"), "game1:ply5");
+    csv_release(c);
+    /* a sample is the same every time, in game and ply order */
+    assert_int_equal(sh("%s analyze --db %s --run 1 --sample 4 --nodes 300 --out %s/s1.csv", test_dama_bin(), dbname, dir), 0);
+    assert_int_equal(sh("%s analyze --db %s --run 1 --sample 4 --nodes 300 --threads 1 --out %s/s2.csv", test_dama_bin(), dbname, dir), 0);
+    char p2[128];
+    snprintf(path, sizeof path, "%s/s1.csv", dir);
+    snprintf(p2, sizeof p2, "%s/s2.csv", dir);
+    Csv *a = csv_load(path), *b = csv_load(p2);
+    assert_int_equal(a->nrows, 5);
+    for (int r = 1; r < a->nrows; r++)
+        assert_string_equal(cell(a, r, "id"), cell(b, r, "id"));
+    csv_release(a);
+    csv_release(b);
+    assert_int_equal(sh("%s analyze --db %s --game 99 --nodes 300", test_dama_bin(), dbname), 2);
+    assert_int_equal(sh("%s analyze --db %s --run 99 --nodes 300", test_dama_bin(), dbname), 2);
+
+    /* PDN: tags, comments, variations, move numbers; a bad move is a bad line */
+    write_file("g.pdn",
+               "[Event \"one\"]\n"
+               "1. d3-d4 e6-e5 {a comment\nover two lines} 2. f3-f4 (2. c3-c4 b6-b5) d6-d5 1-0\n"
+               "\n[Event \"two\"]\n[FEN \"W:Wa2,b3:Ba6,b7\"]\n"
+               "1. a2-a3 a6-a5 2. b3-b4! *\n"
+               "\n[Event \"bad\"]\n1. d3-d4 e6-e5 2. z9-z8 0-1\n");
+    assert_int_equal(sh("%s analyze --in %s/g.pdn --plies 0,3 --nodes 300 --out %s/p.csv", test_dama_bin(), dir, dir), 2);
+    char *err = slurp("err.txt");
+    assert_non_null(strstr(err, "g.pdn:10: game 3: move 'z9-z8'"));
+    assert_non_null(strstr(err, "analyzed 5 positions, 1 bad line"));
+    free(err);
+    snprintf(path, sizeof path, "%s/p.csv", dir);
+    c = csv_load(path);
+    static const char *const ids[] = { "game1:ply0", "game1:ply3", "game2:ply0", "game2:ply3", "game3:ply0" };
+    assert_int_equal(c->nrows, 6);
+    for (int r = 1; r < c->nrows; r++)
+        assert_string_equal(cell(c, r, "id"), ids[r - 1]);
+    assert_string_equal(cell(c, 2, "fen"),
+                        "B:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,e3,g3,h3,d4,f4:Be5,a6,b6,c6,d6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7");
+    assert_string_equal(cell(c, 4, "fen"), "B:Wa3,b4:Ba5,b7");
+    csv_release(c);
+}
+
+static void test_usage_errors(void **state)
+{
+    (void)state;
+    const char *bin = test_dama_bin();
+    assert_int_equal(sh("%s analyze --out x.csv", bin), 2);
+    write_file("one.txt", "start\n");
+    assert_int_equal(sh("%s analyze --in %s/one.txt --fen start", bin, dir), 2);
+    assert_int_equal(sh("%s analyze --in %s/missing.txt", bin, dir), 2);
+    char *err = slurp("err.txt");
+    assert_non_null(strstr(err, "missing.txt: cannot read"));
+    free(err);
+    assert_int_equal(sh("%s analyze --in %s/one.txt --format xml", bin, dir), 2);
+    /* a missing database is not created for --game */
+    assert_int_equal(sh("%s analyze --db %s/none.db --game 1", bin, dir), 1);
+    assert_false(exists("none.db"));
+    /* the single-position form is unchanged */
+    assert_int_equal(sh("%s analyze --fen start --nodes 2000", bin), 0);
+    char *out = slurp("out.txt");
+    assert_non_null(strstr(out, "info depth 1 score "));
+    assert_non_null(strstr(out, "\nbestmove "));
+    free(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_good_and_bad_lines),
+        cmocka_unit_test(test_strict),
+        cmocka_unit_test(test_threads_agree),
+        cmocka_unit_test(test_db_stores_rows),
+        cmocka_unit_test(test_db_and_pdn_sources),
+        cmocka_unit_test(test_usage_errors),
+    };
+    return cmocka_run_group_tests_name("analysis", tests, setup, teardown);
+}

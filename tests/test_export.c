@@ -1,0 +1,612 @@
+/* `dama export` end to end: a small self-play database, every WHAT exported and parsed back
+ * with libcsv, values checked against the store; quoting; errors; and exporting while a
+ * self-play process writes to the same file. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <csv.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "csv_writer.h"
+#include "export.h"
+#include "game.h"
+#include "position.h"
+#include "search.h"
+#include "store.h"
+#include "test_util.h"
+#include "variant.h"
+#include "weights.h"
+
+/* ---- CSV read back with libcsv ---- */
+
+typedef struct Csv {
+    char ***rows;        /* rows[r][c], NUL-terminated copies */
+    int *ncols;
+    int nrows, cap;
+    char **cur;
+    int ncur, capcur;
+} Csv;
+
+static void on_field(void *s, size_t len, void *data)
+{
+    Csv *c = data;
+    if (c->ncur == c->capcur) {
+        c->capcur = c->capcur ? 2 * c->capcur : 16;
+        c->cur = realloc(c->cur, (size_t)c->capcur * sizeof *c->cur);
+        assert_non_null(c->cur);
+    }
+    char *f = malloc(len + 1);
+    assert_non_null(f);
+    if (len)
+        memcpy(f, s, len);
+    f[len] = '\0';
+    c->cur[c->ncur++] = f;
+}
+
+static void on_row(int term, void *data)
+{
+    (void)term;
+    Csv *c = data;
+    if (c->nrows == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 64;
+        c->rows = realloc(c->rows, (size_t)c->cap * sizeof *c->rows);
+        c->ncols = realloc(c->ncols, (size_t)c->cap * sizeof *c->ncols);
+        assert_non_null(c->rows);
+        assert_non_null(c->ncols);
+    }
+    c->rows[c->nrows] = c->cur;
+    c->ncols[c->nrows++] = c->ncur;
+    c->cur = NULL;
+    c->ncur = c->capcur = 0;
+}
+
+static Csv *csv_load(const char *path)
+{
+    char *text = test_read_file(path);
+    if (!text)
+        fail_msg("cannot read %s", path);
+    Csv *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    struct csv_parser p;
+    assert_int_equal(csv_init(&p, CSV_STRICT | CSV_STRICT_FINI), 0);
+    size_t n = strlen(text);
+    if (csv_parse(&p, text, n, on_field, on_row, c) != n)
+        fail_msg("%s: %s", path, csv_strerror(csv_error(&p)));
+    assert_int_equal(csv_fini(&p, on_field, on_row, c), 0);
+    csv_free(&p);
+    free(text);
+    /* every row as wide as the header */
+    for (int r = 1; r < c->nrows; r++)
+        if (c->ncols[r] != c->ncols[0])
+            fail_msg("%s: row %d has %d fields, the header %d", path, r, c->ncols[r], c->ncols[0]);
+    return c;
+}
+
+static void csv_release(Csv *c)
+{
+    for (int r = 0; r < c->nrows; r++) {
+        for (int i = 0; i < c->ncols[r]; i++)
+            free(c->rows[r][i]);
+        free(c->rows[r]);
+    }
+    free(c->rows);
+    free(c->ncols);
+    free(c);
+}
+
+static int col(const Csv *c, const char *name)
+{
+    for (int i = 0; i < c->ncols[0]; i++)
+        if (strcmp(c->rows[0][i], name) == 0)
+            return i;
+    fail_msg("no column '%s'", name);
+    return -1;
+}
+
+static const char *cell(const Csv *c, int row, const char *name) { return c->rows[row][col(c, name)]; }
+static long long cell_ll(const Csv *c, int row, const char *name) { return strtoll(cell(c, row, name), NULL, 10); }
+
+/* ---- fixture: one database for the whole group ---- */
+
+typedef struct Fixture {
+    char dir[64];
+    char db[96];
+} Fixture;
+
+static Fixture fx;
+
+/* Runs a shell command line; returns its exit code.  stdout and stderr go to files in the
+ * fixture's directory (out.txt, err.txt). */
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+    char cmd[2048], line[2400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    snprintf(line, sizeof line, "%s >%s/out.txt 2>%s/err.txt", cmd, fx.dir, fx.dir);
+    int status = system(line);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static char *read_fixture_file(const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", fx.dir, name);
+    char *t = test_read_file(path);
+    assert_non_null(t);
+    return t;
+}
+
+static void expect_export(const char *what, const char *extra)
+{
+    int code = sh("%s export --db %s %s %s --out %s/%s.csv", test_dama_bin(), fx.db, extra, what,
+                  fx.dir, what);
+    if (code != 0) {
+        char *err = read_fixture_file("err.txt");
+        fail_msg("export %s: exit %d: %s", what, code, err);
+    }
+}
+
+static Csv *export_load(const char *what, const char *extra)
+{
+    expect_export(what, extra);
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s.csv", fx.dir, what);
+    return csv_load(path);
+}
+
+static int group_setup(void **state)
+{
+    (void)state;
+    snprintf(fx.dir, sizeof fx.dir, "/tmp/dama-test-export-XXXXXX");
+    if (!mkdtemp(fx.dir))
+        return -1;
+    snprintf(fx.db, sizeof fx.db, "%s/t.db", fx.dir);
+    if (sh("%s selfplay --db %s --games 6 --nodes 300 --threads 2", test_dama_bin(), fx.db) != 0)
+        return -1;
+    /* a tuning run and a match, written through the store, for their exports */
+    char err[256];
+    Store *s = store_open(fx.db, err, sizeof err);
+    if (!s)
+        return -1;
+    const double train[3] = { 0.25, 0.125, 0.0625 }, valid[3] = { 0.5, 0.25, 0.2 };
+    TuneRunRecord tr = { .parent_weights_id = 1, .result_weights_id = 1, .k = 0.004, .train_loss = 0.0625,
+                         .validation_loss = 0.2, .positions = 481, .epochs = 2, .epoch_train = train,
+                         .epoch_valid = valid, .nepochs = 3 };
+    MatchRecord mr = { .weights_a = 1, .weights_b = 1, .games = 10, .wins = 4, .draws = 3, .losses = 3,
+                       .penta = "0,1,2,1,1", .elo = 34.5, .elo_low = -80.25, .elo_high = 150.5,
+                       .llr = 0.5, .llr_low = -2.94, .llr_high = 2.94, .verdict = "continue" };
+    bool ok = store_tune_run_put(s, &tr) > 0 && store_match_put(s, &mr) > 0;
+    store_close(s);
+    return ok ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", fx.dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static Store *open_db(void)
+{
+    char err[256];
+    Store *s = store_open(fx.db, err, sizeof err);
+    if (!s)
+        fail_msg("%s", err);
+    return s;
+}
+
+static int64_t count(Store *s, const char *table)
+{
+    int64_t n = -1;
+    assert_true(store_count(s, table, &n));
+    return n;
+}
+
+/* ---- tests ---- */
+
+static void test_games(void **state)
+{
+    (void)state;
+    Store *s = open_db();
+    Csv *c = export_load("games", "");
+    assert_int_equal(c->nrows - 1, count(s, "games"));
+    assert_int_equal(c->nrows - 1, 6);
+    assert_string_equal(c->rows[0][0], "id");
+    for (int r = 1; r < c->nrows; r++) {
+        StoredGame g;
+        assert_true(store_game_read(s, cell_ll(c, r, "id"), &g));
+        assert_string_equal(cell(c, r, "moves"), g.rec.moves);
+        assert_string_equal(cell(c, r, "result"), result_name(g.rec.result));
+        assert_string_equal(cell(c, r, "reason"), g.rec.reason ? g.rec.reason : "");
+        assert_int_equal(cell_ll(c, r, "plies"), g.rec.plies);
+        assert_int_equal(cell_ll(c, r, "npositions"), g.rec.npositions);
+        assert_int_equal(cell_ll(c, r, "run_id"), g.rec.run_id);
+        assert_int_equal(cell_ll(c, r, "mars"), g.rec.mars);
+        /* the opening's FEN is the game's first position */
+        char fen[256];
+        position_to_fen(&g.positions[0].pos, &turkish_variant, fen, sizeof fen);
+        assert_string_equal(cell(c, r, "opening_fen"), fen);
+        store_game_free(&g);
+    }
+    csv_release(c);
+    store_close(s);
+}
+
+static void test_positions(void **state)
+{
+    (void)state;
+    Store *s = open_db();
+    Csv *c = export_load("positions", "");
+    static const char *const header[] = { "game_id", "ply", "fen", "white_men", "white_kings", "black_men",
+                                          "black_kings", "side", "score", "capture_pending", "result", "points" };
+    assert_int_equal(c->ncols[0], 12);
+    for (int i = 0; i < 12; i++)
+        assert_string_equal(c->rows[0][i], header[i]);
+    assert_int_equal(c->nrows - 1, count(s, "positions"));
+    StoredGame g = { 0 };
+    for (int r = 1; r < c->nrows; r++) {
+        int64_t id = cell_ll(c, r, "game_id");
+        int ply = (int)cell_ll(c, r, "ply");
+        if (g.id != id) {
+            store_game_free(&g);
+            assert_true(store_game_read(s, id, &g));
+        }
+        assert_true(ply < g.rec.npositions);
+        const StoredPosition *sp = &g.positions[ply];
+        /* the bitboards round-trip to the FEN column and to the stored position */
+        Position pos = { .men = { strtoull(cell(c, r, "white_men"), NULL, 10), strtoull(cell(c, r, "black_men"), NULL, 10) },
+                         .kings = { strtoull(cell(c, r, "white_kings"), NULL, 10), strtoull(cell(c, r, "black_kings"), NULL, 10) },
+                         .side = strcmp(cell(c, r, "side"), "white") == 0 ? WHITE : BLACK };
+        char fen[256];
+        position_to_fen(&pos, &turkish_variant, fen, sizeof fen);
+        assert_string_equal(cell(c, r, "fen"), fen);
+        assert_true(position_equal(&pos, &sp->pos));
+        Position parsed;
+        char err[128];
+        assert_true(position_from_fen(&parsed, &turkish_variant, cell(c, r, "fen"), err, sizeof err));
+        assert_true(position_equal(&parsed, &pos));
+        if (sp->has_score)
+            assert_int_equal(cell_ll(c, r, "score"), sp->score);
+        else
+            assert_string_equal(cell(c, r, "score"), "");
+        assert_int_equal(cell_ll(c, r, "capture_pending"), sp->capture_pending);
+        const char *want = g.rec.result == RESULT_DRAW ? "draw"
+                           : (g.rec.result == RESULT_WHITE_WINS) == (pos.side == WHITE) ? "win" : "loss";
+        assert_string_equal(cell(c, r, "result"), want);
+    }
+    store_game_free(&g);
+    csv_release(c);
+    store_close(s);
+}
+
+static void test_summary_and_openings(void **state)
+{
+    (void)state;
+    Csv *games = export_load("games", "");
+    double sum = 0, sumsq = 0;
+    int white = 0, black = 0, draws = 0;
+    for (int r = 1; r < games->nrows; r++) {
+        double p = (double)cell_ll(games, r, "plies");
+        sum += p;
+        sumsq += p * p;
+        const char *res = cell(games, r, "result");
+        white += strcmp(res, "white") == 0;
+        black += strcmp(res, "black") == 0;
+        draws += strcmp(res, "draw") == 0;
+    }
+    int n = games->nrows - 1;
+    Csv *c = export_load("summary", "");
+    assert_int_equal(c->nrows, 2); /* one run */
+    assert_int_equal(cell_ll(c, 1, "games"), n);
+    assert_int_equal(cell_ll(c, 1, "white_wins"), white);
+    assert_int_equal(cell_ll(c, 1, "black_wins"), black);
+    assert_int_equal(cell_ll(c, 1, "draws"), draws);
+    assert_string_equal(cell(c, 1, "kind"), "selfplay");
+    double mean = sum / n, sd = sqrt((sumsq - sum * sum / n) / (n - 1));
+    assert_true(fabs(strtod(cell(c, 1, "mean_plies"), NULL) - mean) < 1e-6);
+    assert_true(fabs(strtod(cell(c, 1, "stddev_plies"), NULL) - sd) < 1e-6);
+    assert_true(fabs(strtod(cell(c, 1, "white_score"), NULL) - (white + 0.5 * draws) / n) < 1e-9);
+    csv_release(c);
+
+    c = export_load("openings", "");
+    int total = 0;
+    for (int r = 1; r < c->nrows; r++)
+        total += (int)cell_ll(c, r, "games");
+    assert_int_equal(total, n);
+    assert_int_equal(c->nrows - 1, 3); /* 6 games = 3 pairs, one opening each */
+    csv_release(c);
+    csv_release(games);
+}
+
+typedef struct Tally {
+    int64_t scored;
+} Tally;
+
+static int tally(void *ctx, int64_t game_id, int ply, const Position *pos, int score, bool has_score, int result)
+{
+    (void)game_id, (void)ply, (void)pos, (void)result;
+    Tally *t = ctx;
+    if (has_score && score <= SCORE_WIN_BOUND && score >= -SCORE_WIN_BOUND)
+        t->scored++;
+    return 0;
+}
+
+static void test_calibration(void **state)
+{
+    (void)state;
+    Store *s = open_db();
+    Tally t = { 0 };
+    assert_true(store_positions_foreach(s, NULL, 0, false, tally, &t));
+    store_close(s);
+    Csv *c = export_load("calibration", "--bucket 100");
+    int64_t total = 0;
+    for (int r = 1; r < c->nrows; r++) {
+        total += cell_ll(c, r, "positions");
+        long long low = cell_ll(c, r, "bucket_low"), high = cell_ll(c, r, "bucket_high");
+        double mean = strtod(cell(c, r, "mean_score"), NULL);
+        assert_int_equal(high - low, 100);
+        assert_true(mean >= (double)low && mean < (double)high);
+        double expected = strtod(cell(c, r, "expected"), NULL), observed = strtod(cell(c, r, "observed"), NULL);
+        assert_true(expected > 0 && expected < 1 && observed >= 0 && observed <= 1);
+        assert_int_equal(cell_ll(c, r, "wins") + cell_ll(c, r, "draws") + cell_ll(c, r, "losses"),
+                         cell_ll(c, r, "positions"));
+    }
+    assert_true(t.scored > 0);
+    assert_int_equal(total, t.scored);
+    csv_release(c);
+}
+
+static void test_tuning_matches_weights_runs(void **state)
+{
+    (void)state;
+    Csv *c = export_load("tuning", "");
+    assert_int_equal(c->nrows - 1, 3);
+    for (int r = 1; r < c->nrows; r++) {
+        assert_int_equal(cell_ll(c, r, "epoch"), r - 1);
+        assert_int_equal(cell_ll(c, r, "tune_run_id"), 1);
+    }
+    assert_true(strtod(cell(c, 3, "train_loss"), NULL) == 0.0625);
+    assert_true(strtod(cell(c, 2, "validation_loss"), NULL) == 0.25);
+    csv_release(c);
+
+    c = export_load("tune_runs", "");
+    assert_int_equal(c->nrows - 1, 1);
+    assert_int_equal(cell_ll(c, 1, "positions"), 481);
+    assert_true(strtod(cell(c, 1, "k"), NULL) == 0.004);
+    csv_release(c);
+
+    c = export_load("matches", "");
+    assert_int_equal(c->nrows - 1, 1);
+    assert_true(strtod(cell(c, 1, "elo"), NULL) == 34.5);
+    assert_true(strtod(cell(c, 1, "elo_low"), NULL) == -80.25);
+    assert_true(strtod(cell(c, 1, "elo_high"), NULL) == 150.5);
+    assert_string_equal(cell(c, 1, "verdict"), "continue");
+    assert_string_equal(cell(c, 1, "penta"), "0,1,2,1,1"); /* a quoted field with commas */
+    assert_true(strtod(cell(c, 1, "score"), NULL) == 0.55);
+    csv_release(c);
+
+    c = export_load("weights", "");
+    assert_int_equal(c->nrows - 1, 1);
+    assert_int_equal(c->ncols[0], 6 + EVAL_NUM_WEIGHTS);
+    Weights w;
+    weights_default(&w);
+    for (int i = 0; i < EVAL_NUM_WEIGHTS; i++)
+        assert_int_equal(cell_ll(c, 1, weight_name(i)), w.w[i]);
+    csv_release(c);
+
+    c = export_load("runs", "");
+    Store *s = open_db();
+    assert_int_equal(c->nrows - 1, count(s, "runs"));
+    store_close(s);
+    assert_string_equal(cell(c, 1, "kind"), "selfplay");
+    assert_non_null(strstr(cell(c, 1, "params"), "games=6"));
+    csv_release(c);
+}
+
+/* Batch analysis results with awkward ids, stored and exported: quoting survives. */
+static void test_analyses_quoting(void **state)
+{
+    (void)state;
+    char in[128];
+    snprintf(in, sizeof in, "%s/batch.txt", fx.dir);
+    FILE *f = fopen(in, "w");
+    assert_non_null(f);
+    fputs("start ; plain\nW:Wa2,b3:Ba6,b7 ; with, comma\nB:Wa2:Ba6 ; say \"hi\", twice\n", f);
+    fclose(f);
+    char db[128];
+    snprintf(db, sizeof db, "%s/an.db", fx.dir);
+    assert_int_equal(sh("%s analyze --db %s --in %s --nodes 500 --threads 1", test_dama_bin(), db, in), 0);
+    assert_int_equal(sh("%s export --db %s analyses --out %s/analyses.csv", test_dama_bin(), db, fx.dir), 0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/analyses.csv", fx.dir);
+    Csv *c = csv_load(path);
+    assert_int_equal(c->nrows - 1, 3);
+    assert_string_equal(cell(c, 1, "item_id"), "plain");
+    assert_string_equal(cell(c, 2, "item_id"), "with, comma");
+    assert_string_equal(cell(c, 3, "item_id"), "say \"hi\", twice");
+    assert_string_equal(cell(c, 2, "fen"), "W:Wa2,b3:Ba6,b7");
+    char text[32];
+    assert_string_equal(cell(c, 1, "score_text"), score_to_text((int)cell_ll(c, 1, "score"), text, sizeof text));
+    csv_release(c);
+    /* and the raw bytes: RFC 4180 quoting, quotes doubled */
+    char *raw = test_read_file(path);
+    assert_non_null(strstr(raw, "\"with, comma\""));
+    assert_non_null(strstr(raw, "\"say \"\"hi\"\", twice\""));
+    free(raw);
+}
+
+/* The writer itself: awkward fields through libcsv and back. */
+static void test_writer_quoting(void **state)
+{
+    (void)state;
+    static const char *const fields[] = { "plain", "a,b", "say \"x\"", "two\nlines", "", "cr\rhere", " lead" };
+    const int n = (int)(sizeof fields / sizeof fields[0]);
+    char path[128], err[256];
+    snprintf(path, sizeof path, "%s/quote.csv", fx.dir);
+    CsvWriter w;
+    assert_true(csv_writer_open(&w, path, err, sizeof err));
+    csv_header(&w, fields, n);
+    csv_int(&w, -9223372036854775807LL - 1);
+    csv_uint(&w, 18446744073709551615ULL);
+    csv_real(&w, 0.5);
+    csv_real(&w, NAN);
+    csv_text(&w, NULL);
+    csv_int(&w, 0);
+    csv_uint(&w, 100);
+    csv_end_row(&w);
+    struct stat st;
+    assert_int_not_equal(stat(path, &st), 0); /* not there before the commit */
+    assert_true(csv_writer_commit(&w, err, sizeof err));
+    Csv *c = csv_load(path);
+    assert_int_equal(c->nrows, 2);
+    for (int i = 0; i < n; i++)
+        assert_string_equal(c->rows[0][i], fields[i]);
+    assert_string_equal(c->rows[1][0], "-9223372036854775808");
+    assert_string_equal(c->rows[1][1], "18446744073709551615");
+    assert_string_equal(c->rows[1][2], "0.5");
+    assert_string_equal(c->rows[1][3], "");
+    assert_string_equal(c->rows[1][4], "");
+    assert_string_equal(c->rows[1][5], "0");
+    assert_string_equal(c->rows[1][6], "100");
+    csv_release(c);
+    /* the fast FEN equals the engine's */
+    Position pos;
+    assert_true(position_from_fen(&pos, &turkish_variant, "B:WKa1,b2,h7:Bc5,Kh8,a6", err, sizeof err));
+    char a[256], b[256];
+    position_to_fen(&pos, &turkish_variant, a, sizeof a);
+    assert_int_equal(export_fen(&pos, &turkish_variant, b), strlen(a));
+    assert_string_equal(a, b);
+}
+
+static void test_run_filter_and_dir(void **state)
+{
+    (void)state;
+    char out[128];
+    snprintf(out, sizeof out, "%s/all/", fx.dir);
+    assert_int_equal(sh("%s export --db %s --out %s", test_dama_bin(), fx.db, out), 0);
+    for (int i = 0; export_names[i]; i++) {
+        char path[192];
+        snprintf(path, sizeof path, "%s%s.csv", out, export_names[i]);
+        Csv *c = csv_load(path);
+        assert_true(c->nrows >= 1); /* at least the header */
+        csv_release(c);
+    }
+    Csv *c = export_load("games", "--run 1");
+    assert_int_equal(c->nrows - 1, 6);
+    csv_release(c);
+    /* a run with no games: only the header */
+    c = export_load("matches", "--run 1");
+    assert_int_equal(c->nrows, 1);
+    csv_release(c);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    const char *bin = test_dama_bin();
+    assert_int_equal(sh("%s export --db %s frobs --out %s/x.csv", bin, fx.db, fx.dir), 2);
+    char *err = read_fixture_file("err.txt");
+    assert_non_null(strstr(err, "unknown export 'frobs'"));
+    free(err);
+    assert_int_equal(sh("%s export --db %s games", bin, fx.db), 2);
+    err = read_fixture_file("err.txt");
+    assert_non_null(strstr(err, "--out"));
+    free(err);
+    assert_int_equal(sh("%s export --db %s --run 99 games --out %s/x.csv", bin, fx.db, fx.dir), 2);
+    /* a missing database is an error and is not created */
+    char missing[128];
+    snprintf(missing, sizeof missing, "%s/missing.db", fx.dir);
+    assert_int_equal(sh("%s export --db %s games --out %s/x.csv", bin, missing, fx.dir), 1);
+    err = read_fixture_file("err.txt");
+    assert_non_null(strstr(err, "no such database"));
+    free(err);
+    struct stat st;
+    assert_int_not_equal(stat(missing, &st), 0);
+    char x[128];
+    snprintf(x, sizeof x, "%s/x.csv", fx.dir);
+    assert_int_not_equal(stat(x, &st), 0);
+}
+
+/* Export while another process writes games into the same file: both succeed, and every
+ * export is a consistent snapshot (each game's plies complete from 0). */
+static void test_export_during_selfplay(void **state)
+{
+    (void)state;
+    char db[128];
+    snprintf(db, sizeof db, "%s/live.db", fx.dir);
+    assert_int_equal(sh("%s selfplay --db %s --games 2 --nodes 200 --threads 1", test_dama_bin(), db), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        freopen("/dev/null", "w", stdout);
+        freopen("/dev/null", "w", stderr);
+        execl(test_dama_bin(), test_dama_bin(), "selfplay", "--db", db, "--games", test_sanitized() ? "16" : "60",
+              "--nodes", "300", "--threads", "1", "--batch", "2", "--seed", "100", (char *)NULL);
+        _exit(127);
+    }
+    int exports = 0, during = 0, status = 0;
+    bool running = true;
+    while (running || exports < 3) {
+        running = running && waitpid(pid, &status, WNOHANG) == 0;
+        assert_int_equal(sh("%s export --db %s positions --out %s/live.csv", test_dama_bin(), db, fx.dir), 0);
+        exports++;
+        during += running;
+        char path[128];
+        snprintf(path, sizeof path, "%s/live.csv", fx.dir);
+        Csv *c = csv_load(path);
+        long long game = -1, next = 0;
+        for (int r = 1; r < c->nrows; r++) {
+            long long g = cell_ll(c, r, "game_id"), ply = cell_ll(c, r, "ply");
+            if (g != game) {
+                assert_true(g > game);
+                game = g;
+                next = 0;
+            }
+            assert_int_equal(ply, next);
+            next++;
+        }
+        csv_release(c);
+        assert_int_equal(sh("%s export --db %s games --out %s/live_games.csv", test_dama_bin(), db, fx.dir), 0);
+    }
+    if (running)
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_true(during >= 1);
+    char path[128];
+    snprintf(path, sizeof path, "%s/live_games.csv", fx.dir);
+    Csv *c = csv_load(path);
+    assert_int_equal(c->nrows - 1, 2 + (test_sanitized() ? 16 : 60));
+    csv_release(c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_games),
+        cmocka_unit_test(test_positions),
+        cmocka_unit_test(test_summary_and_openings),
+        cmocka_unit_test(test_calibration),
+        cmocka_unit_test(test_tuning_matches_weights_runs),
+        cmocka_unit_test(test_analyses_quoting),
+        cmocka_unit_test(test_writer_quoting),
+        cmocka_unit_test(test_run_filter_and_dir),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_export_during_selfplay),
+    };
+    return cmocka_run_group_tests_name("export", tests, group_setup, group_teardown);
+}
