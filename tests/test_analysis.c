@@ -18,96 +18,10 @@
 #include "search.h"
 #include "store.h"
 #include "test_util.h"
+#include "test_csv.h"
 #include "variant.h"
 
-/* ---- CSV read back with libcsv ---- */
-
-typedef struct Csv {
-    char ***rows;
-    int *ncols;
-    int nrows, cap;
-    char **cur;
-    int ncur, capcur;
-} Csv;
-
-static void on_field(void *s, size_t len, void *data)
-{
-    Csv *c = data;
-    if (c->ncur == c->capcur) {
-        c->capcur = c->capcur ? 2 * c->capcur : 16;
-        c->cur = realloc(c->cur, (size_t)c->capcur * sizeof *c->cur);
-        assert_non_null(c->cur);
-    }
-    char *f = malloc(len + 1);
-    assert_non_null(f);
-    if (len)
-        memcpy(f, s, len);
-    f[len] = '\0';
-    c->cur[c->ncur++] = f;
-}
-
-static void on_row(int term, void *data)
-{
-    (void)term;
-    Csv *c = data;
-    if (c->nrows == c->cap) {
-        c->cap = c->cap ? 2 * c->cap : 64;
-        c->rows = realloc(c->rows, (size_t)c->cap * sizeof *c->rows);
-        c->ncols = realloc(c->ncols, (size_t)c->cap * sizeof *c->ncols);
-        assert_non_null(c->rows);
-        assert_non_null(c->ncols);
-    }
-    c->rows[c->nrows] = c->cur;
-    c->ncols[c->nrows++] = c->ncur;
-    c->cur = NULL;
-    c->ncur = c->capcur = 0;
-}
-
-static Csv *csv_load(const char *path)
-{
-    char *text = test_read_file(path);
-    if (!text)
-        fail_msg("cannot read %s", path);
-    Csv *c = calloc(1, sizeof *c);
-    assert_non_null(c);
-    struct csv_parser p;
-    assert_int_equal(csv_init(&p, CSV_STRICT | CSV_STRICT_FINI), 0);
-    size_t n = strlen(text);
-    if (csv_parse(&p, text, n, on_field, on_row, c) != n)
-        fail_msg("%s: %s", path, csv_strerror(csv_error(&p)));
-    assert_int_equal(csv_fini(&p, on_field, on_row, c), 0);
-    csv_free(&p);
-    free(text);
-    for (int r = 1; r < c->nrows; r++)
-        assert_int_equal(c->ncols[r], c->ncols[0]);
-    return c;
-}
-
-static void csv_release(Csv *c)
-{
-    for (int r = 0; r < c->nrows; r++) {
-        for (int i = 0; i < c->ncols[r]; i++)
-            free(c->rows[r][i]);
-        free(c->rows[r]);
-    }
-    free(c->rows);
-    free(c->ncols);
-    free(c);
-}
-
-static int col(const Csv *c, const char *name)
-{
-    for (int i = 0; i < c->ncols[0]; i++)
-        if (strcmp(c->rows[0][i], name) == 0)
-            return i;
-    fail_msg("no column '%s'", name);
-    return -1;
-}
-
-static const char *cell(const Csv *c, int row, const char *name) { return c->rows[row][col(c, name)]; }
-
 /* ---- fixture ---- */
-
 static char dir[64];
 
 static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -221,21 +135,21 @@ static void test_good_and_bad_lines(void **state)
         "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
         "W:Wa2,b3:Ba6,b7", "W:WKd4:Ba6,h7", "B:Wa2:Ba6", "B:Wb4,a5:Bb5,Kh8" };
     for (int r = 1; r < c->nrows; r++) {
-        assert_string_equal(cell(c, r, "id"), ids[r - 1]);
+        assert_string_equal(csv_cell(c, r, "id"), ids[r - 1]);
         char canon[256], why[128];
         Position pos;
         assert_true(position_from_fen(&pos, &turkish_variant, fens[r - 1], why, sizeof why));
         position_to_fen(&pos, &turkish_variant, canon, sizeof canon);
-        assert_string_equal(cell(c, r, "fen"), canon);
-        assert_true(strlen(cell(c, r, "bestmove")) >= 5);
-        assert_true(strncmp(cell(c, r, "pv"), cell(c, r, "bestmove"), strlen(cell(c, r, "bestmove"))) == 0);
-        assert_true(atoi(cell(c, r, "depth")) >= 1);
-        assert_true(strtoull(cell(c, r, "nodes"), NULL, 10) > 0);
+        assert_string_equal(csv_cell(c, r, "fen"), canon);
+        assert_true(strlen(csv_cell(c, r, "bestmove")) >= 5);
+        assert_true(strncmp(csv_cell(c, r, "pv"), csv_cell(c, r, "bestmove"), strlen(csv_cell(c, r, "bestmove"))) == 0);
+        assert_true(atoi(csv_cell(c, r, "depth")) >= 1);
+        assert_true(strtoull(csv_cell(c, r, "nodes"), NULL, 10) > 0);
         char text[32];
-        assert_string_equal(cell(c, r, "score"), score_to_text(atoi(cell(c, r, "score_num")), text, sizeof text));
+        assert_string_equal(csv_cell(c, r, "score"), score_to_text(atoi(csv_cell(c, r, "score_num")), text, sizeof text));
     }
     /* the capture is found: b5xb3 is forced */
-    assert_string_equal(cell(c, 5, "bestmove"), "b5xb3");
+    assert_string_equal(csv_cell(c, 5, "bestmove"), "b5xb3");
     csv_release(c);
 }
 
@@ -299,7 +213,7 @@ static void test_threads_agree(void **state)
     assert_int_equal(a->nrows, 13);
     assert_int_equal(b->nrows, a->nrows);
     assert_int_equal(s->nrows, a->nrows);
-    int time_col = col(a, "time_ms");
+    int time_col = csv_col(a, "time_ms");
     for (int r = 0; r < a->nrows; r++)
         for (int i = 0; i < a->ncols[0]; i++) {
             if (r > 0 && i == time_col)
@@ -310,7 +224,7 @@ static void test_threads_agree(void **state)
     for (int r = 1; r < a->nrows; r++) {
         char id[16];
         snprintf(id, sizeof id, "%d", r);
-        assert_string_equal(cell(a, r, "id"), id);
+        assert_string_equal(csv_cell(a, r, "id"), id);
     }
     csv_release(a);
     csv_release(b);
@@ -363,8 +277,8 @@ static void test_db_stores_rows(void **state)
     assert_true(store_export_rows(s, "analyses", 0, NULL, collect, &rows));
     assert_int_equal(rows.n, c->nrows - 1);
     for (int i = 0; i < rows.n; i++) {
-        assert_string_equal(rows.ids[i], cell(c, i + 1, "id"));
-        assert_string_equal(rows.best[i], cell(c, i + 1, "bestmove"));
+        assert_string_equal(rows.ids[i], csv_cell(c, i + 1, "id"));
+        assert_string_equal(rows.best[i], csv_cell(c, i + 1, "bestmove"));
     }
     char kind[32] = "";
     assert_true(store_export_rows(s, "runs", rows.run, NULL, run_kind, kind));
@@ -386,8 +300,8 @@ static void test_db_and_pdn_sources(void **state)
     snprintf(path, sizeof path, "%s/g.csv", dir);
     Csv *c = csv_load(path);
     assert_int_equal(c->nrows, 4);
-    assert_string_equal(cell(c, 1, "id"), "game1:ply0");
-    assert_string_equal(cell(c, 3, "id"), "game1:ply5");
+    assert_string_equal(csv_cell(c, 1, "id"), "game1:ply0");
+    assert_string_equal(csv_cell(c, 3, "id"), "game1:ply5");
     csv_release(c);
     /* a sample is the same every time, in game and ply order */
     assert_int_equal(sh("%s analyze --db %s --run 1 --sample 4 --nodes 300 --out %s/s1.csv", test_dama_bin(), dbname, dir), 0);
@@ -398,7 +312,7 @@ static void test_db_and_pdn_sources(void **state)
     Csv *a = csv_load(path), *b = csv_load(p2);
     assert_int_equal(a->nrows, 5);
     for (int r = 1; r < a->nrows; r++)
-        assert_string_equal(cell(a, r, "id"), cell(b, r, "id"));
+        assert_string_equal(csv_cell(a, r, "id"), csv_cell(b, r, "id"));
     csv_release(a);
     csv_release(b);
     assert_int_equal(sh("%s analyze --db %s --game 99 --nodes 300", test_dama_bin(), dbname), 2);
@@ -421,10 +335,10 @@ static void test_db_and_pdn_sources(void **state)
     static const char *const ids[] = { "game1:ply0", "game1:ply3", "game2:ply0", "game2:ply3", "game3:ply0" };
     assert_int_equal(c->nrows, 6);
     for (int r = 1; r < c->nrows; r++)
-        assert_string_equal(cell(c, r, "id"), ids[r - 1]);
-    assert_string_equal(cell(c, 2, "fen"),
+        assert_string_equal(csv_cell(c, r, "id"), ids[r - 1]);
+    assert_string_equal(csv_cell(c, 2, "fen"),
                         "B:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,e3,g3,h3,d4,f4:Be5,a6,b6,c6,d6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7");
-    assert_string_equal(cell(c, 4, "fen"), "B:Wa3,b4:Ba5,b7");
+    assert_string_equal(csv_cell(c, 4, "fen"), "B:Wa3,b4:Ba5,b7");
     csv_release(c);
 }
 

@@ -23,97 +23,12 @@
 #include "search.h"
 #include "store.h"
 #include "test_util.h"
+#include "test_csv.h"
 #include "variant.h"
 #include "weights.h"
 
-/* ---- CSV read back with libcsv ---- */
-
-typedef struct Csv {
-    char ***rows;        /* rows[r][c], NUL-terminated copies */
-    int *ncols;
-    int nrows, cap;
-    char **cur;
-    int ncur, capcur;
-} Csv;
-
-static void on_field(void *s, size_t len, void *data)
-{
-    Csv *c = data;
-    if (c->ncur == c->capcur) {
-        c->capcur = c->capcur ? 2 * c->capcur : 16;
-        c->cur = realloc(c->cur, (size_t)c->capcur * sizeof *c->cur);
-        assert_non_null(c->cur);
-    }
-    char *f = malloc(len + 1);
-    assert_non_null(f);
-    if (len)
-        memcpy(f, s, len);
-    f[len] = '\0';
-    c->cur[c->ncur++] = f;
-}
-
-static void on_row(int term, void *data)
-{
-    (void)term;
-    Csv *c = data;
-    if (c->nrows == c->cap) {
-        c->cap = c->cap ? 2 * c->cap : 64;
-        c->rows = realloc(c->rows, (size_t)c->cap * sizeof *c->rows);
-        c->ncols = realloc(c->ncols, (size_t)c->cap * sizeof *c->ncols);
-        assert_non_null(c->rows);
-        assert_non_null(c->ncols);
-    }
-    c->rows[c->nrows] = c->cur;
-    c->ncols[c->nrows++] = c->ncur;
-    c->cur = NULL;
-    c->ncur = c->capcur = 0;
-}
-
-static Csv *csv_load(const char *path)
-{
-    char *text = test_read_file(path);
-    if (!text)
-        fail_msg("cannot read %s", path);
-    Csv *c = calloc(1, sizeof *c);
-    assert_non_null(c);
-    struct csv_parser p;
-    assert_int_equal(csv_init(&p, CSV_STRICT | CSV_STRICT_FINI), 0);
-    size_t n = strlen(text);
-    if (csv_parse(&p, text, n, on_field, on_row, c) != n)
-        fail_msg("%s: %s", path, csv_strerror(csv_error(&p)));
-    assert_int_equal(csv_fini(&p, on_field, on_row, c), 0);
-    csv_free(&p);
-    free(text);
-    /* every row as wide as the header */
-    for (int r = 1; r < c->nrows; r++)
-        if (c->ncols[r] != c->ncols[0])
-            fail_msg("%s: row %d has %d fields, the header %d", path, r, c->ncols[r], c->ncols[0]);
-    return c;
-}
-
-static void csv_release(Csv *c)
-{
-    for (int r = 0; r < c->nrows; r++) {
-        for (int i = 0; i < c->ncols[r]; i++)
-            free(c->rows[r][i]);
-        free(c->rows[r]);
-    }
-    free(c->rows);
-    free(c->ncols);
-    free(c);
-}
-
-static int col(const Csv *c, const char *name)
-{
-    for (int i = 0; i < c->ncols[0]; i++)
-        if (strcmp(c->rows[0][i], name) == 0)
-            return i;
-    fail_msg("no column '%s'", name);
-    return -1;
-}
-
-static const char *cell(const Csv *c, int row, const char *name) { return c->rows[row][col(c, name)]; }
-static long long cell_ll(const Csv *c, int row, const char *name) { return strtoll(cell(c, row, name), NULL, 10); }
+/* A numeric cell. */
+static long long cell_ll(const Csv *c, int row, const char *name) { return strtoll(csv_cell(c, row, name), NULL, 10); }
 
 /* ---- fixture: one database for the whole group ---- */
 
@@ -229,9 +144,9 @@ static void test_games(void **state)
     for (int r = 1; r < c->nrows; r++) {
         StoredGame g;
         assert_true(store_game_read(s, cell_ll(c, r, "id"), &g));
-        assert_string_equal(cell(c, r, "moves"), g.rec.moves);
-        assert_string_equal(cell(c, r, "result"), result_name(g.rec.result));
-        assert_string_equal(cell(c, r, "reason"), g.rec.reason ? g.rec.reason : "");
+        assert_string_equal(csv_cell(c, r, "moves"), g.rec.moves);
+        assert_string_equal(csv_cell(c, r, "result"), result_name(g.rec.result));
+        assert_string_equal(csv_cell(c, r, "reason"), g.rec.reason ? g.rec.reason : "");
         assert_int_equal(cell_ll(c, r, "plies"), g.rec.plies);
         assert_int_equal(cell_ll(c, r, "npositions"), g.rec.npositions);
         assert_int_equal(cell_ll(c, r, "run_id"), g.rec.run_id);
@@ -239,7 +154,7 @@ static void test_games(void **state)
         /* the opening's FEN is the game's first position */
         char fen[256];
         position_to_fen(&g.positions[0].pos, &turkish_variant, fen, sizeof fen);
-        assert_string_equal(cell(c, r, "opening_fen"), fen);
+        assert_string_equal(csv_cell(c, r, "opening_fen"), fen);
         store_game_free(&g);
     }
     csv_release(c);
@@ -268,25 +183,25 @@ static void test_positions(void **state)
         assert_true(ply < g.rec.npositions);
         const StoredPosition *sp = &g.positions[ply];
         /* the bitboards round-trip to the FEN column and to the stored position */
-        Position pos = { .men = { strtoull(cell(c, r, "white_men"), NULL, 10), strtoull(cell(c, r, "black_men"), NULL, 10) },
-                         .kings = { strtoull(cell(c, r, "white_kings"), NULL, 10), strtoull(cell(c, r, "black_kings"), NULL, 10) },
-                         .side = strcmp(cell(c, r, "side"), "white") == 0 ? WHITE : BLACK };
+        Position pos = { .men = { strtoull(csv_cell(c, r, "white_men"), NULL, 10), strtoull(csv_cell(c, r, "black_men"), NULL, 10) },
+                         .kings = { strtoull(csv_cell(c, r, "white_kings"), NULL, 10), strtoull(csv_cell(c, r, "black_kings"), NULL, 10) },
+                         .side = strcmp(csv_cell(c, r, "side"), "white") == 0 ? WHITE : BLACK };
         char fen[256];
         position_to_fen(&pos, &turkish_variant, fen, sizeof fen);
-        assert_string_equal(cell(c, r, "fen"), fen);
+        assert_string_equal(csv_cell(c, r, "fen"), fen);
         assert_true(position_equal(&pos, &sp->pos));
         Position parsed;
         char err[128];
-        assert_true(position_from_fen(&parsed, &turkish_variant, cell(c, r, "fen"), err, sizeof err));
+        assert_true(position_from_fen(&parsed, &turkish_variant, csv_cell(c, r, "fen"), err, sizeof err));
         assert_true(position_equal(&parsed, &pos));
         if (sp->has_score)
             assert_int_equal(cell_ll(c, r, "score"), sp->score);
         else
-            assert_string_equal(cell(c, r, "score"), "");
+            assert_string_equal(csv_cell(c, r, "score"), "");
         assert_int_equal(cell_ll(c, r, "capture_pending"), sp->capture_pending);
         const char *want = g.rec.result == RESULT_DRAW ? "draw"
                            : (g.rec.result == RESULT_WHITE_WINS) == (pos.side == WHITE) ? "win" : "loss";
-        assert_string_equal(cell(c, r, "result"), want);
+        assert_string_equal(csv_cell(c, r, "result"), want);
     }
     store_game_free(&g);
     csv_release(c);
@@ -303,7 +218,7 @@ static void test_summary_and_openings(void **state)
         double p = (double)cell_ll(games, r, "plies");
         sum += p;
         sumsq += p * p;
-        const char *res = cell(games, r, "result");
+        const char *res = csv_cell(games, r, "result");
         white += strcmp(res, "white") == 0;
         black += strcmp(res, "black") == 0;
         draws += strcmp(res, "draw") == 0;
@@ -315,11 +230,11 @@ static void test_summary_and_openings(void **state)
     assert_int_equal(cell_ll(c, 1, "white_wins"), white);
     assert_int_equal(cell_ll(c, 1, "black_wins"), black);
     assert_int_equal(cell_ll(c, 1, "draws"), draws);
-    assert_string_equal(cell(c, 1, "kind"), "selfplay");
+    assert_string_equal(csv_cell(c, 1, "kind"), "selfplay");
     double mean = sum / n, sd = sqrt((sumsq - sum * sum / n) / (n - 1));
-    assert_true(fabs(strtod(cell(c, 1, "mean_plies"), NULL) - mean) < 1e-6);
-    assert_true(fabs(strtod(cell(c, 1, "stddev_plies"), NULL) - sd) < 1e-6);
-    assert_true(fabs(strtod(cell(c, 1, "white_score"), NULL) - (white + 0.5 * draws) / n) < 1e-9);
+    assert_true(fabs(strtod(csv_cell(c, 1, "mean_plies"), NULL) - mean) < 1e-6);
+    assert_true(fabs(strtod(csv_cell(c, 1, "stddev_plies"), NULL) - sd) < 1e-6);
+    assert_true(fabs(strtod(csv_cell(c, 1, "white_score"), NULL) - (white + 0.5 * draws) / n) < 1e-9);
     csv_release(c);
 
     c = export_load("openings", "");
@@ -357,10 +272,10 @@ static void test_calibration(void **state)
     for (int r = 1; r < c->nrows; r++) {
         total += cell_ll(c, r, "positions");
         long long low = cell_ll(c, r, "bucket_low"), high = cell_ll(c, r, "bucket_high");
-        double mean = strtod(cell(c, r, "mean_score"), NULL);
+        double mean = strtod(csv_cell(c, r, "mean_score"), NULL);
         assert_int_equal(high - low, 100);
         assert_true(mean >= (double)low && mean < (double)high);
-        double expected = strtod(cell(c, r, "expected"), NULL), observed = strtod(cell(c, r, "observed"), NULL);
+        double expected = strtod(csv_cell(c, r, "expected"), NULL), observed = strtod(csv_cell(c, r, "observed"), NULL);
         assert_true(expected > 0 && expected < 1 && observed >= 0 && observed <= 1);
         assert_int_equal(cell_ll(c, r, "wins") + cell_ll(c, r, "draws") + cell_ll(c, r, "losses"),
                          cell_ll(c, r, "positions"));
@@ -379,24 +294,24 @@ static void test_tuning_matches_weights_runs(void **state)
         assert_int_equal(cell_ll(c, r, "epoch"), r - 1);
         assert_int_equal(cell_ll(c, r, "tune_run_id"), 1);
     }
-    assert_true(strtod(cell(c, 3, "train_loss"), NULL) == 0.0625);
-    assert_true(strtod(cell(c, 2, "validation_loss"), NULL) == 0.25);
+    assert_true(strtod(csv_cell(c, 3, "train_loss"), NULL) == 0.0625);
+    assert_true(strtod(csv_cell(c, 2, "validation_loss"), NULL) == 0.25);
     csv_release(c);
 
     c = export_load("tune_runs", "");
     assert_int_equal(c->nrows - 1, 1);
     assert_int_equal(cell_ll(c, 1, "positions"), 481);
-    assert_true(strtod(cell(c, 1, "k"), NULL) == 0.004);
+    assert_true(strtod(csv_cell(c, 1, "k"), NULL) == 0.004);
     csv_release(c);
 
     c = export_load("matches", "");
     assert_int_equal(c->nrows - 1, 1);
-    assert_true(strtod(cell(c, 1, "elo"), NULL) == 34.5);
-    assert_true(strtod(cell(c, 1, "elo_low"), NULL) == -80.25);
-    assert_true(strtod(cell(c, 1, "elo_high"), NULL) == 150.5);
-    assert_string_equal(cell(c, 1, "verdict"), "continue");
-    assert_string_equal(cell(c, 1, "penta"), "0,1,2,1,1"); /* a quoted field with commas */
-    assert_true(strtod(cell(c, 1, "score"), NULL) == 0.55);
+    assert_true(strtod(csv_cell(c, 1, "elo"), NULL) == 34.5);
+    assert_true(strtod(csv_cell(c, 1, "elo_low"), NULL) == -80.25);
+    assert_true(strtod(csv_cell(c, 1, "elo_high"), NULL) == 150.5);
+    assert_string_equal(csv_cell(c, 1, "verdict"), "continue");
+    assert_string_equal(csv_cell(c, 1, "penta"), "0,1,2,1,1"); /* a quoted field with commas */
+    assert_true(strtod(csv_cell(c, 1, "score"), NULL) == 0.55);
     csv_release(c);
 
     c = export_load("weights", "");
@@ -412,8 +327,8 @@ static void test_tuning_matches_weights_runs(void **state)
     Store *s = open_db();
     assert_int_equal(c->nrows - 1, count(s, "runs"));
     store_close(s);
-    assert_string_equal(cell(c, 1, "kind"), "selfplay");
-    assert_non_null(strstr(cell(c, 1, "params"), "games=6"));
+    assert_string_equal(csv_cell(c, 1, "kind"), "selfplay");
+    assert_non_null(strstr(csv_cell(c, 1, "params"), "games=6"));
     csv_release(c);
 }
 
@@ -435,12 +350,12 @@ static void test_analyses_quoting(void **state)
     snprintf(path, sizeof path, "%s/analyses.csv", fx.dir);
     Csv *c = csv_load(path);
     assert_int_equal(c->nrows - 1, 3);
-    assert_string_equal(cell(c, 1, "item_id"), "plain");
-    assert_string_equal(cell(c, 2, "item_id"), "with, comma");
-    assert_string_equal(cell(c, 3, "item_id"), "say \"hi\", twice");
-    assert_string_equal(cell(c, 2, "fen"), "W:Wa2,b3:Ba6,b7");
+    assert_string_equal(csv_cell(c, 1, "item_id"), "plain");
+    assert_string_equal(csv_cell(c, 2, "item_id"), "with, comma");
+    assert_string_equal(csv_cell(c, 3, "item_id"), "say \"hi\", twice");
+    assert_string_equal(csv_cell(c, 2, "fen"), "W:Wa2,b3:Ba6,b7");
     char text[32];
-    assert_string_equal(cell(c, 1, "score_text"), score_to_text((int)cell_ll(c, 1, "score"), text, sizeof text));
+    assert_string_equal(csv_cell(c, 1, "score_text"), score_to_text((int)cell_ll(c, 1, "score"), text, sizeof text));
     csv_release(c);
     /* and the raw bytes: RFC 4180 quoting, quotes doubled */
     char *raw = test_read_file(path);
