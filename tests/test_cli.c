@@ -5,27 +5,13 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "test_util.h"
-
-/* Runs `dama ARGS` (stderr folded into the output); returns the exit code. */
-static int run(const char *args, char *out, size_t len)
-{
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", test_dama_bin(), args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = '\0';
-    int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 static void expect(const char *args, int code, const char *needle)
 {
     static char out[1 << 16];
-    int got = run(args, out, sizeof out);
+    int got = test_dama_run(out, sizeof out, "%s", args);
     if (got != code)
         fail_msg("dama %s: exit %d, expected %d; output:\n%s", args, got, code, out);
     if (needle && !strstr(out, needle))

@@ -28,23 +28,6 @@ static void fresh_db(const char *tag)
     assert_int_equal(system(cmd), 0);
 }
 
-/* Runs dama with args (a format), stdout+stderr into out; returns the exit code. */
-static int dama(char *out, size_t len, const char *fmt, ...)
-{
-    char args[1024], cmd[1400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", test_dama_bin(), args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = '\0';
-    int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* Starts dama in the background with a NULL-terminated argument list. */
 static pid_t dama_background(const char *const *args)
 {
@@ -132,11 +115,11 @@ static void test_selfplay_reproducible_across_threads(void **state)
     static char one[6][4096], two[6][4096];
     char out[4096];
     fresh_db("t1");
-    assert_int_equal(dama(out, sizeof out, "selfplay --db %s --games 6 --nodes 300 --threads 1", db_path), 0);
+    assert_int_equal(test_dama_run(out, sizeof out, "selfplay --db %s --games 6 --nodes 300 --threads 1", db_path), 0);
     assert_non_null(strstr(out, "games 6"));
     moves_by_seed(one, 6);
     fresh_db("t2");
-    assert_int_equal(dama(out, sizeof out, "selfplay --db %s --games 6 --nodes 300 --threads 2", db_path), 0);
+    assert_int_equal(test_dama_run(out, sizeof out, "selfplay --db %s --games 6 --nodes 300 --threads 2", db_path), 0);
     moves_by_seed(two, 6);
     for (int i = 0; i < 6; i++)
         assert_string_equal(one[i], two[i]);
@@ -178,7 +161,7 @@ static void test_selfplay_interrupt_and_kill(void **state)
     assert_true(store_check(s)); /* integrity_check, foreign keys, positions of every game */
     store_close(s);
     char out[4096];
-    assert_int_equal(dama(out, sizeof out, "selfplay --db %s --games 2 --nodes 200", db_path), 0);
+    assert_int_equal(test_dama_run(out, sizeof out, "selfplay --db %s --games 2 --nodes 200", db_path), 0);
     s = open_db();
     assert_true(store_check(s));
     store_close(s);
@@ -220,8 +203,8 @@ static void test_tune_and_match(void **state)
     fresh_db("tune");
     char weights[80];
     snprintf(weights, sizeof weights, "/tmp/dama-pipeline-%d-w.txt", (int)getpid());
-    assert_int_equal(dama(out, sizeof out, "selfplay --db %s --games 16 --nodes 300", db_path), 0);
-    assert_int_equal(dama(out, sizeof out, "tune --db %s --runs 1 --epochs 5 --out %s", db_path, weights), 0);
+    assert_int_equal(test_dama_run(out, sizeof out, "selfplay --db %s --games 16 --nodes 300", db_path), 0);
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --runs 1 --epochs 5 --out %s", db_path, weights), 0);
     assert_non_null(strstr(out, "tune positions"));
     Weights w;
     char err[512];
@@ -229,15 +212,15 @@ static void test_tune_and_match(void **state)
         fail_msg("%s", err);
     assert_int_equal(w.w[W_MAN_MG], 100); /* the anchor stays */
     /* no data: a clear error, exit 1 */
-    assert_int_equal(dama(out, sizeof out, "tune --db %s --runs 999 --out %s", db_path, weights), 1);
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --runs 999 --out %s", db_path, weights), 1);
     assert_non_null(strstr(out, "quiet positions"));
     /* a match stores its games and its row and prints Elo and the SPRT */
-    assert_int_equal(dama(out, sizeof out, "match --db %s --a %s --b default --games 8 --nodes 300 "
+    assert_int_equal(test_dama_run(out, sizeof out, "match --db %s --a %s --b default --games 8 --nodes 300 "
                                            "--sprt elo0=0,elo1=10", db_path, weights), 0);
     assert_non_null(strstr(out, "match games 8 "));
     assert_non_null(strstr(out, "elo "));
     assert_non_null(strstr(out, "sprt elo0 0 elo1 10 llr "));
-    assert_int_equal(dama(out, sizeof out, "match --db %s --a %s --games 8", db_path, weights), 2);
+    assert_int_equal(test_dama_run(out, sizeof out, "match --db %s --a %s --games 8", db_path, weights), 2);
     Store *s = open_db();
     assert_int_equal(count(s, "matches"), 1);
     assert_int_equal(count(s, "tune_runs"), 1);
@@ -281,7 +264,7 @@ static void test_train_interrupt_and_resume(void **state)
     store_close(s);
 
     /* Resume: the journaled self-play is not played again; both generations finish. */
-    assert_int_equal(dama(out, sizeof out, "train --db %s --generations 2 --games 12 --match-games 6 "
+    assert_int_equal(test_dama_run(out, sizeof out, "train --db %s --generations 2 --games 12 --match-games 6 "
                                            "--nodes 300 --epochs 5 --out %s --resume", db_path, best), 0);
     assert_non_null(strstr(out, "resuming training run 1"));
     assert_non_null(strstr(out, "generation 2:"));
@@ -300,7 +283,7 @@ static void test_train_interrupt_and_resume(void **state)
     if (!weights_load(&w, best, err, sizeof err))
         fail_msg("%s", err);
     /* different options cannot resume the run */
-    assert_int_equal(dama(out, sizeof out, "train --db %s --games 13 --resume", db_path), 2);
+    assert_int_equal(test_dama_run(out, sizeof out, "train --db %s --games 13 --resume", db_path), 2);
     unlink(best);
     unlink(db_path);
 }

@@ -2,8 +2,10 @@
 #ifndef DAMA_TEST_UTIL_H
 #define DAMA_TEST_UTIL_H
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 
 /* Reads a whole file into a NUL-terminated buffer (caller frees); NULL on failure. */
 static inline char *test_read_file(const char *path)
@@ -30,6 +32,27 @@ static inline const char *test_dama_bin(void)
 {
     const char *b = getenv("DAMA_BIN");
     return b ? b : "bin/dama";
+}
+
+/* Runs `dama ARGS` (ARGS a printf format) with stderr folded into out; returns the exit
+ * code, or -1 when it did not exit normally. */
+static inline int test_dama_run(char *out, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static inline int test_dama_run(char *out, size_t len, const char *fmt, ...)
+{
+    char args[1024], cmd[1400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", test_dama_bin(), args);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 /* True under the sanitizer build: deep perfts are cut to keep the suite short. */
