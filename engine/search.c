@@ -204,8 +204,12 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
     /* Step 3. Horizon: a quiet position is evaluated; a pending capture is searched on. */
     uint64_t key = s->keys[s->game_keys + ply];
     bool capture = v->capture_pending(pos);
-    if ((depth <= 0 && !capture) || ply >= MAX_PLY - 1)
+    if ((depth <= 0 && !capture) || ply >= MAX_PLY - 1) {
+        /* A blocked side loses even at the horizon: blockades are how many games end. */
+        if (!capture && v->count(pos, &s->rules, false) == 0)
+            return -(SCORE_WIN - ply);
         return leaf_eval(s, pos, key);
+    }
 
     /* Step 4. Transposition table. */
     TTEntry *tte = &s->tt[key & s->tt_mask];
@@ -254,7 +258,9 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
         } else {
             /* Step 7a. Late quiet moves are searched shallower first. */
             int reduction = 0;
-            if (depth >= 3 && i >= 3 && !m->captured && !m->promotes && keys[i] < (1 << 27))
+            /* Not once a win is in hand: a reduced move could hide a faster one. */
+            if (depth >= 3 && i >= 3 && !m->captured && !m->promotes && keys[i] < (1 << 27)
+                && alpha < SCORE_WIN_BOUND)
                 reduction = i >= 8 ? 2 : 1;
             score = -alphabeta(s, &child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha, child_since);
             if (score > alpha && reduction)
@@ -345,9 +351,9 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
         }
         if (report)
             report(ctx, &result);
-        if (s->stopped || (score > SCORE_WIN_BOUND && SCORE_WIN - score <= depth)
-            || (score < -SCORE_WIN_BOUND && SCORE_WIN + score <= depth))
-            break; /* a forced result found within the full-width depth */
+        /* A forced result does not end the iterations: a deeper one may find it faster. */
+        if (s->stopped)
+            break;
         if (limits->movetime_ms && (now_seconds() - s->start_time) * 1000.0 * 2 > limits->movetime_ms)
             break; /* the next iteration would not finish in time */
     }

@@ -10,11 +10,13 @@
  *   find_tactics gen SEED COUNT [DEPTH]   random positions (random games from the start and
  *                                         random placements) with one winning move; prints a
  *                                         tactics-file line per find (engine not consulted)
+ *   find_tactics race SEED COUNT [DEPTH]  as gen, from men-only promotion races
  *   find_tactics end SEED COUNT [DEPTH]   small endgames that exactly one move wins outright
  *                                         (the opponent left without a move) within DEPTH,
  *                                         and no other move within DEPTH + 2
- *   find_tactics block SEED COUNT [DEPTH] the same from placements made for blockades  (a corner
- *                                         skeleton) whose winning line ends in a blockade
+ *   find_tactics block SEED COUNT [DEPTH] the same from a corner skeleton made for blockades;
+ *                                         with ONLY_BLOCKADE set in the environment, only wins
+ *                                         that end with the loser's pieces blocked, not taken
  *   find_tactics stable FEN MOVE DMIN DMAX whether MOVE stays the clear best (or the only
  *                                         winning move) at every depth DMIN..DMAX
  *   find_tactics check FEN [DEPTH]        the value of every legal move at DEPTH and the line
@@ -25,9 +27,11 @@
  * fixed depth in plies; a position whose side to move must capture is never a leaf (captures
  * are forced, so they are read to the end); no legal move = loss, scored -(WIN - ply); one
  * piece each = draw (0), as in the default rules.  Alpha-beta without move ordering gives the
- * same value as plain minimax (mm_plain is kept to cross-check that).  A line is kept when,
- * at DEPTH, DEPTH+1 and DEPTH+2, the same move scores at least one man more than every other
- * move, it wins material against the present count, and no other move does. */
+ * same value as plain minimax (mm_plain is kept to cross-check that).  gen and race keep a
+ * position when, at DEPTH, DEPTH+1 and DEPTH+2, the same move scores at least one man more
+ * than every other move, it wins material against the present count, and no other move does;
+ * end and block keep one when exactly one move forces a win within DEPTH and DEPTH + 2.
+ * `stable` and `file` apply the rule of tests/test_search.c (clearly_best below). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,12 +265,29 @@ static void print_line(const Position *p, int depth, int best_val, int second_va
     fflush(stdout);
 }
 
-static int gen(uint64_t seed, int count, int depth)
+/* Promotion races: men only, 1-3 a side, all of them past the middle (White's on ranks 5-7,
+ * Black's on ranks 2-4), sometimes one defender of each colour behind. */
+static void random_race(Position *p)
+{
+    Bitboard occ = 0;
+    memset(p, 0, sizeof *p);
+    p->men[WHITE] = drop(&occ, 0x00FFFFFF00000000ULL, 1 + (int)(rnd() % 3));
+    p->men[BLACK] = drop(&occ, 0x00000000FFFFFF00ULL, 1 + (int)(rnd() % 3));
+    if (rnd() % 2)
+        p->men[WHITE] |= drop(&occ, 0x00000000FFFFFF00ULL, 1);
+    if (rnd() % 2)
+        p->men[BLACK] |= drop(&occ, 0x00FFFFFF00000000ULL, 1);
+    p->side = (int)(rnd() & 1);
+}
+
+static int gen(uint64_t seed, int count, int depth, bool race)
 {
     rng_state ^= seed * 0x9E3779B97F4A7C15ULL;
     for (int i = 0; i < count; i++) {
         Position p;
-        if (i % 2) {
+        if (race) {
+            random_race(&p);
+        } else if (i % 2) {
             if (!random_game(&p))
                 continue;
         } else {
@@ -286,7 +307,7 @@ static int gen(uint64_t seed, int count, int depth)
             stable = clear_best(&p, d, &bv2, &sv2) == bi;
         }
         if (stable)
-            print_line(&p, depth, bv, sv, bi, i % 2 ? "game" : "placed");
+            print_line(&p, depth, bv, sv, bi, race ? "race" : i % 2 ? "game" : "placed");
     }
     return 0;
 }
@@ -391,8 +412,31 @@ static int gen_end(uint64_t seed, int count, int depth, bool blockade)
     return 0;
 }
 
-/* For each depth from dmin to dmax: whether move is still clearly best (material rule), or
- * for a won position the only move that wins. */
+/* The rule a file line must pass at depth: move scores at least one man more than every other
+ * move, wins material against the present count while no other move does; or move forces a
+ * win within depth and no other move does. */
+static bool clearly_best(const Position *p, const Move *m, int depth, int *best_val, int *next_val)
+{
+    MoveList list;
+    int val[MAX_MOVES];
+    root_values(p, depth, &list, val);
+    int bi = -1, second = -MM_INF;
+    for (int i = 0; i < list.count; i++)
+        if (move_same(&list.moves[i], m))
+            bi = i;
+    if (bi < 0)
+        return false;
+    for (int i = 0; i < list.count; i++)
+        if (i != bi && val[i] > second)
+            second = val[i];
+    *best_val = val[bi];
+    *next_val = second;
+    if (val[bi] > MM_WIN - 100)
+        return second <= MM_WIN - 100;
+    return val[bi] >= second + 1 && val[bi] >= material(p) + 1 && second <= material(p);
+}
+
+/* For each depth from dmin to dmax: whether move is still clearly best (see clearly_best). */
 static int stable(const char *fen, const char *text, int dmin, int dmax)
 {
     Position p;
@@ -405,21 +449,10 @@ static int stable(const char *fen, const char *text, int dmin, int dmax)
     }
     int ok = 1;
     for (int d = dmin; d <= dmax; d++) {
-        MoveList list;
-        int val[MAX_MOVES];
+        int bv, nv;
         mm_nodes = 0;
-        root_values(&p, d, &list, val);
-        int bi = -1, second = -MM_INF;
-        for (int i = 0; i < list.count; i++)
-            if (move_same(&list.moves[i], &m))
-                bi = i;
-        for (int i = 0; i < list.count; i++)
-            if (i != bi && val[i] > second)
-                second = val[i];
-        bool win = val[bi] > MM_WIN - 100;
-        bool good = win ? second <= MM_WIN - 100
-                        : val[bi] >= second + 1 && val[bi] >= material(&p) + 1 && second <= material(&p);
-        printf("depth %d: %+d next %+d %s (%llu nodes)\n", d, val[bi], second, good ? "ok" : "NOT CLEAR",
+        bool good = clearly_best(&p, &m, d, &bv, &nv);
+        printf("depth %d: %+d next %+d %s (%llu nodes)\n", d, bv, nv, good ? "ok" : "NOT CLEAR",
                mm_nodes);
         fflush(stdout);
         ok &= good;
@@ -506,11 +539,9 @@ static int file(const char *path)
             bad++;
             continue;
         }
-        int bv, sv, bi = clear_best(&p, d, &bv, &sv);
-        MoveList list;
-        V->generate(&p, &R, &list);
+        int bv, sv;
         n++;
-        if (bi < 0 || !move_same(&list.moves[bi], &m)) {
+        if (!clearly_best(&p, &m, d, &bv, &sv)) {
             printf("FAIL %s ; %s (best %+d next %+d)\n", fen, best, bv, sv);
             bad++;
         }
@@ -524,7 +555,9 @@ int main(int argc, char **argv)
 {
     R = rules_default();
     if (argc >= 4 && strcmp(argv[1], "gen") == 0)
-        return gen(strtoull(argv[2], NULL, 10), atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 5);
+        return gen(strtoull(argv[2], NULL, 10), atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 5, false);
+    if (argc >= 4 && strcmp(argv[1], "race") == 0)
+        return gen(strtoull(argv[2], NULL, 10), atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 7, true);
     if (argc >= 4 && strcmp(argv[1], "end") == 0)
         return gen_end(strtoull(argv[2], NULL, 10), atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 7, false);
     if (argc >= 4 && strcmp(argv[1], "block") == 0)

@@ -1,0 +1,721 @@
+/* The search against an exhaustive material minimax written here over the legal-move interface
+ * only (turkish_variant.generate / make), which shares nothing with the engine's search:
+ *   - every line of data/positions/turkish-tactics.txt is re-proved exhaustively, then the
+ *     engine must find its move at the line's depth;
+ *   - searches with a node limit are reproducible (fresh searcher, searcher_clear);
+ *   - with 2000 nodes a move the engine never loses to a random mover;
+ *   - the move the engine picks is legal and takes the most pieces, when captures of
+ *     different lengths exist (lengths counted by an enumerator written here);
+ *   - forced wins are scored SCORE_WIN - n with n the shortest win found exhaustively, and a
+ *     claimed win or loss always exists.
+ * Run from the project root (reads the tactics file). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bitboard.h"
+#include "game.h"
+#include "move.h"
+#include "notation.h"
+#include "position.h"
+#include "search.h"
+#include "test_util.h"
+#include "variant.h"
+#include "weights.h"
+
+#define TACTICS_FILE "data/positions/turkish-tactics.txt"
+#define TT_MB 16
+
+static const Variant *V = &turkish_variant;
+
+/* ---- the exhaustive material minimax ----
+ * Score: men 1, kings 3, from the side to move, at a fixed depth in plies.  A position whose
+ * side to move must capture is never a leaf (the capture is forced, so it is read to the
+ * end).  No legal move loses: -(MM_WIN - ply).  One piece each is a draw (the default
+ * kvm=draw).  Alpha-beta with no ordering, table or reduction returns exactly the minimax
+ * value; test_minimax_alphabeta_exact checks it against plain minimax. */
+
+#define MM_WIN 1000
+#define MM_INF 10000
+#define MM_FORCED (MM_WIN - 100) /* |value| above: a forced result */
+
+static int material(const Position *p)
+{
+    int us = p->side, them = !us;
+    return popcount(p->men[us]) + 3 * popcount(p->kings[us]) - popcount(p->men[them])
+           - 3 * popcount(p->kings[them]);
+}
+
+static bool one_each(const Position *p)
+{
+    return popcount(position_pieces(p, WHITE)) == 1 && popcount(position_pieces(p, BLACK)) == 1;
+}
+
+static int mm(const Rules *rules, const Position *p, int depth, int ply, int alpha, int beta)
+{
+    MoveList list;
+    V->generate(p, rules, &list);
+    if (list.count == 0)
+        return -(MM_WIN - ply);
+    if (one_each(p))
+        return 0;
+    if (depth <= 0 && list.moves[0].captured == 0)
+        return material(p);
+    int best = -MM_INF;
+    for (int i = 0; i < list.count; i++) {
+        Position c = *p;
+        V->make(&c, &list.moves[i]);
+        int v = -mm(rules, &c, depth - 1, ply + 1, -beta, -alpha);
+        if (v > best)
+            best = v;
+        if (v > alpha)
+            alpha = v;
+        if (alpha >= beta)
+            break;
+    }
+    return best;
+}
+
+static int mm_plain(const Rules *rules, const Position *p, int depth, int ply)
+{
+    MoveList list;
+    V->generate(p, rules, &list);
+    if (list.count == 0)
+        return -(MM_WIN - ply);
+    if (one_each(p))
+        return 0;
+    if (depth <= 0 && list.moves[0].captured == 0)
+        return material(p);
+    int best = -MM_INF;
+    for (int i = 0; i < list.count; i++) {
+        Position c = *p;
+        V->make(&c, &list.moves[i]);
+        int v = -mm_plain(rules, &c, depth - 1, ply + 1);
+        if (v > best)
+            best = v;
+    }
+    return best;
+}
+
+/* The rule every tactics line passes at its proof depth: the move scores at least one man
+ * more than every other legal move, wins material against the present count, and no other
+ * move does; or it forces a win within the depth and no other move does. */
+static bool clearly_best(const Rules *rules, const Position *p, const Move *m, int depth,
+                         int *best_val, int *next_val)
+{
+    MoveList list;
+    V->generate(p, rules, &list);
+    int mine = -MM_INF, next = -MM_INF;
+    bool found = false;
+    for (int i = 0; i < list.count; i++) {
+        Position c = *p;
+        V->make(&c, &list.moves[i]);
+        int v = -mm(rules, &c, depth - 1, 1, -MM_INF, MM_INF);
+        if (move_same(&list.moves[i], m)) {
+            mine = v;
+            found = true;
+        } else if (v > next) {
+            next = v;
+        }
+    }
+    *best_val = mine;
+    *next_val = next;
+    if (!found)
+        return false;
+    if (mine > MM_FORCED)
+        return next <= MM_FORCED;
+    return mine >= next + 1 && mine >= material(p) + 1 && next <= material(p);
+}
+
+/* Shortest forced result by iterative deepening: plies to a win (> 0), to a loss (< 0), or 0
+ * when none within max_depth. */
+static int shortest_result(const Rules *rules, const Position *p, int max_depth)
+{
+    for (int d = 1; d <= max_depth; d++) {
+        int v = mm(rules, p, d, 0, -MM_INF, MM_INF);
+        if (v > MM_FORCED)
+            return MM_WIN - v;
+        if (v < -MM_FORCED)
+            return -(MM_WIN + v);
+    }
+    return 0;
+}
+
+/* ---- helpers ---- */
+
+static uint64_t rnd(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static Bitboard drop(uint64_t *rng, Bitboard *occupied, Bitboard allowed, int n)
+{
+    Bitboard set = 0;
+    while (n > 0 && (allowed & ~*occupied)) {
+        Bitboard sq = square_bb((int)(rnd(rng) & 63));
+        if (sq & allowed & ~*occupied) {
+            set |= sq;
+            *occupied |= sq;
+            n--;
+        }
+    }
+    return set;
+}
+
+static void parse_fen(const char *fen, Position *pos)
+{
+    char err[256];
+    if (!position_from_fen(pos, V, fen, err, sizeof err)) {
+        print_error("bad FEN %s: %s\n", fen, err);
+        fail();
+    }
+}
+
+static SearchInfo search_depth(Searcher *s, const Position *pos, int depth)
+{
+    SearchLimits limits = { .depth = depth };
+    searcher_clear(s);
+    return search(s, pos, NULL, 0, &limits, NULL, NULL);
+}
+
+static Searcher *new_searcher(const Rules *rules, const Weights *w)
+{
+    Searcher *s = searcher_new(V, rules, w, TT_MB);
+    assert_non_null(s);
+    return s;
+}
+
+/* ---- (a) the tactics file ---- */
+
+typedef struct Tactic {
+    char fen[200];
+    char best[64];
+    char theme[32];
+    int proof, engine;
+    int line;
+} Tactic;
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+        s[--n] = '\0';
+    return s;
+}
+
+/* Reads the file; returns the number of lines (every data line must parse). */
+static int read_tactics(Tactic *out, int max)
+{
+    char *text = test_read_file(TACTICS_FILE);
+    assert_non_null(text);
+    int n = 0, lineno = 0;
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        lineno++;
+        char *t = trim(line);
+        if (*t == '\0' || *t == '#')
+            continue;
+        char *field[5];
+        int nf = 0;
+        for (char *p = t; nf < 5;) {
+            char *semi = nf < 4 ? strchr(p, ';') : NULL;
+            if (semi)
+                *semi = '\0';
+            field[nf++] = trim(p);
+            if (!semi)
+                break;
+            p = semi + 1;
+        }
+        if (nf != 5 || strchr(field[4], ';')) {
+            print_error("%s:%d: expected 5 fields separated by ';'\n", TACTICS_FILE, lineno);
+            fail();
+        }
+        assert_true(n < max);
+        Tactic *tc = &out[n++];
+        assert_true(strlen(field[0]) < sizeof tc->fen && strlen(field[1]) < sizeof tc->best
+                    && strlen(field[2]) < sizeof tc->theme);
+        strcpy(tc->fen, field[0]);
+        strcpy(tc->best, field[1]);
+        strcpy(tc->theme, field[2]);
+        tc->line = lineno;
+        if (sscanf(field[3], "proof=%d engine=%d", &tc->proof, &tc->engine) != 2 || tc->proof < 1
+            || tc->proof > 12 || tc->engine < 1 || tc->engine > 10) {
+            print_error("%s:%d: bad depths '%s'\n", TACTICS_FILE, lineno, field[3]);
+            fail();
+        }
+        if (strcmp(tc->theme, "shot") != 0 && strcmp(tc->theme, "promotion") != 0
+            && strcmp(tc->theme, "endgame") != 0) {
+            print_error("%s:%d: unknown theme '%s'\n", TACTICS_FILE, lineno, tc->theme);
+            fail();
+        }
+    }
+    free(text);
+    return n;
+}
+
+#define MAX_TACTICS 200
+
+static void test_tactics_file(void **state)
+{
+    (void)state;
+    static Tactic tactics[MAX_TACTICS];
+    int n = read_tactics(tactics, MAX_TACTICS);
+    Rules rules = rules_default();
+    Weights w;
+    weights_default(&w);
+    Searcher *s = new_searcher(&rules, &w);
+    int shots = 0, promotions = 0, endgames = 0, failures = 0;
+    /* Every line is re-proved one (sanitizer build) or two plies deeper than its proof depth too. */
+    int extra = test_sanitized() ? 1 : 2;
+    for (int i = 0; i < n; i++) {
+        const Tactic *tc = &tactics[i];
+        Position pos;
+        parse_fen(tc->fen, &pos);
+        Move best;
+        char err[256];
+        if (!move_from_text(V, &pos, &rules, tc->best, &best, err, sizeof err)) {
+            print_error("%s:%d: %s\n", TACTICS_FILE, tc->line, err);
+            fail();
+        }
+        /* Not a trivial position: a choice of moves, and a quiet first move. */
+        MoveList list;
+        V->generate(&pos, &rules, &list);
+        assert_true(list.count >= 2);
+        assert_int_equal(best.njumps, 0);
+        assert_false(V->capture_pending(&pos));
+        if (strcmp(tc->theme, "shot") == 0) {
+            /* a sacrifice: after it the opponent must capture */
+            Position after = pos;
+            V->make(&after, &best);
+            assert_true(V->capture_pending(&after));
+            shots++;
+        } else if (strcmp(tc->theme, "promotion") == 0) {
+            promotions++;
+        } else {
+            endgames++;
+        }
+
+        /* The expectation, proved again from scratch. */
+        for (int d = tc->proof; d <= tc->proof + extra; d++) {
+            int bv, nv;
+            if (!clearly_best(&rules, &pos, &best, d, &bv, &nv)) {
+                print_error("%s:%d: %s ; %s is not clearly best at depth %d (%+d, next %+d, "
+                            "material now %+d)\n",
+                            TACTICS_FILE, tc->line, tc->fen, tc->best, d, bv, nv, material(&pos));
+                failures++;
+            }
+        }
+
+        /* The engine finds it. */
+        SearchInfo info = search_depth(s, &pos, tc->engine);
+        assert_true(info.pv_length >= 1);
+        if (!move_same(&info.pv[0], &best)) {
+            char got[128], sc[32];
+            print_error("%s:%d: %s ; expected %s, engine played %s (score %s, depth %d)\n",
+                        TACTICS_FILE, tc->line, tc->fen, tc->best,
+                        move_to_text(V, &info.pv[0], got, sizeof got),
+                        score_to_text(info.score, sc, sizeof sc), info.depth);
+            failures++;
+        }
+        /* A won endgame is seen as won. */
+        if (strcmp(tc->theme, "endgame") == 0 && info.score <= SCORE_WIN_BOUND) {
+            char sc[32];
+            print_error("%s:%d: %s ; engine score %s, expected a forced win\n", TACTICS_FILE,
+                        tc->line, tc->fen, score_to_text(info.score, sc, sizeof sc));
+            failures++;
+        }
+    }
+    searcher_free(s);
+    print_message("tactics: %d lines (%d shot, %d promotion, %d endgame)\n", n, shots,
+                  promotions, endgames);
+    assert_int_equal(failures, 0);
+    assert_true(n >= 30);
+    assert_true(shots >= 15);
+    assert_true(promotions >= 1 && endgames >= 1);
+}
+
+/* Alpha-beta above is exact: the same root value as plain minimax on every tactics line. */
+static void test_minimax_alphabeta_exact(void **state)
+{
+    (void)state;
+    static Tactic tactics[MAX_TACTICS];
+    int n = read_tactics(tactics, MAX_TACTICS);
+    Rules rules = rules_default();
+    int depth = test_sanitized() ? 2 : 3;
+    for (int i = 0; i < n; i++) {
+        Position pos;
+        parse_fen(tactics[i].fen, &pos);
+        assert_int_equal(mm(&rules, &pos, depth, 0, -MM_INF, MM_INF), mm_plain(&rules, &pos, depth, 0));
+    }
+}
+
+/* ---- (b) determinism ---- */
+
+static void test_node_limit_determinism(void **state)
+{
+    (void)state;
+    const char *fens[] = {
+        "start",
+        "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3:Ba6,b6,c6,d6,e6,f6,g6,a7,b7,c7,d7,e7,f7,g7,h7,h5",
+        "B:Wb2,f2,h2,a3,d3,e3,f3,g3,h3,g4:Bf5,h5,a6,c6,d6,h6,a7,b7,c7,e7,f7,h7",
+        "W:Wa2,d2,e2,f2,g2,h2,e3,f3,g3,h3,Kd5,a6:Bg5,h5,c6,e6,f6,g6,h6,e7,f7,Kb8",
+        "W:WKb3,a5,Ka6,d6:Bf2,h3,f7",
+    };
+    Rules rules = rules_default();
+    Weights w;
+    weights_default(&w);
+    SearchLimits limits = { .nodes = test_sanitized() ? 20000 : 50000 };
+    for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
+        Position pos;
+        parse_fen(fens[i], &pos);
+        SearchInfo r[3];
+        Searcher *a = new_searcher(&rules, &w), *b = new_searcher(&rules, &w);
+        r[0] = search(a, &pos, NULL, 0, &limits, NULL, NULL);
+        r[1] = search(b, &pos, NULL, 0, &limits, NULL, NULL);
+        searcher_clear(a);
+        r[2] = search(a, &pos, NULL, 0, &limits, NULL, NULL);
+        for (int k = 1; k < 3; k++) {
+            assert_true(move_same(&r[k].pv[0], &r[0].pv[0]));
+            assert_int_equal(r[k].score, r[0].score);
+            assert_int_equal(r[k].nodes, r[0].nodes);
+            assert_int_equal(r[k].depth, r[0].depth);
+            assert_int_equal(r[k].pv_length, r[0].pv_length);
+            for (int j = 0; j < r[0].pv_length; j++)
+                assert_true(move_same(&r[k].pv[j], &r[0].pv[j]));
+        }
+        /* the limit is honoured: the budget is checked at every node but the root */
+        assert_true(r[0].depth >= 1);
+        assert_true(r[0].nodes <= limits.nodes + 1);
+        searcher_free(a);
+        searcher_free(b);
+    }
+}
+
+/* ---- (c) against a random mover ---- */
+
+/* Plays one game; returns the result (enum Result) and the plies played. */
+static int play_vs_random(Searcher *s, int engine_color, int opening_plies, uint64_t seed,
+                          int *plies)
+{
+    Rules rules = rules_default();
+    Position start;
+    V->start(&start);
+    Game game;
+    game_init(&game, V, &rules, &start);
+    uint64_t rng = seed;
+    searcher_clear(s);
+    SearchLimits limits = { .nodes = 2000 };
+    int result = RESULT_NONE, reason;
+    while ((result = game_result(&game, &reason)) == RESULT_NONE && game.ply < 300) {
+        MoveList list;
+        V->generate(&game.pos, &rules, &list);
+        Move m;
+        if (game.ply < opening_plies || game.pos.side != engine_color) {
+            m = list.moves[rnd(&rng) % (uint64_t)list.count];
+        } else {
+            /* history: the positions since the last capture, before this one */
+            int nh = game.since_capture < game.ply ? game.since_capture : game.ply;
+            SearchInfo info = search(s, &game.pos, &game.keys[game.ply - nh], nh, &limits, NULL, NULL);
+            assert_true(info.pv_length >= 1);
+            m = info.pv[0];
+            bool legal = false;
+            for (int i = 0; i < list.count; i++)
+                legal |= move_same(&list.moves[i], &m);
+            assert_true(legal);
+        }
+        assert_true(game_play(&game, &m));
+    }
+    *plies = game.ply;
+    return result == RESULT_NONE ? RESULT_DRAW : result; /* the move cap is a draw */
+}
+
+static void test_never_loses_to_random(void **state)
+{
+    (void)state;
+    Rules rules = rules_default();
+    Weights w;
+    weights_default(&w);
+    Searcher *s = new_searcher(&rules, &w);
+    int games = test_sanitized() ? 8 : 20;
+    int wins = 0, draws = 0, losses = 0, total_plies = 0;
+    for (int g = 0; g < games; g++) {
+        int color = g % 2 == 0 ? WHITE : BLACK;
+        /* two games a colour from the start, the rest after 2-8 random plies (the sanitizer build
+         * plays 8 games, the others 20) */
+        int opening = g < 4 ? 0 : 2 + 2 * ((g / 2) % 4);
+        int plies;
+        int result = play_vs_random(s, color, opening, 0x9E3779B97F4A7C15ULL * (uint64_t)(g + 1), &plies);
+        total_plies += plies;
+        if (result == RESULT_DRAW)
+            draws++;
+        else if ((result == RESULT_WHITE_WINS) == (color == WHITE))
+            wins++;
+        else {
+            losses++;
+            print_error("game %d: the engine (%s) lost to the random mover\n", g,
+                        color == WHITE ? "white" : "black");
+        }
+    }
+    searcher_free(s);
+    print_message("engine (2000 nodes/move) vs random mover: %d games, %d wins, %d draws, "
+                  "%d losses, %.1f plies a game\n",
+                  games, wins, draws, losses, (double)total_plies / games);
+    assert_int_equal(losses, 0);
+}
+
+/* ---- (d) maximum capture ---- */
+
+/* Independent enumerator of complete capture sequences (official rules: captured pieces leave
+ * at once, men capture forward and sideways and go on as men on the last rank, kings fly and
+ * never turn 180 degrees between jumps).  Widens [*lo, *hi] by the length of every complete
+ * sequence from sq. */
+static const int DF[4] = { 0, 0, 1, -1 }, DR[4] = { 1, -1, 0, 0 }; /* up, down, right, left */
+
+static bool on_board(int f, int r) { return f >= 0 && f < 8 && r >= 0 && r < 8; }
+
+static void capture_lengths(Bitboard empty, Bitboard enemy, int sq, bool king, int color,
+                            int last_dir, int n, int *lo, int *hi)
+{
+    bool more = false;
+    for (int d = 0; d < 4; d++) {
+        if (!king && d == (color == WHITE ? 1 : 0))
+            continue; /* men never capture backward */
+        if (king && last_dir >= 0 && DF[d] == -DF[last_dir] && DR[d] == -DR[last_dir])
+            continue; /* no 180-degree turn */
+        int f = square_file(sq) + DF[d], r = square_rank(sq) + DR[d];
+        if (king)
+            while (on_board(f, r) && (empty & square_bb(make_square(f, r)))) {
+                f += DF[d];
+                r += DR[d];
+            }
+        if (!on_board(f, r) || !(enemy & square_bb(make_square(f, r))))
+            continue;
+        int victim = make_square(f, r);
+        f += DF[d];
+        r += DR[d];
+        while (on_board(f, r) && (empty & square_bb(make_square(f, r)))) {
+            int to = make_square(f, r);
+            more = true;
+            /* the victim leaves at once; the capturer's square moves */
+            Bitboard e2 = (empty | square_bb(victim) | square_bb(sq)) & ~square_bb(to);
+            capture_lengths(e2, enemy & ~square_bb(victim), to, king, color, d, n + 1, lo, hi);
+            if (!king)
+                break; /* a man lands right behind */
+            f += DF[d];
+            r += DR[d];
+        }
+    }
+    if (!more && n > 0) {
+        if (n < *lo)
+            *lo = n;
+        if (n > *hi)
+            *hi = n;
+    }
+}
+
+static void position_capture_lengths(const Position *p, int *lo, int *hi)
+{
+    int us = p->side;
+    Bitboard empty = ~position_occupied(p), enemy = position_pieces(p, !us);
+    *lo = 1000;
+    *hi = 0;
+    for (Bitboard b = position_pieces(p, us); b;) {
+        int sq = pop_lsb(&b);
+        capture_lengths(empty, enemy, sq, (p->kings[us] >> sq) & 1, us, -1, 0, lo, hi);
+    }
+}
+
+static void random_dense_position(uint64_t *rng, Position *p)
+{
+    Bitboard occ = 0;
+    memset(p, 0, sizeof *p);
+    uint64_t r = rnd(rng);
+    Bitboard men_ok = ~(RANK_1_BB | RANK_8_BB);
+    p->men[WHITE] = drop(rng, &occ, men_ok, 3 + (int)(r % 10));
+    p->men[BLACK] = drop(rng, &occ, men_ok, 3 + (int)((r >> 8) % 10));
+    p->kings[WHITE] = drop(rng, &occ, ~0ULL, (r >> 16) % 2 ? 0 : 1 + (int)((r >> 20) % 2));
+    p->kings[BLACK] = drop(rng, &occ, ~0ULL, (r >> 24) % 2 ? 0 : 1 + (int)((r >> 28) % 2));
+    p->side = (int)(r >> 32) & 1;
+}
+
+static void test_engine_takes_maximum(void **state)
+{
+    (void)state;
+    Rules rules = rules_default();
+    Weights w;
+    weights_default(&w);
+    Searcher *s = new_searcher(&rules, &w);
+    uint64_t rng = 0xC0FFEE1234567ULL;
+    int wanted = test_sanitized() ? 100 : 300, found = 0, tries = 0;
+    while (found < wanted) {
+        assert_true(++tries < 1000000);
+        Position pos;
+        random_dense_position(&rng, &pos);
+        int lo, hi;
+        position_capture_lengths(&pos, &lo, &hi);
+        if (hi == 0 || lo == hi)
+            continue; /* want captures of different lengths */
+        found++;
+        MoveList list;
+        V->generate(&pos, &rules, &list);
+        /* the generator keeps exactly the longest */
+        assert_true(list.count >= 1);
+        for (int i = 0; i < list.count; i++) {
+            assert_int_equal(list.moves[i].njumps, hi);
+            assert_int_equal(popcount(list.moves[i].captured), hi);
+        }
+        SearchInfo info = search_depth(s, &pos, 4);
+        assert_true(info.pv_length >= 1);
+        bool legal = false;
+        for (int i = 0; i < list.count; i++)
+            legal |= move_same(&list.moves[i], &info.pv[0]);
+        if (!legal || popcount(info.pv[0].captured) != hi) {
+            char fen[256], mv[128];
+            position_to_fen(&pos, V, fen, sizeof fen);
+            print_error("%s: engine played %s, captures of %d..%d exist\n", fen,
+                        move_to_text(V, &info.pv[0], mv, sizeof mv), lo, hi);
+            fail();
+        }
+    }
+    searcher_free(s);
+    print_message("maximum capture: %d positions with captures of different lengths (%d tried)\n",
+                  found, tries);
+}
+
+/* ---- (e) fastest wins ---- */
+
+/* Small positions solved exhaustively: the engine's score is exactly SCORE_WIN - n (or the
+ * loss), n the shortest forced result. */
+static void test_win_scores_shortest(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *fen;
+        int plies; /* > 0 win, < 0 loss, for the side to move: checked exhaustively below */
+    } cases[] = {
+        { "W:Wf2,g2,h3,Kd1:Bh2", 1 },       /* Kd1-h1 locks the lone man on h2 */
+        { "W:Wb2,c2,b3,c3,Ke1:Ba2,a3", 1 }, /* Ke1-a1 locks both men in the corner */
+        { "W:Wf3,d5,Ke6,Kd8:Bf2,b7", 5 },
+        { "W:We3,a4:Bd5", 7 },              /* two men against one */
+        { "B:Wa3:Ba5,c6,g6", 7 },
+        { "W:Wa2,g2,a3:Bc3", 9 },
+        { "B:We4,a4:Bd5", -6 },             /* the one above after e3-e4 */
+        { "B:Wb2,g2,a3:Bc3", -8 },          /* the one above after a2-b2 */
+    };
+    Rules rules = rules_default();
+    Weights w;
+    weights_default(&w);
+    Searcher *s = new_searcher(&rules, &w);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Position pos;
+        parse_fen(cases[i].fen, &pos);
+        int n = shortest_result(&rules, &pos, 12);
+        if (n != cases[i].plies) {
+            print_error("%s: shortest forced result %d plies, the table says %d\n", cases[i].fen,
+                        n, cases[i].plies);
+            fail();
+        }
+        int len = n > 0 ? n : -n;
+        SearchInfo info = search_depth(s, &pos, len + 3);
+        char text[32], want[32];
+        score_to_text(info.score, text, sizeof text);
+        snprintf(want, sizeof want, "%s%d", n > 0 ? "win" : "loss", len);
+        if (strcmp(text, want) != 0) {
+            print_error("%s: engine score %s, shortest forced result %s\n", cases[i].fen, text, want);
+            fail();
+        }
+        assert_int_equal(info.score, n > 0 ? SCORE_WIN - n : -(SCORE_WIN - len));
+        /* and the move played starts a shortest win */
+        if (n > 0) {
+            Position after = pos;
+            V->make(&after, &info.pv[0]);
+            MoveList replies;
+            V->generate(&after, &rules, &replies);
+            if (n == 1)
+                assert_int_equal(replies.count, 0);
+            else
+                assert_int_equal(shortest_result(&rules, &after, len), -(n - 1));
+        }
+    }
+    searcher_free(s);
+}
+
+/* Random small positions: a win or loss the engine claims exists, and at exactly the
+ * distance it claims (the shortest: the exhaustive value at that depth is the win itself).
+ * Late move reductions once hid faster wins; they are off once a win is in hand. */
+static void test_claimed_results_exist(void **state)
+{
+    (void)state;
+    Rules rules = rules_default();
+    Weights w;
+    weights_default(&w);
+    Searcher *s = new_searcher(&rules, &w);
+    uint64_t rng = 0x5EED5EED12345ULL;
+    int wanted = test_sanitized() ? 40 : 120, claims = 0, exact = 0, tries = 0;
+    while (claims < wanted) {
+        assert_true(++tries < 100000);
+        Position pos;
+        Bitboard occ = 0;
+        memset(&pos, 0, sizeof pos);
+        Bitboard men_ok = ~(RANK_1_BB | RANK_8_BB);
+        pos.kings[WHITE] = drop(&rng, &occ, ~0ULL, (int)(rnd(&rng) % 2));
+        pos.men[WHITE] = drop(&rng, &occ, men_ok, 1 + (int)(rnd(&rng) % 2));
+        pos.kings[BLACK] = drop(&rng, &occ, ~0ULL, (int)(rnd(&rng) % 4 == 0));
+        pos.men[BLACK] = drop(&rng, &occ, men_ok, 1 + (int)(rnd(&rng) % 2));
+        pos.side = (int)(rnd(&rng) & 1);
+        if (V->count(&pos, &rules, false) == 0)
+            continue;
+        SearchInfo info = search_depth(s, &pos, 8);
+        if (info.score >= -SCORE_WIN_BOUND && info.score <= SCORE_WIN_BOUND)
+            continue;
+        claims++;
+        bool win = info.score > 0;
+        int len = win ? SCORE_WIN - info.score : SCORE_WIN + info.score;
+        assert_true(len >= 0 && len <= 20);
+        int v = mm(&rules, &pos, len, 0, -MM_INF, MM_INF);
+        char fen[256], sc[32];
+        position_to_fen(&pos, V, fen, sizeof fen);
+        if (win ? v < MM_WIN - len : v > -(MM_WIN - len)) {
+            print_error("%s: engine claims %s, exhaustive value at depth %d is %d\n", fen,
+                        score_to_text(info.score, sc, sizeof sc), len, v);
+            fail();
+        }
+        bool at_distance = win ? v == MM_WIN - len : v == -(MM_WIN - len);
+        if (!at_distance) {
+            print_error("%s: engine claims %s, the exhaustive search finds it sooner (%d)\n",
+                        fen, score_to_text(info.score, sc, sizeof sc), v);
+            fail();
+        }
+        exact++;
+    }
+    searcher_free(s);
+    print_message("claimed forced results: %d, all exist, %d at exactly the shortest distance\n",
+                  claims, exact);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_minimax_alphabeta_exact),
+        cmocka_unit_test(test_tactics_file),
+        cmocka_unit_test(test_node_limit_determinism),
+        cmocka_unit_test(test_never_loses_to_random),
+        cmocka_unit_test(test_engine_takes_maximum),
+        cmocka_unit_test(test_win_scores_shortest),
+        cmocka_unit_test(test_claimed_results_exist),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
