@@ -103,6 +103,7 @@ void opening_random(const Variant *v, const Rules *rules, int plies, uint64_t se
         if (!probe)
             return;
         searcher_clear(probe);
+        probe->noise = 0; /* a previous game's noise would make the filter depend on timing */
         SearchInfo info = search(probe, &pos, NULL, 0, &probe_limits, NULL, NULL);
         if (info.pv_length > 0 && info.score >= -balance && info.score <= balance)
             return;

@@ -112,16 +112,20 @@ static void moves_by_seed(char moves[][4096], int ngames)
 static void test_selfplay_reproducible_across_threads(void **state)
 {
     (void)state;
-    static char one[6][4096], two[6][4096];
+    /* Enough games that each thread plays several: a searcher's state left over from its
+     * previous game (noise, tables) must not leak into the next one; a large noise makes
+     * any leak change the games. */
+    enum { N = 20 };
+    static char one[N][4096], two[N][4096];
     char out[4096];
     fresh_db("t1");
-    assert_int_equal(test_dama_run(out, sizeof out, "selfplay --db %s --games 6 --nodes 300 --threads 1", db_path), 0);
-    assert_non_null(strstr(out, "games 6"));
-    moves_by_seed(one, 6);
+    assert_int_equal(test_dama_run(out, sizeof out, "selfplay --db %s --games %d --nodes 300 --noise 200 --threads 1", db_path, N), 0);
+    assert_non_null(strstr(out, "games 20"));
+    moves_by_seed(one, N);
     fresh_db("t2");
-    assert_int_equal(test_dama_run(out, sizeof out, "selfplay --db %s --games 6 --nodes 300 --threads 2", db_path), 0);
-    moves_by_seed(two, 6);
-    for (int i = 0; i < 6; i++)
+    assert_int_equal(test_dama_run(out, sizeof out, "selfplay --db %s --games %d --nodes 300 --noise 200 --threads 2", db_path, N), 0);
+    moves_by_seed(two, N);
+    for (int i = 0; i < N; i++)
         assert_string_equal(one[i], two[i]);
     /* the two games of a pair start from the same opening but are not the same game */
     assert_string_not_equal(one[0], one[1]);
