@@ -9,7 +9,7 @@
 #include "tune.h"
 
 enum { OPT_DB_T = OPT_FIRST_FREE, OPT_RUNS, OPT_LAST, OPT_OUT, OPT_EPOCHS, OPT_LR, OPT_BATCH_T,
-       OPT_VALIDATION, OPT_THREADS_T, OPT_WEIGHTS_T, OPT_SKIP, OPT_PATIENCE };
+       OPT_VALIDATION, OPT_THREADS_T, OPT_WEIGHTS_T, OPT_SKIP, OPT_PATIENCE, OPT_LAMBDA };
 
 /* Per-epoch losses, kept for the database and shown on a terminal. */
 typedef struct EpochLog {
@@ -72,8 +72,8 @@ int pipeline_tune(Store *store, const TuneConfig *cfg, int64_t parent_weights_id
     int code = EXIT_OK;
     char params[512];
     int n = snprintf(params, sizeof params, "generation=%d epochs=%d lr=%g batch=%zu validation=%g "
-                     "skip_plies=%d runs=", generation, c.epochs, c.learning_rate, c.batch,
-                     c.validation, c.skip_plies);
+                     "skip_plies=%d lambda=%g runs=", generation, c.epochs, c.learning_rate, c.batch,
+                     c.validation, c.skip_plies, c.lambda);
     for (int i = 0; i < c.nruns && n > 0 && (size_t)n < sizeof params - 24; i++)
         n += snprintf(params + n, sizeof params - (size_t)n, "%s%lld", i ? "," : "", (long long)c.run_ids[i]);
     if (c.nruns == 0)
@@ -143,6 +143,7 @@ static int run_tune(int argc, char **argv)
         { "weights", required_argument, 0, OPT_WEIGHTS_T },
         { "skip-plies", required_argument, 0, OPT_SKIP },
         { "patience", required_argument, 0, OPT_PATIENCE },
+        { "lambda", required_argument, 0, OPT_LAMBDA },
         { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
@@ -168,6 +169,11 @@ static int run_tune(int argc, char **argv)
             cfg.learning_rate = strtod(optarg, &end);
             if (*end || end == optarg || !(cfg.learning_rate > 0))
                 return cli_usage_error("bad value '%s' for --lr: expected a positive number", optarg);
+            break;
+        case OPT_LAMBDA:
+            cfg.lambda = strtod(optarg, &end);
+            if (*end || end == optarg || !(cfg.lambda >= 0 && cfg.lambda <= 1))
+                return cli_usage_error("bad value '%s' for --lambda: expected a number in [0, 1]", optarg);
             break;
         case OPT_VALIDATION:
             cfg.validation = strtod(optarg, &end);
@@ -228,7 +234,7 @@ const Command cmd_tune = {
     "tune", "fit the evaluation weights to the stored games (Texel method)",
     "usage: dama tune [--db FILE] [--runs LIST | --last-generations K] [--out FILE]\n"
     "                 [--epochs E] [--lr X] [--batch B] [--validation F] [--threads T]\n"
-    "                 [--weights START] [--skip-plies P] [--patience N]\n"
+    "                 [--weights START] [--skip-plies P] [--patience N] [--lambda L]\n"
     "\n"
     "Loads the quiet positions (no capture pending) of the chosen self-play runs, labels\n"
     "each with its game's result from the side to move, fits the logistic scale K, then\n"
@@ -246,6 +252,8 @@ const Command cmd_tune = {
     "  --validation F       share of games held out (default 0.1)\n"
     "  --patience N         epochs without improvement before stopping (default 20)\n"
     "  --skip-plies P       ignore the first P plies of every game (default 8)\n"
-    "  --threads T          threads for the gradient (default: all cores)\n",
+    "  --threads T          threads for the gradient (default: all cores)\n"
+    "  --lambda L           blend each result with the stored search score's prediction:\n"
+    "                       label = (1-L) result + L sigmoid(K score) (default 0)\n",
     run_tune,
 };

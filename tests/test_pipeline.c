@@ -215,6 +215,12 @@ static void test_tune_and_match(void **state)
     if (!weights_load(&w, weights, err, sizeof err))
         fail_msg("%s", err);
     assert_int_equal(w.w[W_MAN_MG], 100); /* the anchor stays */
+    /* labels blended with the stored search scores */
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --runs 1 --epochs 5 --lambda 0.5 --out %s", db_path, weights), 0);
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --lambda 1.5 --out %s", db_path, weights), 2);
+    assert_non_null(strstr(out, "--lambda"));
+    if (!weights_load(&w, weights, err, sizeof err))
+        fail_msg("%s", err);
     /* no data: a clear error, exit 1 */
     assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --runs 999 --out %s", db_path, weights), 1);
     assert_non_null(strstr(out, "quiet positions"));
@@ -227,7 +233,7 @@ static void test_tune_and_match(void **state)
     assert_int_equal(test_dama_run(out, sizeof out, "match --db %s --a %s --games 8", db_path, weights), 2);
     Store *s = open_db();
     assert_int_equal(count(s, "matches"), 1);
-    assert_int_equal(count(s, "tune_runs"), 1);
+    assert_int_equal(count(s, "tune_runs"), 2);
     assert_int_equal(count(s, "games"), 24);
     assert_true(store_check(s));
     store_close(s);

@@ -7,6 +7,7 @@
 
 #include "evaluate.h"
 #include "game.h"
+#include "search.h"
 #include "tune.h"
 
 static double now_seconds(void)
@@ -30,6 +31,8 @@ void tune_default_config(TuneConfig *cfg)
 
 typedef struct Loader {
     Dataset *ds;
+    float *scores;           /* per position: the stored search score, NAN when none */
+    size_t scores_cap;
     const TuneConfig *cfg;
     size_t mismatches;
     char first_mismatch[64];
@@ -40,8 +43,6 @@ typedef struct Loader {
 static int load_position(void *vctx, int64_t game_id, int ply, const Position *pos, int score,
                          bool has_score, int result)
 {
-    (void)score;
-    (void)has_score;
     Loader *ld = vctx;
     if (ply < ld->cfg->skip_plies || result == RESULT_NONE)
         return 0;
@@ -61,11 +62,35 @@ static int load_position(void *vctx, int64_t game_id, int ply, const Position *p
         idx[i] = terms[i].index;
         coef[i] = terms[i].coef;
     }
+    if (ld->cfg->lambda > 0 && ld->ds->npos == ld->scores_cap) {
+        size_t cap = ld->scores_cap ? ld->scores_cap * 2 : 4096;
+        float *p = realloc(ld->scores, cap * sizeof *p);
+        if (!p) {
+            ld->out_of_memory = true;
+            return 1;
+        }
+        ld->scores = p;
+        ld->scores_cap = cap;
+    }
+    size_t at = ld->ds->npos;
     if (!dataset_add(ld->ds, game_id, label, idx, coef, n)) {
         ld->out_of_memory = true;
         return 1;
     }
+    if (ld->cfg->lambda > 0) /* forced results carry no calibrated score: results only */
+        ld->scores[at] = has_score && score > -SCORE_WIN_BOUND && score < SCORE_WIN_BOUND ? (float)score : NAN;
     return 0;
+}
+
+/* Blends each label with the probability the stored search score predicts, mapped by the
+ * logistic scale that best fits the results themselves. */
+static void blend_labels(Dataset *ds, const float *scores, const double *w, double lambda, int threads)
+{
+    double K = texel_fit_k(ds, w, threads);
+    for (size_t i = 0; i < ds->npos; i++)
+        if (!isnan(scores[i]))
+            ds->pos[i].label = (float)((1 - lambda) * ds->pos[i].label
+                                       + lambda * texel_sigmoid(K, scores[i]));
 }
 
 bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
@@ -75,13 +100,13 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
     double t0 = now_seconds();
     Dataset *ds = dataset_new(EVAL_NUM_WEIGHTS, EVAL_SCALE);
     Dataset *train = NULL, *valid = NULL;
+    Loader ld = { .ds = ds, .cfg = cfg };
     double *w = calloc(EVAL_NUM_WEIGHTS, sizeof *w);
     bool ok = false;
     if (!ds || !w) {
         snprintf(out->error, sizeof out->error, "out of memory");
         goto done;
     }
-    Loader ld = { .ds = ds, .cfg = cfg };
     if (!store_positions_foreach(store, cfg->run_ids, cfg->nruns, true, load_position, &ld)) {
         snprintf(out->error, sizeof out->error, "%s", store_error(store));
         goto done;
@@ -102,6 +127,10 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
                  "only %zu quiet positions to learn from (play more games first)", ds->npos);
         goto done;
     }
+    for (int i = 0; i < EVAL_NUM_WEIGHTS; i++)
+        w[i] = cfg->start.w[i];
+    if (cfg->lambda > 0)
+        blend_labels(ds, ld.scores, w, cfg->lambda, cfg->threads);
     if (!dataset_split(ds, cfg->validation, cfg->seed, &train, &valid)) {
         snprintf(out->error, sizeof out->error, "out of memory splitting the data");
         goto done;
@@ -109,9 +138,6 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
     out->train_positions = train->npos;
     out->valid_positions = valid->npos;
     out->extract_seconds = now_seconds() - t0;
-
-    for (int i = 0; i < EVAL_NUM_WEIGHTS; i++)
-        w[i] = cfg->start.w[i];
     unsigned char frozen[EVAL_NUM_WEIGHTS] = { 0 };
     frozen[W_MAN_MG] = frozen[W_MAN_EG] = 1; /* the man is the unit: it pins the scale */
 
@@ -144,6 +170,7 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
     }
     ok = true;
 done:
+    free(ld.scores);
     dataset_free(train);
     dataset_free(valid);
     dataset_free(ds);

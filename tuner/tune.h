@@ -18,6 +18,8 @@ typedef struct TuneConfig {
     int patience;            /* epochs without a better validation loss before stopping */
     int threads;
     int skip_plies;          /* positions before this ply are skipped (random openings) */
+    double lambda;           /* label = (1 - lambda) * result + lambda * sigmoid(K * search
+                                score), where a position has a stored score; 0 = results only */
     uint64_t seed;
     TexelProgress progress;  /* per epoch; may be NULL */
     void *ctx;
