@@ -53,8 +53,10 @@ static bool on_pair(void *ctx, int pair, double pair_score)
     (void)pair;
     MatchState *ms = ctx;
     ms->penta[(int)lround(pair_score * 2)]++;
-    if (!ms->sprt->enabled)
-        return true;
+    /* A decision is final: pairs still in flight when it came are counted in the results
+     * but cannot undo it. */
+    if (!ms->sprt->enabled || ms->verdict != SPRT_CONTINUE)
+        return ms->verdict == SPRT_CONTINUE;
     ms->llr = sprt_llr_penta(ms->penta, ms->sprt->elo0, ms->sprt->elo1);
     ms->verdict = sprt_verdict(ms->llr, ms->lower, ms->upper);
     return ms->verdict == SPRT_CONTINUE;

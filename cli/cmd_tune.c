@@ -250,7 +250,7 @@ const Command cmd_tune = {
     "  --lr X               Adam step in hundredths of a man (default 1)\n"
     "  --batch B            positions per step, 0 = full batch (default 0)\n"
     "  --validation F       share of games held out (default 0.1)\n"
-    "  --patience N         epochs without improvement before stopping (default 20)\n"
+    "  --patience N         epochs without improvement before stopping (default 50)\n"
     "  --skip-plies P       ignore the first P plies of every game (default 8)\n"
     "  --threads T          threads for the gradient (default: all cores)\n"
     "  --lambda L           blend each result with the stored search score's prediction:\n"

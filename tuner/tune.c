@@ -24,7 +24,7 @@ void tune_default_config(TuneConfig *cfg)
     cfg->validation = 0.1;
     cfg->epochs = 300;
     cfg->learning_rate = 1.0;
-    cfg->patience = 20;
+    cfg->patience = 50;
     cfg->skip_plies = 8;
     cfg->seed = 1;
 }

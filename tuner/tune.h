@@ -36,7 +36,7 @@ typedef struct TuneOutcome {
     char error[320];
 } TuneOutcome;
 
-/* Defaults: validation 0.1, 300 epochs, learning rate 1, full batch, patience 20,
+/* Defaults: validation 0.1, 300 epochs, learning rate 1, full batch, patience 50,
  * skip 8 plies, seed 1, all threads. */
 void tune_default_config(TuneConfig *cfg);
 
