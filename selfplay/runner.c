@@ -39,6 +39,8 @@ typedef struct Writer {
     double last_flush, start;
     double *pair_points;          /* A's points per pair, NAN until the game is done */
     int *pair_games_done;
+    Position *pair_opening;       /* random openings drawn so far, shared by a pair's games */
+    bool *pair_opening_known;
     int pairs_done, games_started;
 } Writer;
 
@@ -147,7 +149,9 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
     w.batch = calloc((size_t)w.cap, sizeof *w.batch);
     w.pair_points = calloc((size_t)pairs, sizeof *w.pair_points);
     w.pair_games_done = calloc((size_t)pairs, sizeof *w.pair_games_done);
-    if (!w.batch || !w.pair_points || !w.pair_games_done) {
+    w.pair_opening = calloc((size_t)pairs, sizeof *w.pair_opening);
+    w.pair_opening_known = calloc((size_t)pairs, sizeof *w.pair_opening_known);
+    if (!w.batch || !w.pair_points || !w.pair_games_done || !w.pair_opening || !w.pair_opening_known) {
         snprintf(totals->error, sizeof totals->error, "out of memory");
         totals->failed = true;
         goto done;
@@ -166,23 +170,33 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
         double last_progress = 0;
         while (have_searchers) {
             int index;
-            bool go;
+            bool go, known = false;
+            Finished f;
 #pragma omp critical(dama_writer)
             {
                 index = next_game++;
                 go = index < cfg->games && !totals->decided && !totals->failed
                      && !(cfg->stop && *cfg->stop);
+                if (go && (known = w.pair_opening_known[index / 2]))
+                    f.opening = w.pair_opening[index / 2];
             }
             if (!go)
                 break;
             int pair = index / 2;
-            Finished f = { .index = index };
-            if (cfg->book)
+            f = (Finished){ .index = index, .opening = f.opening };
+            if (cfg->book) {
                 f.opening = cfg->book->positions[pair % cfg->book->count];
-            else
+            } else if (!known) {
+                /* The pair's twin reuses it; if both draw it at once they get the same. */
                 opening_random(cfg->setup.variant, &cfg->setup.rules, cfg->random_plies,
                                cfg->seed + 2 * (uint64_t)pair, player[0], cfg->opening_balance,
                                &f.opening);
+#pragma omp critical(dama_writer)
+                {
+                    w.pair_opening[pair] = f.opening;
+                    w.pair_opening_known[pair] = true;
+                }
+            }
             int w_player = index % 2; /* A (0) is White in the pair's first game */
             Searcher *white = player[w_player], *black = player[!w_player];
             f.white_weights_id = cfg->weights_id[w_player];
@@ -218,5 +232,7 @@ done:
     free(w.batch);
     free(w.pair_points);
     free(w.pair_games_done);
+    free(w.pair_opening);
+    free(w.pair_opening_known);
     return !totals->failed;
 }
