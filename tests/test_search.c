@@ -25,6 +25,7 @@
 #include "notation.h"
 #include "position.h"
 #include "search.h"
+#include "material_minimax.h"
 #include "test_util.h"
 #include "variant.h"
 #include "weights.h"
@@ -40,68 +41,6 @@ static const Variant *V = &turkish_variant;
  * end).  No legal move loses: -(MM_WIN - ply).  One piece each is a draw (the default
  * kvm=draw).  Alpha-beta with no ordering, table or reduction returns exactly the minimax
  * value; test_minimax_alphabeta_exact checks it against plain minimax. */
-
-#define MM_WIN 1000
-#define MM_INF 10000
-#define MM_FORCED (MM_WIN - 100) /* |value| above: a forced result */
-
-static int material(const Position *p)
-{
-    int us = p->side, them = !us;
-    return popcount(p->men[us]) + 3 * popcount(p->kings[us]) - popcount(p->men[them])
-           - 3 * popcount(p->kings[them]);
-}
-
-static bool one_each(const Position *p)
-{
-    return popcount(position_pieces(p, WHITE)) == 1 && popcount(position_pieces(p, BLACK)) == 1;
-}
-
-static int mm(const Rules *rules, const Position *p, int depth, int ply, int alpha, int beta)
-{
-    MoveList list;
-    V->generate(p, rules, &list);
-    if (list.count == 0)
-        return -(MM_WIN - ply);
-    if (one_each(p))
-        return 0;
-    if (depth <= 0 && list.moves[0].captured == 0)
-        return material(p);
-    int best = -MM_INF;
-    for (int i = 0; i < list.count; i++) {
-        Position c = *p;
-        V->make(&c, &list.moves[i]);
-        int v = -mm(rules, &c, depth - 1, ply + 1, -beta, -alpha);
-        if (v > best)
-            best = v;
-        if (v > alpha)
-            alpha = v;
-        if (alpha >= beta)
-            break;
-    }
-    return best;
-}
-
-static int mm_plain(const Rules *rules, const Position *p, int depth, int ply)
-{
-    MoveList list;
-    V->generate(p, rules, &list);
-    if (list.count == 0)
-        return -(MM_WIN - ply);
-    if (one_each(p))
-        return 0;
-    if (depth <= 0 && list.moves[0].captured == 0)
-        return material(p);
-    int best = -MM_INF;
-    for (int i = 0; i < list.count; i++) {
-        Position c = *p;
-        V->make(&c, &list.moves[i]);
-        int v = -mm_plain(rules, &c, depth - 1, ply + 1);
-        if (v > best)
-            best = v;
-    }
-    return best;
-}
 
 /* The rule every tactics line passes at its proof depth: the move scores at least one man
  * more than every other legal move, wins material against the present count, and no other

@@ -41,84 +41,18 @@
 #include "notation.h"
 #include "position.h"
 #include "variant.h"
-
-#define MM_WIN 1000
-#define MM_INF 10000
+#include "../material_minimax.h"
 
 static const Variant *V = &turkish_variant;
 static Rules R;
-static unsigned long long mm_nodes;
 
-static int material(const Position *p)
-{
-    int us = p->side, them = !us;
-    return popcount(p->men[us]) + 3 * popcount(p->kings[us]) - popcount(p->men[them])
-           - 3 * popcount(p->kings[them]);
-}
-
-static int one_each(const Position *p)
-{
-    return popcount(position_pieces(p, WHITE)) == 1 && popcount(position_pieces(p, BLACK)) == 1;
-}
-
-/* Exact minimax value by alpha-beta (no ordering, no table, no reductions). */
-static int mm(const Position *p, int depth, int ply, int alpha, int beta)
-{
-    mm_nodes++;
-    MoveList list;
-    V->generate(p, &R, &list);
-    if (list.count == 0)
-        return -(MM_WIN - ply);
-    if (one_each(p))
-        return 0;
-    if (depth <= 0 && list.moves[0].captured == 0)
-        return material(p);
-    int best = -MM_INF;
-    for (int i = 0; i < list.count; i++) {
-        Position c = *p;
-        V->make(&c, &list.moves[i]);
-        int v = -mm(&c, depth - 1, ply + 1, -beta, -alpha);
-        if (v > best)
-            best = v;
-        if (v > alpha)
-            alpha = v;
-        if (alpha >= beta)
-            break;
-    }
-    return best;
-}
-
-/* The same value by plain minimax. */
-static int mm_plain(const Position *p, int depth, int ply)
-{
-    mm_nodes++;
-    MoveList list;
-    V->generate(p, &R, &list);
-    if (list.count == 0)
-        return -(MM_WIN - ply);
-    if (one_each(p))
-        return 0;
-    if (depth <= 0 && list.moves[0].captured == 0)
-        return material(p);
-    int best = -MM_INF;
-    for (int i = 0; i < list.count; i++) {
-        Position c = *p;
-        V->make(&c, &list.moves[i]);
-        int v = -mm_plain(&c, depth - 1, ply + 1);
-        if (v > best)
-            best = v;
-    }
-    return best;
-}
-
-/* Exact value of every root move. */
 static void root_values(const Position *p, int depth, MoveList *list, int *val)
 {
     V->generate(p, &R, list);
     for (int i = 0; i < list->count; i++) {
         Position c = *p;
         V->make(&c, &list->moves[i]);
-        val[i] = -mm(&c, depth - 1, 1, -MM_INF, MM_INF);
+        val[i] = -mm(&R, &c, depth - 1, 1, -MM_INF, MM_INF);
     }
 }
 
@@ -159,7 +93,7 @@ static int principal_line(const Position *p, int depth, Move *line, int max)
         for (int i = 0; i < list.count; i++) {
             Position c = pos;
             V->make(&c, &list.moves[i]);
-            int v = -mm(&c, d - 1, n + 1, -MM_INF, MM_INF);
+            int v = -mm(&R, &c, d - 1, n + 1, -MM_INF, MM_INF);
             if (v > best) {
                 best = v;
                 bi = i;
@@ -450,10 +384,8 @@ static int stable(const char *fen, const char *text, int dmin, int dmax)
     int ok = 1;
     for (int d = dmin; d <= dmax; d++) {
         int bv, nv;
-        mm_nodes = 0;
         bool good = clearly_best(&p, &m, d, &bv, &nv);
-        printf("depth %d: %+d next %+d %s (%llu nodes)\n", d, bv, nv, good ? "ok" : "NOT CLEAR",
-               mm_nodes);
+        printf("depth %d: %+d next %+d %s\n", d, bv, nv, good ? "ok" : "NOT CLEAR");
         fflush(stdout);
         ok &= good;
     }
@@ -470,9 +402,8 @@ static int check(const char *fen, int depth)
     }
     MoveList list;
     int val[MAX_MOVES];
-    mm_nodes = 0;
     root_values(&p, depth, &list, val);
-    printf("now %+d, nodes %llu\n", material(&p), mm_nodes);
+    printf("now %+d\n", material(&p));
     for (int i = 0; i < list.count; i++)
         printf("  %-20s %+d\n", move_to_text(V, &list.moves[i], mv, sizeof mv), val[i]);
     Move line[32];
@@ -482,7 +413,7 @@ static int check(const char *fen, int depth)
         printf(" %s", move_to_text(V, &line[i], mv, sizeof mv));
     printf("\n");
     if (depth <= 5) {
-        int a = mm(&p, depth, 0, -MM_INF, MM_INF), b = mm_plain(&p, depth, 0);
+        int a = mm(&R, &p, depth, 0, -MM_INF, MM_INF), b = mm_plain(&R, &p, depth, 0);
         printf("alpha-beta %d plain %d\n", a, b);
     }
     return 0;
@@ -497,7 +428,7 @@ static int mate(const char *fen, int maxdepth)
         return 1;
     }
     for (int d = 1; d <= maxdepth; d++) {
-        int v = mm(&p, d, 0, -MM_INF, MM_INF);
+        int v = mm(&R, &p, d, 0, -MM_INF, MM_INF);
         if (v > MM_WIN - 100) {
             printf("win in %d plies (depth %d)\n", MM_WIN - v, d);
             return 0;
