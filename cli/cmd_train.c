@@ -151,12 +151,10 @@ static int resume_point(Store *store, int64_t train_id, int64_t start_id, int64_
     }
 }
 
-static int train(Store *store, TrainOptions *to)
+static int train(Store *store, TrainOptions *to, const Weights *start_weights)
 {
-    Weights start;
     char err[512], status[32], params[2048], desc[1024];
-    if (!pipeline_weights_by_name(&start, to->start, err, sizeof err))
-        return cli_usage_error("%s", err);
+    const Weights start = *start_weights;
     int64_t start_id = pipeline_store_weights(store, &start, 0, 0, to->start);
     if (start_id < 0)
         return cli_runtime_error("%s: %s", to->ro.db_path, store_error(store));
@@ -256,10 +254,13 @@ static int run_train(int argc, char **argv)
     }
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama train --help')", argv[optind]);
+    Weights start;
+    if (!pipeline_weights_by_name(&start, to.start, err, sizeof err))
+        return cli_usage_error("%s", err);
     if (!run_options_finish(&to.ro))
         return EXIT_USAGE;
     Store *store = pipeline_open_store(to.ro.db_path);
-    int code = store ? train(store, &to) : EXIT_RUNTIME;
+    int code = store ? train(store, &to, &start) : EXIT_RUNTIME;
     store_close(store);
     run_options_free(&to.ro);
     return code;

@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test_util.h"
 
@@ -58,12 +59,62 @@ static void test_errors(void **state)
     expect("perft --fen", 2, "needs a value");
 }
 
+/* Bad input to the pipeline commands: one line naming what is wrong, exit 2, nothing run. */
+static void test_pipeline_errors(void **state)
+{
+    (void)state;
+    char bad_openings[64], bad_weights[64];
+    snprintf(bad_openings, sizeof bad_openings, "/tmp/dama-cli-%d-openings.txt", (int)getpid());
+    snprintf(bad_weights, sizeof bad_weights, "/tmp/dama-cli-%d-weights.txt", (int)getpid());
+    FILE *f = fopen(bad_openings, "w");
+    assert_non_null(f);
+    fputs("# two good lines, then a bad one\nstart\nW:Wd4:Bd6 ; a comment\nW:Wd4,d4:Bd6\n", f);
+    fclose(f);
+    f = fopen(bad_weights, "w");
+    assert_non_null(f);
+    fputs("MAN_MG 100\nMAN_EG lots\n", f);
+    fclose(f);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "selfplay --db /nonexistent/x.db --openings %s", bad_openings);
+    expect(cmd, 2, ":4: bad FEN at 'd4': square given twice");
+    snprintf(cmd, sizeof cmd, "selfplay --db /nonexistent/x.db --weights %s", bad_weights);
+    expect(cmd, 2, ":2:");
+    snprintf(cmd, sizeof cmd, "match --a %s --b default", bad_weights);
+    expect(cmd, 2, ":2:");
+    expect("selfplay --games 0", 2, "bad value '0' for --games");
+    expect("selfplay --nodes x", 2, "bad value 'x' for --nodes");
+    expect("selfplay --openings /nonexistent/file", 2, "cannot read");
+    expect("selfplay --frobnicate", 2, "unknown option '--frobnicate'");
+    expect("match --a default", 2, "needs --a and --b");
+    expect("match --a default --b material --sprt elo0=5,elo1=1", 2, "elo1 > elo0");
+    expect("tune --lr -1", 2, "--lr");
+    expect("tune --runs 1,x", 2, "--runs");
+    expect("train --generations 0", 2, "--generations");
+    /* refused before the database is touched: no file appears */
+    char db[64];
+    snprintf(db, sizeof db, "/tmp/dama-cli-%d.db", (int)getpid());
+    snprintf(cmd, sizeof cmd, "train --db %s --start nothere.txt", db);
+    expect(cmd, 2, "nothere.txt");
+    assert_int_equal(access(db, F_OK), -1);
+    expect("selfplay --db /nonexistent/dir/x.db --games 2", 1, "/nonexistent/dir/x.db");
+    remove(bad_openings);
+    remove(bad_weights);
+}
+
 static void test_help(void **state)
 {
     (void)state;
     expect("help", 0, "perft");
     expect("perft --help", 0, "usage: dama perft");
     expect("help moves", 0, "usage: dama moves");
+    static const char *const commands[] = { "analyze", "bench", "selfplay", "tune", "match",
+                                            "train", "export" };
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        char args[64], usage[64];
+        snprintf(args, sizeof args, "%s --help", commands[i]);
+        snprintf(usage, sizeof usage, "usage: dama %s", commands[i]);
+        expect(args, 0, usage);
+    }
 }
 
 int main(void)
@@ -72,6 +123,7 @@ int main(void)
         cmocka_unit_test(test_perft_output),
         cmocka_unit_test(test_moves_output),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_pipeline_errors),
         cmocka_unit_test(test_help),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
