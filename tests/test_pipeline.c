@@ -241,6 +241,37 @@ static void test_tune_and_match(void **state)
     unlink(db_path);
 }
 
+/* Games start from the openings of a file, each opening played by a pair. */
+static void test_selfplay_from_openings_file(void **state)
+{
+    (void)state;
+    char out[4096], book[80];
+    fresh_db("book");
+    snprintf(book, sizeof book, "/tmp/dama-pipeline-%d-book.txt", (int)getpid());
+    FILE *f = fopen(book, "w");
+    assert_non_null(f);
+    fputs("# two openings\nW:Wa2,b2,c3,d3,e3,f2,g2,h2:Ba7,b7,c6,d6,e6,f7,g7,h7\n"
+          "B:Wa3,b3,c3,d4,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6 ; after d3-d4\n", f);
+    fclose(f);
+    assert_int_equal(test_dama_run(out, sizeof out, "selfplay --db %s --games 4 --nodes 200 --openings %s",
+                                   db_path, book), 0);
+    Store *s = open_db();
+    assert_int_equal(count(s, "openings"), 2);
+    for (int64_t id = 1; id <= 4; id++) {
+        StoredGame g;
+        assert_true(store_game_read(s, id, &g));
+        const Position *first = &g.positions[0].pos;
+        bool first_book = first->side == WHITE && first->men[WHITE] == 0x00000000001CE300ULL;
+        bool second_book = first->side == BLACK;
+        assert_true(first_book != second_book);
+        assert_true((g.rec.pair_id == 1) == first_book);
+        store_game_free(&g);
+    }
+    store_close(s);
+    unlink(book);
+    unlink(db_path);
+}
+
 static int journal_steps(void)
 {
     Store *s = open_db();
@@ -304,6 +335,7 @@ int main(void)
         cmocka_unit_test(test_selfplay_reproducible_across_threads),
         cmocka_unit_test(test_selfplay_interrupt_and_kill),
         cmocka_unit_test(test_reader_while_writing),
+        cmocka_unit_test(test_selfplay_from_openings_file),
         cmocka_unit_test(test_tune_and_match),
         cmocka_unit_test(test_train_interrupt_and_resume),
     };
