@@ -84,28 +84,15 @@ static int search_option(SearchOptions *so, int opt, const char *arg)
     }
 }
 
-typedef struct AnalyzeReport {
-    const Variant *v;
-    const Position *root;
-} AnalyzeReport;
-
-/* "d3-d4 d6-d5 ...": the PV played out from the root so each move is written in context. */
-static void print_pv(const Variant *v, const Position *root, const Move *pv, int n)
-{
-    char text[128];
-    for (int i = 0; i < n; i++)
-        printf(" %s", move_to_text(v, &pv[i], text, sizeof text));
-    (void)root;
-}
-
 static void report_iteration(void *ctx, const SearchInfo *info)
 {
-    const AnalyzeReport *r = ctx;
-    char score[32];
+    const Variant *v = ctx;
+    char score[32], text[128];
     printf("info depth %d score %s nodes %llu nps %.0f pv", info->depth,
            score_to_text(info->score, score, sizeof score), (unsigned long long)info->nodes,
            info->seconds > 0 ? (double)info->nodes / info->seconds : 0.0);
-    print_pv(r->v, r->root, info->pv, info->pv_length);
+    for (int i = 0; i < info->pv_length; i++) /* a move carries its whole path: no position needed */
+        printf(" %s", move_to_text(v, &info->pv[i], text, sizeof text));
     putchar('\n');
     fflush(stdout);
 }
@@ -343,8 +330,7 @@ static int run_analyze(int argc, char **argv)
     Searcher *s = searcher_new(ctx.variant, &ctx.rules, &so.weights, (size_t)so.hash_mb);
     if (!s)
         return cli_runtime_error("out of memory for a %ld MB hash table", so.hash_mb);
-    AnalyzeReport rep = { ctx.variant, &ctx.pos };
-    SearchInfo info = search(s, &ctx.pos, NULL, 0, &so.limits, report_iteration, &rep);
+    SearchInfo info = search(s, &ctx.pos, NULL, 0, &so.limits, report_iteration, (void *)ctx.variant);
     char text[128];
     if (info.pv_length > 0)
         printf("bestmove %s\n", move_to_text(ctx.variant, &info.pv[0], text, sizeof text));

@@ -323,7 +323,6 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
     if (keep)
         memcpy(s->keys, history + (nhistory - keep), (size_t)keep * sizeof(uint64_t));
     s->game_keys = keep;
-    s->root_since_capture = nhistory;
     s->keys[keep] = position_key(pos);
     memset(s->killers, 0, sizeof s->killers);
 

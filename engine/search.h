@@ -46,7 +46,6 @@ typedef struct Searcher {
      * repetition needs both. */
     uint64_t keys[MAX_PLY + 256];
     int game_keys;               /* how many of keys are game history */
-    int root_since_capture;      /* plies without capture before the root */
     uint64_t nodes;
     SearchLimits limits;
     double start_time;
