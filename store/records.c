@@ -4,14 +4,6 @@
 
 #include "store_internal.h"
 
-static void bind_id(sqlite3_stmt *st, int col, int64_t id)
-{
-    if (id > 0)
-        sqlite3_bind_int64(st, col, id);
-    else
-        sqlite3_bind_null(st, col);
-}
-
 /* Steps st to completion and finalizes it. */
 static bool run_once(Store *s, sqlite3_stmt *st, const char *what)
 {
@@ -33,9 +25,9 @@ int64_t store_tune_run_put(Store *s, const TuneRunRecord *rec)
                                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", "store_tune_run_put");
     if (!st)
         goto fail;
-    bind_id(st, 1, rec->run_id);
-    bind_id(st, 2, rec->parent_weights_id);
-    bind_id(st, 3, rec->result_weights_id);
+    store_bind_id(st, 1, rec->run_id);
+    store_bind_id(st, 2, rec->parent_weights_id);
+    store_bind_id(st, 3, rec->result_weights_id);
     sqlite3_bind_double(st, 4, rec->k);
     sqlite3_bind_double(st, 5, rec->train_loss);
     sqlite3_bind_double(st, 6, rec->validation_loss);
@@ -79,18 +71,18 @@ int64_t store_match_put(Store *s, const MatchRecord *rec)
                                   " ?10, ?11, ?12, ?13, ?14, ?15)", "store_match_put");
     if (!st)
         return -1;
-    bind_id(st, 1, rec->run_id);
-    bind_id(st, 2, rec->weights_a);
-    bind_id(st, 3, rec->weights_b);
+    store_bind_id(st, 1, rec->run_id);
+    store_bind_id(st, 2, rec->weights_a);
+    store_bind_id(st, 3, rec->weights_b);
     sqlite3_bind_int(st, 4, rec->games);
     sqlite3_bind_int(st, 5, rec->wins);
     sqlite3_bind_int(st, 6, rec->draws);
     sqlite3_bind_int(st, 7, rec->losses);
-    sqlite3_bind_text(st, 8, rec->penta, -1, SQLITE_TRANSIENT);
+    store_bind_text(st, 8, rec->penta);
     const double reals[6] = { rec->elo, rec->elo_low, rec->elo_high, rec->llr, rec->llr_low, rec->llr_high };
     for (int i = 0; i < 6; i++)
         sqlite3_bind_double(st, 9 + i, reals[i]);
-    sqlite3_bind_text(st, 15, rec->verdict, -1, SQLITE_TRANSIENT);
+    store_bind_text(st, 15, rec->verdict);
     return run_once(s, st, "store_match_put") ? sqlite3_last_insert_rowid(s->db) : -1;
 }
 
@@ -154,13 +146,10 @@ bool store_train_step_put(Store *s, int64_t train_run_id, int generation, const 
     sqlite3_bind_int64(st, 1, train_run_id);
     sqlite3_bind_int(st, 2, generation);
     sqlite3_bind_text(st, 3, step, -1, SQLITE_TRANSIENT);
-    bind_id(st, 4, ts->ref_id);
-    bind_id(st, 5, ts->best_weights_id);
-    bind_id(st, 6, ts->candidate_weights_id);
-    if (ts->outcome[0])
-        sqlite3_bind_text(st, 7, ts->outcome, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(st, 7);
+    store_bind_id(st, 4, ts->ref_id);
+    store_bind_id(st, 5, ts->best_weights_id);
+    store_bind_id(st, 6, ts->candidate_weights_id);
+    store_bind_text(st, 7, ts->outcome[0] ? ts->outcome : NULL);
     return run_once(s, st, "store_train_step_put");
 }
 
