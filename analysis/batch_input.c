@@ -1,0 +1,561 @@
+/* Batch analysis, its inputs: positions from a FEN file, PDN games or the database. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "batch.h"
+#include "notation.h"
+#include "position.h"
+#include "variant.h"
+
+void batch_list_init(BatchList *l, FILE *errors, bool strict)
+{
+    memset(l, 0, sizeof *l);
+    l->errors = errors;
+    l->strict = strict;
+}
+
+void batch_list_free(BatchList *l)
+{
+    for (int i = 0; i < l->count; i++) {
+        free(l->items[i].id);
+        free(l->items[i].fen);
+    }
+    free(l->items);
+    l->items = NULL;
+    l->count = l->cap = 0;
+}
+
+/* Appends a position with its id (copied); false when out of memory. */
+static bool add_item(BatchList *l, const Variant *v, const Position *pos, const char *id)
+{
+    if (l->count == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 64;
+        BatchItem *items = realloc(l->items, (size_t)cap * sizeof *items);
+        if (!items)
+            return false;
+        l->items = items;
+        l->cap = cap;
+    }
+    char fen[256];
+    position_to_fen(pos, v, fen, sizeof fen);
+    BatchItem *it = &l->items[l->count];
+    it->pos = *pos;
+    it->id = strdup(id);
+    it->fen = strdup(fen);
+    if (!it->id || !it->fen) {
+        free(it->id);
+        free(it->fen);
+        return false;
+    }
+    l->count++;
+    return true;
+}
+
+static int out_of_memory(char *err, size_t errlen)
+{
+    snprintf(err, errlen, "out of memory");
+    return 1;
+}
+
+static bool plies_selected(const BatchPlies *p, int ply)
+{
+    if (!p || p->n == 0)
+        return true;
+    for (int i = 0; i < p->n; i++)
+        if (p->ply[i] == ply)
+            return true;
+    return false;
+}
+
+/* Reports a bad line; returns true when the batch must stop (strict). */
+static bool bad_line(BatchList *l, const char *path, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static bool bad_line(BatchList *l, const char *path, int line, const char *fmt, ...)
+{
+    l->bad++;
+    if (l->errors) {
+        va_list ap;
+        va_start(ap, fmt);
+        fprintf(l->errors, "%s:%d: ", path, line);
+        vfprintf(l->errors, fmt, ap);
+        fputc('\n', l->errors);
+        va_end(ap);
+    }
+    return l->strict;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+        s[--n] = '\0';
+    return s;
+}
+
+int batch_read_fen_file(BatchList *l, const Variant *v, const char *path, char *err, size_t errlen)
+{
+    err[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return 2;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0, code = 0;
+    while (getline(&line, &cap, f) != -1) {
+        lineno++;
+        char *text = trim(line);
+        if (!text[0] || text[0] == '#')
+            continue;
+        char *id = strchr(text, ';');
+        if (id) {
+            *id++ = '\0';
+            id = trim(id);
+            text = trim(text);
+        }
+        char num[32], why[256];
+        if (!id || !id[0]) {
+            snprintf(num, sizeof num, "%d", lineno);
+            id = num;
+        }
+        Position pos;
+        if (!text[0]) {
+            if (bad_line(l, path, lineno, "missing position before ';'")) {
+                code = 2;
+                break;
+            }
+            continue;
+        }
+        if (!position_from_fen(&pos, v, text, why, sizeof why)) {
+            if (bad_line(l, path, lineno, "%s", why)) {
+                code = 2;
+                break;
+            }
+            continue;
+        }
+        if (!add_item(l, v, &pos, id)) {
+            code = out_of_memory(err, errlen);
+            break;
+        }
+    }
+    if (!code && ferror(f)) {
+        snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+        code = 2;
+    }
+    free(line);
+    fclose(f);
+    return code;
+}
+
+/* ---- PDN ---- */
+
+typedef struct PdnGame {
+    int number;          /* 1-based index in the file */
+    int line;            /* where the game (or its FEN tag) starts */
+    char fen[512];       /* the FEN tag; "" = start */
+    bool started;        /* the start position is set up */
+    bool broken;         /* a bad FEN or move: the rest of the game is skipped */
+    bool any;            /* the game has a tag or a move */
+    Position pos;
+    int ply;
+} PdnGame;
+
+typedef struct PdnReader {
+    BatchList *l;
+    const Variant *v;
+    const Rules *rules;
+    const char *path;
+    const BatchPlies *plies;
+    char *err;
+    size_t errlen;
+    PdnGame g;
+} PdnReader;
+
+/* Adds the current position when its ply is selected: 0, 2 (stop) or 1 (out of memory). */
+static int pdn_take(PdnReader *r)
+{
+    if (!plies_selected(r->plies, r->g.ply))
+        return 0;
+    char id[64];
+    snprintf(id, sizeof id, "game%d:ply%d", r->g.number, r->g.ply);
+    return add_item(r->l, r->v, &r->g.pos, id) ? 0 : out_of_memory(r->err, r->errlen);
+}
+
+/* Sets up the start position of the game when not yet done. */
+static int pdn_start(PdnReader *r, int line)
+{
+    PdnGame *g = &r->g;
+    if (g->started || g->broken)
+        return 0;
+    g->started = true;
+    g->ply = 0;
+    if (!g->fen[0]) {
+        r->v->start(&g->pos);
+    } else {
+        char why[256];
+        if (!position_from_fen(&g->pos, r->v, g->fen, why, sizeof why)) {
+            g->broken = true;
+            return bad_line(r->l, r->path, g->line, "game %d: FEN tag: %s", g->number, why) ? 2 : 0;
+        }
+    }
+    (void)line;
+    return pdn_take(r);
+}
+
+/* Ends the current game (a game with tags but no moves gives its start position). */
+static int pdn_finish(PdnReader *r)
+{
+    int code = 0;
+    if (r->g.any && !r->g.started)
+        code = pdn_start(r, r->g.line);
+    int number = r->g.number;
+    bool any = r->g.any;
+    memset(&r->g, 0, sizeof r->g);
+    r->g.number = any ? number + 1 : number;
+    return code;
+}
+
+static void pdn_begin_game(PdnReader *r, int line)
+{
+    if (!r->g.any) {
+        r->g.any = true;
+        r->g.line = line;
+    }
+}
+
+static bool is_result(const char *t)
+{
+    static const char *const results[] = { "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*",
+                                            "2-2", "0-4", "4-0", "1/2", NULL };
+    for (int i = 0; results[i]; i++)
+        if (strcmp(t, results[i]) == 0)
+            return true;
+    return false;
+}
+
+/* One move-text token. */
+static int pdn_token(PdnReader *r, char *tok, int line)
+{
+    if (is_result(tok))
+        return pdn_finish(r);
+    if (tok[0] == '$')
+        return 0;
+    char *p = tok;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    if (p > tok && *p == '.') { /* a move number: "12." or "12..." possibly glued to a move */
+        while (*p == '.')
+            p++;
+        tok = p;
+    }
+    size_t n = strlen(tok);
+    while (n > 0 && (tok[n - 1] == '!' || tok[n - 1] == '?'))
+        tok[--n] = '\0';
+    if (!n)
+        return 0;
+    pdn_begin_game(r, line);
+    int code = pdn_start(r, line);
+    if (code || r->g.broken)
+        return code;
+    Move m;
+    char why[512];
+    if (!move_from_text(r->v, &r->g.pos, r->rules, tok, &m, why, sizeof why)) {
+        r->g.broken = true;
+        return bad_line(r->l, r->path, line, "game %d: move '%s': %s", r->g.number, tok, why) ? 2 : 0;
+    }
+    r->v->make(&r->g.pos, &m);
+    r->g.ply++;
+    return pdn_take(r);
+}
+
+/* A tag "[Name "value"]" at text; returns the length consumed. */
+static size_t pdn_tag(PdnReader *r, const char *text, size_t len, int *line)
+{
+    size_t i = 1;
+    char name[32];
+    size_t nl = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\t'))
+        i++;
+    while (i < len && text[i] != ' ' && text[i] != '\t' && text[i] != '"' && text[i] != ']') {
+        if (nl + 1 < sizeof name)
+            name[nl++] = text[i];
+        i++;
+    }
+    name[nl] = '\0';
+    char value[512];
+    size_t vl = 0;
+    while (i < len && text[i] != '"' && text[i] != ']')
+        i++;
+    if (i < len && text[i] == '"') {
+        for (i++; i < len && text[i] != '"'; i++) {
+            if (text[i] == '\\' && i + 1 < len)
+                i++;
+            if (text[i] == '\n')
+                (*line)++;
+            if (vl + 1 < sizeof value)
+                value[vl++] = text[i];
+        }
+    }
+    value[vl] = '\0';
+    while (i < len && text[i] != ']') {
+        if (text[i] == '\n')
+            (*line)++;
+        i++;
+    }
+    if (strcasecmp(name, "FEN") == 0) {
+        while (vl > 0 && (value[vl - 1] == '.' || value[vl - 1] == ' '))
+            value[--vl] = '\0';
+        snprintf(r->g.fen, sizeof r->g.fen, "%s", value);
+        r->g.line = *line;
+    }
+    return i < len ? i + 1 : len;
+}
+
+int batch_read_pdn_file(BatchList *l, const Variant *v, const Rules *rules, const char *path,
+                        const BatchPlies *plies, char *err, size_t errlen)
+{
+    err[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return 2;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    char chunk[65536];
+    size_t got;
+    bool ok = mem != NULL;
+    while (ok && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
+        ok = fwrite(chunk, 1, got, mem) == got;
+    bool read_error = ferror(f);
+    fclose(f);
+    if (mem && fclose(mem) != 0)
+        ok = false;
+    if (!ok) {
+        free(text);
+        return out_of_memory(err, errlen);
+    }
+    if (read_error) {
+        free(text);
+        snprintf(err, errlen, "%s: read error", path);
+        return 2;
+    }
+    PdnReader r = { l, v, rules, path, plies, err, errlen, { .number = 1 } };
+    int line = 1, code = 0;
+    bool line_start = true;
+    for (size_t i = 0; i < len && !code;) {
+        char c = text[i];
+        if (c == '\n') {
+            line++;
+            i++;
+            line_start = true;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r') {
+            i++;
+            continue;
+        }
+        bool at_line_start = line_start;
+        line_start = false;
+        if (c == '%' && at_line_start) { /* escape line */
+            while (i < len && text[i] != '\n')
+                i++;
+        } else if (c == ';') {
+            while (i < len && text[i] != '\n')
+                i++;
+        } else if (c == '[') {
+            if (r.g.started)
+                code = pdn_finish(&r); /* a tag after moves begins the next game */
+            if (!code) {
+                pdn_begin_game(&r, line);
+                i += pdn_tag(&r, text + i, len - i, &line);
+            }
+        } else if (c == '{' || c == '(') {
+            char open = c, close = c == '{' ? '}' : ')';
+            int depth = 0;
+            for (; i < len; i++) {
+                if (text[i] == '\n')
+                    line++;
+                if (text[i] == open)
+                    depth++;
+                else if (text[i] == close && --depth == 0) {
+                    i++;
+                    break;
+                }
+            }
+        } else {
+            size_t start = i;
+            while (i < len && !strchr(" \t\r\n[{(;", text[i]))
+                i++;
+            char tok[128];
+            size_t n = i - start < sizeof tok - 1 ? i - start : sizeof tok - 1;
+            memcpy(tok, text + start, n);
+            tok[n] = '\0';
+            code = pdn_token(&r, tok, line);
+        }
+    }
+    if (!code)
+        code = pdn_finish(&r);
+    free(text);
+    return code;
+}
+
+/* ---- positions from the database ---- */
+
+int batch_add_game(BatchList *l, Store *s, const Variant *v, int64_t game_id,
+                   const BatchPlies *plies, char *err, size_t errlen)
+{
+    err[0] = '\0';
+    int found = store_has_id(s, "games", game_id);
+    if (found < 0) {
+        snprintf(err, errlen, "%s", store_error(s));
+        return 1;
+    }
+    if (!found) {
+        snprintf(err, errlen, "no game %lld in the database", (long long)game_id);
+        return 2;
+    }
+    StoredGame g;
+    if (!store_game_read(s, game_id, &g)) {
+        snprintf(err, errlen, "%s", store_error(s));
+        return 1;
+    }
+    int code = 0;
+    for (int i = 0; i < g.rec.npositions && !code; i++) {
+        if (!plies_selected(plies, i))
+            continue;
+        char id[64];
+        snprintf(id, sizeof id, "game%lld:ply%d", (long long)game_id, i);
+        if (!add_item(l, v, &g.positions[i].pos, id))
+            code = out_of_memory(err, errlen);
+    }
+    store_game_free(&g);
+    return code;
+}
+
+typedef struct Sampled {
+    uint64_t key;
+    int64_t game;
+    int ply;
+    Position pos;
+} Sampled;
+
+typedef struct Sampler {
+    Sampled *heap;       /* max-heap on key while sampling (all rows when n is 0) */
+    int64_t n, count, cap;
+    uint64_t seed;
+    bool oom;
+} Sampler;
+
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+static void sift_down(Sampled *h, int64_t n, int64_t i)
+{
+    for (;;) {
+        int64_t big = i, a = 2 * i + 1, b = a + 1;
+        if (a < n && h[a].key > h[big].key)
+            big = a;
+        if (b < n && h[b].key > h[big].key)
+            big = b;
+        if (big == i)
+            return;
+        Sampled t = h[i];
+        h[i] = h[big];
+        h[big] = t;
+        i = big;
+    }
+}
+
+static int sample_position(void *ctx, int64_t game_id, int ply, const Position *pos, int score,
+                           bool has_score, int result)
+{
+    Sampler *sm = ctx;
+    (void)score, (void)has_score, (void)result;
+    Sampled e = { mix64(mix64(sm->seed ^ (uint64_t)game_id) + (uint64_t)ply), game_id, ply, *pos };
+    if (sm->n > 0 && sm->count == sm->n) {
+        if (e.key >= sm->heap[0].key)
+            return 0;
+        sm->heap[0] = e;
+        sift_down(sm->heap, sm->count, 0);
+        return 0;
+    }
+    if (sm->count == sm->cap) {
+        int64_t cap = sm->cap ? 2 * sm->cap : 256;
+        if (sm->n > 0 && cap > sm->n)
+            cap = sm->n;
+        Sampled *h = realloc(sm->heap, (size_t)cap * sizeof *h);
+        if (!h) {
+            sm->oom = true;
+            return 1;
+        }
+        sm->heap = h;
+        sm->cap = cap;
+    }
+    int64_t i = sm->count++;
+    sm->heap[i] = e;
+    if (sm->n > 0) /* sift up */
+        while (i > 0 && sm->heap[(i - 1) / 2].key < sm->heap[i].key) {
+            Sampled t = sm->heap[i];
+            sm->heap[i] = sm->heap[(i - 1) / 2];
+            sm->heap[(i - 1) / 2] = t;
+            i = (i - 1) / 2;
+        }
+    return 0;
+}
+
+static int by_game_ply(const void *a, const void *b)
+{
+    const Sampled *x = a, *y = b;
+    if (x->game != y->game)
+        return x->game < y->game ? -1 : 1;
+    return (x->ply > y->ply) - (x->ply < y->ply);
+}
+
+int batch_add_run_sample(BatchList *l, Store *s, const Variant *v, int64_t run_id, int64_t n,
+                         uint64_t seed, char *err, size_t errlen)
+{
+    err[0] = '\0';
+    int found = store_has_id(s, "runs", run_id);
+    if (found < 0) {
+        snprintf(err, errlen, "%s", store_error(s));
+        return 1;
+    }
+    if (!found) {
+        snprintf(err, errlen, "no run %lld in the database", (long long)run_id);
+        return 2;
+    }
+    Sampler sm = { .n = n > 0 ? n : 0, .seed = seed };
+    bool ok = store_positions_foreach(s, &run_id, 1, false, sample_position, &sm);
+    int code = 0;
+    if (sm.oom)
+        code = out_of_memory(err, errlen);
+    else if (!ok) {
+        snprintf(err, errlen, "%s", store_error(s));
+        code = 1;
+    }
+    if (!code && sm.n > 0)
+        qsort(sm.heap, (size_t)sm.count, sizeof *sm.heap, by_game_ply);
+    for (int64_t i = 0; !code && i < sm.count; i++) {
+        char id[64];
+        snprintf(id, sizeof id, "game%lld:ply%d", (long long)sm.heap[i].game, sm.heap[i].ply);
+        if (!add_item(l, v, &sm.heap[i].pos, id))
+            code = out_of_memory(err, errlen);
+    }
+    free(sm.heap);
+    return code;
+}
+
+/* ---- searching ---- */
