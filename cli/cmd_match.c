@@ -132,8 +132,6 @@ static int run_match(int argc, char **argv)
         { "a", required_argument, 0, OPT_A },
         { "b", required_argument, 0, OPT_B },
         { "sprt", required_argument, 0, OPT_SPRT },
-        { "rules", required_argument, 0, OPT_RULES },
-        { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
     RunOptions ro;

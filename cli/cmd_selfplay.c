@@ -50,8 +50,6 @@ static int run_selfplay(int argc, char **argv)
     static const struct option longopts[] = {
         RUN_LONG_OPTIONS,
         { "weights", required_argument, 0, OPT_WEIGHTS_S },
-        { "rules", required_argument, 0, OPT_RULES },
-        { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
     RunOptions ro;

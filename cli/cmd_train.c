@@ -220,8 +220,6 @@ static int run_train(int argc, char **argv)
         { "out", required_argument, 0, OPT_OUT_T },
         { "resume", no_argument, 0, OPT_RESUME },
         { "epochs", required_argument, 0, OPT_EPOCHS_T },
-        { "rules", required_argument, 0, OPT_RULES },
-        { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
     TrainOptions to = { .generations = 3, .match_games = 200, .window = 2, .epochs = 300,

@@ -23,7 +23,9 @@ enum {
     { "move-cap", required_argument, 0, OPT_MOVE_CAP }, \
     { "hash", required_argument, 0, OPT_HASH_R }, \
     { "batch", required_argument, 0, OPT_BATCH }, \
-    { "noise", required_argument, 0, OPT_NOISE }
+    { "noise", required_argument, 0, OPT_NOISE }, \
+    { "rules", required_argument, 0, OPT_RULES }, \
+    { "help", no_argument, 0, OPT_HELP }
 
 /* The help lines for RUN_LONG_OPTIONS, shared by every command's --help text. */
 #define RUN_OPTIONS_HELP \

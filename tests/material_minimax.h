@@ -26,17 +26,30 @@ static inline bool one_each(const Position *p)
     return popcount(position_pieces(p, WHITE)) == 1 && popcount(position_pieces(p, BLACK)) == 1;
 }
 
+/* The end of a line: no legal move (a loss), one piece each (a draw), or the depth reached
+ * with no capture pending (the material).  Otherwise fills list and returns false. */
+static inline bool mm_leaf(const Rules *rules, const Position *p, int depth, int ply,
+                           MoveList *list, int *value)
+{
+    turkish_variant.generate(p, rules, list);
+    if (list->count == 0)
+        *value = -(MM_WIN - ply);
+    else if (one_each(p))
+        *value = 0;
+    else if (depth <= 0 && list->moves[0].captured == 0)
+        *value = material(p);
+    else
+        return false;
+    return true;
+}
+
 static inline int mm(const Rules *rules, const Position *p, int depth, int ply, int alpha, int beta)
 {
     const Variant *V = &turkish_variant;
     MoveList list;
-    V->generate(p, rules, &list);
-    if (list.count == 0)
-        return -(MM_WIN - ply);
-    if (one_each(p))
-        return 0;
-    if (depth <= 0 && list.moves[0].captured == 0)
-        return material(p);
+    int leaf;
+    if (mm_leaf(rules, p, depth, ply, &list, &leaf))
+        return leaf;
     int best = -MM_INF;
     for (int i = 0; i < list.count; i++) {
         Position c = *p;
@@ -56,13 +69,9 @@ static inline int mm_plain(const Rules *rules, const Position *p, int depth, int
 {
     const Variant *V = &turkish_variant;
     MoveList list;
-    V->generate(p, rules, &list);
-    if (list.count == 0)
-        return -(MM_WIN - ply);
-    if (one_each(p))
-        return 0;
-    if (depth <= 0 && list.moves[0].captured == 0)
-        return material(p);
+    int leaf;
+    if (mm_leaf(rules, p, depth, ply, &list, &leaf))
+        return leaf;
     int best = -MM_INF;
     for (int i = 0; i < list.count; i++) {
         Position c = *p;
