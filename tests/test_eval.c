@@ -13,6 +13,7 @@
 
 #include "bitboard.h"
 #include "evaluate.h"
+#include "random_pieces.h"
 #include "position.h"
 #include "weights.h"
 
@@ -21,29 +22,6 @@
 
 #define START_WHITE_MEN 0x0000000000FFFF00ULL /* a2-h3 */
 #define START_BLACK_MEN 0x00FFFF0000000000ULL /* a6-h7 */
-
-static uint64_t next_random(uint64_t *state)
-{
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    return *state;
-}
-
-/* Puts up to n pieces on random empty squares of allowed. */
-static Bitboard drop(uint64_t *rng, Bitboard *occupied, Bitboard allowed, int n)
-{
-    Bitboard set = 0;
-    while (n > 0 && (allowed & ~*occupied)) {
-        Bitboard sq = square_bb((int)(next_random(rng) & 63));
-        if (sq & allowed & ~*occupied) {
-            set |= sq;
-            *occupied |= sq;
-            n--;
-        }
-    }
-    return set;
-}
 
 /* Legal-looking: men never on ranks 1 and 8, 0-16 men and 0-3 kings a side, either side to
  * move.  Every shape occurs: no men, no kings, one side empty. */

@@ -26,6 +26,7 @@
 #include "position.h"
 #include "search.h"
 #include "material_minimax.h"
+#include "random_pieces.h"
 #include "test_util.h"
 #include "variant.h"
 #include "weights.h"
@@ -87,28 +88,6 @@ static int shortest_result(const Rules *rules, const Position *p, int max_depth)
 }
 
 /* ---- helpers ---- */
-
-static uint64_t rnd(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
-static Bitboard drop(uint64_t *rng, Bitboard *occupied, Bitboard allowed, int n)
-{
-    Bitboard set = 0;
-    while (n > 0 && (allowed & ~*occupied)) {
-        Bitboard sq = square_bb((int)(rnd(rng) & 63));
-        if (sq & allowed & ~*occupied) {
-            set |= sq;
-            *occupied |= sq;
-            n--;
-        }
-    }
-    return set;
-}
 
 static void parse_fen(const char *fen, Position *pos)
 {
@@ -363,7 +342,7 @@ static int play_vs_random(Searcher *s, int engine_color, int opening_plies, uint
         V->generate(&game.pos, &rules, &list);
         Move m;
         if (game.ply < opening_plies || game.pos.side != engine_color) {
-            m = list.moves[rnd(&rng) % (uint64_t)list.count];
+            m = list.moves[next_random(&rng) % (uint64_t)list.count];
         } else {
             /* history: the positions since the last capture, before this one */
             int nh = game.since_capture < game.ply ? game.since_capture : game.ply;
@@ -481,7 +460,7 @@ static void random_dense_position(uint64_t *rng, Position *p)
 {
     Bitboard occ = 0;
     memset(p, 0, sizeof *p);
-    uint64_t r = rnd(rng);
+    uint64_t r = next_random(rng);
     Bitboard men_ok = ~(RANK_1_BB | RANK_8_BB);
     p->men[WHITE] = drop(rng, &occ, men_ok, 3 + (int)(r % 10));
     p->men[BLACK] = drop(rng, &occ, men_ok, 3 + (int)((r >> 8) % 10));
@@ -610,11 +589,11 @@ static void test_claimed_results_exist(void **state)
         Bitboard occ = 0;
         memset(&pos, 0, sizeof pos);
         Bitboard men_ok = ~(RANK_1_BB | RANK_8_BB);
-        pos.kings[WHITE] = drop(&rng, &occ, ~0ULL, (int)(rnd(&rng) % 2));
-        pos.men[WHITE] = drop(&rng, &occ, men_ok, 1 + (int)(rnd(&rng) % 2));
-        pos.kings[BLACK] = drop(&rng, &occ, ~0ULL, (int)(rnd(&rng) % 4 == 0));
-        pos.men[BLACK] = drop(&rng, &occ, men_ok, 1 + (int)(rnd(&rng) % 2));
-        pos.side = (int)(rnd(&rng) & 1);
+        pos.kings[WHITE] = drop(&rng, &occ, ~0ULL, (int)(next_random(&rng) % 2));
+        pos.men[WHITE] = drop(&rng, &occ, men_ok, 1 + (int)(next_random(&rng) % 2));
+        pos.kings[BLACK] = drop(&rng, &occ, ~0ULL, (int)(next_random(&rng) % 4 == 0));
+        pos.men[BLACK] = drop(&rng, &occ, men_ok, 1 + (int)(next_random(&rng) % 2));
+        pos.side = (int)(next_random(&rng) & 1);
         if (V->count(&pos, &rules, false) == 0)
             continue;
         SearchInfo info = search_depth(s, &pos, 8);

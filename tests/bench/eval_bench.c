@@ -8,32 +8,10 @@
 
 #include "bitboard.h"
 #include "evaluate.h"
+#include "../random_pieces.h"
 
 #define NPOS 4096
 #define ROUNDS 2000
-
-static uint64_t next_random(uint64_t *state)
-{
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    return *state;
-}
-
-/* Drops n pieces of one kind on empty squares of allowed. */
-static Bitboard drop(uint64_t *rng, Bitboard *occupied, Bitboard allowed, int n)
-{
-    Bitboard set = 0;
-    while (n > 0 && (allowed & ~*occupied)) {
-        Bitboard sq = square_bb((int)(next_random(rng) & 63));
-        if (sq & allowed & ~*occupied) {
-            set |= sq;
-            *occupied |= sq;
-            n--;
-        }
-    }
-    return set;
-}
 
 static void random_position(uint64_t *rng, Position *pos)
 {
