@@ -64,6 +64,8 @@ bool batch_run(const BatchConfig *cfg, const BatchList *l, BatchResult **out, bo
         if (!s) {
 #pragma omp atomic write
             failed = 1;
+        } else {
+            s->stop_request = cfg->stop;
         }
 #pragma omp for schedule(dynamic, 1)
         for (int i = 0; i < n; i++) {
@@ -72,13 +74,18 @@ bool batch_run(const BatchConfig *cfg, const BatchList *l, BatchResult **out, bo
             give_up = failed;
             if (give_up || !s)
                 continue;
-            if (cfg->stop && *cfg->stop) {
+            if (cfg->stop && atomic_load(cfg->stop)) {
 #pragma omp atomic write
                 stopped = 1;
                 continue;
             }
             searcher_clear(s);
             SearchInfo info = search(s, &l->items[i].pos, NULL, 0, &limits, NULL, NULL);
+            if (info.interrupted) {
+#pragma omp atomic write
+                stopped = 1;
+                continue; /* the position in flight is dropped, finished ones are kept */
+            }
             BatchResult *r = &res[i];
             if (info.pv_length > 0)
                 move_to_text(cfg->variant, &info.pv[0], r->best, sizeof r->best);

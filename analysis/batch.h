@@ -12,7 +12,7 @@
 #ifndef DAMA_BATCH_H
 #define DAMA_BATCH_H
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -75,7 +75,7 @@ typedef struct BatchConfig {
     int threads;         /* <= 0: all cores */
     size_t hash_mb;      /* per thread */
     bool progress;       /* "analyze i/n" on stderr */
-    const volatile sig_atomic_t *stop; /* may be NULL */
+    const atomic_bool *stop; /* may be NULL */
 } BatchConfig;
 
 /* Searches every item (OpenMP, one searcher per thread); *out gets l->count results (free

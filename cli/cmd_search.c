@@ -330,14 +330,16 @@ static int run_analyze(int argc, char **argv)
     Searcher *s = searcher_new(ctx.variant, &ctx.rules, &so.weights, (size_t)so.hash_mb);
     if (!s)
         return cli_runtime_error("out of memory for a %ld MB hash table", so.hash_mb);
+    s->stop_request = pipeline_interrupt_flag();
     SearchInfo info = search(s, &ctx.pos, NULL, 0, &so.limits, report_iteration, (void *)ctx.variant);
     char text[128];
+    /* Interrupted: the last completed iteration's move is still the answer. */
     if (info.pv_length > 0)
         printf("bestmove %s\n", move_to_text(ctx.variant, &info.pv[0], text, sizeof text));
     else
         printf("bestmove none\n");
     searcher_free(s);
-    return EXIT_OK;
+    return info.interrupted ? EXIT_INTERRUPTED : EXIT_OK;
 }
 
 static void print_bench_line(void *ctx, int index, const Position *pos, const SearchInfo *info)

@@ -16,7 +16,7 @@ typedef struct EpochLog {
     double *train, *valid;
     int count, cap;
     bool show;
-    const volatile sig_atomic_t *stop;
+    const atomic_bool *stop;
 } EpochLog;
 
 static bool log_epoch(void *ctx, int epoch, double train_loss, double valid_loss)
@@ -38,7 +38,7 @@ static bool log_epoch(void *ctx, int epoch, double train_loss, double valid_loss
     log->valid[log->count++] = valid_loss;
     if (log->show)
         fprintf(stderr, "\rtune: epoch %4d  train %.6f  validation %.6f   ", epoch, train_loss, valid_loss);
-    return !(log->stop && *log->stop);
+    return !(log->stop && atomic_load(log->stop));
 }
 
 /* "3,5,9" into run ids. */
@@ -61,7 +61,7 @@ static int parse_run_list(const char *text, int64_t **ids)
 }
 
 int pipeline_tune(Store *store, const TuneConfig *cfg, int64_t parent_weights_id, int generation,
-                     const char *out_path, bool show, const volatile sig_atomic_t *stop,
+                     const char *out_path, bool show, const atomic_bool *stop,
                      int64_t *result_weights_id)
 {
     EpochLog log = { .show = show, .stop = stop };
@@ -86,7 +86,7 @@ int pipeline_tune(Store *store, const TuneConfig *cfg, int64_t parent_weights_id
         return cli_runtime_error("tune: %s", store_error(store));
     }
     bool ok = tune_run(store, &c, &out);
-    bool interrupted = stop && *stop;
+    bool interrupted = stop && atomic_load(stop);
     store_run_end(store, run_id, interrupted ? "interrupted" : ok ? "done" : "failed");
     if (show)
         fputc('\n', stderr);

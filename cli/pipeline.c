@@ -14,15 +14,15 @@
 #endif
 
 /* The one piece of process-wide state: set by the signal handler, read by the workers. */
-static volatile sig_atomic_t interrupted;
+static atomic_bool interrupted;
 
 static void on_signal(int sig)
 {
     (void)sig;
-    interrupted = 1;
+    atomic_store(&interrupted, true);
 }
 
-const volatile sig_atomic_t *pipeline_interrupt_flag(void)
+const atomic_bool *pipeline_interrupt_flag(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

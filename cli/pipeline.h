@@ -3,13 +3,13 @@
 #ifndef DAMA_PIPELINE_H
 #define DAMA_PIPELINE_H
 
-#include <signal.h>
+#include <stdatomic.h>
 
 #include "store.h"
 #include "weights.h"
 
 /* Installs SIGINT/SIGTERM handlers that only set the returned flag. */
-const volatile sig_atomic_t *pipeline_interrupt_flag(void);
+const atomic_bool *pipeline_interrupt_flag(void);
 
 /* "dama VERSION" for run records. */
 const char *pipeline_engine_version(void);
@@ -31,7 +31,7 @@ Store *pipeline_open_store(const char *path);
 struct TuneConfig;
 int pipeline_tune(Store *store, const struct TuneConfig *cfg, int64_t parent_weights_id,
                   int generation, const char *out_path, bool show,
-                  const volatile sig_atomic_t *stop, int64_t *result_weights_id);
+                  const atomic_bool *stop, int64_t *result_weights_id);
 
 /* Weights by name: a file, or "default" / "material" for the built-in sets. */
 bool pipeline_weights_by_name(Weights *w, const char *name, char *err, size_t errlen);

@@ -103,6 +103,9 @@ static int leaf_eval(const Searcher *s, const Position *pos, uint64_t key)
 
 static bool out_of_budget(Searcher *s)
 {
+    if (s->stop_request && (s->nodes & (STOP_POLL_NODES - 1)) == 0
+        && atomic_load_explicit(s->stop_request, memory_order_relaxed))
+        return true;
     if (!s->may_stop)
         return false;
     if (s->limits.nodes && s->nodes >= s->limits.nodes)
@@ -336,8 +339,10 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
     for (int depth = 1; depth <= max_depth; depth++) {
         s->may_stop = depth > 1; /* the first iteration always completes */
         int score = alphabeta(s, pos, depth, 0, -SCORE_INF, SCORE_INF, nhistory);
-        if (s->stopped)
+        if (s->stopped) {
+            result.interrupted = s->stop_request && atomic_load(s->stop_request);
             break;
+        }
         result.depth = depth;
         result.score = score;
         result.nodes = s->nodes;

@@ -3,6 +3,7 @@
 #ifndef DAMA_SEARCH_H
 #define DAMA_SEARCH_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "types.h"
@@ -13,6 +14,7 @@
 #define SCORE_WIN 30000
 #define SCORE_WIN_BOUND (SCORE_WIN - 1000) /* |score| above this is a forced result */
 #define SCORE_INF 32000
+#define STOP_POLL_NODES 4096
 
 typedef struct SearchLimits {
     int depth;          /* maximum iteration depth; 0 = none (MAX_PLY - 1) */
@@ -28,6 +30,7 @@ typedef struct SearchInfo {
     double seconds;
     int pv_length;
     Move pv[MAX_PLY];
+    bool interrupted;   /* cut short by the stop request: the result may be incomplete */
 } SearchInfo;
 
 typedef void (*SearchReport)(void *ctx, const SearchInfo *info);
@@ -51,6 +54,9 @@ typedef struct Searcher {
     double start_time;
     bool stopped;
     bool may_stop;               /* false during the first iteration */
+    /* Ctrl-C or SIGTERM (may be NULL): polled every STOP_POLL_NODES nodes, even in the first
+     * iteration, so that a deep search ends within milliseconds of the request. */
+    const atomic_bool *stop_request;
     /* Self-play variety: when noise > 0, every leaf evaluation gets a fixed pseudo-random
      * offset in [-noise, noise] drawn from (position, noise_seed), so a game differs from
      * its twin yet stays reproducible.  0 (the default) for analysis, bench and matches. */

@@ -37,7 +37,7 @@ static bool append_move(char **buf, size_t *len, size_t *cap, const char *text)
 }
 
 bool play_game(const GameSetup *setup, Searcher *white, Searcher *black, const Position *start,
-               uint64_t seed, const volatile sig_atomic_t *stop, PlayedGame *out)
+               uint64_t seed, const atomic_bool *stop, PlayedGame *out)
 {
     const Variant *v = setup->variant;
     memset(out, 0, sizeof *out);
@@ -71,13 +71,13 @@ bool play_game(const GameSetup *setup, Searcher *white, Searcher *black, const P
             out->reason = reason;
             break;
         }
-        if (stop && *stop)
+        if (stop && atomic_load(stop))
             goto fail;
         Searcher *s = game->pos.side == WHITE ? white : black;
         const uint64_t *history = &game->keys[game->ply - game->since_capture];
         SearchInfo info = search(s, &game->pos, history, game->since_capture, &setup->limits, NULL, NULL);
-        if (info.pv_length == 0)
-            goto fail; /* cannot happen: game_result saw a legal move */
+        if (info.interrupted || info.pv_length == 0)
+            goto fail; /* stopped, or cannot happen: game_result saw a legal move */
         sp->score = info.score;
         sp->has_score = true;
         char text[128];

@@ -2,7 +2,7 @@
 #ifndef DAMA_PLAY_H
 #define DAMA_PLAY_H
 
-#include <signal.h>
+#include <stdatomic.h>
 
 #include "search.h"
 #include "store.h"
@@ -29,7 +29,7 @@ typedef struct PlayedGame {
  * cleared first, so the game depends only on its inputs (seed feeds the noise).  Returns false when stop became
  * non-zero (the game is abandoned) or memory ran out; out is then freed. */
 bool play_game(const GameSetup *setup, Searcher *white, Searcher *black, const Position *start,
-               uint64_t seed, const volatile sig_atomic_t *stop, PlayedGame *out);
+               uint64_t seed, const atomic_bool *stop, PlayedGame *out);
 void played_game_free(PlayedGame *g);
 
 #endif

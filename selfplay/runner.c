@@ -167,6 +167,8 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
             searcher_new(cfg->setup.variant, &cfg->setup.rules, cfg->weights[1], cfg->hash_mb),
         };
         bool have_searchers = player[0] && player[1];
+        if (have_searchers)
+            player[0]->stop_request = player[1]->stop_request = cfg->stop;
         double last_progress = 0;
         while (have_searchers) {
             int index;
@@ -176,7 +178,7 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
             {
                 index = next_game++;
                 go = index < cfg->games && !totals->decided && !totals->failed
-                     && !(cfg->stop && *cfg->stop);
+                     && !(cfg->stop && atomic_load(cfg->stop));
                 if (go && (known = w.pair_opening_known[index / 2]))
                     f.opening = w.pair_opening[index / 2];
             }
@@ -224,7 +226,7 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
         searcher_free(player[1]);
     }
     writer_flush(&w);
-    totals->interrupted = cfg->stop && *cfg->stop;
+    totals->interrupted = cfg->stop && atomic_load(cfg->stop);
     if (cfg->progress)
         print_progress(&w, true);
 done:

@@ -4,7 +4,7 @@
 #ifndef DAMA_RUNNER_H
 #define DAMA_RUNNER_H
 
-#include <signal.h>
+#include <stdatomic.h>
 
 #include "openings.h"
 #include "play.h"
@@ -24,7 +24,7 @@ typedef struct RunnerConfig {
     Store *store;                 /* where games go (may be NULL: nothing stored) */
     int64_t run_id;
     int batch_games;              /* games per transaction (the writer also flushes every 2 s) */
-    const volatile sig_atomic_t *stop; /* Ctrl-C: no new games; games in flight are dropped */
+    const atomic_bool *stop; /* Ctrl-C: no new games; games in flight are dropped */
     bool progress;                /* a progress line on stderr */
     const char *label;            /* "selfplay" or "match" in the progress line */
     /* Called (under the writer's lock) when both games of a pair are done; pair_score is
