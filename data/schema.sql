@@ -1,11 +1,11 @@
--- dama database, schema version 1.
+-- dama database, schema version 3.
 -- store/schema.c embeds this text byte for byte (tests/test_store.c checks it), so the
 -- binary never reads it from the working directory.  Change both together, bump
 -- user_version, and add a migration step in store/schema.c.
 -- Times are Unix seconds.  Bitboards are uint64 stored as the int64 with the same bits.
 
 PRAGMA application_id = 1145130305; -- 'DAMA': tells a dama database from other files
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 -- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash of text).
 CREATE TABLE weights (
@@ -31,7 +31,11 @@ CREATE TABLE runs (
     weights_id      INTEGER REFERENCES weights(id),
     started_at      INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),
     ended_at        INTEGER,
-    status          TEXT    NOT NULL DEFAULT 'running'
+    -- 'running', then 'done', 'interrupted' (Ctrl-C), 'failed' (an error) or 'stale' (its
+    -- process died: found by a later writer from host and pid).
+    status          TEXT    NOT NULL DEFAULT 'running',
+    host            TEXT,
+    pid             INTEGER
 );
 
 CREATE TABLE openings (
@@ -41,6 +45,9 @@ CREATE TABLE openings (
 );
 
 -- The result lives here once; positions inherit it through game_id.
+-- game_index is the game's place in its run (game i of a run of N): with the run it is the
+-- game's identity, whichever thread played it and whenever it was stored (NULL before v3).
+-- Columns added by a migration come last, so a migrated file has a fresh file's tables.
 -- npositions is how many rows the game has in positions (ply 0 .. npositions-1): a game
 -- and its positions are written in one transaction, so the two always agree.
 CREATE TABLE games (
@@ -57,9 +64,11 @@ CREATE TABLE games (
     moves             TEXT    NOT NULL DEFAULT '',
     seed              INTEGER,
     npositions        INTEGER NOT NULL CHECK (npositions BETWEEN 0 AND plies + 1),
-    created_at        INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER))
+    created_at        INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),
+    game_index        INTEGER CHECK (game_index >= 0)
 );
 CREATE INDEX games_run ON games(run_id);
+CREATE UNIQUE INDEX games_run_index ON games(run_id, game_index);
 
 -- The position before ply `ply` (ply 0 = the opening position).  score is the search
 -- score from the side to move, NULL when none was searched.

@@ -78,6 +78,8 @@ static bool writer_flush(Writer *w)
             .mars = f->game.mars,
             .moves = f->game.moves,
             .seed = cfg->seed + (uint64_t)f->index,
+            .has_index = true,
+            .game_index = f->index,
             .positions = f->game.positions,
             .npositions = f->game.npositions,
         };

@@ -71,6 +71,8 @@ static bool read_game_row(Store *s, int64_t id, StoredGame *out)
         r->seed = store_i2u(sqlite3_column_int64(st, 10));
         r->npositions = sqlite3_column_int(st, 11);
         out->created_at = sqlite3_column_int64(st, 12);
+        r->has_index = sqlite3_column_type(st, 13) != SQLITE_NULL;
+        r->game_index = sqlite3_column_int(st, 13);
         if (oom) store_fail(s, "store_game_read: out of memory");
         else if (r->result == RESULT_NONE) store_fail(s, "game %lld: unknown result", (long long)id);
         else if (r->npositions < 0 || r->npositions > r->plies + 1)

@@ -3,21 +3,21 @@
 #include <stdio.h>
 #include "store_internal.h"
 
-#define SCHEMA_VERSION 2
+#define SCHEMA_VERSION 3
 #define APPLICATION_ID 1145130305 /* 'DAMA' in the file header: marks a dama database */
 
 /* data/schema.sql, byte for byte (tests/test_store.c compares them).  After editing the
  * .sql file, regenerate the literal, e.g. with
  *   sed 's/\\/\\\\/g; s/"/\\"/g; s/^/    "/; s/$/\\n"/' data/schema.sql */
 static const char schema_sql[] =
-    "-- dama database, schema version 1.\n"
+    "-- dama database, schema version 3.\n"
     "-- store/schema.c embeds this text byte for byte (tests/test_store.c checks it), so the\n"
     "-- binary never reads it from the working directory.  Change both together, bump\n"
     "-- user_version, and add a migration step in store/schema.c.\n"
     "-- Times are Unix seconds.  Bitboards are uint64 stored as the int64 with the same bits.\n"
     "\n"
     "PRAGMA application_id = 1145130305; -- 'DAMA': tells a dama database from other files\n"
-    "PRAGMA user_version = 2;\n"
+    "PRAGMA user_version = 3;\n"
     "\n"
     "-- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash of text).\n"
     "CREATE TABLE weights (\n"
@@ -43,7 +43,11 @@ static const char schema_sql[] =
     "    weights_id      INTEGER REFERENCES weights(id),\n"
     "    started_at      INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),\n"
     "    ended_at        INTEGER,\n"
-    "    status          TEXT    NOT NULL DEFAULT 'running'\n"
+    "    -- 'running', then 'done', 'interrupted' (Ctrl-C), 'failed' (an error) or 'stale' (its\n"
+    "    -- process died: found by a later writer from host and pid).\n"
+    "    status          TEXT    NOT NULL DEFAULT 'running',\n"
+    "    host            TEXT,\n"
+    "    pid             INTEGER\n"
     ");\n"
     "\n"
     "CREATE TABLE openings (\n"
@@ -53,6 +57,9 @@ static const char schema_sql[] =
     ");\n"
     "\n"
     "-- The result lives here once; positions inherit it through game_id.\n"
+    "-- game_index is the game's place in its run (game i of a run of N): with the run it is the\n"
+    "-- game's identity, whichever thread played it and whenever it was stored (NULL before v3).\n"
+    "-- Columns added by a migration come last, so a migrated file has a fresh file's tables.\n"
     "-- npositions is how many rows the game has in positions (ply 0 .. npositions-1): a game\n"
     "-- and its positions are written in one transaction, so the two always agree.\n"
     "CREATE TABLE games (\n"
@@ -69,9 +76,11 @@ static const char schema_sql[] =
     "    moves             TEXT    NOT NULL DEFAULT '',\n"
     "    seed              INTEGER,\n"
     "    npositions        INTEGER NOT NULL CHECK (npositions BETWEEN 0 AND plies + 1),\n"
-    "    created_at        INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER))\n"
+    "    created_at        INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),\n"
+    "    game_index        INTEGER CHECK (game_index >= 0)\n"
     ");\n"
     "CREATE INDEX games_run ON games(run_id);\n"
+    "CREATE UNIQUE INDEX games_run_index ON games(run_id, game_index);\n"
     "\n"
     "-- The position before ply `ply` (ply 0 = the opening position).  score is the search\n"
     "-- score from the side to move, NULL when none was searched.\n"
@@ -179,6 +188,12 @@ static const char *const migrations[SCHEMA_VERSION] = {
     "    PRIMARY KEY (train_run_id, generation, step)\n"
     ") WITHOUT ROWID;\n"
     "PRAGMA user_version = 2;\n",
+    /* 2 -> 3: a game's identity (run, index) and a run's process, for stale runs */
+    [2] = "ALTER TABLE games ADD COLUMN game_index INTEGER CHECK (game_index >= 0);\n"
+    "CREATE UNIQUE INDEX games_run_index ON games(run_id, game_index);\n"
+    "ALTER TABLE runs ADD COLUMN host TEXT;\n"
+    "ALTER TABLE runs ADD COLUMN pid INTEGER;\n"
+    "PRAGMA user_version = 3;\n",
 };
 
 const char *store_schema_sql(void) { return schema_sql; }

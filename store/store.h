@@ -37,6 +37,10 @@ typedef struct GameRecord {
     uint64_t seed;
     const StoredPosition *positions;
     int npositions;
+    /* The game's place in its run: (run_id, game_index) is unique, so the same game is
+     * never stored twice.  has_index false = none (NULL, as in files before schema v3). */
+    bool has_index;
+    int game_index;
 } GameRecord;
 
 /* A game read back: rec's pointers point into the owned fields; free with store_game_free. */
@@ -61,7 +65,9 @@ const char *store_schema_sql(void);
 int store_schema_version(void);
 
 /* Runs.  kind is required ("selfplay", "match", "train", ...); other texts may be NULL;
- * weights_id <= 0 = none.  store_run_end sets ended_at and status ("done", "interrupted"...). */
+ * weights_id <= 0 = none.  The run records this host and process id, so a later writer can
+ * tell a run whose process died.  store_run_end sets ended_at and status ("done",
+ * "interrupted", "failed"). */
 int64_t store_run_begin(Store *s, const char *kind, const char *params,
                         const char *engine_version, const char *bench_signature,
                         int64_t weights_id);

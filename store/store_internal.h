@@ -17,7 +17,7 @@
     X(TX_COMMIT, "COMMIT")                                                                   \
     X(TX_ROLLBACK, "ROLLBACK")                                                               \
     X(RUN_INSERT, "INSERT INTO runs (kind, params, engine_version, bench_signature,"         \
-                  " weights_id) VALUES (?1, ?2, ?3, ?4, ?5)")                                \
+                  " weights_id, host, pid) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")             \
     X(RUN_END, "UPDATE runs SET ended_at = " STORE_NOW ", status = ?2 WHERE id = ?1")        \
     X(WEIGHTS_FIND, "SELECT id, text FROM weights WHERE variant = ?1 AND hash = ?2")         \
     X(WEIGHTS_INSERT, "INSERT INTO weights (variant, generation, parent_id, text, hash,"     \
@@ -28,13 +28,15 @@
     X(OPENING_FIND, "SELECT id FROM openings WHERE fen = ?1")                                \
     X(OPENING_INSERT, "INSERT INTO openings (fen, source) VALUES (?1, ?2)")                  \
     X(GAME_INSERT, "INSERT INTO games (run_id, pair_id, opening_id, white_weights_id,"       \
-                   " black_weights_id, result, reason, plies, mars, moves, seed, npositions)" \
-                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)")            \
+                   " black_weights_id, result, reason, plies, mars, moves, seed, npositions,"  \
+                   " game_index) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"  \
+                   " ?13)")                                                                   \
     X(POSITION_INSERT, "INSERT INTO positions (game_id, ply, white_men, white_kings,"        \
                        " black_men, black_kings, side, score, capture_pending)"              \
                        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")                       \
     X(GAME_GET, "SELECT run_id, pair_id, opening_id, white_weights_id, black_weights_id,"    \
-                " result, reason, plies, mars, moves, seed, npositions, created_at"          \
+                " result, reason, plies, mars, moves, seed, npositions, created_at,"         \
+                " game_index"                                                                \
                 " FROM games WHERE id = ?1")                                                 \
     X(GAME_POSITIONS, "SELECT ply, white_men, white_kings, black_men, black_kings, side,"    \
                       " score, capture_pending FROM positions WHERE game_id = ?1"            \

@@ -1,5 +1,6 @@
 /* Writes: runs, weights, openings, and batches of games with their positions. */
 #include <stdio.h>
+#include <unistd.h>
 #include "game.h"
 #include "store_internal.h"
 
@@ -24,6 +25,12 @@ int64_t store_run_begin(Store *s, const char *kind, const char *params,
     store_bind_text(st, 3, engine_version);
     store_bind_text(st, 4, bench_signature);
     store_bind_id(st, 5, weights_id);
+    char host[256];
+    if (gethostname(host, sizeof host) != 0)
+        host[0] = '\0';
+    host[sizeof host - 1] = '\0';
+    store_bind_text(st, 6, host[0] ? host : NULL);
+    sqlite3_bind_int64(st, 7, (int64_t)getpid());
     if (!step_done(s, st, "store_run_begin")) return -1;
     return sqlite3_last_insert_rowid(s->db);
 }
@@ -182,6 +189,10 @@ static bool game_insert(Store *s, const GameRecord *g, int index)
     store_bind_text(st, 10, g->moves ? g->moves : "");
     sqlite3_bind_int64(st, 11, store_u2i(g->seed));
     sqlite3_bind_int(st, 12, g->npositions);
+    if (g->has_index)
+        sqlite3_bind_int(st, 13, g->game_index);
+    else
+        sqlite3_bind_null(st, 13);
     char what[64];
     snprintf(what, sizeof what, "game %d of the batch", index);
     if (!step_done(s, st, what)) return false;
