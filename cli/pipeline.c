@@ -86,6 +86,15 @@ Store *pipeline_open_store(const char *path)
     return s;
 }
 
+Store *pipeline_open_store_readonly(const char *path)
+{
+    char err[512];
+    Store *s = store_open_readonly(path, err, sizeof err);
+    if (!s)
+        cli_runtime_error("%s", err);
+    return s;
+}
+
 bool pipeline_weights_by_name(Weights *w, const char *name, char *err, size_t errlen)
 {
     if (strcmp(name, "default") == 0) {
