@@ -6,7 +6,9 @@
  *                bench_signature, params
  *   games        id, run_id, pair_id, opening_id, opening_fen, white_weights_id,
  *                black_weights_id, result (white|black|draw), reason, plies, mars,
- *                npositions, seed, created_at, moves (space-separated long notation)
+ *                npositions, seed, created_at, run_kind (selfplay|match), game_index (the
+ *                game's place in its run; empty before schema 3), moves (space-separated
+ *                long notation)
  *   positions    game_id, ply, fen, white_men, white_kings, black_men, black_kings (the
  *                64-bit bitboards as signed 64-bit integers with the same bits, as the
  *                database stores them: a1 = bit 0 ... h8 = bit 63, and a piece on h8 makes
@@ -35,7 +37,9 @@
  *                validation_loss, positions, epochs, created_at
  *   matches      match_id, run_id, weights_a, generation_a, weights_b, generation_b, games,
  *                wins, draws, losses (from A's side), score, elo, elo_low, elo_high, llr,
- *                llr_low, llr_high, verdict, penta, created_at
+ *                llr_low, llr_high, verdict, penta, created_at, train_generation and
+ *                decision (promoted|rejected) when `dama train` decided on this candidate
+ *                (A) against this best (B), empty otherwise
  *   weights      id, variant, generation, parent_id, note, created_at, then one column per
  *                weight name (empty when the stored text does not parse with this build)
  *   analyses     id, run_id, item_id, fen, best_move, score, score_text, depth, nodes,

@@ -6,7 +6,7 @@
  *                bench_signature, params
  *   games        id, run_id, pair_id, opening_id, opening_fen, white_weights_id,
  *                black_weights_id, result, reason, plies, mars, npositions, seed, created_at,
- *                moves
+ *                run_kind, game_index, moves
  *   positions    game_id, ply, white_men, white_kings, black_men, black_kings (int64 with the
  *                bitboard's bits), side, score (NULL = none), capture_pending, result
  *   summary      run_id, kind, status, games, white_wins, draws, black_wins, white_mars,
@@ -22,7 +22,7 @@
  *                positions, epochs, created_at
  *   matches      match_id, run_id, weights_a, generation_a, weights_b, generation_b, games,
  *                wins, draws, losses, score, elo, elo_low, elo_high, llr, llr_low, llr_high,
- *                verdict, penta, created_at
+ *                verdict, penta, created_at, train_generation, decision
  *   weights      id, variant, generation, parent_id, note, created_at, text
  *   analyses     id, run_id, item_id, fen, best_move, score, depth, nodes, time_ms, pv,
  *                created_at
@@ -47,8 +47,8 @@ static const struct ExportQuery {
     { "games",
       "SELECT g.id, g.run_id, g.pair_id, g.opening_id, o.fen AS opening_fen,"
       " g.white_weights_id, g.black_weights_id, g.result, g.reason, g.plies, g.mars,"
-      " g.npositions, g.seed, g.created_at, g.moves"
-      " FROM games g LEFT JOIN openings o ON o.id = g.opening_id"
+      " g.npositions, g.seed, g.created_at, r.kind AS run_kind, g.game_index, g.moves"
+      " FROM games g JOIN runs r ON r.id = g.run_id LEFT JOIN openings o ON o.id = g.opening_id"
       " WHERE " RUN_FILTER("g.run_id") " ORDER BY g.id" },
     { "positions",
       "SELECT p.game_id, p.ply, p.white_men, p.white_kings, p.black_men, p.black_kings,"
@@ -102,9 +102,14 @@ static const struct ExportQuery {
       "SELECT m.id AS match_id, m.run_id, m.weights_a, wa.generation AS generation_a,"
       " m.weights_b, wb.generation AS generation_b, m.games, m.wins, m.draws, m.losses,"
       " (m.wins + 0.5 * m.draws) / NULLIF(m.games, 0) AS score, m.elo, m.elo_low, m.elo_high,"
-      " m.llr, m.llr_low, m.llr_high, m.verdict, m.penta, m.created_at"
+      " m.llr, m.llr_low, m.llr_high, m.verdict, m.penta, m.created_at,"
+      " d.generation AS train_generation, d.outcome AS decision"
       " FROM matches m LEFT JOIN weights wa ON wa.id = m.weights_a"
       " LEFT JOIN weights wb ON wb.id = m.weights_b"
+      /* the training decision on this candidate (A) against this best (B), if any */
+      " LEFT JOIN (SELECT candidate_weights_id, best_weights_id, max(generation) AS generation, outcome"
+      "   FROM train_steps WHERE step = 'decision' GROUP BY candidate_weights_id, best_weights_id) d"
+      "   ON d.candidate_weights_id = m.weights_a AND d.best_weights_id = m.weights_b"
       " WHERE " RUN_FILTER("m.run_id") " ORDER BY m.id" },
     { "weights",
       "SELECT id, variant, generation, parent_id, note, created_at, text FROM weights"
