@@ -12,10 +12,11 @@
  *   positions    game_id, ply, fen, white_men, white_kings, black_men, black_kings (the
  *                64-bit bitboards as signed 64-bit integers with the same bits, as the
  *                database stores them: a1 = bit 0 ... h8 = bit 63, and a piece on h8 makes
- *                the number negative; one int64 dtype for pandas, `.to_numpy().view('uint64')` gives
- *                the unsigned board), side (white|black), score (search score from the side
- *                to move, empty when none), capture_pending (0|1), result (win|draw|loss
- *                from the side to move), points (1, 0.5, 0)
+ *                the number negative; one int64 dtype for pandas, whose
+ *                `.to_numpy().view('uint64')` gives the unsigned boards), side
+ *                (white|black), score (search score from the side to move, empty when
+ *                none), capture_pending (0|1), result (win|draw|loss from the side to
+ *                move), points (1, 0.5, 0)
  *   summary, openings and calibration are statistics: they count the games of runs that
  *                ended 'done' only (include_unfinished adds running, interrupted, failed
  *                and stale runs)

@@ -5,6 +5,14 @@
 
 #include "store_internal.h"
 
+/* Column col's text (or "") into buf, when buf is given. */
+static void copy_text(sqlite3_stmt *st, int col, char *buf, size_t len)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    if (buf && len)
+        snprintf(buf, len, "%s", t ? (const char *)t : "");
+}
+
 /* Steps st to completion and finalizes it. */
 static bool run_once(Store *s, sqlite3_stmt *st, const char *what)
 {
@@ -128,12 +136,8 @@ int64_t store_last_run(Store *s, const char *kind, char *status, size_t status_l
     int rc = store_step(s, st);
     if (rc == SQLITE_ROW) {
         id = sqlite3_column_int64(st, 0);
-        const unsigned char *t = sqlite3_column_text(st, 1);
-        if (status && status_len)
-            snprintf(status, status_len, "%s", t ? (const char *)t : "");
-        t = sqlite3_column_text(st, 2);
-        if (params && params_len)
-            snprintf(params, params_len, "%s", t ? (const char *)t : "");
+        copy_text(st, 1, status, status_len);
+        copy_text(st, 2, params, params_len);
     } else if (rc != SQLITE_DONE) {
         id = -1;
         store_fail_db(s, "store_last_run");
@@ -185,8 +189,7 @@ int store_train_step_get(Store *s, int64_t train_run_id, int generation, const c
         ts->ref_id = sqlite3_column_int64(st, 0);
         ts->best_weights_id = sqlite3_column_int64(st, 1);
         ts->candidate_weights_id = sqlite3_column_int64(st, 2);
-        const unsigned char *t = sqlite3_column_text(st, 3);
-        snprintf(ts->outcome, sizeof ts->outcome, "%s", t ? (const char *)t : "");
+        copy_text(st, 3, ts->outcome, sizeof ts->outcome);
     } else if (rc != SQLITE_DONE) {
         found = -1;
         store_fail_db(s, "store_train_step_get");
@@ -208,12 +211,8 @@ int store_run_info(Store *s, int64_t run_id, char *kind, size_t kind_len, char *
     int found = 0, rc = store_step(s, st);
     if (rc == SQLITE_ROW) {
         found = 1;
-        const unsigned char *t = sqlite3_column_text(st, 0);
-        if (kind && kind_len)
-            snprintf(kind, kind_len, "%s", t ? (const char *)t : "");
-        t = sqlite3_column_text(st, 1);
-        if (status && status_len)
-            snprintf(status, status_len, "%s", t ? (const char *)t : "");
+        copy_text(st, 0, kind, kind_len);
+        copy_text(st, 1, status, status_len);
         if (games)
             *games = sqlite3_column_int64(st, 2);
     } else if (rc != SQLITE_DONE) {

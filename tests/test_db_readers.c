@@ -22,19 +22,9 @@
 
 static char dir[64], db[96];
 
-/* Runs a shell command line with stdout and stderr into dir/out.txt; returns its exit code. */
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-    char cmd[2048], line[2400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    snprintf(line, sizeof line, "%s >%s/out.txt 2>&1", cmd, dir);
-    int status = system(line);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+/* Where sh() sends stdout and stderr: set by the group setup. */
+static char redirect[256];
+#define sh(...) test_shell(redirect, __VA_ARGS__)
 
 static char *output(void)
 {
@@ -73,6 +63,7 @@ static int group_setup(void **state)
     snprintf(dir, sizeof dir, "/tmp/dama-test-readers-XXXXXX");
     if (!mkdtemp(dir) || chmod(dir, 0755) != 0)
         return -1;
+    snprintf(redirect, sizeof redirect, ">%s/out.txt 2>&1", dir);
     snprintf(db, sizeof db, "%s/t.db", dir);
     return sh("%s selfplay --db %s --games 4 --nodes 200 --threads 1", test_dama_bin(), db) == 0 &&
                    sh("%s tune --db %s --epochs 2 --out %s/w.txt", test_dama_bin(), db, dir) == 0

@@ -54,20 +54,9 @@ typedef struct Fixture {
 
 static Fixture fx;
 
-/* Runs a shell command line; returns its exit code.  stdout and stderr go to files in the
- * fixture's directory (out.txt, err.txt). */
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-    char cmd[2048], line[2400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    snprintf(line, sizeof line, "%s >%s/out.txt 2>%s/err.txt", cmd, fx.dir, fx.dir);
-    int status = system(line);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+/* Where sh() sends stdout and stderr: set by the group setup. */
+static char redirect[256];
+#define sh(...) test_shell(redirect, __VA_ARGS__)
 
 static char *read_fixture_file(const char *name)
 {
@@ -102,6 +91,7 @@ static int group_setup(void **state)
     snprintf(fx.dir, sizeof fx.dir, "/tmp/dama-test-export-XXXXXX");
     if (!mkdtemp(fx.dir))
         return -1;
+    snprintf(redirect, sizeof redirect, ">%s/out.txt 2>%s/err.txt", fx.dir, fx.dir);
     snprintf(fx.db, sizeof fx.db, "%s/t.db", fx.dir);
     if (sh("%s selfplay --db %s --games 6 --nodes 300 --threads 2", test_dama_bin(), fx.db) != 0)
         return -1;
@@ -471,6 +461,17 @@ static void test_errors(void **state)
     assert_int_not_equal(stat(x, &st), 0);
 }
 
+/* A new database fx.dir/NAME opened to write; its path into path. */
+static Store *new_db(const char *name, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s", fx.dir, name);
+    char err[512];
+    Store *s = store_open(path, err, sizeof err);
+    if (!s)
+        fail_msg("%s", err);
+    return s;
+}
+
 /* Games of a run written through the store: n games of 3 plies, position 0 with the given
  * white kings (so a test can put one on h8, bit 63). */
 static void write_games(Store *s, int64_t run, int n, uint64_t white_kings)
@@ -488,24 +489,29 @@ static void write_games(Store *s, int64_t run, int n, uint64_t white_kings)
     }
 }
 
-static int64_t rows_of(const char *dir, const char *what)
+/* DIR/WHAT.csv read back. */
+static Csv *load_in(const char *dir, const char *what)
 {
     char path[192];
     snprintf(path, sizeof path, "%s/%s.csv", dir, what);
-    Csv *c = csv_load(path);
+    return csv_load(path);
+}
+
+/* Data rows of DIR/WHAT.csv, or the sum of one column over them. */
+static int64_t rows_of(const char *dir, const char *what)
+{
+    Csv *c = load_in(dir, what);
     int64_t n = c->nrows - 1;
     csv_release(c);
     return n;
 }
 
-static int64_t summary_games(const char *dir)
+static int64_t column_sum(const char *dir, const char *what, const char *name)
 {
-    char path[192];
-    snprintf(path, sizeof path, "%s/summary.csv", dir);
-    Csv *c = csv_load(path);
+    Csv *c = load_in(dir, what);
     int64_t n = 0;
     for (int r = 1; r < c->nrows; r++)
-        n += cell_ll(c, r, "games");
+        n += cell_ll(c, r, name);
     csv_release(c);
     return n;
 }
@@ -517,13 +523,10 @@ static int64_t summary_games(const char *dir)
 static void test_one_snapshot_for_all_files(void **state)
 {
     (void)state;
-    char db[128], dir[128];
-    snprintf(db, sizeof db, "%s/snap.db", fx.dir);
+    char db[128], dir[128], err[512];
+    Store *w = new_db("snap.db", db, sizeof db);
     snprintf(dir, sizeof dir, "%s/snap", fx.dir);
     assert_int_equal(mkdir(dir, 0777), 0);
-    char err[512];
-    Store *w = store_open(db, err, sizeof err);
-    assert_non_null(w);
     int64_t run = store_run_begin(w, "selfplay", NULL, NULL, NULL, 0);
     write_games(w, run, 5, 0);
     assert_true(store_run_end(w, run, "done"));
@@ -548,21 +551,11 @@ static void test_one_snapshot_for_all_files(void **state)
     store_close(r);
     store_close(w);
     assert_int_equal(rows_of(dir, "games"), 5);
-    assert_int_equal(summary_games(dir), 5);
+    assert_int_equal(column_sum(dir, "summary", "games"), 5);
     assert_int_equal(rows_of(dir, "positions"), 5 * 4);
-    char path[192];
-    snprintf(path, sizeof path, "%s/openings.csv", dir);
-    Csv *c = csv_load(path);
-    assert_int_equal(c->nrows - 1, 1);
-    assert_int_equal(cell_ll(c, 1, "games"), 5);
-    csv_release(c);
-    snprintf(path, sizeof path, "%s/calibration.csv", dir);
-    c = csv_load(path);
-    int64_t scored = 0;
-    for (int i = 1; i < c->nrows; i++)
-        scored += cell_ll(c, i, "positions");
-    assert_int_equal(scored, 5 * 4);
-    csv_release(c);
+    assert_int_equal(rows_of(dir, "openings"), 1);
+    assert_int_equal(column_sum(dir, "openings", "games"), 5);
+    assert_int_equal(column_sum(dir, "calibration", "positions"), 5 * 4);
 }
 
 /* Statistics leave out runs that did not end 'done' unless asked; raw tables list them. */
@@ -570,10 +563,7 @@ static void test_unfinished_runs(void **state)
 {
     (void)state;
     char db[128];
-    snprintf(db, sizeof db, "%s/unfinished.db", fx.dir);
-    char err[512];
-    Store *s = store_open(db, err, sizeof err);
-    assert_non_null(s);
+    Store *s = new_db("unfinished.db", db, sizeof db);
     static const char *const status[] = { "done", "interrupted", "failed", NULL };
     for (int i = 0; i < 4; i++) {
         int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 0);
@@ -587,21 +577,16 @@ static void test_unfinished_runs(void **state)
     assert_int_equal(sh("%s export --db %s --out %s", test_dama_bin(), db, dir), 0);
     assert_int_equal(rows_of(dir, "games"), 10);
     assert_int_equal(rows_of(dir, "summary"), 1);
-    assert_int_equal(summary_games(dir), 1);
+    assert_int_equal(column_sum(dir, "summary", "games"), 1);
     assert_int_equal(rows_of(dir, "positions"), 40);
     assert_int_equal(sh("%s export --db %s --include-unfinished --out %s", test_dama_bin(), db, dir), 0);
     assert_int_equal(rows_of(dir, "summary"), 4);
-    assert_int_equal(summary_games(dir), 10);
-    char path[192];
-    snprintf(path, sizeof path, "%s/summary.csv", dir);
-    Csv *c = csv_load(path);
+    assert_int_equal(column_sum(dir, "summary", "games"), 10);
+    Csv *c = load_in(dir, "summary");
     assert_string_equal(csv_cell(c, 2, "status"), "interrupted");
     assert_string_equal(csv_cell(c, 4, "status"), "running");
     csv_release(c);
-    snprintf(path, sizeof path, "%s/openings.csv", dir);
-    c = csv_load(path);
-    assert_int_equal(cell_ll(c, 1, "games"), 10);
-    csv_release(c);
+    assert_int_equal(column_sum(dir, "openings", "games"), 10);
 }
 
 /* A piece on h8 (bit 63): the bitboard is a negative int64, the same bits as stored, and
@@ -610,10 +595,7 @@ static void test_bitboard_bit_63(void **state)
 {
     (void)state;
     char db[128];
-    snprintf(db, sizeof db, "%s/h8.db", fx.dir);
-    char err[512];
-    Store *s = store_open(db, err, sizeof err);
-    assert_non_null(s);
+    Store *s = new_db("h8.db", db, sizeof db);
     int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 0);
     write_games(s, run, 1, 1ull << 63);
     assert_true(store_run_end(s, run, "done"));

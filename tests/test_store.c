@@ -166,6 +166,15 @@ static void make_game(TestGame *g, int64_t run_id, int plies, uint64_t seed)
     };
 }
 
+/* n games of `plies` plies for one run, seeds 0..n-1, and the batch of their records. */
+static void make_batch(TestGame *tg, GameRecord *batch, int n, int64_t run_id, int plies)
+{
+    for (int i = 0; i < n; i++) {
+        make_game(&tg[i], run_id, plies, (uint64_t)i);
+        batch[i] = tg[i].rec;
+    }
+}
+
 static bool positions_equal(const StoredPosition *a, const StoredPosition *b)
 {
     return a->pos.men[0] == b->pos.men[0] && a->pos.men[1] == b->pos.men[1] &&
@@ -445,16 +454,21 @@ static void test_migrate_real_old_files(void **state)
     }
 }
 
-static void expect_open_fails(const char *path, const char *needle)
+typedef Store *OpenFn(const char *path, char *err, size_t errlen);
+
+/* open (store_open or store_open_readonly) refuses path with needle in its message. */
+static void expect_refused(OpenFn *open, const char *path, const char *needle)
 {
-    char err[256] = "";
-    Store *s = store_open(path, err, sizeof err);
+    char err[512] = "";
+    Store *s = open(path, err, sizeof err);
     if (s) {
         store_close(s);
-        fail_msg("store_open(%s) accepted a file it must reject", path);
+        fail_msg("%s was accepted; it must be refused", path);
     }
     if (!strstr(err, needle)) fail_msg("error '%s' does not mention '%s'", err, needle);
 }
+
+static void expect_open_fails(const char *path, const char *needle) { expect_refused(store_open, path, needle); }
 
 static void test_reject_newer_version(void **state)
 {
@@ -723,10 +737,7 @@ static void test_batch_all_or_nothing(void **state)
     int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 0);
     static TestGame tg[8];
     GameRecord batch[8];
-    for (int i = 0; i < 8; i++) {
-        make_game(&tg[i], run, 40, (uint64_t)i);
-        batch[i] = tg[i].rec;
-    }
+    make_batch(tg, batch, 8, run, 40);
     /* Foreign keys only SQLite can judge, each in the last game of the batch. */
     const char *what[] = {"run_id", "opening_id", "white_weights_id"};
     for (int k = 0; k < 3; k++) {
@@ -820,10 +831,7 @@ static void test_snapshot(void **state)
     int64_t run = store_run_begin(w, "selfplay", NULL, NULL, NULL, 0);
     static TestGame tg[4];
     GameRecord batch[4];
-    for (int i = 0; i < 4; i++) {
-        make_game(&tg[i], run, 10, (uint64_t)i);
-        batch[i] = tg[i].rec;
-    }
+    make_batch(tg, batch, 4, run, 10);
     assert_true(store_games_write(w, batch, 2));
 
     Store *r = open_ok(t->path);
@@ -856,13 +864,7 @@ static void test_snapshot(void **state)
 
 static void expect_readonly_fails(const char *path, const char *needle)
 {
-    char err[512] = "";
-    Store *s = store_open_readonly(path, err, sizeof err);
-    if (s) {
-        store_close(s);
-        fail_msg("store_open_readonly(%s) accepted a file it must reject", path);
-    }
-    if (!strstr(err, needle)) fail_msg("error '%s' does not mention '%s'", err, needle);
+    expect_refused(store_open_readonly, path, needle);
 }
 
 static char *file_bytes(const char *path, long *len)
