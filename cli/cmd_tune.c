@@ -92,9 +92,14 @@ int pipeline_tune(Store *store, const TuneConfig *cfg, int64_t parent_weights_id
     }
     bool ok = tune_run(store, &c, &out);
     bool interrupted = stop && atomic_load(stop);
-    store_run_end(store, run_id, interrupted ? "interrupted" : ok ? "done" : "failed");
+    bool ended = store_run_end(store, run_id, interrupted ? "interrupted" : ok ? "done" : "failed");
     if (show)
         fputc('\n', stderr);
+    if (!ended) {
+        code = cli_runtime_error("tune: recording the end of run %lld: %s", (long long)run_id,
+                                 store_error(store));
+        goto done;
+    }
     if (interrupted) {
         fprintf(stderr, "dama: interrupted: the fit is dropped\n");
         code = EXIT_INTERRUPTED;
