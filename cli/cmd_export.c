@@ -133,6 +133,7 @@ static int run_export(int argc, char **argv)
         return code;
     }
     int code = EXIT_OK;
+    eo.include_unfinished |= eo.run_id > 0; /* a run named is counted whatever its status */
     if (eo.run_id > 0) {
         int found = store_has_id(store, "runs", eo.run_id);
         if (found < 0)
@@ -177,7 +178,8 @@ const Command cmd_export = {
     "read-only (a read-only file or directory is fine) and never created.\n"
     "Prints one line per file: export WHAT rows N file PATH time S rows/s R.\n"
     "Statistics (summary, openings, calibration) count the games of runs that ended 'done';\n"
-    "--include-unfinished adds running, interrupted, failed and stale runs.\n"
+    "--include-unfinished adds running, interrupted, failed and stale runs (as does naming\n"
+    "one with --run).\n"
     "\n"
     "WHAT:\n"
     "  runs         every pipeline run: kind, status, times, params\n"

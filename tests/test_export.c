@@ -582,6 +582,10 @@ static void test_unfinished_runs(void **state)
     assert_int_equal(sh("%s export --db %s --include-unfinished --out %s", test_dama_bin(), db, dir), 0);
     assert_int_equal(rows_of(dir, "summary"), 4);
     assert_int_equal(column_sum(dir, "summary", "games"), 10);
+    /* a run named with --run counts whatever its status */
+    assert_int_equal(sh("%s export --db %s --run 3 summary --out %ssummary.csv", test_dama_bin(), db, dir), 0);
+    assert_int_equal(column_sum(dir, "summary", "games"), 3);
+    assert_int_equal(sh("%s export --db %s --include-unfinished --out %s", test_dama_bin(), db, dir), 0);
     Csv *c = load_in(dir, "summary");
     assert_string_equal(csv_cell(c, 2, "status"), "interrupted");
     assert_string_equal(csv_cell(c, 4, "status"), "running");
