@@ -53,45 +53,6 @@ void store_done(sqlite3_stmt *st)
     sqlite3_clear_bindings(st);
 }
 
-/* Keeps the first failure: the one that explains the others. */
-static void bind_result(Store *s, int col, int rc)
-{
-    if (rc != SQLITE_OK && s->bind_rc == SQLITE_OK) {
-        s->bind_rc = rc;
-        s->bind_col = col;
-    }
-}
-
-void store_bind_int(Store *s, sqlite3_stmt *st, int col, int64_t v)
-{
-    bind_result(s, col, sqlite3_bind_int64(st, col, v));
-}
-
-void store_bind_real(Store *s, sqlite3_stmt *st, int col, double v)
-{
-    bind_result(s, col, sqlite3_bind_double(st, col, v));
-}
-
-void store_bind_null(Store *s, sqlite3_stmt *st, int col)
-{
-    bind_result(s, col, sqlite3_bind_null(st, col));
-}
-
-void store_bind_text(Store *s, sqlite3_stmt *st, int col, const char *text)
-{
-    bind_result(s, col, text ? sqlite3_bind_text(st, col, text, -1, SQLITE_STATIC) : sqlite3_bind_null(st, col));
-}
-
-void store_bind_id(Store *s, sqlite3_stmt *st, int col, int64_t id)
-{
-    bind_result(s, col, id > 0 ? sqlite3_bind_int64(st, col, id) : sqlite3_bind_null(st, col));
-}
-
-int store_step(Store *s, sqlite3_stmt *st)
-{
-    return s->bind_rc != SQLITE_OK ? s->bind_rc : sqlite3_step(st);
-}
-
 /* Runs a statement that returns no rows. */
 static bool exec_stmt(Store *s, enum StatementId id, const char *what)
 {

@@ -115,15 +115,41 @@ void store_read_end(Store *s);
 
 /* Binding.  Each records the first failure (too big, out of memory, bad index) in s, and
  * store_step then refuses to run the statement, so a failed bind can never store NULL
- * in its place; store_fail_db reports it ("what: binding parameter N: why"). */
-void store_bind_int(Store *s, sqlite3_stmt *st, int col, int64_t v);
-void store_bind_real(Store *s, sqlite3_stmt *st, int col, double v);
-void store_bind_null(Store *s, sqlite3_stmt *st, int col);
+ * in its place; store_fail_db reports it ("what: binding parameter N: why").  Inline:
+ * the position insert binds nine values a row. */
+static inline void store_bind_result(Store *s, int col, int rc)
+{
+    if (rc != SQLITE_OK && s->bind_rc == SQLITE_OK) {  /* the first: it explains the rest */
+        s->bind_rc = rc;
+        s->bind_col = col;
+    }
+}
+static inline void store_bind_int(Store *s, sqlite3_stmt *st, int col, int64_t v)
+{
+    store_bind_result(s, col, sqlite3_bind_int64(st, col, v));
+}
+static inline void store_bind_real(Store *s, sqlite3_stmt *st, int col, double v)
+{
+    store_bind_result(s, col, sqlite3_bind_double(st, col, v));
+}
+static inline void store_bind_null(Store *s, sqlite3_stmt *st, int col)
+{
+    store_bind_result(s, col, sqlite3_bind_null(st, col));
+}
 /* Text, or NULL when text is NULL; ids <= 0 bind NULL ("none"). */
-void store_bind_text(Store *s, sqlite3_stmt *st, int col, const char *text);
-void store_bind_id(Store *s, sqlite3_stmt *st, int col, int64_t id);
+static inline void store_bind_text(Store *s, sqlite3_stmt *st, int col, const char *text)
+{
+    store_bind_result(s, col, text ? sqlite3_bind_text(st, col, text, -1, SQLITE_STATIC) : sqlite3_bind_null(st, col));
+}
+static inline void store_bind_id(Store *s, sqlite3_stmt *st, int col, int64_t id)
+{
+    store_bind_result(s, col, id > 0 ? sqlite3_bind_int64(st, col, id) : sqlite3_bind_null(st, col));
+}
 /* sqlite3_step, or the failed bind's code without stepping. */
-int store_step(Store *s, sqlite3_stmt *st);
+static inline int store_step(Store *s, sqlite3_stmt *st)
+{
+    return s->bind_rc != SQLITE_OK ? s->bind_rc : sqlite3_step(st);
+}
 
 /* uint64 <-> int64 with the same bits: SQLite integers are signed 64-bit. */
 static inline int64_t store_u2i(uint64_t u) { int64_t i; memcpy(&i, &u, sizeof i); return i; }
