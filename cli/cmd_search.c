@@ -197,7 +197,7 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
     if (db_path && !bo->in && access(db_path, F_OK) != 0)
         return cli_runtime_error("%s: no such database", db_path);
     Store *store = NULL;
-    if (db_path && !bo->in && !(store = pipeline_open_store(db_path)))
+    if (db_path && !bo->in && !(store = pipeline_open_store_readonly(db_path)))
         return EXIT_RUNTIME;
 
     time_t started = time(NULL);
@@ -223,6 +223,9 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
         store_close(store);
         return code;
     }
+    /* Read: the results are stored through a writer opened when there are some. */
+    store_close(store);
+    store = NULL;
 
     BatchConfig cfg = {
         .variant = ctx->variant,

@@ -77,14 +77,17 @@ int64_t pipeline_store_weights(Store *store, const Weights *w, int generation, i
     return id;
 }
 
-Store *pipeline_open_store(const char *path)
+static Store *open_with(Store *(*open)(const char *, char *, size_t), const char *path)
 {
     char err[512];
-    Store *s = store_open(path, err, sizeof err);
+    Store *s = open(path, err, sizeof err);
     if (!s)
         cli_runtime_error("%s", err);
     return s;
 }
+
+Store *pipeline_open_store(const char *path) { return open_with(store_open, path); }
+Store *pipeline_open_store_readonly(const char *path) { return open_with(store_open_readonly, path); }
 
 bool pipeline_weights_by_name(Weights *w, const char *name, char *err, size_t errlen)
 {

@@ -24,6 +24,8 @@ int64_t pipeline_store_weights(Store *store, const Weights *w, int generation, i
 
 /* Opens the database for a command, printing the error; NULL on failure. */
 Store *pipeline_open_store(const char *path);
+/* The same for a command that only reads: read-only, never created or migrated. */
+Store *pipeline_open_store_readonly(const char *path);
 
 /* The tune step (cmd_tune.c): fits cfg, stores the weights (generation, parent) and the
  * tuning run, writes out_path if given; *result_weights_id gets the new weights' id.
