@@ -25,6 +25,12 @@ struct TTEntry {
     uint16_t captured;   /* 16-bit hash of the captured set */
 };
 
+/* A node's moves and their ordering keys (about 40 KB: heap, not stack, for 128 plies). */
+struct PlyMoves {
+    MoveList list;
+    int32_t keys[MAX_MOVES];
+};
+
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -43,8 +49,9 @@ Searcher *searcher_new(const Variant *v, const Rules *rules, const Weights *w, s
     while (entries * 2 * sizeof(TTEntry) <= tt_megabytes * 1024 * 1024)
         entries *= 2;
     s->tt = calloc(entries, sizeof(TTEntry));
-    if (!s->tt) {
-        free(s);
+    s->ply_moves = calloc(MAX_PLY, sizeof(PlyMoves));
+    if (!s->tt || !s->ply_moves) {
+        searcher_free(s);
         return NULL;
     }
     s->tt_mask = entries - 1;
@@ -58,6 +65,7 @@ void searcher_free(Searcher *s)
 {
     if (s) {
         free(s->tt);
+        free(s->ply_moves);
         free(s);
     }
 }
@@ -222,22 +230,22 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
 
     /* Step 5. Moves (there is one: the root is searched only when it has one, and step 2
      * ended every other node without). */
-    MoveList list;
-    v->generate(pos, &s->rules, &list);
+    MoveList *list = &s->ply_moves[ply].list;
+    int32_t *keys = s->ply_moves[ply].keys;
+    v->generate(pos, &s->rules, list);
 
     /* Step 6. A forced move costs no depth: forced lines are read to their end. */
-    if (list.count == 1 && depth > 0)
+    if (list->count == 1 && depth > 0)
         depth++;
 
-    int32_t keys[MAX_MOVES];
-    score_moves(s, pos, &list, tt_move, ply, keys);
+    score_moves(s, pos, list, tt_move, ply, keys);
 
     /* Step 7. Principal variation search with late move reductions. */
     int best = -SCORE_INF, alpha0 = alpha;
-    Move best_move = list.moves[0];
-    for (int i = 0; i < list.count; i++) {
-        pick_move(&list, keys, i);
-        const Move *m = &list.moves[i];
+    Move best_move = list->moves[0];
+    for (int i = 0; i < list->count; i++) {
+        pick_move(list, keys, i);
+        const Move *m = &list->moves[i];
         Position child = *pos;
         uint64_t child_key = key_after_move(pos, key, m);
         __builtin_prefetch(&s->tt[child_key & s->tt_mask]); /* the child probes it soon */

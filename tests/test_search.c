@@ -399,14 +399,24 @@ static void test_never_loses_to_random(void **state)
 
 /* Independent enumerator of complete capture sequences (official rules: captured pieces leave
  * at once, men capture forward and sideways and go on as men on the last rank, kings fly and
- * never turn 180 degrees between jumps).  Widens [*lo, *hi] by the length of every complete
- * sequence from sq. */
+ * never turn 180 degrees between jumps).  Calls seq->visit for every complete sequence from
+ * sq with its length, end square and captured set. */
 static const int DF[4] = { 0, 0, 1, -1 }, DR[4] = { 1, -1, 0, 0 }; /* up, down, right, left */
 
 static bool on_board(int f, int r) { return f >= 0 && f < 8 && r >= 0 && r < 8; }
 
-static void capture_lengths(Bitboard empty, Bitboard enemy, int sq, bool king, int color,
-                            int last_dir, int n, int *lo, int *hi)
+typedef struct Sequences {
+    int from;
+    void (*visit)(struct Sequences *seq, int n, int to, Bitboard taken);
+    int lo, hi;          /* capture_lengths: the shortest and longest lengths */
+    int count, longest;  /* distinct_captures: the distinct (from, to, taken) of the longest */
+    int paths;           /* ... and how many sequences reach them */
+    struct { int from, to; Bitboard taken; } *moves;
+    int capacity;
+} Sequences;
+
+static void capture_sequences(Sequences *seq, Bitboard empty, Bitboard enemy, Bitboard taken,
+                              int sq, bool king, int color, int last_dir, int n)
 {
     bool more = false;
     for (int d = 0; d < 4; d++) {
@@ -430,31 +440,75 @@ static void capture_lengths(Bitboard empty, Bitboard enemy, int sq, bool king, i
             more = true;
             /* the victim leaves at once; the capturer's square moves */
             Bitboard e2 = (empty | square_bb(victim) | square_bb(sq)) & ~square_bb(to);
-            capture_lengths(e2, enemy & ~square_bb(victim), to, king, color, d, n + 1, lo, hi);
+            capture_sequences(seq, e2, enemy & ~square_bb(victim), taken | square_bb(victim), to,
+                              king, color, d, n + 1);
             if (!king)
                 break; /* a man lands right behind */
             f += DF[d];
             r += DR[d];
         }
     }
-    if (!more && n > 0) {
-        if (n < *lo)
-            *lo = n;
-        if (n > *hi)
-            *hi = n;
+    if (!more && n > 0)
+        seq->visit(seq, n, sq, taken);
+}
+
+static void each_capture_sequence(const Position *p, Sequences *seq)
+{
+    int us = p->side;
+    Bitboard empty = ~position_occupied(p), enemy = position_pieces(p, !us);
+    for (Bitboard b = position_pieces(p, us); b;) {
+        int sq = pop_lsb(&b);
+        seq->from = sq;
+        capture_sequences(seq, empty, enemy, 0, sq, (p->kings[us] >> sq) & 1, us, -1, 0);
     }
+}
+
+static void widen_lengths(Sequences *seq, int n, int to, Bitboard taken)
+{
+    (void)to, (void)taken;
+    if (n < seq->lo)
+        seq->lo = n;
+    if (n > seq->hi)
+        seq->hi = n;
 }
 
 static void position_capture_lengths(const Position *p, int *lo, int *hi)
 {
-    int us = p->side;
-    Bitboard empty = ~position_occupied(p), enemy = position_pieces(p, !us);
-    *lo = 1000;
-    *hi = 0;
-    for (Bitboard b = position_pieces(p, us); b;) {
-        int sq = pop_lsb(&b);
-        capture_lengths(empty, enemy, sq, (p->kings[us] >> sq) & 1, us, -1, 0, lo, hi);
+    Sequences seq = { .visit = widen_lengths, .lo = 1000, .hi = 0 };
+    each_capture_sequence(p, &seq);
+    *lo = seq.lo;
+    *hi = seq.hi;
+}
+
+/* Keeps the distinct (from, to, taken) of the longest sequences (a linear search: the test
+ * positions have a few hundred). */
+static void collect_longest(Sequences *seq, int n, int to, Bitboard taken)
+{
+    if (n < seq->longest)
+        return;
+    if (n > seq->longest) {
+        seq->longest = n;
+        seq->count = seq->paths = 0;
     }
+    seq->paths++;
+    for (int i = 0; i < seq->count; i++)
+        if (seq->moves[i].from == seq->from && seq->moves[i].to == to && seq->moves[i].taken == taken)
+            return;
+    assert_true(seq->count < seq->capacity);
+    seq->moves[seq->count].from = seq->from;
+    seq->moves[seq->count].to = to;
+    seq->moves[seq->count++].taken = taken;
+}
+
+static int distinct_captures(const Position *p, int *paths)
+{
+    Sequences seq = { .visit = collect_longest, .capacity = 4096 };
+    seq.moves = malloc((size_t)seq.capacity * sizeof *seq.moves);
+    assert_non_null(seq.moves);
+    each_capture_sequence(p, &seq);
+    free(seq.moves);
+    *paths = seq.paths;
+    return seq.count;
 }
 
 static void random_dense_position(uint64_t *rng, Position *p)
@@ -782,6 +836,61 @@ static void test_analyze_finished_game(void **state)
     }
 }
 
+/* ---- (i) the move list's room (MAX_MOVES) ---- */
+
+/* Quiet moves counted square by square: men one step forward or sideways, kings any number
+ * of empty squares along a rank or a file. */
+static int quiet_moves_by_hand(const Position *p)
+{
+    int us = p->side, n = 0;
+    Bitboard empty = ~position_occupied(p);
+    for (Bitboard b = position_pieces(p, us); b;) {
+        int sq = pop_lsb(&b);
+        bool king = (p->kings[us] >> sq) & 1;
+        for (int d = 0; d < 4; d++) {
+            if (!king && d == (us == WHITE ? 1 : 0))
+                continue;
+            int f = square_file(sq) + DF[d], r = square_rank(sq) + DR[d];
+            while (on_board(f, r) && (empty & square_bb(make_square(f, r)))) {
+                n++;
+                if (!king)
+                    break;
+                f += DF[d];
+                r += DR[d];
+            }
+        }
+    }
+    return n;
+}
+
+/* Positions found by a search for many moves (hill climbing over legal piece placements).
+ * The capture one has 486 distinct capture moves: the old limit of 256 dropped 230 of them
+ * without a word.  The quiet one has 148 (the proved bound is 196, turkish_movegen.c). */
+static void test_many_moves_all_listed(void **state)
+{
+    (void)state;
+    Rules rules = rules_default();
+    Position pos;
+    parse_fen("W:WKa1,Ka2,Ka3,Kb3,Kf3,Kd5,Kc7,Ke7,Kg7,Kh7,Kh8:"
+              "BKf1,b2,f2,c3,Kd3,Ke3,g3,Kh3,Kd4,Ka7,Kb7,d7,Kf7,Kc8,g8", &pos);
+    MoveList list;
+    V->generate(&pos, &rules, &list);
+    int paths;
+    assert_int_equal(distinct_captures(&pos, &paths), 486);
+    assert_int_equal(list.count, 486);
+    uint32_t listed_paths = 0;
+    for (int i = 0; i < list.count; i++)
+        listed_paths += list.npaths[i];
+    assert_int_equal(listed_paths, paths);
+    assert_int_equal(V->count(&pos, &rules, true), (uint64_t)paths);
+
+    parse_fen("W:WKa1,Kc1,Kf1,Kb2,Kh2,Kd3,Ka4,Kg4,Ke5,Kb6,Kf6,Ka7,Kg7,Kc8,Kd8,Kh8:B", &pos);
+    V->generate(&pos, &rules, &list);
+    assert_int_equal(quiet_moves_by_hand(&pos), 148);
+    assert_int_equal(list.count, 148);
+    assert_int_equal(V->count(&pos, &rules, false), 148);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -798,6 +907,7 @@ int main(void)
         cmocka_unit_test(test_bench_signature_pinned),
         cmocka_unit_test(test_bench_bad_position_is_fatal),
         cmocka_unit_test(test_analyze_finished_game),
+        cmocka_unit_test(test_many_moves_all_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
