@@ -13,7 +13,8 @@ const atomic_bool *pipeline_interrupt_flag(void);
 
 /* "dama VERSION" for run records. */
 const char *pipeline_engine_version(void);
-/* The bench node count at a small depth: a quick signature of search and evaluation. */
+/* "bench depth 6: N" (bench_signature): the signature of search and evaluation, the same
+ * count `dama bench --depth 6` prints.  Exits with an error if the bench cannot run. */
 void pipeline_bench_signature(char *buf, size_t len);
 
 /* The canonical text of w (malloc'd), or NULL when out of memory. */
