@@ -73,11 +73,12 @@ static char *sorted_lines(char *text)
     return out;
 }
 
-/* The names in a directory, sorted and joined by '\n' (a malloc'd string). */
+/* The names in a directory, sorted and joined by '\n' (a malloc'd string).  A database's
+ * -wal and -shm files are SQLite's own, made by any reader in WAL mode: not output. */
 static char *listing(const char *dir)
 {
     char cmd[1200];
-    snprintf(cmd, sizeof cmd, "ls -A '%s'", dir);
+    snprintf(cmd, sizeof cmd, "ls -A '%s' | grep -v -e '-wal$' -e '-shm$'", dir);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
     char *buf = calloc(1, 1 << 16);
