@@ -206,6 +206,9 @@ static int run_match(int argc, char **argv)
         if (!pipeline_weights_by_name(&w[i], paths[i], err, sizeof err))
             return cli_usage_error("%s", err);
     }
+    if (ro.cfg.games % 2)
+        return cli_usage_error("--games %d: a match plays pairs of games (colours swapped), so "
+                               "give an even number", ro.cfg.games);
     if (!run_options_finish(&ro))
         return EXIT_USAGE;
     Store *store = pipeline_open_store(ro.db_path);

@@ -386,6 +386,10 @@ static int run_train(int argc, char **argv)
     }
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama train --help')", argv[optind]);
+    if (to.match_games % 2 || to.final_games % 2)
+        return cli_usage_error("--%s %d: a match plays pairs of games (colours swapped), so give "
+                               "an even number", to.match_games % 2 ? "match-games" : "final-games",
+                               to.match_games % 2 ? to.match_games : to.final_games);
     Weights start;
     if (!pipeline_weights_by_name(&start, to.start, err, sizeof err))
         return cli_usage_error("%s", err);
@@ -410,7 +414,9 @@ const Command cmd_train = {
     "after Ctrl-C, the same command with --resume continues where it stopped, and gives the\n"
     "same weights as a run never stopped (node or depth limits; --threads does not matter).\n"
     "The best weights are written to FILE, then a final match measures them against the\n"
-    "starting weights, and a summary lists every generation's decision.\n"
+    "starting weights, and a summary lists every generation's decision.  Generation g's\n"
+    "self-play uses seeds from S + 1000003 g, its match from S + 1000003 g + 500000 and the\n"
+    "final match from S + 500000 (S = --seed).\n"
     "\n"
     "  --generations G    generations to run (default 3)\n"
     "  --games N          self-play games per generation (default 200)\n"

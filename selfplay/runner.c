@@ -147,26 +147,22 @@ static double a_points_of(int index, int result)
     return result == RESULT_DRAW ? 0.5 : (result == RESULT_WHITE_WINS) == a_white ? 1.0 : 0.0;
 }
 
-/* Gives on_pair every pair now complete in order (writer lock held). */
+/* Gives on_pair every pair now complete, in pair order (writer lock held).  The lone last
+ * game of an odd total is no pair: it is stored but not counted. */
 static void deliver_pairs(Writer *w)
 {
     RunnerTotals *t = w->totals;
-    int pairs = (w->cfg->games + 1) / 2;
-    while (!t->decided && w->next_pair < pairs) {
-        int k = w->next_pair;
-        int need = 2 * k + 1 < w->cfg->games ? 2 : 1; /* an odd total: the last pair is one game */
-        if (w->pair_games_done[k] < need)
-            break;
-        w->next_pair++;
+    int whole_pairs = w->cfg->games / 2;
+    while (!t->decided && w->next_pair < whole_pairs && w->pair_games_done[w->next_pair] == 2) {
+        int k = w->next_pair++;
         const double *p = w->pair_points[k];
-        for (int i = 0; i < need; i++) {
+        for (int i = 0; i < 2; i++) {
             t->a_wins += p[i] == 1.0;
             t->a_draws += p[i] == 0.5;
             t->a_losses += p[i] == 0.0;
         }
         t->pairs++;
-        if (need == 2)
-            t->pentanomial[(int)lround((p[0] + p[1]) * 2)]++;
+        t->pentanomial[(int)lround((p[0] + p[1]) * 2)]++;
         if (w->cfg->on_pair && !w->cfg->on_pair(w->cfg->ctx, k, p))
             t->decided = true;
     }

@@ -275,6 +275,10 @@ static void test_run_option_errors(void **state)
     assert_string_equal(out, "dama: --movetime and --nodes cannot be combined: give one search limit\n");
     assert_int_equal(test_dama_run(out, sizeof out, "train --nodes -1"), 2);
     assert_string_equal(out, "dama: bad value '-1' for --nodes: expected a non-negative whole number\n");
+    /* a match counts whole pairs only: an odd number of games is refused, not half counted */
+    assert_int_equal(test_dama_run(out, sizeof out, "match --a default --b default --games 7"), 2);
+    assert_string_equal(out, "dama: --games 7: a match plays pairs of games (colours swapped), so give an even number\n");
+    assert_int_equal(test_dama_run(out, sizeof out, "train --match-games 9"), 2);
     assert_int_equal(test_dama_run(out, sizeof out, "train --help"), 0);
     const char *first = strstr(out, "  --games N");
     assert_non_null(first);
@@ -403,6 +407,31 @@ static void test_full_disk(void **state)
     remove_db(db);
 }
 
+/* The short version of scripts/crash-test: kill -9 in self-play, tune and match, then the
+ * database is whole and each resumes to the uninterrupted result (the full run, 20+
+ * trials, is `scripts/crash-test`).  The seed comes from DAMA_CRASH_SEED (default 7). */
+static void test_crash_script(void **state)
+{
+    (void)state;
+    if (test_sanitized()) {
+        print_message("crash-test skipped under the sanitizers (kill -9 tests the file, not the code)\n");
+        return;
+    }
+    const char *seed = getenv("DAMA_CRASH_SEED") ? getenv("DAMA_CRASH_SEED") : "7";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "DAMA_BIN=%s scripts/crash-test 3 %s 2>&1", test_dama_bin(), seed);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    int status = pclose(p);
+    print_message("%s", out);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_non_null(strstr(out, "crash-test: 3 trials ("));
+    assert_non_null(strstr(out, ", 0 failed, seed "));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -411,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_train_options_recorded),
         cmocka_unit_test(test_full_disk),
         cmocka_unit_test(test_train_reproducible),
+        cmocka_unit_test(test_crash_script),
     };
     return cmocka_run_group_tests_name("train", tests, NULL, NULL);
 }
