@@ -76,6 +76,7 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
     case OPT_RANDOM_PLIES:
         if (!cli_long("--random-plies", arg, 0, 40, &n)) return -1;
         c->random_plies = (int)n;
+        ro->random_plies_given = true;
         return 1;
     case OPT_SEED:
         return cli_u64("--seed", arg, &c->seed) ? 1 : -1;
@@ -104,6 +105,11 @@ bool run_options_finish(RunOptions *ro)
 {
     if (!ro->openings_path)
         return true;
+    if (ro->random_plies_given) {
+        cli_usage_error("--openings and --random-plies cannot be combined: the games start "
+                        "from the file's positions");
+        return false;
+    }
     char err[512];
     if (!openings_load(&ro->book, ro->cfg.setup.variant, ro->openings_path, err, sizeof err)) {
         cli_usage_error("%s", err);

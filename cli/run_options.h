@@ -49,13 +49,15 @@ typedef struct RunOptions {
     const char *openings_path;
     OpeningBook book;
     const char *limit_option;  /* the search limit given (--nodes, --depth or --movetime) */
+    bool random_plies_given;   /* --random-plies, which an openings file would override */
 } RunOptions;
 
 void run_options_init(RunOptions *ro);
 /* Handles one option: 1 used, 0 not ours, -1 error (printed).  --rules is handled too.
  * Two different search limits are refused: which one wins would be a guess. */
 int run_options_parse(RunOptions *ro, int opt, const char *arg);
-/* Loads the openings file if one was named; false after printing the error. */
+/* Loads the openings file if one was named (refused with --random-plies, which it would
+ * override); false after printing the error. */
 bool run_options_finish(RunOptions *ro);
 void run_options_free(RunOptions *ro);
 /* "games=N nodes=K ..." for the run record: every setting that changes the games. */

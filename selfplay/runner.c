@@ -1,9 +1,11 @@
 /* Parallel game pairs with one batching writer.
  *
  * Workers take game indices from a shared counter, so game i is always played from the
- * same opening with the same seed whatever the thread timing.  Finished games wait in a
- * batch that the thread holding the writer lock commits in one transaction: a killed run
- * loses only the games in flight and the batch not yet committed. */
+ * same opening with the same seed whatever the thread timing, and is stored with its
+ * index: (run, index) is the game's identity.  Finished games wait in a batch that the
+ * thread holding the writer lock commits in one transaction: a killed run loses only the
+ * games in flight and the batch not yet committed, and a resumed run plays just those.
+ * Pairs are counted in pair order, so an SPRT stops at the same pair on any thread count. */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>

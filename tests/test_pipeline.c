@@ -565,6 +565,9 @@ static void test_run_option_errors(void **state)
     assert_string_equal(obuf, "dama: --nodes and --depth cannot be combined: give one search limit\n");
     assert_int_equal(test_dama_run(obuf, sizeof obuf, "match --a default --b default --movetime 5 --nodes 9"), 2);
     assert_string_equal(obuf, "dama: --movetime and --nodes cannot be combined: give one search limit\n");
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "selfplay --openings x.txt --random-plies 3"), 2);
+    assert_string_equal(obuf, "dama: --openings and --random-plies cannot be combined: the games "
+                              "start from the file's positions\n");
     assert_int_equal(test_dama_run(obuf, sizeof obuf, "train --nodes -1"), 2);
     assert_string_equal(obuf, "dama: bad value '-1' for --nodes: expected a non-negative whole number\n");
     /* a match counts whole pairs only: an odd number of games is refused, not half counted */
