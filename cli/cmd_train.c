@@ -326,12 +326,10 @@ static int train(Store *store, TrainOptions *to, const Weights *start_weights)
     if (code == EXIT_OK)
         code = print_summary(store, train_id, to->generations);
     const char *end = code == EXIT_OK ? "done" : code == EXIT_INTERRUPTED ? "interrupted" : "failed";
-    if (!store_run_end(store, train_id, end)) {
-        cli_runtime_error("%s: train run %lld could not be marked %s: %s", to->ro.db_path,
-                          (long long)train_id, end, store_error(store));
-        if (code == EXIT_OK)
-            code = EXIT_RUNTIME;
-    }
+    /* A failure has said why already; its status may not be writable (a full disk). */
+    if (!store_run_end(store, train_id, end) && code == EXIT_OK)
+        code = cli_runtime_error("%s: train run %lld could not be marked %s: %s", to->ro.db_path,
+                                 (long long)train_id, end, store_error(store));
     if (code == EXIT_INTERRUPTED)
         fprintf(stderr, "dama: interrupted: run 'dama train --resume' with the same options to continue\n");
     return code;
