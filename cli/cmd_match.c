@@ -9,7 +9,7 @@
 #include "run_options.h"
 #include "sprt.h"
 
-enum { OPT_A = OPT_RUN_FIRST_FREE, OPT_B, OPT_SPRT };
+enum { OPT_A = OPT_RUN_FIRST_FREE, OPT_B, OPT_SPRT, OPT_RESUME_M };
 
 bool sprt_parse(SprtConfig *sc, const char *text, char *err, size_t errlen)
 {
@@ -40,7 +40,7 @@ bool sprt_parse(SprtConfig *sc, const char *text, char *err, size_t errlen)
     return true;
 }
 
-/* SPRT bookkeeping, called by the runner after each finished pair. */
+/* SPRT bookkeeping, called by the runner after each finished pair, in pair order. */
 typedef struct MatchState {
     const SprtConfig *sprt;
     int64_t penta[PENTA_N];
@@ -48,18 +48,26 @@ typedef struct MatchState {
     SprtVerdict verdict;
 } MatchState;
 
-static bool on_pair(void *ctx, int pair, double pair_score)
+static bool on_pair(void *ctx, int pair, const double a_points[2])
 {
     (void)pair;
     MatchState *ms = ctx;
-    ms->penta[(int)lround(pair_score * 2)]++;
-    /* A decision is final: pairs still in flight when it came are counted in the results
-     * but cannot undo it. */
-    if (!ms->sprt->enabled || ms->verdict != SPRT_CONTINUE)
-        return ms->verdict == SPRT_CONTINUE;
+    ms->penta[(int)lround((a_points[0] + a_points[1]) * 2)]++;
+    if (!ms->sprt->enabled)
+        return true;
     ms->llr = sprt_llr_penta(ms->penta, ms->sprt->elo0, ms->sprt->elo1);
     ms->verdict = sprt_verdict(ms->llr, ms->lower, ms->upper);
     return ms->verdict == SPRT_CONTINUE;
+}
+
+/* The running Elo for the progress line. */
+static void describe_match(void *ctx, char *buf, size_t len)
+{
+    const MatchState *ms = ctx;
+    EloEstimate e = elo_from_penta(ms->penta);
+    int n = snprintf(buf, len, "elo %+.1f [%+.1f, %+.1f]", e.elo, e.elo_lo, e.elo_hi);
+    if (ms->sprt->enabled && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "  llr %.2f [%.2f, %.2f]", ms->llr, ms->lower, ms->upper);
 }
 
 static const char *verdict_name(SprtVerdict v, bool enabled)
@@ -71,58 +79,83 @@ static const char *verdict_name(SprtVerdict v, bool enabled)
 
 int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const Weights *a,
                    int64_t a_id, const Weights *b, int64_t b_id, const char *params,
-                   MatchOutcome *outcome)
+                   RunResume resume, MatchOutcome *outcome)
 {
     memset(outcome, 0, sizeof *outcome);
-    char signature[64];
-    pipeline_bench_signature(signature, sizeof signature);
-    int64_t run_id = store_run_begin(store, "match", params, pipeline_engine_version(), signature, a_id);
-    if (run_id < 0)
-        return cli_runtime_error("%s: %s", ro->db_path, store_error(store));
+    RunnerConfig *c = &ro->cfg;
+    PipelineRun run;
+    int code = pipeline_run_open(store, ro->db_path, "match", params, a_id, c, resume, &run);
+    if (code != EXIT_OK)
+        return code;
     MatchState ms = { .sprt = sprt };
     sprt_bounds(sprt->alpha, sprt->beta, &ms.lower, &ms.upper);
-    RunnerConfig *c = &ro->cfg;
     c->weights[0] = a;
     c->weights[1] = b;
     c->weights_id[0] = a_id;
     c->weights_id[1] = b_id;
     c->store = store;
-    c->run_id = run_id;
+    c->run_id = run.id;
+    c->stored = run.stored;
     c->stop = pipeline_interrupt_flag();
     c->label = "match";
     c->on_pair = on_pair;
+    c->describe = describe_match;
     c->ctx = &ms;
     RunnerTotals t;
     bool ok = runner_play(c, &t);
-    store_run_end(store, run_id, !ok ? "failed" : t.interrupted ? "interrupted" : "done");
+    c->stored = NULL;
+    outcome->run_id = run.id;
+    bool ended = pipeline_run_close(store, ro->db_path, &run,
+                                    !ok ? "failed" : t.interrupted && !t.decided ? "interrupted" : "done", ok);
     if (!ok)
-        return cli_runtime_error("%s: %s", ro->db_path, t.error);
+        return cli_runtime_error("%s: %s (%d games stored)", ro->db_path, t.error, t.games);
+    if (!ended)
+        return EXIT_RUNTIME;
 
+    /* Whole pairs only, in pair order, up to the SPRT's decision. */
     EloEstimate e = elo_from_penta(ms.penta);
-    int wins = t.a_wins, losses = t.b_wins, draws = t.games - t.a_wins - t.b_wins;
+    int wins = t.a_wins, losses = t.a_losses, draws = t.a_draws, games = wins + draws + losses;
     char penta[96];
     snprintf(penta, sizeof penta, "%lld,%lld,%lld,%lld,%lld", (long long)ms.penta[0],
              (long long)ms.penta[1], (long long)ms.penta[2], (long long)ms.penta[3], (long long)ms.penta[4]);
     MatchRecord rec = {
-        .run_id = run_id, .weights_a = a_id, .weights_b = b_id, .games = t.games,
+        .run_id = run.id, .weights_a = a_id, .weights_b = b_id, .games = games,
         .wins = wins, .draws = draws, .losses = losses, .penta = penta,
         .elo = e.elo, .elo_low = e.elo_lo, .elo_high = e.elo_hi,
         .llr = ms.llr, .llr_low = ms.lower, .llr_high = ms.upper,
         .verdict = verdict_name(ms.verdict, sprt->enabled),
     };
-    if (store_match_put(store, &rec) < 0)
+    bool interrupted = t.interrupted && !t.decided;
+    if (!interrupted && store_match_put(store, &rec) < 0)
         return cli_runtime_error("%s: %s", ro->db_path, store_error(store));
-    printf("match games %d wins %d draws %d losses %d penta [%s] (A's view)\n", t.games, wins,
+    printf("match games %d wins %d draws %d losses %d penta [%s] (A's view)\n", games, wins,
            draws, losses, penta);
     printf("elo %+.1f [%+.1f, %+.1f] los %.1f%%\n", e.elo, e.elo_lo, e.elo_hi, 100 * e.los);
     if (sprt->enabled)
         printf("sprt elo0 %g elo1 %g llr %.3f [%.3f, %.3f] %s\n", sprt->elo0, sprt->elo1, ms.llr,
                ms.lower, ms.upper, rec.verdict);
+    fflush(stdout);
     outcome->elo = e;
+    outcome->llr = ms.llr;
     outcome->verdict = sprt->enabled ? ms.verdict : SPRT_CONTINUE;
-    outcome->games = t.games;
-    outcome->interrupted = t.interrupted;
-    return t.interrupted ? EXIT_INTERRUPTED : EXIT_OK;
+    outcome->games = games;
+    outcome->interrupted = interrupted;
+    if (interrupted)
+        fprintf(stderr, "dama: interrupted: %d games of match run %lld are stored; the same "
+                "command with --resume continues it\n", t.resumed + t.games, (long long)run.id);
+    return interrupted ? EXIT_INTERRUPTED : EXIT_OK;
+}
+
+void match_params(const RunOptions *ro, const SprtConfig *sprt, const int64_t ids[2], char *buf,
+                  size_t len)
+{
+    run_options_describe(ro, buf, len);
+    size_t n = strlen(buf);
+    if (sprt->enabled)
+        snprintf(buf + n, len - n, " a=%lld b=%lld sprt=%g,%g,%g,%g", (long long)ids[0],
+                 (long long)ids[1], sprt->elo0, sprt->elo1, sprt->alpha, sprt->beta);
+    else
+        snprintf(buf + n, len - n, " a=%lld b=%lld sprt=off", (long long)ids[0], (long long)ids[1]);
 }
 
 static int run_match(int argc, char **argv)
@@ -132,9 +165,11 @@ static int run_match(int argc, char **argv)
         { "a", required_argument, 0, OPT_A },
         { "b", required_argument, 0, OPT_B },
         { "sprt", required_argument, 0, OPT_SPRT },
+        { "resume", no_argument, 0, OPT_RESUME_M },
         { 0, 0, 0, 0 },
     };
     RunOptions ro;
+    bool resume = false;
     run_options_init(&ro);
     const char *paths[2] = { NULL, NULL };
     SprtConfig sprt = { .enabled = false, .alpha = 0.05, .beta = 0.05 };
@@ -147,6 +182,10 @@ static int run_match(int argc, char **argv)
             return EXIT_USAGE;
         if (o == OPT_A || o == OPT_B) {
             paths[o == OPT_B] = optarg;
+            continue;
+        }
+        if (o == OPT_RESUME_M) {
+            resume = true;
             continue;
         }
         if (o == OPT_SPRT) {
@@ -167,6 +206,9 @@ static int run_match(int argc, char **argv)
         if (!pipeline_weights_by_name(&w[i], paths[i], err, sizeof err))
             return cli_usage_error("%s", err);
     }
+    if (ro.cfg.games % 2)
+        return cli_usage_error("--games %d: a match plays pairs of games (colours swapped), so "
+                               "give an even number", ro.cfg.games);
     if (!run_options_finish(&ro))
         return EXIT_USAGE;
     Store *store = pipeline_open_store(ro.db_path);
@@ -181,12 +223,11 @@ static int run_match(int argc, char **argv)
     if (ids[1] < 0) {
         code = cli_runtime_error("%s: %s", ro.db_path, store_error(store));
     } else {
-        char params[768];
-        run_options_describe(&ro, params, sizeof params);
-        size_t n = strlen(params);
-        snprintf(params + n, sizeof params - n, " a=%s b=%s", paths[0], paths[1]);
+        char params[1024];
+        match_params(&ro, &sprt, ids, params, sizeof params);
         MatchOutcome outcome;
-        code = pipeline_match(store, &ro, &sprt, &w[0], ids[0], &w[1], ids[1], params, &outcome);
+        code = pipeline_match(store, &ro, &sprt, &w[0], ids[0], &w[1], ids[1], params,
+                              resume ? RESUME_REQUIRED : RESUME_NEVER, &outcome);
     }
     store_close(store);
     run_options_free(&ro);
@@ -209,6 +250,10 @@ const Command cmd_match = {
     "\n"
     "  --a FILE, --b FILE the two weight sets\n"
     "  --sprt SPEC        sequential test of elo1 against elo0 (default: off)\n"
+    "  --resume           continue the last match run (the same options): only the games\n"
+    "                     not yet stored are played\n"
+    "  --games N          games to play (default 100); played in pairs with colours swapped\n"
+    "  --noise CP         evaluation noise, in hundredths of a man (default 0)\n"
     RUN_OPTIONS_HELP,
     run_match,
 };

@@ -47,20 +47,44 @@ typedef struct SprtConfig {
     double elo0, elo1, alpha, beta;
 } SprtConfig;
 typedef struct MatchOutcome {
+    int64_t run_id;
     EloEstimate elo;
     SprtVerdict verdict;
+    double llr;
     int games;
     bool interrupted;
 } MatchOutcome;
 bool sprt_parse(SprtConfig *sc, const char *text, char *err, size_t errlen);
+
+/* Where a game-playing step writes: a new run, or the last run of its kind continued. */
+typedef enum RunResume {
+    RESUME_NEVER,     /* always a new run */
+    RESUME_IF_SAME,   /* continue the last run of the kind if its params are these (train) */
+    RESUME_REQUIRED,  /* --resume: continue it, or fail when there is none or it differs */
+} RunResume;
+typedef struct PipelineRun {
+    int64_t id;
+    int *stored;      /* continued run: results by game index (RunnerConfig.stored); owned */
+    bool resumed;
+} PipelineRun;
+/* Opens the run for cfg's games (errors printed); returns an exit code. */
+int pipeline_run_open(Store *store, const char *db_path, const char *kind, const char *params,
+                      int64_t weights_id, const RunnerConfig *cfg, RunResume resume, PipelineRun *run);
+/* Ends the run with status ('done', 'interrupted', 'failed') and frees it; false when the
+ * status cannot be written (printed when report: a failed run has its own message). */
+bool pipeline_run_close(Store *store, const char *db_path, PipelineRun *run, const char *status,
+                        bool report);
 /* The self-play step (cmd_selfplay.c): plays ro's games with weights on both sides, records
  * the run; *run_id gets its id (may be NULL).  Returns an exit code (errors printed). */
 int pipeline_selfplay(Store *store, RunOptions *ro, const Weights *weights, int64_t weights_id,
-                      const char *params, int64_t *run_id);
+                      const char *params, RunResume resume, int64_t *run_id);
+/* A match run's params: ro's settings, the weights ids of A and B and the SPRT. */
+void match_params(const RunOptions *ro, const SprtConfig *sprt, const int64_t ids[2], char *buf,
+                  size_t len);
 /* Plays A against B with ro's settings, stores the run and the match row, prints the
  * result lines; returns an exit code (errors printed). */
 int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const Weights *a,
                    int64_t a_id, const Weights *b, int64_t b_id, const char *params,
-                   MatchOutcome *outcome);
+                   RunResume resume, MatchOutcome *outcome);
 
 #endif

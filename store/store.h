@@ -113,10 +113,11 @@ void store_game_free(StoredGame *g);
  * matches or analyses.  Any other name is an error. */
 bool store_count(Store *s, const char *table, int64_t *n);
 
-/* Streams positions (ordered by game, then ply) of the games of the given runs (nruns = 0:
- * all runs) with their game's result (enum Result), in one read snapshot.  quiet_only skips
- * positions with a capture pending.  A non-zero return from cb stops the walk early (still
- * a success).  cb must not call into the same Store. */
+/* Streams positions of the games of the given runs (nruns = 0: all runs, by run id), each
+ * run's games in game index order (a game's identity; rowid for games without one), each
+ * game's positions by ply, with their game's result (enum Result), in one read snapshot.
+ * quiet_only skips positions with a capture pending.  A non-zero return from cb stops the
+ * walk early (still a success).  cb must not call into the same Store. */
 typedef int (*StorePositionFn)(void *ctx, int64_t game_id, int ply, const Position *pos,
                                int score, bool has_score, int result);
 bool store_positions_foreach(Store *s, const int64_t *run_ids, int nruns, bool quiet_only,

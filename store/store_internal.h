@@ -44,12 +44,13 @@
     X(FOREACH_ALL, "SELECT p.game_id, p.ply, p.white_men, p.white_kings, p.black_men,"       \
                    " p.black_kings, p.side, p.score, g.result"                               \
                    " FROM positions p JOIN games g ON g.id = p.game_id"                      \
-                   " WHERE (?1 = 0 OR p.capture_pending = 0) ORDER BY p.game_id, p.ply")     \
+                   " WHERE (?1 = 0 OR p.capture_pending = 0)"                                \
+                   " ORDER BY g.run_id, g.game_index, g.id, p.ply")                          \
     X(FOREACH_RUN, "SELECT p.game_id, p.ply, p.white_men, p.white_kings, p.black_men,"       \
                    " p.black_kings, p.side, p.score, g.result"                               \
                    " FROM games g JOIN positions p ON p.game_id = g.id"                      \
                    " WHERE g.run_id = ?2 AND (?1 = 0 OR p.capture_pending = 0)"              \
-                   " ORDER BY g.id, p.ply")                                                  \
+                   " ORDER BY g.game_index, g.id, p.ply")                                    \
     X(CHECK_INTEGRITY, "PRAGMA integrity_check")                                             \
     X(CHECK_FOREIGN_KEYS, "PRAGMA foreign_key_check")                                        \
     X(CHECK_POSITIONS, "SELECT g.id, g.npositions, (SELECT count(*) FROM positions p"        \

@@ -653,8 +653,8 @@ typedef struct Walk {
     TestGame *games;      /* game id k is games[k - 1] */
     int ngames;
     int64_t seen, stop_after;
-    int64_t last_game;
-    int last_ply;
+    int64_t last_game, last_run;
+    int last_index, last_ply;
     bool bad;
 } Walk;
 
@@ -666,11 +666,15 @@ static int walk_cb(void *ctx, int64_t game_id, int ply, const Position *pos, int
     const TestGame *g = &w->games[game_id - 1];
     StoredPosition got = {.pos = *pos, .score = score, .has_score = has_score};
     got.capture_pending = g->pos[ply].capture_pending;
-    bool ordered = game_id > w->last_game || (game_id == w->last_game && ply > w->last_ply);
+    /* The stream's order is (run, game index, ply): a game's identity, not its rowid. */
+    bool ordered = game_id == w->last_game ? ply > w->last_ply
+                 : g->rec.run_id > w->last_run || (g->rec.run_id == w->last_run && g->rec.game_index > w->last_index);
     if (!ordered || ply < 0 || ply >= g->rec.npositions || result != g->rec.result ||
         !positions_equal(&got, &g->pos[ply]))
         w->bad = true;
     w->last_game = game_id;
+    w->last_run = g->rec.run_id;
+    w->last_index = g->rec.game_index;
     w->last_ply = ply;
     return ++w->seen == w->stop_after;
 }
@@ -686,6 +690,8 @@ static void test_positions_foreach(void **state)
     int64_t total[2] = {0, 0}, quiet[2] = {0, 0};
     for (int i = 0; i < 6; i++) {
         make_game(&tg[i], runs[i % 2], 10 + i, 7 * (uint64_t)i);
+        tg[i].rec.has_index = true;
+        tg[i].rec.game_index = 5 - i; /* indices against the rowids' order */
         batch[i] = tg[i].rec;
         for (int k = 0; k < tg[i].rec.npositions; k++) {
             total[i % 2]++;
@@ -724,6 +730,7 @@ static void test_positions_foreach(void **state)
     assert_int_equal(w.seen, 17);
 
     /* The read transaction is over: writes still work. */
+    batch[0].game_index = 100;
     assert_true(store_games_write(s, batch, 1));
     store_close(s);
 }
