@@ -278,8 +278,8 @@ static int pdn_token(PdnReader *r, const char *text, size_t n, long line)
         int code = pdn_start(r);
         if (code || r->g.broken)
             return code;
-        char what[64], why[64];
-        snprintf(what, sizeof what, "move '%.20s...'", text);
+        char quoted[100], what[128], why[64];
+        snprintf(what, sizeof what, "move '%s'", text_quote(quoted, sizeof quoted, text, n, 20));
         snprintf(why, sizeof why, "longer than %d characters", PDN_TOKEN_MAX);
         return pdn_bad(r, line, what, why);
     }
@@ -307,9 +307,9 @@ static int pdn_token(PdnReader *r, const char *text, size_t n, long line)
     if (code || r->g.broken)
         return code;
     Move m;
-    char why[512], what[PDN_TOKEN_MAX + 16];
+    char why[512], quoted[4 * PDN_TOKEN_MAX + 4], what[sizeof quoted + 16];
     if (!move_from_text(r->v, &r->g.pos, r->rules, tok, &m, why, sizeof why)) {
-        snprintf(what, sizeof what, "move '%s'", tok);
+        snprintf(what, sizeof what, "move '%s'", text_quote(quoted, sizeof quoted, tok, n, PDN_TOKEN_MAX));
         return pdn_bad(r, line, what, why);
     }
     r->v->make(&r->g.pos, &m);

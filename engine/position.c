@@ -5,6 +5,7 @@
 
 #include "bitboard.h"
 #include "position.h"
+#include "text_input.h"
 #include "variant.h"
 
 bool position_equal(const Position *a, const Position *b)
@@ -80,9 +81,10 @@ static void trim(const char **s, const char **e)
 
 static bool fen_fail(char *err, size_t errlen, const char *what, size_t len, const char *why)
 {
+    char quoted[4 * FEN_QUOTE_MAX + 4];
     if (what)
-        snprintf(err, errlen, "bad FEN at '%.*s%s': %s", len < FEN_QUOTE_MAX ? (int)len : FEN_QUOTE_MAX,
-                 what, len > FEN_QUOTE_MAX ? "..." : "", why);
+        snprintf(err, errlen, "bad FEN at '%s': %s",
+                 text_quote(quoted, sizeof quoted, what, len, FEN_QUOTE_MAX), why);
     else
         snprintf(err, errlen, "bad FEN: %s", why);
     return false;

@@ -134,3 +134,39 @@ bool text_prepare(const char *name, const char **text, size_t *len, char *err, s
     *len = n;
     return true;
 }
+
+char *text_quote(char *out, size_t outlen, const char *text, size_t len, size_t max)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    size_t n = 0, i = 0;
+    if (!outlen)
+        return out;
+    while (i < len && i < max) {
+        size_t step = utf8_sequence(p + i, len - i);
+        char piece[8];
+        size_t plen;
+        if (step > 1 && i + step <= max) {
+            memcpy(piece, p + i, step);
+            plen = step;
+        } else if (step > 1) {
+            break; /* the character does not fit in max */
+        } else if (p[i] < 0x20 || p[i] >= 0x7F) {
+            plen = (size_t)snprintf(piece, sizeof piece, "\\x%02X", p[i]);
+            step = 1;
+        } else {
+            piece[0] = (char)p[i];
+            plen = step = 1;
+        }
+        if (n + plen + 4 > outlen) /* room for "..." and the NUL */
+            break;
+        memcpy(out + n, piece, plen);
+        n += plen;
+        i += step;
+    }
+    if (i < len && n + 4 <= outlen) {
+        memcpy(out + n, "...", 3);
+        n += 3;
+    }
+    out[n] = '\0';
+    return out;
+}

@@ -22,4 +22,9 @@ bool text_file_read(const char *path, size_t max_bytes, char **text, size_t *len
  * column C)" in err. */
 bool text_prepare(const char *name, const char **text, size_t *len, char *err, size_t errlen);
 
+/* Writes at most max bytes of [text, text + len) into out for an error message: control
+ * bytes as \xNN (so a message stays one line), a cut marked by "...", never half a UTF-8
+ * character.  Returns out. */
+char *text_quote(char *out, size_t outlen, const char *text, size_t len, size_t max);
+
 #endif

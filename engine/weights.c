@@ -113,8 +113,17 @@ static int parse_int32(const char *p, const char *end, int32_t *out)
     return 0;
 }
 
-/* How much of a token of len bytes an error message quotes. */
-static int quote_length(size_t len) { return len < QUOTE_MAX ? (int)len : QUOTE_MAX; }
+/* A token of the text as an error message quotes it. */
+typedef struct Quoted {
+    char text[4 * QUOTE_MAX + 4];
+} Quoted;
+
+static Quoted quote(const char *p, const char *end)
+{
+    Quoted q;
+    text_quote(q.text, sizeof q.text, p, (size_t)(end - p), QUOTE_MAX);
+    return q;
+}
 
 /* Parsing state shared by the lines of one text. */
 typedef struct Parse {
@@ -130,39 +139,40 @@ static bool parse_line(Parse *ps, const char *p, const char *end, long line)
     const char *hash = memchr(p, '#', (size_t)(end - p));
     if (hash)
         end = hash;
+    while (end > p && is_blank(end[-1])) /* a CRLF line end, trailing blanks */
+        end--;
     const char *name = skip_blanks(p, end);
     if (name == end)
         return true;
     const char *name_end = token_end(name, end);
-    size_t len = (size_t)(name_end - name);
-    int quoted = quote_length(len);
-    int index = index_of(name, len);
+    int index = index_of(name, (size_t)(name_end - name));
     if (index < 0)
-        return fail(ps->err, ps->errlen, "%s:%ld: unknown weight '%.*s'", ps->source, line, quoted, name);
+        return fail(ps->err, ps->errlen, "%s:%ld: unknown weight '%s'", ps->source, line,
+                    quote(name, name_end).text);
     if (ps->set_on_line[index])
         return fail(ps->err, ps->errlen, "%s:%ld: duplicate weight '%s' (first on line %ld)",
                     ps->source, line, weight_names[index], ps->set_on_line[index]);
 
     const char *value = skip_blanks(name_end, end);
     const char *value_end = token_end(value, end);
-    int vquoted = quote_length((size_t)(value_end - value));
+    Quoted vquoted = quote(value, value_end);
     if (value == end)
         return fail(ps->err, ps->errlen, "%s:%ld: weight '%s' has no value", ps->source, line,
                     weight_names[index]);
     switch (parse_int32(value, value_end, &ps->values.w[index])) {
     case 1:
-        return fail(ps->err, ps->errlen, "%s:%ld: value '%.*s' of '%s' is not an integer",
-                    ps->source, line, vquoted, value, weight_names[index]);
+        return fail(ps->err, ps->errlen, "%s:%ld: value '%s' of '%s' is not an integer",
+                    ps->source, line, vquoted.text, weight_names[index]);
     case 2:
-        return fail(ps->err, ps->errlen, "%s:%ld: value '%.*s' of '%s' is out of range (int32)",
-                    ps->source, line, vquoted, value, weight_names[index]);
+        return fail(ps->err, ps->errlen, "%s:%ld: value '%s' of '%s' is out of range (int32)",
+                    ps->source, line, vquoted.text, weight_names[index]);
     default:
         break;
     }
     const char *rest = skip_blanks(value_end, end);
     if (rest != end) {
-        return fail(ps->err, ps->errlen, "%s:%ld: unexpected text '%.*s' after the value of '%s'",
-                    ps->source, line, quote_length((size_t)(end - rest)), rest, weight_names[index]);
+        return fail(ps->err, ps->errlen, "%s:%ld: unexpected text '%s' after the value of '%s'",
+                    ps->source, line, quote(rest, end).text, weight_names[index]);
     }
     ps->set_on_line[index] = line;
     return true;
