@@ -35,7 +35,7 @@ OPT_BENCHES = $(patsubst tests/bench/%.c,$(OPT_DIR)/bench/%,$(BENCH_SRC))
 
 # libFuzzer: every object with coverage and ASan+UBSan, one binary per tests/fuzz/fuzz_*.c.
 FUZZ_CC    = clang
-FUZZ_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_FLAGS = -O2 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_DIR   = build/fuzz
 FUZZ_SRC   = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_LIB   = $(call objs,$(FUZZ_DIR)/obj,$(LIB_SRC))
