@@ -57,11 +57,21 @@ static void match_path(void *ctx, const Move *m)
 /* Longest piece of the text quoted back in an error message. */
 #define MOVE_QUOTE_MAX 40
 
+typedef struct Quoted {
+    char text[4 * MOVE_QUOTE_MAX + 4];
+} Quoted;
+
+/* The text as an error message shows it (made only when there is an error). */
+static Quoted quote(const char *text)
+{
+    Quoted q;
+    text_quote(q.text, sizeof q.text, text, strlen(text), MOVE_QUOTE_MAX);
+    return q;
+}
+
 bool move_from_text(const Variant *v, const Position *pos, const Rules *rules, const char *text,
                     Move *move, char *err, size_t errlen)
 {
-    char shown[4 * MOVE_QUOTE_MAX + 4], at[4 * MOVE_QUOTE_MAX + 4];
-    text_quote(shown, sizeof shown, text, strlen(text), MOVE_QUOTE_MAX);
     MoveQuery q = { .count = 0 };
     const char *p = text;
     while (*p == ' ' || *p == '\t')
@@ -70,8 +80,7 @@ bool move_from_text(const Variant *v, const Position *pos, const Rules *rules, c
         int used = 0;
         int sq = v->parse_square(p, &used);
         if (sq < 0 || q.count == MAX_JUMPS + 2) {
-            snprintf(err, errlen, "bad move '%s': no square at '%s'", shown,
-                     text_quote(at, sizeof at, p, strlen(p), MOVE_QUOTE_MAX));
+            snprintf(err, errlen, "bad move '%s': no square at '%s'", quote(text).text, quote(p).text);
             return false;
         }
         q.squares[q.count++] = sq;
@@ -88,7 +97,7 @@ bool move_from_text(const Variant *v, const Position *pos, const Rules *rules, c
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
         p++;
     if (*p || q.count < 2) {
-        snprintf(err, errlen, "bad move '%s': expected squares joined by '-' or 'x'", shown);
+        snprintf(err, errlen, "bad move '%s': expected squares joined by '-' or 'x'", quote(text).text);
         return false;
     }
     v->for_each_path(pos, rules, match_path, &q);
@@ -97,10 +106,10 @@ bool move_from_text(const Variant *v, const Position *pos, const Rules *rules, c
         return true;
     }
     if (q.nfound == 0) {
-        snprintf(err, errlen, "illegal move '%s' in this position", shown);
+        snprintf(err, errlen, "illegal move '%s' in this position", quote(text).text);
         return false;
     }
-    size_t n = (size_t)snprintf(err, errlen, "ambiguous move '%s': candidates", shown);
+    size_t n = (size_t)snprintf(err, errlen, "ambiguous move '%s': candidates", quote(text).text);
     int listed = q.nfound < 8 ? q.nfound : 8;
     for (int i = 0; i < listed && n < errlen; i++) {
         char buf[128];

@@ -155,17 +155,16 @@ static bool parse_line(Parse *ps, const char *p, const char *end, long line)
 
     const char *value = skip_blanks(name_end, end);
     const char *value_end = token_end(value, end);
-    Quoted vquoted = quote(value, value_end);
     if (value == end)
         return fail(ps->err, ps->errlen, "%s:%ld: weight '%s' has no value", ps->source, line,
                     weight_names[index]);
     switch (parse_int32(value, value_end, &ps->values.w[index])) {
     case 1:
         return fail(ps->err, ps->errlen, "%s:%ld: value '%s' of '%s' is not an integer",
-                    ps->source, line, vquoted.text, weight_names[index]);
+                    ps->source, line, quote(value, value_end).text, weight_names[index]);
     case 2:
         return fail(ps->err, ps->errlen, "%s:%ld: value '%s' of '%s' is out of range (int32)",
-                    ps->source, line, vquoted.text, weight_names[index]);
+                    ps->source, line, quote(value, value_end).text, weight_names[index]);
     default:
         break;
     }

@@ -23,8 +23,11 @@ static inline char *fuzz_string(const uint8_t *data, size_t size)
     return s;
 }
 
+/* A broken property: abort here; the cmocka replay of the corpora defines it as a failure. */
+#ifndef FUZZ_CHECK
 #define FUZZ_CHECK(cond, ...) do { if (!(cond)) { fprintf(stderr, __VA_ARGS__); \
                                    fputc('\n', stderr); abort(); } } while (0)
+#endif
 
 /* True when err is one line that names something (what every reader's error must be). */
 static inline bool fuzz_one_line(const char *err) { return err[0] && !strchr(err, '\n'); }
