@@ -19,6 +19,7 @@
 #include "store.h"
 #include "test_util.h"
 #include "test_csv.h"
+#include "test_tmpdir.h"
 #include "variant.h"
 
 /* ---- fixture ---- */
@@ -77,6 +78,14 @@ static void err_has(const char *want)
     free(err);
 }
 
+/* The CSV file DIR/name, read back (csv_release it). */
+static Csv *load_csv(const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return csv_load(path);
+}
+
 static bool exists(const char *name)
 {
     char path[128];
@@ -88,16 +97,13 @@ static bool exists(const char *name)
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/dama-test-analysis-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return test_tmpdir_make(dir, sizeof dir, "analysis");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return test_tmpdir_remove(dir);
 }
 
 /* Lines 1-11: good lines 2, 3, 7, 10, 11; bad lines 4 (unknown square), 5 (bad side),
@@ -434,9 +440,7 @@ static void test_bom_and_crlf(void **state)
     const char *bin = test_dama_bin();
     write_file("bom.txt", "\xEF\xBB\xBFstart ; first\r\nB:Wa2:Ba6\r\n");
     assert_int_equal(sh("%s analyze --in %s/bom.txt --nodes 200 --out %s/bom.csv", bin, dir, dir), 0);
-    char path[128];
-    snprintf(path, sizeof path, "%s/bom.csv", dir);
-    Csv *c = csv_load(path);
+    Csv *c = load_csv("bom.csv");
     assert_int_equal(c->nrows, 3);
     assert_string_equal(csv_cell(c, 1, "id"), "first");
     assert_string_equal(csv_cell(c, 2, "id"), "2");
@@ -445,7 +449,7 @@ static void test_bom_and_crlf(void **state)
 
     write_file("bom.pdn", "\xEF\xBB\xBF[Event \"x\"]\r\n1. c3-c4 d6-d5 *\r\n");
     assert_int_equal(sh("%s analyze --in %s/bom.pdn --nodes 200 --out %s/bom.csv", bin, dir, dir), 0);
-    c = csv_load(path);
+    c = load_csv("bom.csv");
     assert_int_equal(c->nrows, 4);
     assert_string_equal(csv_cell(c, 3, "id"), "game1:ply2");
     csv_release(c);
@@ -483,9 +487,7 @@ static void test_invalid_utf8(void **state)
     /* well-formed UTF-8 ids are fine */
     write_file("utf8.txt", "start ; \xC5\x9F" "eker bayram\xC4\xB1\n");
     assert_int_equal(sh("%s analyze --in %s/utf8.txt --nodes 100 --out %s/u.csv", test_dama_bin(), dir, dir), 0);
-    char path[128];
-    snprintf(path, sizeof path, "%s/u.csv", dir);
-    Csv *c = csv_load(path);
+    Csv *c = load_csv("u.csv");
     assert_string_equal(csv_cell(c, 1, "id"), "\xC5\x9F" "eker bayram\xC4\xB1");
     csv_release(c);
 }
@@ -521,9 +523,7 @@ static void test_pdn_never_cuts(void **state)
     write_file("open.pdn", "1. c3-c4 {never closed\n2. d3-d4 *\n");
     assert_int_equal(sh("%s analyze --in %s/open.pdn --nodes 100 --out %s/p.csv", bin, dir, dir), 2);
     err_has("open.pdn:1: game 1: comment: '{' not closed by '}'");
-    char path[128];
-    snprintf(path, sizeof path, "%s/p.csv", dir);
-    Csv *c = csv_load(path); /* the positions before it are kept */
+    Csv *c = load_csv("p.csv"); /* the positions before it are kept */
     assert_int_equal(c->nrows, 3);
     assert_string_equal(csv_cell(c, 2, "id"), "game1:ply1");
     csv_release(c);

@@ -23,6 +23,7 @@
 #include "store.h"
 #include "test_util.h"
 #include "test_csv.h"
+#include "test_tmpdir.h"
 
 #define CPU_BEFORE_SIGNAL_TICKS 50 /* clock ticks (1/100 s) of CPU burnt after the handler is set */
 #define EXIT_DEADLINE_S 5.0
@@ -32,16 +33,13 @@ static char dir[64];
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/dama-test-signals-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return test_tmpdir_make(dir, sizeof dir, "signals");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return test_tmpdir_remove(dir);
 }
 
 static double now(void)
