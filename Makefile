@@ -1,5 +1,6 @@
 # dama – one Makefile.  `make` builds bin/dama; `make test` runs the suite; `make sanitize`
-# runs the same suite under AddressSanitizer and UBSan; `make bench` prints benchmark figures.
+# runs the same suite under AddressSanitizer and UBSan; `make bench` prints benchmark figures;
+# `make fuzz` builds the libFuzzer targets of tests/fuzz/ (clang) that scripts/fuzz runs.
 # Build variants live in their own directories (build/opt, build/san) so they never mix.
 
 CC      ?= cc
@@ -32,7 +33,15 @@ OPT_TESTS = $(patsubst tests/%.c,$(OPT_DIR)/tests/%,$(TEST_SRC))
 SAN_TESTS = $(patsubst tests/%.c,$(SAN_DIR)/tests/%,$(TEST_SRC))
 OPT_BENCHES = $(patsubst tests/bench/%.c,$(OPT_DIR)/bench/%,$(BENCH_SRC))
 
-.PHONY: all test sanitize bench clean
+# libFuzzer: every object with coverage and ASan+UBSan, one binary per tests/fuzz/fuzz_*.c.
+FUZZ_CC    = clang
+FUZZ_FLAGS = -O2 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_DIR   = build/fuzz
+FUZZ_SRC   = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_LIB   = $(call objs,$(FUZZ_DIR)/obj,$(LIB_SRC))
+FUZZ_TARGETS = $(patsubst tests/fuzz/fuzz_%.c,$(FUZZ_DIR)/%,$(FUZZ_SRC))
+
+.PHONY: all test sanitize bench fuzz clean
 all: bin/dama
 
 bin/dama: $(OPT_DIR)/cli/main.o $(OPT_LIB)
@@ -74,6 +83,16 @@ $(OPT_DIR)/bench/%: $(OPT_DIR)/tests/bench/%.o $(OPT_LIB)
 
 bench: bin/dama $(OPT_BENCHES)
 	@BENCH_DIR=$(OPT_DIR)/bench scripts/bench
+
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	@echo "CC (fuzz) $<"
+	@$(FUZZ_CC) $(STD) $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(OPENMP) $(INC) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FUZZ_TARGETS): $(FUZZ_DIR)/%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(OPENMP) -o $@ $^ $(LIBS)
+
+fuzz: $(FUZZ_TARGETS)
 
 clean:
 	rm -rf build bin

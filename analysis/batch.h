@@ -42,14 +42,24 @@ typedef struct BatchPlies {
 void batch_list_init(BatchList *l, FILE *errors, bool strict);
 void batch_list_free(BatchList *l);
 
+/* Files are UTF-8 text (a byte-order mark is skipped, CRLF line ends are fine); a NUL byte
+ * or invalid UTF-8 anywhere makes the whole file bad input: "FILE:LINE: NUL byte", exit 2,
+ * nothing read.  The _text forms read len bytes at text named name (what the files hold). */
+
 /* One position a line: "FEN" or "FEN ; id"; '#' comment lines and blank lines skipped. */
 int batch_read_fen_file(BatchList *l, const Variant *v, const char *path, char *err, size_t errlen);
+int batch_read_fen_text(BatchList *l, const Variant *v, const char *name, const char *text,
+                        size_t len, char *err, size_t errlen);
 /* PDN games: [FEN "..."] tags (else the start position) and move text (move numbers,
  * {comments}, (variations), $NAGs, !? marks and results skipped).  Every position of each
- * game, or the selected plies.  A move that is not legal is a bad line; the game's
- * positions before it are kept. */
+ * game, or the selected plies.  A move that is not legal (or a token too long to be one, a
+ * FEN tag too long to be one, a tag, comment or variation not closed) is a bad line; the
+ * game's positions before it are kept. */
 int batch_read_pdn_file(BatchList *l, const Variant *v, const Rules *rules, const char *path,
                         const BatchPlies *plies, char *err, size_t errlen);
+int batch_read_pdn_text(BatchList *l, const Variant *v, const Rules *rules, const char *name,
+                        const char *text, size_t len, const BatchPlies *plies, char *err,
+                        size_t errlen);
 /* Every position of a stored game (or the selected plies). */
 int batch_add_game(BatchList *l, Store *s, const Variant *v, int64_t game_id,
                    const BatchPlies *plies, char *err, size_t errlen);

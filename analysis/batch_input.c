@@ -1,5 +1,5 @@
 /* Batch analysis, its inputs: positions from a FEN file, PDN games or the database. */
-#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +8,7 @@
 #include "batch.h"
 #include "notation.h"
 #include "position.h"
+#include "text_input.h"
 #include "variant.h"
 
 void batch_list_init(BatchList *l, FILE *errors, bool strict)
@@ -32,6 +33,8 @@ void batch_list_free(BatchList *l)
 static bool add_item(BatchList *l, const Variant *v, const Position *pos, const char *id)
 {
     if (l->count == l->cap) {
+        if (l->cap > INT_MAX / 2)
+            return false;
         int cap = l->cap ? 2 * l->cap : 64;
         BatchItem *items = realloc(l->items, (size_t)cap * sizeof *items);
         if (!items)
@@ -60,7 +63,7 @@ static int out_of_memory(char *err, size_t errlen)
     return 1;
 }
 
-static bool plies_selected(const BatchPlies *p, int ply)
+static bool plies_selected(const BatchPlies *p, long ply)
 {
     if (!p || p->n == 0)
         return true;
@@ -71,15 +74,15 @@ static bool plies_selected(const BatchPlies *p, int ply)
 }
 
 /* Reports a bad line; returns true when the batch must stop (strict). */
-static bool bad_line(BatchList *l, const char *path, int line, const char *fmt, ...)
+static bool bad_line(BatchList *l, const char *path, long line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-static bool bad_line(BatchList *l, const char *path, int line, const char *fmt, ...)
+static bool bad_line(BatchList *l, const char *path, long line, const char *fmt, ...)
 {
     l->bad++;
     if (l->errors) {
         va_list ap;
         va_start(ap, fmt);
-        fprintf(l->errors, "%s:%d: ", path, line);
+        fprintf(l->errors, "%s:%ld: ", path, line);
         vfprintf(l->errors, fmt, ap);
         fputc('\n', l->errors);
         va_end(ap);
@@ -87,83 +90,104 @@ static bool bad_line(BatchList *l, const char *path, int line, const char *fmt, 
     return l->strict;
 }
 
+/* ---- FEN lists ---- */
+
+static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
 static char *trim(char *s)
 {
-    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+    while (is_space(*s))
         s++;
     size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+    while (n > 0 && is_space(s[n - 1]))
         s[--n] = '\0';
     return s;
 }
 
-int batch_read_fen_file(BatchList *l, const Variant *v, const char *path, char *err, size_t errlen)
+/* One line of a FEN list (NUL-terminated, no NUL inside: checked by text_prepare). */
+static int fen_line(BatchList *l, const Variant *v, const char *name, long lineno, char *line,
+                    char *err, size_t errlen)
+{
+    char *text = trim(line);
+    if (!text[0] || text[0] == '#')
+        return 0;
+    char *id = strchr(text, ';');
+    if (id) {
+        *id++ = '\0';
+        id = trim(id);
+        text = trim(text);
+    }
+    char num[32], why[256];
+    if (!id || !id[0]) {
+        snprintf(num, sizeof num, "%ld", lineno);
+        id = num;
+    }
+    if (!text[0])
+        return bad_line(l, name, lineno, "missing position before ';'") ? 2 : 0;
+    Position pos;
+    if (!position_from_fen(&pos, v, text, why, sizeof why))
+        return bad_line(l, name, lineno, "%s", why) ? 2 : 0;
+    return add_item(l, v, &pos, id) ? 0 : out_of_memory(err, errlen);
+}
+
+int batch_read_fen_text(BatchList *l, const Variant *v, const char *name, const char *text,
+                        size_t len, char *err, size_t errlen)
 {
     err[0] = '\0';
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    if (!text_prepare(name, &text, &len, err, errlen))
         return 2;
-    }
     char *line = NULL;
     size_t cap = 0;
-    int lineno = 0, code = 0;
-    while (getline(&line, &cap, f) != -1) {
-        lineno++;
-        char *text = trim(line);
-        if (!text[0] || text[0] == '#')
-            continue;
-        char *id = strchr(text, ';');
-        if (id) {
-            *id++ = '\0';
-            id = trim(id);
-            text = trim(text);
-        }
-        char num[32], why[256];
-        if (!id || !id[0]) {
-            snprintf(num, sizeof num, "%d", lineno);
-            id = num;
-        }
-        Position pos;
-        if (!text[0]) {
-            if (bad_line(l, path, lineno, "missing position before ';'")) {
-                code = 2;
+    long lineno = 0;
+    int code = 0;
+    for (const char *p = text, *stop = text + len; p < stop && !code;) {
+        const char *nl = memchr(p, '\n', (size_t)(stop - p));
+        size_t n = (size_t)((nl ? nl : stop) - p);
+        if (n + 1 > cap) {
+            char *grown = realloc(line, n + 1);
+            if (!grown) {
+                code = out_of_memory(err, errlen);
                 break;
             }
-            continue;
+            line = grown;
+            cap = n + 1;
         }
-        if (!position_from_fen(&pos, v, text, why, sizeof why)) {
-            if (bad_line(l, path, lineno, "%s", why)) {
-                code = 2;
-                break;
-            }
-            continue;
-        }
-        if (!add_item(l, v, &pos, id)) {
-            code = out_of_memory(err, errlen);
-            break;
-        }
-    }
-    if (!code && ferror(f)) {
-        snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
-        code = 2;
+        memcpy(line, p, n);
+        line[n] = '\0';
+        p = nl ? nl + 1 : stop;
+        code = fen_line(l, v, name, ++lineno, line, err, errlen);
     }
     free(line);
-    fclose(f);
+    return code;
+}
+
+int batch_read_fen_file(BatchList *l, const Variant *v, const char *path, char *err, size_t errlen)
+{
+    char *text;
+    size_t len;
+    if (!text_file_read(path, 0, &text, &len, err, errlen))
+        return 2;
+    int code = batch_read_fen_text(l, v, path, text, len, err, errlen);
+    free(text);
     return code;
 }
 
 /* ---- PDN ---- */
 
+/* Longest move-text token and tag value read; longer ones are bad lines, never cut. */
+#define PDN_TOKEN_MAX 127
+#define PDN_VALUE_MAX 511
+
 typedef struct PdnGame {
-    int number;          /* 1-based index in the file */
-    int line;            /* where the game (or its FEN tag) starts */
-    char fen[512];       /* the FEN tag; "" = start */
+    long number;         /* 1-based index in the file */
+    long line;           /* where the game (or its FEN tag) starts */
+    char fen[PDN_VALUE_MAX + 1]; /* the FEN tag; "" = start */
+    bool fen_too_long;   /* the FEN tag did not fit fen */
     bool started;        /* the start position is set up */
     bool broken;         /* a bad FEN or move: the rest of the game is skipped */
     bool any;            /* the game has a tag or a move */
     Position pos;
-    int ply;
+    long ply;
 } PdnGame;
 
 typedef struct PdnReader {
@@ -183,28 +207,34 @@ static int pdn_take(PdnReader *r)
     if (!plies_selected(r->plies, r->g.ply))
         return 0;
     char id[64];
-    snprintf(id, sizeof id, "game%d:ply%d", r->g.number, r->g.ply);
+    snprintf(id, sizeof id, "game%ld:ply%ld", r->g.number, r->g.ply);
     return add_item(r->l, r->v, &r->g.pos, id) ? 0 : out_of_memory(r->err, r->errlen);
 }
 
+/* A bad move, FEN tag or construct in the current game: the rest of the game is skipped. */
+static int pdn_bad(PdnReader *r, long line, const char *what, const char *why)
+{
+    r->g.broken = true;
+    return bad_line(r->l, r->path, line, "game %ld: %s: %s", r->g.number, what, why) ? 2 : 0;
+}
+
 /* Sets up the start position of the game when not yet done. */
-static int pdn_start(PdnReader *r, int line)
+static int pdn_start(PdnReader *r)
 {
     PdnGame *g = &r->g;
     if (g->started || g->broken)
         return 0;
     g->started = true;
     g->ply = 0;
-    if (!g->fen[0]) {
-        r->v->start(&g->pos);
-    } else {
-        char why[256];
-        if (!position_from_fen(&g->pos, r->v, g->fen, why, sizeof why)) {
-            g->broken = true;
-            return bad_line(r->l, r->path, g->line, "game %d: FEN tag: %s", g->number, why) ? 2 : 0;
-        }
+    char why[256];
+    if (g->fen_too_long) {
+        snprintf(why, sizeof why, "longer than %d characters", PDN_VALUE_MAX);
+        return pdn_bad(r, g->line, "FEN tag", why);
     }
-    (void)line;
+    if (!g->fen[0])
+        r->v->start(&g->pos);
+    else if (!position_from_fen(&g->pos, r->v, g->fen, why, sizeof why))
+        return pdn_bad(r, g->line, "FEN tag", why);
     return pdn_take(r);
 }
 
@@ -213,15 +243,15 @@ static int pdn_finish(PdnReader *r)
 {
     int code = 0;
     if (r->g.any && !r->g.started)
-        code = pdn_start(r, r->g.line);
-    int number = r->g.number;
+        code = pdn_start(r);
+    long number = r->g.number;
     bool any = r->g.any;
     memset(&r->g, 0, sizeof r->g);
     r->g.number = any ? number + 1 : number;
     return code;
 }
 
-static void pdn_begin_game(PdnReader *r, int line)
+static void pdn_begin_game(PdnReader *r, long line)
 {
     if (!r->g.any) {
         r->g.any = true;
@@ -239,9 +269,22 @@ static bool is_result(const char *t)
     return false;
 }
 
-/* One move-text token. */
-static int pdn_token(PdnReader *r, char *tok, int line)
+/* One move-text token of n bytes (n >= 1). */
+static int pdn_token(PdnReader *r, const char *text, size_t n, long line)
 {
+    char tok[PDN_TOKEN_MAX + 1];
+    if (n > PDN_TOKEN_MAX) {
+        pdn_begin_game(r, line);
+        int code = pdn_start(r);
+        if (code || r->g.broken)
+            return code;
+        char quoted[100], what[128], why[64];
+        snprintf(what, sizeof what, "move '%s'", text_quote(quoted, sizeof quoted, text, n, 20));
+        snprintf(why, sizeof why, "longer than %d characters", PDN_TOKEN_MAX);
+        return pdn_bad(r, line, what, why);
+    }
+    memcpy(tok, text, n);
+    tok[n] = '\0';
     if (is_result(tok))
         return pdn_finish(r);
     if (tok[0] == '$')
@@ -252,55 +295,65 @@ static int pdn_token(PdnReader *r, char *tok, int line)
     if (p > tok && *p == '.') { /* a move number: "12." or "12..." possibly glued to a move */
         while (*p == '.')
             p++;
-        tok = p;
+        memmove(tok, p, strlen(p) + 1);
     }
-    size_t n = strlen(tok);
+    n = strlen(tok);
     while (n > 0 && (tok[n - 1] == '!' || tok[n - 1] == '?'))
         tok[--n] = '\0';
     if (!n)
         return 0;
     pdn_begin_game(r, line);
-    int code = pdn_start(r, line);
+    int code = pdn_start(r);
     if (code || r->g.broken)
         return code;
     Move m;
-    char why[512];
+    char why[512], quoted[4 * PDN_TOKEN_MAX + 4], what[sizeof quoted + 16];
     if (!move_from_text(r->v, &r->g.pos, r->rules, tok, &m, why, sizeof why)) {
-        r->g.broken = true;
-        return bad_line(r->l, r->path, line, "game %d: move '%s': %s", r->g.number, tok, why) ? 2 : 0;
+        snprintf(what, sizeof what, "move '%s'", text_quote(quoted, sizeof quoted, tok, n, PDN_TOKEN_MAX));
+        return pdn_bad(r, line, what, why);
     }
     r->v->make(&r->g.pos, &m);
     r->g.ply++;
     return pdn_take(r);
 }
 
-/* A tag "[Name "value"]" at text; returns the length consumed. */
-static size_t pdn_tag(PdnReader *r, const char *text, size_t len, int *line)
+/* A tag "[Name "value"]" at text (text[0] == '['): the length consumed, or 0 when the tag
+ * is not closed before the end of the text. */
+static size_t pdn_tag(PdnReader *r, const char *text, size_t len, long *line)
 {
     size_t i = 1;
     char name[32];
     size_t nl = 0;
     while (i < len && (text[i] == ' ' || text[i] == '\t'))
         i++;
-    while (i < len && text[i] != ' ' && text[i] != '\t' && text[i] != '"' && text[i] != ']') {
+    while (i < len && text[i] != ' ' && text[i] != '\t' && text[i] != '"' && text[i] != ']'
+           && text[i] != '\n') {
         if (nl + 1 < sizeof name)
             name[nl++] = text[i];
         i++;
     }
     name[nl] = '\0';
-    char value[512];
+    char value[PDN_VALUE_MAX + 1];
     size_t vl = 0;
-    while (i < len && text[i] != '"' && text[i] != ']')
+    bool too_long = false;
+    while (i < len && text[i] != '"' && text[i] != ']') {
+        if (text[i] == '\n')
+            (*line)++;
         i++;
+    }
     if (i < len && text[i] == '"') {
         for (i++; i < len && text[i] != '"'; i++) {
             if (text[i] == '\\' && i + 1 < len)
                 i++;
             if (text[i] == '\n')
                 (*line)++;
-            if (vl + 1 < sizeof value)
+            if (vl < PDN_VALUE_MAX)
                 value[vl++] = text[i];
+            else
+                too_long = true;
         }
+        if (i < len)
+            i++; /* the closing quote */
     }
     value[vl] = '\0';
     while (i < len && text[i] != ']') {
@@ -308,47 +361,53 @@ static size_t pdn_tag(PdnReader *r, const char *text, size_t len, int *line)
             (*line)++;
         i++;
     }
+    if (i == len)
+        return 0;
     if (strcasecmp(name, "FEN") == 0) {
         while (vl > 0 && (value[vl - 1] == '.' || value[vl - 1] == ' '))
             value[--vl] = '\0';
-        snprintf(r->g.fen, sizeof r->g.fen, "%s", value);
+        memcpy(r->g.fen, value, vl + 1);
+        r->g.fen_too_long = too_long;
         r->g.line = *line;
     }
-    return i < len ? i + 1 : len;
+    return i + 1;
 }
 
-int batch_read_pdn_file(BatchList *l, const Variant *v, const Rules *rules, const char *path,
-                        const BatchPlies *plies, char *err, size_t errlen)
+/* Where a move-text token ends. */
+static bool pdn_delimiter(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '[' || c == '{' || c == '('
+        || c == ';';
+}
+
+/* A {comment} or (variation), nested, at text[*i]: skips it; false when it is not closed. */
+static bool pdn_skip_group(const char *text, size_t len, size_t *i, long *line)
+{
+    char open = text[*i], close = open == '{' ? '}' : ')';
+    long depth = 0;
+    for (; *i < len; (*i)++) {
+        if (text[*i] == '\n')
+            (*line)++;
+        if (text[*i] == open)
+            depth++;
+        else if (text[*i] == close && --depth == 0) {
+            (*i)++;
+            return true;
+        }
+    }
+    return false;
+}
+
+int batch_read_pdn_text(BatchList *l, const Variant *v, const Rules *rules, const char *name,
+                        const char *text, size_t len, const BatchPlies *plies, char *err,
+                        size_t errlen)
 {
     err[0] = '\0';
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    if (!text_prepare(name, &text, &len, err, errlen))
         return 2;
-    }
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    char chunk[65536];
-    size_t got;
-    bool ok = mem != NULL;
-    while (ok && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
-        ok = fwrite(chunk, 1, got, mem) == got;
-    bool read_error = ferror(f);
-    fclose(f);
-    if (mem && fclose(mem) != 0)
-        ok = false;
-    if (!ok) {
-        free(text);
-        return out_of_memory(err, errlen);
-    }
-    if (read_error) {
-        free(text);
-        snprintf(err, errlen, "%s: read error", path);
-        return 2;
-    }
-    PdnReader r = { l, v, rules, path, plies, err, errlen, { .number = 1 } };
-    int line = 1, code = 0;
+    PdnReader r = { l, v, rules, name, plies, err, errlen, { .number = 1 } };
+    long line = 1;
+    int code = 0;
     bool line_start = true;
     for (size_t i = 0; i < len && !code;) {
         char c = text[i];
@@ -364,45 +423,48 @@ int batch_read_pdn_file(BatchList *l, const Variant *v, const Rules *rules, cons
         }
         bool at_line_start = line_start;
         line_start = false;
-        if (c == '%' && at_line_start) { /* escape line */
-            while (i < len && text[i] != '\n')
-                i++;
-        } else if (c == ';') {
+        long start_line = line;
+        if ((c == '%' && at_line_start) || c == ';') { /* an escape line, a comment line */
             while (i < len && text[i] != '\n')
                 i++;
         } else if (c == '[') {
             if (r.g.started)
                 code = pdn_finish(&r); /* a tag after moves begins the next game */
-            if (!code) {
-                pdn_begin_game(&r, line);
-                i += pdn_tag(&r, text + i, len - i, &line);
+            if (code)
+                break;
+            pdn_begin_game(&r, line);
+            size_t used = pdn_tag(&r, text + i, len - i, &line);
+            if (!used) {
+                code = pdn_bad(&r, start_line, "tag", "'[' not closed by ']'");
+                break;
             }
+            i += used;
         } else if (c == '{' || c == '(') {
-            char open = c, close = c == '{' ? '}' : ')';
-            int depth = 0;
-            for (; i < len; i++) {
-                if (text[i] == '\n')
-                    line++;
-                if (text[i] == open)
-                    depth++;
-                else if (text[i] == close && --depth == 0) {
-                    i++;
-                    break;
-                }
+            if (!pdn_skip_group(text, len, &i, &line)) {
+                code = pdn_bad(&r, start_line, c == '{' ? "comment" : "variation",
+                               c == '{' ? "'{' not closed by '}'" : "'(' not closed by ')'");
+                break;
             }
         } else {
             size_t start = i;
-            while (i < len && !strchr(" \t\r\n[{(;", text[i]))
+            while (i < len && !pdn_delimiter(text[i]))
                 i++;
-            char tok[128];
-            size_t n = i - start < sizeof tok - 1 ? i - start : sizeof tok - 1;
-            memcpy(tok, text + start, n);
-            tok[n] = '\0';
-            code = pdn_token(&r, tok, line);
+            code = pdn_token(&r, text + start, i - start, line);
         }
     }
     if (!code)
         code = pdn_finish(&r);
+    return code;
+}
+
+int batch_read_pdn_file(BatchList *l, const Variant *v, const Rules *rules, const char *path,
+                        const BatchPlies *plies, char *err, size_t errlen)
+{
+    char *text;
+    size_t len;
+    if (!text_file_read(path, 0, &text, &len, err, errlen))
+        return 2;
+    int code = batch_read_pdn_text(l, v, rules, path, text, len, plies, err, errlen);
     free(text);
     return code;
 }

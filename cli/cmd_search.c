@@ -242,12 +242,18 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
     code = EXIT_OK;
     if (!batch_run(&cfg, &list, &results, &interrupted, err, sizeof err))
         code = cli_runtime_error("%s", err);
-    else if (interrupted) {
-        fprintf(stderr, "dama: interrupted: nothing written\n");
-        code = EXIT_INTERRUPTED;
-    }
     if (code == EXIT_OK && !batch_write_csv(&list, results, bo->out, err, sizeof err))
         code = cli_runtime_error("%s", err);
+    if (code == EXIT_OK && interrupted) {
+        /* The finished positions are written (a complete CSV without the unfinished rows);
+         * the database gets only whole analyses, so it is left as it was. */
+        int written = 0;
+        for (int i = 0; i < list.count; i++)
+            written += results[i].done;
+        fprintf(stderr, "dama: interrupted: wrote %d of %d positions%s\n", written, list.count,
+                db_path ? ", nothing stored in the database" : "");
+        code = EXIT_INTERRUPTED;
+    }
     if (code == EXIT_OK && db_path && !store && !(store = pipeline_open_store(db_path)))
         code = EXIT_RUNTIME;
     if (code == EXIT_OK && store) {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "notation.h"
+#include "text_input.h"
 #include "variant.h"
 
 char *move_to_text(const Variant *v, const Move *move, char *buf, size_t len)
@@ -53,6 +54,21 @@ static void match_path(void *ctx, const Move *m)
     q->nfound++;
 }
 
+/* Longest piece of the text quoted back in an error message. */
+#define MOVE_QUOTE_MAX 40
+
+typedef struct Quoted {
+    char text[4 * MOVE_QUOTE_MAX + 4];
+} Quoted;
+
+/* The text as an error message shows it (made only when there is an error). */
+static Quoted quote(const char *text)
+{
+    Quoted q;
+    text_quote(q.text, sizeof q.text, text, strlen(text), MOVE_QUOTE_MAX);
+    return q;
+}
+
 bool move_from_text(const Variant *v, const Position *pos, const Rules *rules, const char *text,
                     Move *move, char *err, size_t errlen)
 {
@@ -64,7 +80,7 @@ bool move_from_text(const Variant *v, const Position *pos, const Rules *rules, c
         int used = 0;
         int sq = v->parse_square(p, &used);
         if (sq < 0 || q.count == MAX_JUMPS + 2) {
-            snprintf(err, errlen, "bad move '%s': no square at '%s'", text, p);
+            snprintf(err, errlen, "bad move '%s': no square at '%s'", quote(text).text, quote(p).text);
             return false;
         }
         q.squares[q.count++] = sq;
@@ -81,7 +97,7 @@ bool move_from_text(const Variant *v, const Position *pos, const Rules *rules, c
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
         p++;
     if (*p || q.count < 2) {
-        snprintf(err, errlen, "bad move '%s': expected squares joined by '-' or 'x'", text);
+        snprintf(err, errlen, "bad move '%s': expected squares joined by '-' or 'x'", quote(text).text);
         return false;
     }
     v->for_each_path(pos, rules, match_path, &q);
@@ -90,12 +106,12 @@ bool move_from_text(const Variant *v, const Position *pos, const Rules *rules, c
         return true;
     }
     if (q.nfound == 0) {
-        snprintf(err, errlen, "illegal move '%s' in this position", text);
+        snprintf(err, errlen, "illegal move '%s' in this position", quote(text).text);
         return false;
     }
-    size_t n = (size_t)snprintf(err, errlen, "ambiguous move '%s': candidates", text);
-    int shown = q.nfound < 8 ? q.nfound : 8;
-    for (int i = 0; i < shown && n < errlen; i++) {
+    size_t n = (size_t)snprintf(err, errlen, "ambiguous move '%s': candidates", quote(text).text);
+    int listed = q.nfound < 8 ? q.nfound : 8;
+    for (int i = 0; i < listed && n < errlen; i++) {
         char buf[128];
         n += (size_t)snprintf(err + n, errlen - n, " %s", move_to_text(v, &q.found[i], buf, sizeof buf));
     }

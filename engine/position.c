@@ -5,6 +5,7 @@
 
 #include "bitboard.h"
 #include "position.h"
+#include "text_input.h"
 #include "variant.h"
 
 bool position_equal(const Position *a, const Position *b)
@@ -75,10 +76,15 @@ static void trim(const char **s, const char **e)
     while (*e > *s && isspace((unsigned char)(*e)[-1])) (*e)--;
 }
 
-static bool fen_fail(char *err, size_t errlen, const char *what, int len, const char *why)
+/* Longest piece of the text quoted back in an error message. */
+#define FEN_QUOTE_MAX 40
+
+static bool fen_fail(char *err, size_t errlen, const char *what, size_t len, const char *why)
 {
+    char quoted[4 * FEN_QUOTE_MAX + 4];
     if (what)
-        snprintf(err, errlen, "bad FEN at '%.*s': %s", len, what, why);
+        snprintf(err, errlen, "bad FEN at '%s': %s",
+                 text_quote(quoted, sizeof quoted, what, len, FEN_QUOTE_MAX), why);
     else
         snprintf(err, errlen, "bad FEN: %s", why);
     return false;
@@ -88,7 +94,7 @@ static bool fen_fail(char *err, size_t errlen, const char *what, int len, const 
 static bool fen_item(Position *pos, const Variant *v, int color, const char *item, const char *end,
                      const char *shown, char *err, size_t errlen)
 {
-    int shown_len = (int)(end - shown);
+    size_t shown_len = (size_t)(end - shown);
     bool king = false;
     if (item < end && (*item == 'K' || *item == 'k')) {
         king = true;
@@ -144,7 +150,7 @@ bool position_from_fen(Position *pos, const Variant *v, const char *text, char *
         const char *sec_end = next ? next : e;
         trim(&sec_start, &sec_end);
         if (sec_start == sec_end || !strchr("WB", *sec_start))
-            return fen_fail(err, errlen, sec_start, (int)(sec_end - sec_start),
+            return fen_fail(err, errlen, sec_start, (size_t)(sec_end - sec_start),
                             "a section must start with W or B");
         int color = *sec_start == 'W' ? WHITE : BLACK;
         if (seen[color])
@@ -163,7 +169,7 @@ bool position_from_fen(Position *pos, const Variant *v, const char *text, char *
             first = false;
             item = comma ? comma + 1 : sec_end;
             if (comma && item >= sec_end)
-                return fen_fail(err, errlen, sec_start, (int)(sec_end - sec_start),
+                return fen_fail(err, errlen, sec_start, (size_t)(sec_end - sec_start),
                                 "a comma without a square after it");
         }
         sec = next;
@@ -186,7 +192,9 @@ bool position_from_fen(Position *pos, const Variant *v, const char *text, char *
 void position_to_fen(const Position *pos, const Variant *v, char *buf, size_t len)
 {
     size_t n = 0;
-#define PUT(...) do { int w_ = snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__); \
+    /* n counts what the whole text needs; past the end of buf nothing more is written (and
+     * no pointer beyond buf is formed), so a short buf gets a cut but terminated text. */
+#define PUT(...) do { int w_ = n < len ? snprintf(buf + n, len - n, __VA_ARGS__) : 0; \
                       if (w_ > 0) n += (size_t)w_; } while (0)
     PUT("%c", pos->side == WHITE ? 'W' : 'B');
     for (int c = 0; c < 2; c++) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text_input.h"
 #include "weights.h"
 
 static const char *const weight_names[EVAL_NUM_WEIGHTS] = {
@@ -28,6 +29,8 @@ static const char *const feature_why[EVAL_NUM_FEATURES] = {
 #define QUOTE_MAX 40
 /* Missing names listed by name before "and N more". */
 #define MISSING_LISTED 4
+/* A weights file is a few kilobytes; a larger one is not a weights file. */
+#define WEIGHTS_FILE_MAX (1u << 20)
 
 void weights_default(Weights *w) { memcpy(w->w, default_values, sizeof w->w); }
 
@@ -110,61 +113,72 @@ static int parse_int32(const char *p, const char *end, int32_t *out)
     return 0;
 }
 
+/* A token of the text as an error message quotes it. */
+typedef struct Quoted {
+    char text[4 * QUOTE_MAX + 4];
+} Quoted;
+
+static Quoted quote(const char *p, const char *end)
+{
+    Quoted q;
+    text_quote(q.text, sizeof q.text, p, (size_t)(end - p), QUOTE_MAX);
+    return q;
+}
+
 /* Parsing state shared by the lines of one text. */
 typedef struct Parse {
     Weights values;
-    int set_on_line[EVAL_NUM_WEIGHTS]; /* 0 while unnamed */
+    long set_on_line[EVAL_NUM_WEIGHTS]; /* 0 while unnamed */
     const char *source;
     char *err;
     size_t errlen;
 } Parse;
 
-static bool parse_line(Parse *ps, const char *p, const char *end, int line)
+static bool parse_line(Parse *ps, const char *p, const char *end, long line)
 {
     const char *hash = memchr(p, '#', (size_t)(end - p));
     if (hash)
         end = hash;
+    while (end > p && is_blank(end[-1])) /* a CRLF line end, trailing blanks */
+        end--;
     const char *name = skip_blanks(p, end);
     if (name == end)
         return true;
     const char *name_end = token_end(name, end);
-    int len = (int)(name_end - name);
-    int quoted = len < QUOTE_MAX ? len : QUOTE_MAX;
-    int index = index_of(name, (size_t)len);
+    int index = index_of(name, (size_t)(name_end - name));
     if (index < 0)
-        return fail(ps->err, ps->errlen, "%s:%d: unknown weight '%.*s'", ps->source, line, quoted, name);
+        return fail(ps->err, ps->errlen, "%s:%ld: unknown weight '%s'", ps->source, line,
+                    quote(name, name_end).text);
     if (ps->set_on_line[index])
-        return fail(ps->err, ps->errlen, "%s:%d: duplicate weight '%s' (first on line %d)",
+        return fail(ps->err, ps->errlen, "%s:%ld: duplicate weight '%s' (first on line %ld)",
                     ps->source, line, weight_names[index], ps->set_on_line[index]);
 
     const char *value = skip_blanks(name_end, end);
     const char *value_end = token_end(value, end);
-    int vlen = (int)(value_end - value), vquoted = vlen < QUOTE_MAX ? vlen : QUOTE_MAX;
     if (value == end)
-        return fail(ps->err, ps->errlen, "%s:%d: weight '%s' has no value", ps->source, line,
+        return fail(ps->err, ps->errlen, "%s:%ld: weight '%s' has no value", ps->source, line,
                     weight_names[index]);
     switch (parse_int32(value, value_end, &ps->values.w[index])) {
     case 1:
-        return fail(ps->err, ps->errlen, "%s:%d: value '%.*s' of '%s' is not an integer",
-                    ps->source, line, vquoted, value, weight_names[index]);
+        return fail(ps->err, ps->errlen, "%s:%ld: value '%s' of '%s' is not an integer",
+                    ps->source, line, quote(value, value_end).text, weight_names[index]);
     case 2:
-        return fail(ps->err, ps->errlen, "%s:%d: value '%.*s' of '%s' is out of range (int32)",
-                    ps->source, line, vquoted, value, weight_names[index]);
+        return fail(ps->err, ps->errlen, "%s:%ld: value '%s' of '%s' is out of range (int32)",
+                    ps->source, line, quote(value, value_end).text, weight_names[index]);
     default:
         break;
     }
     const char *rest = skip_blanks(value_end, end);
     if (rest != end) {
-        int rlen = (int)(end - rest);
-        return fail(ps->err, ps->errlen, "%s:%d: unexpected text '%.*s' after the value of '%s'",
-                    ps->source, line, rlen < QUOTE_MAX ? rlen : QUOTE_MAX, rest, weight_names[index]);
+        return fail(ps->err, ps->errlen, "%s:%ld: unexpected text '%s' after the value of '%s'",
+                    ps->source, line, quote(rest, end).text, weight_names[index]);
     }
     ps->set_on_line[index] = line;
     return true;
 }
 
 /* Names every unset weight (the first few) in one message at the last line. */
-static bool report_missing(const Parse *ps, int line)
+static bool report_missing(const Parse *ps, long line)
 {
     char list[256] = "";
     size_t used = 0;
@@ -180,24 +194,27 @@ static bool report_missing(const Parse *ps, int line)
     if (missing == 0)
         return true;
     if (missing > MISSING_LISTED)
-        return fail(ps->err, ps->errlen, "%s:%d: %d weights missing: %s and %d more", ps->source, line,
+        return fail(ps->err, ps->errlen, "%s:%ld: %d weights missing: %s and %d more", ps->source, line,
                     missing, list, missing - MISSING_LISTED);
-    return fail(ps->err, ps->errlen, "%s:%d: %s missing: %s", ps->source, line,
+    return fail(ps->err, ps->errlen, "%s:%ld: %s missing: %s", ps->source, line,
                 missing == 1 ? "weight" : "weights", list);
 }
 
-bool weights_parse(Weights *w, const char *text, const char *source_name, char *err, size_t errlen)
+bool weights_parse_text(Weights *w, const char *text, size_t len, const char *source_name,
+                       char *err, size_t errlen)
 {
+    if (!text_prepare(source_name, &text, &len, err, errlen))
+        return false;
     /* Parse into a copy so that a bad file leaves *w untouched. */
     Parse ps = { .source = source_name, .err = err, .errlen = errlen };
-    int line = 0;
-    for (const char *p = text; *p;) {
-        const char *end = strchr(p, '\n');
+    long line = 0;
+    for (const char *p = text, *stop = text + len; p < stop;) {
+        const char *end = memchr(p, '\n', (size_t)(stop - p));
         if (!end)
-            end = p + strlen(p);
+            end = stop;
         if (!parse_line(&ps, p, end, ++line))
             return false;
-        p = *end ? end + 1 : end;
+        p = end < stop ? end + 1 : end;
     }
     if (!report_missing(&ps, line > 0 ? line : 1))
         return false;
@@ -205,40 +222,18 @@ bool weights_parse(Weights *w, const char *text, const char *source_name, char *
     return true;
 }
 
+bool weights_parse(Weights *w, const char *text, const char *source_name, char *err, size_t errlen)
+{
+    return weights_parse_text(w, text, strlen(text), source_name, err, errlen);
+}
+
 bool weights_load(Weights *w, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    bool ok = true;
-    for (;;) {
-        if (cap - len < 2) {
-            size_t new_cap = cap ? 2 * cap : 8192;
-            char *grown = realloc(text, new_cap);
-            if (!grown) {
-                ok = fail(err, errlen, "%s: out of memory", path);
-                break;
-            }
-            text = grown;
-            cap = new_cap;
-        }
-        size_t n = fread(text + len, 1, cap - len - 1, f);
-        len += n;
-        if (n == 0)
-            break;
-    }
-    if (ok && ferror(f))
-        ok = fail(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-    fclose(f);
-    if (ok) {
-        text[len] = '\0';
-        if (memchr(text, '\0', len))
-            ok = fail(err, errlen, "%s: not a text file (contains a NUL byte)", path);
-    }
-    if (ok)
-        ok = weights_parse(w, text, path, err, errlen);
+    char *text;
+    size_t len;
+    if (!text_file_read(path, WEIGHTS_FILE_MAX, &text, &len, err, errlen))
+        return false;
+    bool ok = weights_parse_text(w, text, len, path, err, errlen);
     free(text);
     return ok;
 }

@@ -27,11 +27,16 @@ const char *weight_name(int index);
 /* Index of the weight called name, or -1. */
 int weight_index(const char *name);
 
-/* Parses text.  On error returns false, leaves *w unchanged and writes one line to err:
- * "SOURCE:LINE: reason" (unknown, duplicate or missing names, a value that is not an
- * integer or does not fit int32, text after the value). */
+/* Parses the len bytes at text (a leading byte-order mark is skipped, CRLF line ends are
+ * fine).  On error returns false, leaves *w unchanged and writes one line to err:
+ * "SOURCE:LINE: reason" (a NUL byte or invalid UTF-8, unknown, duplicate or missing names,
+ * a value that is not an integer or does not fit int32, text after the value). */
+bool weights_parse_text(Weights *w, const char *text, size_t len, const char *source_name,
+                        char *err, size_t errlen);
+/* The same for a NUL-terminated text. */
 bool weights_parse(Weights *w, const char *text, const char *source_name, char *err, size_t errlen);
-/* Reads and parses the file at path; errors as weights_parse, or "PATH: cannot read: why". */
+/* Reads and parses the file at path (at most 1 MiB); errors as weights_parse_text, or
+ * "PATH: cannot read: why". */
 bool weights_load(Weights *w, const char *path, char *err, size_t errlen);
 /* Writes the canonical text: a header comment, then every weight in table order, each
  * feature's pair under a comment saying why it exists.  False on a write error. */

@@ -19,6 +19,7 @@
 #include "store.h"
 #include "test_util.h"
 #include "test_csv.h"
+#include "test_tmpdir.h"
 #include "variant.h"
 
 /* ---- fixture ---- */
@@ -57,6 +58,34 @@ static void write_file(const char *name, const char *text)
     fclose(f);
 }
 
+/* Writes len bytes (NUL bytes included). */
+static void write_bytes(const char *name, const char *data, size_t len)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Asserts the last command's stderr holds want. */
+static void err_has(const char *want)
+{
+    char *err = slurp("err.txt");
+    if (!strstr(err, want))
+        fail_msg("stderr lacks '%s':\n%s", want, err);
+    free(err);
+}
+
+/* The CSV file DIR/name, read back (csv_release it). */
+static Csv *load_csv(const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return csv_load(path);
+}
+
 static bool exists(const char *name)
 {
     char path[128];
@@ -68,16 +97,13 @@ static bool exists(const char *name)
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/dama-test-analysis-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return test_tmpdir_make(dir, sizeof dir, "analysis");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return test_tmpdir_remove(dir);
 }
 
 /* Lines 1-11: good lines 2, 3, 7, 10, 11; bad lines 4 (unknown square), 5 (bad side),
@@ -365,6 +391,148 @@ static void test_usage_errors(void **state)
     free(out);
 }
 
+/* A NUL byte in any input file is bad input named by file and line; it never hangs (the
+ * PDN reader looped for ever), never cuts a line (a FEN list analysed "W:Wa2\0:Ba6" as
+ * W:Wa2:B) and nothing is written.  `timeout` turns a hang into a failure. */
+static void test_nul_bytes(void **state)
+{
+    (void)state;
+    const char *bin = test_dama_bin();
+    static const char pdn[] = "1. c3-c4\0 d6-d5 *\n";
+    write_bytes("n.pdn", pdn, sizeof pdn - 1);
+    assert_int_equal(sh("timeout 60 %s analyze --in %s/n.pdn --format pdn --nodes 100 --out %s/n.csv",
+                        bin, dir, dir), 2);
+    err_has("n.pdn:1: NUL byte");
+    assert_int_equal(sh("timeout 60 %s analyze --in %s/n.pdn --nodes 100 --out %s/n.csv", bin, dir, dir), 2);
+    err_has("n.pdn:1: NUL byte");
+    assert_false(exists("n.csv"));
+
+    static const char fens[] = "start\nW:Wa2\0:Ba6\n";
+    write_bytes("n.txt", fens, sizeof fens - 1);
+    assert_int_equal(sh("timeout 60 %s analyze --in %s/n.txt --nodes 100 --out %s/n.csv", bin, dir, dir), 2);
+    err_has("n.txt:2: NUL byte");
+    assert_false(exists("n.csv"));
+
+    /* a weights file: the line is named too */
+    char *weights = test_read_file("data/weights/turkish.txt");
+    assert_non_null(weights);
+    char *third = strchr(strchr(strchr(weights, '\n') + 1, '\n') + 1, '\n'); /* end of line 3 */
+    *third = '\0';
+    size_t head = strlen(weights);
+    *third = '\n';
+    char *with_nul = malloc(strlen(weights) + 2);
+    assert_non_null(with_nul);
+    memcpy(with_nul, weights, head);
+    with_nul[head] = '\0';
+    strcpy(with_nul + head + 1, weights + head);
+    write_bytes("nul-weights.txt", with_nul, strlen(weights) + 1);
+    free(with_nul);
+    free(weights);
+    assert_int_equal(sh("%s analyze --fen start --nodes 100 --weights %s/nul-weights.txt", bin, dir), 2);
+    err_has("nul-weights.txt:3: NUL byte");
+}
+
+/* A UTF-8 byte-order mark at the start of a weights, FEN or PDN file is skipped, and CRLF
+ * line ends are read as LF. */
+static void test_bom_and_crlf(void **state)
+{
+    (void)state;
+    const char *bin = test_dama_bin();
+    write_file("bom.txt", "\xEF\xBB\xBFstart ; first\r\nB:Wa2:Ba6\r\n");
+    assert_int_equal(sh("%s analyze --in %s/bom.txt --nodes 200 --out %s/bom.csv", bin, dir, dir), 0);
+    Csv *c = load_csv("bom.csv");
+    assert_int_equal(c->nrows, 3);
+    assert_string_equal(csv_cell(c, 1, "id"), "first");
+    assert_string_equal(csv_cell(c, 2, "id"), "2");
+    assert_string_equal(csv_cell(c, 2, "fen"), "B:Wa2:Ba6");
+    csv_release(c);
+
+    write_file("bom.pdn", "\xEF\xBB\xBF[Event \"x\"]\r\n1. c3-c4 d6-d5 *\r\n");
+    assert_int_equal(sh("%s analyze --in %s/bom.pdn --nodes 200 --out %s/bom.csv", bin, dir, dir), 0);
+    c = load_csv("bom.csv");
+    assert_int_equal(c->nrows, 4);
+    assert_string_equal(csv_cell(c, 3, "id"), "game1:ply2");
+    csv_release(c);
+
+    /* the shipped weights with a BOM and CRLF play exactly as the built-in ones */
+    char *weights = test_read_file("data/weights/turkish.txt");
+    assert_non_null(weights);
+    char wpath[128];
+    snprintf(wpath, sizeof wpath, "%s/bom-weights.txt", dir);
+    FILE *f = fopen(wpath, "wb");
+    assert_non_null(f);
+    fputs("\xEF\xBB\xBF", f);
+    for (const char *p = weights; *p; p++)
+        fputs(*p == '\n' ? "\r\n" : (char[]){ *p, 0 }, f);
+    assert_int_equal(fclose(f), 0);
+    free(weights);
+    assert_int_equal(sh("%s analyze --fen start --nodes 3000 --weights %s", bin, wpath), 0);
+    char *with_file = slurp("out.txt");
+    assert_int_equal(sh("%s analyze --fen start --nodes 3000", bin), 0);
+    char *built_in = slurp("out.txt");
+    /* the same lines but the nps figures: compare the bestmove line and the node counts */
+    assert_string_equal(strstr(with_file, "bestmove"), strstr(built_in, "bestmove"));
+    free(with_file);
+    free(built_in);
+}
+
+/* Text that is not UTF-8 is refused with the line and column, not copied into the CSV. */
+static void test_invalid_utf8(void **state)
+{
+    (void)state;
+    write_file("latin1.txt", "start ; ok\nstart ; caf\xE9\n");
+    assert_int_equal(sh("%s analyze --in %s/latin1.txt --nodes 100 --out %s/l.csv", test_dama_bin(), dir, dir), 2);
+    err_has("latin1.txt:2: invalid UTF-8 (byte 0xE9 at column 12)");
+    assert_false(exists("l.csv"));
+    /* well-formed UTF-8 ids are fine */
+    write_file("utf8.txt", "start ; \xC5\x9F" "eker bayram\xC4\xB1\n");
+    assert_int_equal(sh("%s analyze --in %s/utf8.txt --nodes 100 --out %s/u.csv", test_dama_bin(), dir, dir), 0);
+    Csv *c = load_csv("u.csv");
+    assert_string_equal(csv_cell(c, 1, "id"), "\xC5\x9F" "eker bayram\xC4\xB1");
+    csv_release(c);
+}
+
+/* The PDN reader cut a token at 127 bytes, a FEN tag at 511, and swallowed the rest of the
+ * file after a '{' or '[' never closed, all silently: each is now a bad line. */
+static void test_pdn_never_cuts(void **state)
+{
+    (void)state;
+    const char *bin = test_dama_bin();
+    /* "1." + 120 more dots + "c3-c4" is 127 bytes: cut there it was the legal c3-c4 */
+    char pdn[512];
+    size_t n = 0;
+    pdn[n++] = '1';
+    for (int i = 0; i < 121; i++)
+        pdn[n++] = '.';
+    n += (size_t)snprintf(pdn + n, sizeof pdn - n, "c3-c4zz *\n");
+    write_file("long.pdn", pdn);
+    assert_int_equal(sh("%s analyze --in %s/long.pdn --nodes 100 --out %s/p.csv", bin, dir, dir), 2);
+    err_has("long.pdn:1: game 1: move '1" "..................." "...'"); /* 20 bytes, then "..." */
+    err_has("': longer than 127 characters");
+
+    /* a FEN tag of 517 bytes: cut at 511 it was W:Wa2:Ba6 without b7 */
+    char tag[700];
+    n = (size_t)snprintf(tag, sizeof tag, "[FEN \"W:Wa2:Ba6");
+    for (int i = 0; i < 505; i++)
+        tag[n++] = ' ';
+    snprintf(tag + n, sizeof tag - n, ",b7\"]\n1. a2-a3 *\n");
+    write_file("tag.pdn", tag);
+    assert_int_equal(sh("%s analyze --in %s/tag.pdn --nodes 100 --out %s/p.csv", bin, dir, dir), 2);
+    err_has("tag.pdn:1: game 1: FEN tag: longer than 511 characters");
+
+    write_file("open.pdn", "1. c3-c4 {never closed\n2. d3-d4 *\n");
+    assert_int_equal(sh("%s analyze --in %s/open.pdn --nodes 100 --out %s/p.csv", bin, dir, dir), 2);
+    err_has("open.pdn:1: game 1: comment: '{' not closed by '}'");
+    Csv *c = load_csv("p.csv"); /* the positions before it are kept */
+    assert_int_equal(c->nrows, 3);
+    assert_string_equal(csv_cell(c, 2, "id"), "game1:ply1");
+    csv_release(c);
+
+    write_file("opentag.pdn", "[Event \"x\n1. c3-c4 *\n");
+    assert_int_equal(sh("%s analyze --in %s/opentag.pdn --nodes 100 --out %s/p.csv", bin, dir, dir), 2);
+    err_has("opentag.pdn:1: game 1: tag: '[' not closed by ']'");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -374,6 +542,10 @@ int main(void)
         cmocka_unit_test(test_db_stores_rows),
         cmocka_unit_test(test_db_and_pdn_sources),
         cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_nul_bytes),
+        cmocka_unit_test(test_bom_and_crlf),
+        cmocka_unit_test(test_invalid_utf8),
+        cmocka_unit_test(test_pdn_never_cuts),
     };
     return cmocka_run_group_tests_name("analysis", tests, setup, teardown);
 }

@@ -400,6 +400,59 @@ static void test_bad_fen(void **state)
     assert_true(position_from_fen(&a, V, "W:W:Bd5", err, sizeof err));
 }
 
+/* Writing into a short buffer gives the start of the text, terminated, and writes nothing
+ * beyond the buffer (position_to_fen formed a pointer past it: undefined behaviour). */
+static void test_fen_into_short_buffers(void **state)
+{
+    (void)state;
+    Position pos;
+    char err[256], full[256];
+    assert_true(position_from_fen(&pos, V, "W:WKa1,b2,c3:Bf6,g7,Kh8", err, sizeof err));
+    position_to_fen(&pos, V, full, sizeof full);
+    assert_string_equal(full, "W:WKa1,b2,c3:Bf6,g7,Kh8");
+    size_t n = strlen(full);
+    for (size_t len = 1; len <= n + 1; len++) {
+        struct { char buf[32]; char guard[8]; } box;
+        memset(&box, '#', sizeof box);
+        position_to_fen(&pos, V, box.buf, len);
+        size_t want = len - 1 < n ? len - 1 : n;
+        assert_int_equal(strlen(box.buf), want);
+        assert_memory_equal(box.buf, full, want);
+        for (size_t i = len; i < sizeof box.buf; i++)
+            assert_int_equal(box.buf[i], '#');
+    }
+}
+
+/* An error message is one line whatever the input holds: control bytes are shown as \xNN
+ * (a newline in a FEN or move text made the message two lines), long input is cut. */
+static void test_errors_quote_one_line(void **state)
+{
+    (void)state;
+    Position pos;
+    char err[512];
+    assert_false(position_from_fen(&pos, V, "W:W\nb9:Ba6", err, sizeof err));
+    assert_string_equal(err, "bad FEN at 'W\\x0Ab9': no such square");
+    assert_false(position_from_fen(&pos, V, "B:W\xFF\xFF;\n\nx:Ba6", err, sizeof err));
+    assert_null(strchr(err, '\n'));
+    assert_non_null(strstr(err, "'W\\xFF\\xFF;\\x0A\\x0Ax'"));
+
+    Rules rules = rules_default();
+    V->start(&pos);
+    Move m;
+    assert_false(move_from_text(V, &pos, &rules, "c3-c4\x1B[31m", &m, err, sizeof err));
+    assert_string_equal(err, "bad move 'c3-c4\\x1B[31m': expected squares joined by '-' or 'x'");
+
+    /* 100 000 bytes of junk are quoted as 40 and "..." */
+    static char huge[100001];
+    memset(huge, 'z', sizeof huge - 1);
+    huge[0] = 'W';
+    huge[1] = ':';
+    huge[2] = 'W';
+    assert_false(position_from_fen(&pos, V, huge, err, sizeof err));
+    assert_int_equal(strlen(err), strlen("bad FEN at '") + 40 + 3 + strlen("': no such square"));
+    assert_non_null(strstr(err, "zzz...': no such square"));
+}
+
 /* ---- game results ---- */
 
 static void play(Game *g, const char *text)
@@ -549,6 +602,8 @@ int main(void)
         cmocka_unit_test(test_round_trips),
         cmocka_unit_test(test_short_and_ambiguous_text),
         cmocka_unit_test(test_bad_fen),
+        cmocka_unit_test(test_fen_into_short_buffers),
+        cmocka_unit_test(test_errors_quote_one_line),
         cmocka_unit_test(test_game_results),
         cmocka_unit_test(test_game_end_precedence),
         cmocka_unit_test(test_zobrist_incremental),

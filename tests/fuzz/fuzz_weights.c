@@ -1,0 +1,25 @@
+/* weights_parse_text on any bytes: never a crash, one line of error; accepted weights
+ * write out canonically and parse back to the same vector. */
+#include "fuzz_util.h"
+#include "weights.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    Weights w, back;
+    weights_default(&w);
+    char err[512];
+    if (weights_parse_text(&w, (const char *)data, size, "fuzz", err, sizeof err)) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        FUZZ_CHECK(f && weights_write(&w, f), "cannot write weights");
+        fclose(f);
+        FUZZ_CHECK(weights_parse_text(&back, text, len, "written", err, sizeof err), "%s", err);
+        FUZZ_CHECK(memcmp(&w, &back, sizeof w) == 0, "weights changed in a round trip");
+        free(text);
+    } else {
+        FUZZ_CHECK(fuzz_one_line(err) && strncmp(err, "fuzz:", 5) == 0,
+                   "bad error: '%s'", err);
+    }
+    return 0;
+}
