@@ -340,8 +340,8 @@ static int run_analyze(int argc, char **argv)
      * no history, so no-progress and repetition cannot apply). */
     GameEnd end = game_end(&ctx.pos, &ctx.rules, ctx.variant->count(&ctx.pos, &ctx.rules, false) > 0, 0, 0);
     if (end.result != RESULT_NONE) {
-        printf("game over: %s%s (%s)\n", result_name(end.result),
-               end.result == RESULT_DRAW ? "" : " wins", reason_name(end.reason));
+        char text[64];
+        printf("game over: %s\n", game_end_text(end, text, sizeof text));
         return EXIT_OK;
     }
 

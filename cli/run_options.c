@@ -111,7 +111,8 @@ bool run_options_finish(RunOptions *ro)
         return false;
     }
     char err[512];
-    if (!openings_load(&ro->book, ro->cfg.setup.variant, ro->openings_path, err, sizeof err)) {
+    if (!openings_load(&ro->book, ro->cfg.setup.variant, &ro->cfg.setup.rules, ro->openings_path, err,
+                       sizeof err)) {
         cli_usage_error("%s", err);
         return false;
     }

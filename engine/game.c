@@ -1,4 +1,5 @@
 /* A game: the position plus what the end-of-game rules need. */
+#include <stdio.h>
 #include <string.h>
 
 #include "bitboard.h"
@@ -82,4 +83,11 @@ const char *reason_name(int reason)
         "move-cap", "resign", "time", "adjudication",
     };
     return reason >= 0 && reason < REASON_COUNT ? names[reason] : "none";
+}
+
+char *game_end_text(GameEnd end, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s (%s)", result_name(end.result), end.result == RESULT_DRAW ? "" : " wins",
+             reason_name(end.reason));
+    return buf;
 }

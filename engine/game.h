@@ -3,6 +3,8 @@
 #ifndef DAMA_GAME_H
 #define DAMA_GAME_H
 
+#include <stddef.h>
+
 #include "types.h"
 
 #define MAX_GAME_PLIES 2048
@@ -47,6 +49,8 @@ typedef struct GameEnd {
 #define REPETITIONS_FOR_DRAW 2 /* earlier occurrences: the third time draws */
 GameEnd game_end(const Position *pos, const Rules *rules, bool can_move, int since_capture,
                  int repetitions);
+/* "black wins (no-moves)", "draw (one-each)": the end in words, for messages.  Returns buf. */
+char *game_end_text(GameEnd end, char *buf, size_t len);
 /* A finished game's result from the side to move: +1 it won, -1 it lost, 0 a draw. */
 int result_for_side(int result, int side);
 

@@ -1,64 +1,85 @@
 /* Opening positions for self-play and matches. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "game.h"
 #include "openings.h"
 #include "position.h"
+#include "text_input.h"
 #include "variant.h"
 
-bool openings_load(OpeningBook *book, const Variant *v, const char *path, char *err, size_t errlen)
+/* Adds one FEN line (comment and blanks already cut) to the book; false with the reason. */
+static bool add_opening(OpeningBook *book, int *cap, const Variant *v, const Rules *rules,
+                        const char *fen, char *why, size_t whylen)
+{
+    if (book->count == *cap) {
+        int ncap = *cap ? *cap * 2 : 64;
+        Position *np = realloc(book->positions, (size_t)ncap * sizeof *np);
+        if (!np)
+            return snprintf(why, whylen, "out of memory"), false;
+        book->positions = np;
+        *cap = ncap;
+    }
+    Position *pos = &book->positions[book->count];
+    if (!position_from_fen(pos, v, fen, why, whylen))
+        return false;
+    /* A game must be playable from it: the same judge as play decides. */
+    MoveList list;
+    v->generate(pos, rules, &list);
+    GameEnd end = game_end(pos, rules, list.count > 0, 0, 0);
+    if (end.result != RESULT_NONE) {
+        char text[64];
+        snprintf(why, whylen, "the game is already over there: %s", game_end_text(end, text, sizeof text));
+        return false;
+    }
+    book->count++;
+    return true;
+}
+
+bool openings_load(OpeningBook *book, const Variant *v, const Rules *rules, const char *path,
+                   char *err, size_t errlen)
 {
     book->positions = NULL;
     book->count = 0;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    char *buf;
+    size_t len;
+    if (!text_file_read(path, 0, &buf, &len, err, errlen))
         return false;
-    }
-    char line[1024];
-    int lineno = 0, cap = 0;
-    bool ok = true;
-    while (ok && fgets(line, sizeof line, f)) {
+    const char *text = buf;
+    bool ok = text_prepare(path, &text, &len, err, errlen);
+    int cap = 0;
+    long lineno = 0;
+    for (const char *p = text, *stop = text + len; ok && p < stop;) {
+        const char *eol = memchr(p, '\n', (size_t)(stop - p));
+        if (!eol)
+            eol = stop;
         lineno++;
-        char *semi = strchr(line, ';');
-        if (semi)
-            *semi = '\0';
-        char *p = line;
-        while (*p == ' ' || *p == '\t')
+        /* The FEN: up to a ';' comment, without surrounding blanks (a CRLF's '\r' too). */
+        const char *q = memchr(p, ';', (size_t)(eol - p));
+        const char *e = q ? q : eol;
+        while (p < e && (*p == ' ' || *p == '\t'))
             p++;
-        size_t n = strcspn(p, "\r\n");
-        p[n] = '\0';
-        if (*p == '\0' || *p == '#')
-            continue;
-        if (book->count == cap) {
-            cap = cap ? cap * 2 : 64;
-            Position *np = realloc(book->positions, (size_t)cap * sizeof *np);
-            if (!np) {
+        while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+            e--;
+        if (e > p && *p != '#') {
+            char *fen = strndup(p, (size_t)(e - p)), why[256];
+            if (!fen) {
                 snprintf(err, errlen, "%s: out of memory", path);
                 ok = false;
-                break;
+            } else if (!add_opening(book, &cap, v, rules, fen, why, sizeof why)) {
+                snprintf(err, errlen, "%s:%ld: %s", path, lineno, why);
+                ok = false;
             }
-            book->positions = np;
+            free(fen);
         }
-        char why[256];
-        if (!position_from_fen(&book->positions[book->count], v, p, why, sizeof why)) {
-            snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
-            ok = false;
-            break;
-        }
-        book->count++;
-    }
-    if (ok && ferror(f)) {
-        snprintf(err, errlen, "%s: read error", path);
-        ok = false;
+        p = eol < stop ? eol + 1 : eol;
     }
     if (ok && book->count == 0) {
         snprintf(err, errlen, "%s: no positions in the file", path);
         ok = false;
     }
-    fclose(f);
+    free(buf);
     if (!ok)
         openings_free(book);
     return ok;

@@ -12,8 +12,11 @@ typedef struct OpeningBook {
 } OpeningBook;
 
 /* Reads one position a line (FEN, optionally followed by "; comment"); '#' lines and blank
- * lines are skipped.  A bad line is an error naming the file and line. */
-bool openings_load(OpeningBook *book, const Variant *v, const char *path, char *err, size_t errlen);
+ * lines are skipped.  The file is text as engine/text_input.h says (a byte-order mark
+ * skipped, CRLF accepted, NUL bytes and invalid UTF-8 refused).  A bad line, or a position
+ * where the game is already over under rules, is an error naming the file and line. */
+bool openings_load(OpeningBook *book, const Variant *v, const Rules *rules, const char *path,
+                   char *err, size_t errlen);
 void openings_free(OpeningBook *book);
 
 /* plies random legal moves from the start position, drawn from seed; redrawn (up to a
