@@ -228,7 +228,7 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
         while (have_searchers) {
             int index;
             bool go, known = false;
-            Finished f;
+            Finished f = { 0 }; /* zeroed: the copy below reads .opening before a path sets it */
 #pragma omp critical(dama_writer)
             {
                 while (cfg->stored && next_game < cfg->games && cfg->stored[next_game] != RESULT_NONE)
