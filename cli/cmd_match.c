@@ -40,25 +40,37 @@ bool sprt_parse(SprtConfig *sc, const char *text, char *err, size_t errlen)
     return true;
 }
 
-/* SPRT bookkeeping, called by the runner after each finished pair. */
+/* The match's statistics, booked by the runner after each finished pair.  Only whole pairs
+ * count (a lone game says nothing about the opening's bias), and once the SPRT has decided
+ * the books close: pairs still in flight then are stored as games but change neither the
+ * verdict nor the figures it was reached on, so W/D/L, pentanomial, Elo and LLR always
+ * describe the same pairs. */
 typedef struct MatchState {
     const SprtConfig *sprt;
     int64_t penta[PENTA_N];
+    int64_t pairs;
+    int wins, draws, losses; /* A's games in the counted pairs */
     double lower, upper, llr;
     SprtVerdict verdict;
 } MatchState;
 
-static bool on_pair(void *ctx, int pair, double pair_score)
+static bool on_pair(void *ctx, int pair, const double a_points[2])
 {
     (void)pair;
     MatchState *ms = ctx;
-    ms->penta[(int)lround(pair_score * 2)]++;
-    /* A decision is final: pairs still in flight when it came are counted in the results
-     * but cannot undo it. */
-    if (!ms->sprt->enabled || ms->verdict != SPRT_CONTINUE)
-        return ms->verdict == SPRT_CONTINUE;
+    if (ms->verdict != SPRT_CONTINUE)
+        return false;
+    for (int g = 0; g < 2; g++) {
+        ms->wins += a_points[g] == 1.0;
+        ms->draws += a_points[g] == 0.5;
+        ms->losses += a_points[g] == 0.0;
+    }
+    ms->penta[(int)lround((a_points[0] + a_points[1]) * 2)]++;
+    ms->pairs++;
+    if (!ms->sprt->enabled)
+        return true;
     ms->llr = sprt_llr_penta(ms->penta, ms->sprt->elo0, ms->sprt->elo1);
-    ms->verdict = sprt_verdict(ms->llr, ms->lower, ms->upper);
+    ms->verdict = sprt_verdict(ms->llr, ms->pairs, ms->lower, ms->upper);
     return ms->verdict == SPRT_CONTINUE;
 }
 
@@ -67,6 +79,38 @@ static const char *verdict_name(SprtVerdict v, bool enabled)
     if (!enabled)
         return "none";
     return v == SPRT_ACCEPT_H1 ? "accept-H1" : v == SPRT_ACCEPT_H0 ? "accept-H0" : "continue";
+}
+
+/* x as printed with `decimals` places, without the "-0.0" of a tiny negative number. */
+static double shown(double x, int decimals)
+{
+    return fabs(x) < 0.5 * pow(10.0, -decimals) ? 0.0 : x;
+}
+
+/* The result lines (format in the help text below). */
+static void print_result(const MatchState *ms, const EloEstimate *e, int games_played,
+                         const char *penta)
+{
+    int counted = (int)(2 * ms->pairs);
+    printf("match games %d wins %d draws %d losses %d penta [%s] (A's view", counted, ms->wins,
+           ms->draws, ms->losses, penta);
+    if (games_played > counted)
+        printf("; %d game%s outside the counted pairs left out", games_played - counted,
+               games_played - counted == 1 ? "" : "s");
+    printf(")\n");
+    if (e->interval_known)
+        printf("elo %+.1f [%+.1f, %+.1f] los %.1f%%\n", shown(e->elo, 1), shown(e->elo_lo, 1),
+               shown(e->elo_hi, 1), 100 * e->los);
+    else
+        printf("elo n/a: too few pairs (%lld < %d) score %.1f%%\n", (long long)ms->pairs,
+               STATS_MIN_PAIRS, counted ? 100.0 * (ms->wins + 0.5 * ms->draws) / counted : 50.0);
+    if (ms->sprt->enabled) {
+        printf("sprt elo0 %g elo1 %g llr %.3f [%.3f, %.3f] %s", ms->sprt->elo0, ms->sprt->elo1,
+               shown(ms->llr, 3), ms->lower, ms->upper, verdict_name(ms->verdict, true));
+        if (ms->pairs < STATS_MIN_PAIRS)
+            printf(" (no verdict before %d pairs)", STATS_MIN_PAIRS);
+        printf("\n");
+    }
 }
 
 int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const Weights *a,
@@ -99,28 +143,24 @@ int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const W
         return cli_runtime_error("%s: %s", ro->db_path, t.error);
 
     EloEstimate e = elo_from_penta(ms.penta);
-    int wins = t.a_wins, losses = t.b_wins, draws = t.games - t.a_wins - t.b_wins;
     char penta[96];
     snprintf(penta, sizeof penta, "%lld,%lld,%lld,%lld,%lld", (long long)ms.penta[0],
              (long long)ms.penta[1], (long long)ms.penta[2], (long long)ms.penta[3], (long long)ms.penta[4]);
     MatchRecord rec = {
-        .run_id = run_id, .weights_a = a_id, .weights_b = b_id, .games = t.games,
-        .wins = wins, .draws = draws, .losses = losses, .penta = penta,
-        .elo = e.elo, .elo_low = e.elo_lo, .elo_high = e.elo_hi,
+        .run_id = run_id, .weights_a = a_id, .weights_b = b_id, .games = (int)(2 * ms.pairs),
+        .wins = ms.wins, .draws = ms.draws, .losses = ms.losses, .penta = penta,
+        /* too few pairs: no estimate (a NaN is stored as NULL) */
+        .elo = e.interval_known ? e.elo : NAN, .elo_low = e.interval_known ? e.elo_lo : NAN,
+        .elo_high = e.interval_known ? e.elo_hi : NAN,
         .llr = ms.llr, .llr_low = ms.lower, .llr_high = ms.upper,
         .verdict = verdict_name(ms.verdict, sprt->enabled),
     };
     if (store_match_put(store, &rec) < 0)
         return cli_runtime_error("%s: %s", ro->db_path, store_error(store));
-    printf("match games %d wins %d draws %d losses %d penta [%s] (A's view)\n", t.games, wins,
-           draws, losses, penta);
-    printf("elo %+.1f [%+.1f, %+.1f] los %.1f%%\n", e.elo, e.elo_lo, e.elo_hi, 100 * e.los);
-    if (sprt->enabled)
-        printf("sprt elo0 %g elo1 %g llr %.3f [%.3f, %.3f] %s\n", sprt->elo0, sprt->elo1, ms.llr,
-               ms.lower, ms.upper, rec.verdict);
+    print_result(&ms, &e, t.games, penta);
     outcome->elo = e;
     outcome->verdict = sprt->enabled ? ms.verdict : SPRT_CONTINUE;
-    outcome->games = t.games;
+    outcome->games = rec.games;
     outcome->interrupted = t.interrupted;
     return t.interrupted ? EXIT_INTERRUPTED : EXIT_OK;
 }
@@ -200,11 +240,15 @@ const Command cmd_match = {
     "                  [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05]\n"
     "\n"
     "Plays game pairs on the same opening with colours swapped and prints, from A's view,\n"
-    "  match games N wins W draws D losses L penta [LL,LD,DD+WL,WD,WW]\n"
+    "  match games N wins W draws D losses L penta [LL,LD,DD+WL,WD,WW] (A's view)\n"
     "  elo E [LOW, HIGH] los P%\n"
     "  sprt elo0 X elo1 Y llr Z [LOWER, UPPER] accept-H1|accept-H0|continue\n"
-    "The Elo interval (95 %) and the SPRT use the pair (pentanomial) results; with --sprt the\n"
-    "match stops as soon as the log-likelihood ratio crosses a bound.  Everything is stored.\n"
+    "Only whole pairs count: a game whose twin did not finish (interrupted, or an odd --games)\n"
+    "is stored but left out, and so are pairs that finished after the SPRT decided.  The Elo\n"
+    "interval (95 %) and the SPRT use the pair (pentanomial) results; the LLR is fishtest's\n"
+    "(regularised, exact multinomial).  Before 10 pairs there is no estimate ('elo n/a: too\n"
+    "few pairs (N < 10) score S%') and no verdict; after that --sprt stops the match as soon\n"
+    "as the log-likelihood ratio crosses a bound.  Everything is stored.\n"
     "WEIGHTS may be a file, 'default' (built-in hand-set) or 'material' (material only).\n"
     "\n"
     "  --a FILE, --b FILE the two weight sets\n"

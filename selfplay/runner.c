@@ -136,7 +136,8 @@ static void writer_add(Writer *w, Finished *f)
     if (++w->pair_games_done[pair] == 2) {
         t->pentanomial[(int)lround(w->pair_points[pair] * 2)]++;
         w->pairs_done++;
-        if (w->cfg->on_pair && !w->cfg->on_pair(w->cfg->ctx, pair, w->pair_points[pair]))
+        const double both[2] = { w->pair_points[pair] - a_points, a_points };
+        if (w->cfg->on_pair && !w->cfg->on_pair(w->cfg->ctx, pair, both))
             t->decided = true;
     }
     if (w->count >= w->cap || now_seconds() - w->last_flush > 2.0)

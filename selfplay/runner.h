@@ -27,10 +27,11 @@ typedef struct RunnerConfig {
     const atomic_bool *stop; /* Ctrl-C: no new games; games in flight are dropped */
     bool progress;                /* a progress line on stderr */
     const char *label;            /* "selfplay" or "match" in the progress line */
-    /* Called (under the writer's lock) when both games of a pair are done; pair_score is
-     * player A's points in the pair (0, 0.5, 1, 1.5, 2).  Returning false stops the run
-     * (an SPRT decision). */
-    bool (*on_pair)(void *ctx, int pair, double pair_score);
+    /* Called (under the writer's lock) when both games of a pair are done; a_points[] is
+     * player A's points in each of its games (0, 0.5 or 1; in the order they finished), so
+     * that the caller can count wins, draws and losses of whole pairs only.  Returning false
+     * stops the run (an SPRT decision). */
+    bool (*on_pair)(void *ctx, int pair, const double a_points[2]);
     void *ctx;
 } RunnerConfig;
 
