@@ -8,10 +8,7 @@
 #include "cli.h"
 #include "pipeline.h"
 #include "variant.h"
-
-#ifndef DAMA_VERSION
-#define DAMA_VERSION "dev"
-#endif
+#include "version.h"
 
 /* The one piece of process-wide state: set by the signal handler, read by the workers. */
 static atomic_bool interrupted;
@@ -33,7 +30,7 @@ const atomic_bool *pipeline_interrupt_flag(void)
     return &interrupted;
 }
 
-const char *pipeline_engine_version(void) { return "dama " DAMA_VERSION; }
+const char *pipeline_engine_version(void) { return dama_engine_version(); }
 
 void pipeline_bench_signature(char *buf, size_t len)
 {
