@@ -235,11 +235,11 @@ static int run_match(int argc, char **argv)
 
 const Command cmd_match = {
     "match", "play two weight sets against each other; Elo, LOS and SPRT",
-    "usage: dama match --a WEIGHTS_A --b WEIGHTS_B [--games N] [--threads T] [--nodes K]\n"
-    "                  [--openings FILE | --random-plies P]\n"
+    "usage: dama match --a WEIGHTS_A --b WEIGHTS_B [--db FILE] [--games N] [--threads T]\n"
+    "                  [--nodes K] [--openings FILE | --random-plies P]\n"
     "                  [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05]\n"
     "\n"
-    "Plays game pairs on the same opening with colours swapped and prints, from A's view,\n"
+    "Plays game pairs on the same opening with colours swapped and prints\n"
     "  match games N wins W draws D losses L penta [LL,LD,DD+WL,WD,WW] (A's view)\n"
     "  elo E [LOW, HIGH] los P%\n"
     "  sprt elo0 X elo1 Y llr Z [LOWER, UPPER] accept-H1|accept-H0|continue\n"
