@@ -187,18 +187,22 @@ static void test_help_no_duplicates(void **state)
     }
 }
 
-/* Exit codes as README states them: 2 for bad usage or input, 1 when valid input meets a
- * failure of the work or its output. */
+/* Exit codes as README states them: 2 for bad usage or a bad text input, 1 when the
+ * database or an output cannot be used. */
 static void test_exit_codes(void **state)
 {
     (void)state;
     expect("analyze --in /nonexistent/in.fen", 2, "/nonexistent/in.fen");
     expect("match --a /nonexistent/w.txt --b default", 2, "/nonexistent/w.txt");
     expect("selfplay --weights /nonexistent/w.txt", 2, "/nonexistent/w.txt");
-    /* the output cannot be created: a run-time failure */
+    expect("selfplay --openings /nonexistent/o.fen", 2, "/nonexistent/o.fen");
+    /* the database or the output cannot be used: a run-time failure */
+    expect("export --db /nonexistent/x.db runs --out /tmp/never.csv", 1, "/nonexistent/x.db");
+    expect("analyze --db /nonexistent/x.db --game 1", 1, "/nonexistent/x.db");
     expect("selfplay --db /nonexistent/dir/x.db --games 2", 1, "/nonexistent/dir/x.db");
     expect("match --a default --b default --games 2 --db /nonexistent/dir/x.db", 1,
            "/nonexistent/dir/x.db");
+    assert_int_equal(access("/tmp/never.csv", F_OK), -1);
 }
 
 int main(void)
