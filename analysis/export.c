@@ -106,6 +106,17 @@ static void positions_header(Exporter *e, int n, const char *const *names)
     csv_header(&e->w, cols, (int)(sizeof cols / sizeof cols[0]));
 }
 
+/* A bitboard as the int64 with the same bits (what SQLite stores): one integer dtype for
+ * every row, where the unsigned value would need two above 2^63. */
+static int64_t bits_as_int64(uint64_t b)
+{
+    int64_t i;
+    memcpy(&i, &b, sizeof i);
+    return i;
+}
+
+static bool stop_requested(const Exporter *e) { return e->o->stop && atomic_load(e->o->stop); }
+
 /* Rows come from store_export_positions (decoded columns), not the generic walk. */
 static int positions_row(void *ctx, const StorePositionRow *r)
 {
@@ -117,10 +128,10 @@ static int positions_row(void *ctx, const StorePositionRow *r)
     csv_int(w, r->game_id);
     csv_int(w, r->ply);
     csv_text_len(w, fen, len);
-    csv_uint(w, pos->men[WHITE]);
-    csv_uint(w, pos->kings[WHITE]);
-    csv_uint(w, pos->men[BLACK]);
-    csv_uint(w, pos->kings[BLACK]);
+    csv_int(w, bits_as_int64(pos->men[WHITE]));
+    csv_int(w, bits_as_int64(pos->kings[WHITE]));
+    csv_int(w, bits_as_int64(pos->men[BLACK]));
+    csv_int(w, bits_as_int64(pos->kings[BLACK]));
     csv_raw(w, pos->side == WHITE ? "white" : "black", 5);
     if (r->has_score)
         csv_int(w, r->score);
@@ -136,7 +147,7 @@ static int positions_row(void *ctx, const StorePositionRow *r)
         csv_raw(w, "loss,0", 6);
     csv_end_row(w);
     e->rows++;
-    return w->error != 0;
+    return w->error != 0 || stop_requested(e);
 }
 
 /* ---- summary: win rates, mean and standard deviation of the game length ---- */
@@ -355,7 +366,7 @@ static int on_row(void *ctx, int n, const StoreCell *cells)
     }
     if (!wc->spec->finish)
         e->rows++;
-    return e->w.error != 0; /* a full disk stops the walk; commit reports it */
+    return e->w.error != 0 || stop_requested(e); /* a full disk stops the walk; commit reports it */
 }
 
 bool export_write(Store *s, const char *what, const ExportOptions *o, const char *path,
@@ -393,10 +404,10 @@ bool export_write(Store *s, const char *what, const ExportOptions *o, const char
         positions_header(&e, 0, NULL);
         ok = store_export_positions(s, opts.run_id, positions_row, &e);
     } else {
-        ok = store_export_rows(s, spec->name, opts.run_id, on_header, on_row, &wc);
+        ok = store_export_rows_ex(s, spec->name, opts.run_id, opts.include_unfinished, on_header, on_row, &wc);
     }
-    if (!ok) {
-        snprintf(err, errlen, "%s", store_error(s));
+    if (!ok || stop_requested(&e)) {
+        snprintf(err, errlen, "%s", ok ? "interrupted" : store_error(s));
         csv_writer_abort(&e.w);
         free(e.buckets);
         return false;

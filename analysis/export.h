@@ -6,11 +6,20 @@
  *                bench_signature, params
  *   games        id, run_id, pair_id, opening_id, opening_fen, white_weights_id,
  *                black_weights_id, result (white|black|draw), reason, plies, mars,
- *                npositions, seed, created_at, moves (space-separated long notation)
- *   positions    game_id, ply, fen, white_men, white_kings, black_men, black_kings (unsigned
- *                64-bit bitboards, a1 = bit 0 ... h8 = bit 63), side (white|black), score
- *                (search score from the side to move, empty when none), capture_pending (0|1),
- *                result (win|draw|loss from the side to move), points (1, 0.5, 0)
+ *                npositions, seed, created_at, run_kind (selfplay|match), game_index (the
+ *                game's place in its run; empty before schema 3), moves (space-separated
+ *                long notation)
+ *   positions    game_id, ply, fen, white_men, white_kings, black_men, black_kings (the
+ *                64-bit bitboards as signed 64-bit integers with the same bits, as the
+ *                database stores them: a1 = bit 0 ... h8 = bit 63, and a piece on h8 makes
+ *                the number negative; one int64 dtype for pandas, whose
+ *                `.to_numpy().view('uint64')` gives the unsigned boards), side
+ *                (white|black), score (search score from the side to move, empty when
+ *                none), capture_pending (0|1), result (win|draw|loss from the side to
+ *                move), points (1, 0.5, 0)
+ *   summary, openings and calibration are statistics: they count the games of runs that
+ *                ended 'done' only (include_unfinished adds running, interrupted, failed
+ *                and stale runs)
  *   summary      one row per run: run_id, kind, status, games, white_wins, draws, black_wins,
  *                white_score, black_score, white_mars, black_mars, draws_repetition,
  *                draws_no_progress, draws_one_each, draws_move_cap, draws_other, min_plies,
@@ -29,7 +38,9 @@
  *                validation_loss, positions, epochs, created_at
  *   matches      match_id, run_id, weights_a, generation_a, weights_b, generation_b, games,
  *                wins, draws, losses (from A's side), score, elo, elo_low, elo_high, llr,
- *                llr_low, llr_high, verdict, penta, created_at
+ *                llr_low, llr_high, verdict, penta, created_at, train_generation and
+ *                decision (promoted|rejected) when `dama train` decided on this candidate
+ *                (A) against this best (B), empty otherwise
  *   weights      id, variant, generation, parent_id, note, created_at, then one column per
  *                weight name (empty when the stored text does not parse with this build)
  *   analyses     id, run_id, item_id, fen, best_move, score, score_text, depth, nodes,
@@ -37,6 +48,7 @@
 #ifndef DAMA_EXPORT_H
 #define DAMA_EXPORT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -52,6 +64,8 @@ typedef struct ExportOptions {
     double k;            /* calibration logistic scale */
     int bucket;          /* calibration bucket width, hundredths of a man */
     FILE *warnings;      /* where row-level warnings go (may be NULL) */
+    bool include_unfinished; /* statistics count runs that did not end 'done' too */
+    const atomic_bool *stop; /* set (by a signal): stop, write nothing (may be NULL) */
 } ExportOptions;
 
 /* The WHATs, NULL-terminated, in the order `export --out DIR/` writes them. */
@@ -59,7 +73,8 @@ extern const char *const export_names[];
 bool export_known(const char *what);
 
 /* Writes WHAT to path (temporary name, renamed when complete).  *rows gets the data rows
- * written.  false with a message in err (nothing left at path). */
+ * written.  false with a message in err (nothing left at path), also when o->stop was set.
+ * Several calls read one snapshot when the caller holds one (store_snapshot_begin). */
 bool export_write(Store *s, const char *what, const ExportOptions *o, const char *path,
                   int64_t *rows, char *err, size_t errlen);
 

@@ -1,5 +1,6 @@
 /* `dama export`: tables and statistics of the database as CSV files. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,13 +11,26 @@
 #include "export.h"
 #include "pipeline.h"
 
-enum { OPT_E_DB = OPT_FIRST_FREE, OPT_E_RUN, OPT_E_OUT, OPT_E_K, OPT_E_BUCKET };
+enum { OPT_E_DB = OPT_FIRST_FREE, OPT_E_RUN, OPT_E_OUT, OPT_E_K, OPT_E_BUCKET, OPT_E_UNFINISHED };
 
 static double now_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Ctrl-C and SIGTERM stop the export between rows.  They are unblocked too: a process
+ * started with them blocked (and one pending) must still stop, at once. */
+static const atomic_bool *export_interrupt_flag(void)
+{
+    const atomic_bool *stop = pipeline_interrupt_flag();
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    return stop;
 }
 
 static bool is_directory(const char *path)
@@ -31,8 +45,13 @@ static int export_one(Store *store, const char *what, const ExportOptions *eo, c
     char err[512];
     int64_t rows = 0;
     double t0 = now_seconds();
-    if (!export_write(store, what, eo, path, &rows, err, sizeof err))
+    if (!export_write(store, what, eo, path, &rows, err, sizeof err)) {
+        if (atomic_load(eo->stop)) {
+            fprintf(stderr, "dama: interrupted: %s not written\n", path);
+            return EXIT_INTERRUPTED;
+        }
         return cli_runtime_error("export %s: %s", what, err);
+    }
     double t = now_seconds() - t0;
     printf("export %s rows %lld file %s time %.3f rows/s %.0f\n", what, (long long)rows, path, t,
            t > 0 ? (double)rows / t : 0.0);
@@ -48,6 +67,7 @@ static int run_export(int argc, char **argv)
         { "out", required_argument, 0, OPT_E_OUT },
         { "k", required_argument, 0, OPT_E_K },
         { "bucket", required_argument, 0, OPT_E_BUCKET },
+        { "include-unfinished", no_argument, 0, OPT_E_UNFINISHED },
         { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
@@ -62,6 +82,7 @@ static int run_export(int argc, char **argv)
         case OPT_HELP: return cli_print_help("export");
         case OPT_E_DB: db_path = optarg; break;
         case OPT_E_OUT: out = optarg; break;
+        case OPT_E_UNFINISHED: eo.include_unfinished = true; break;
         case OPT_E_RUN:
             if (!cli_u64("--run", optarg, &u))
                 return EXIT_USAGE;
@@ -100,16 +121,19 @@ static int run_export(int argc, char **argv)
         return cli_usage_error("name what to export (see 'dama export --help'), or give --out DIR/ "
                                "for all of it");
 
-    /* Never create a database by exporting it. */
-    struct stat st;
-    if (stat(db_path, &st) != 0)
-        return cli_runtime_error("%s: no such database", db_path);
-    if (!S_ISREG(st.st_mode))
-        return cli_runtime_error("%s: not a database file", db_path);
-    Store *store = pipeline_open_store(db_path);
+    /* Read-only: a database is never created, migrated or changed by exporting it. */
+    Store *store = pipeline_open_store_readonly(db_path);
     if (!store)
         return EXIT_RUNTIME;
+    eo.stop = export_interrupt_flag();
+    /* Every file from one snapshot, so that they agree while self-play writes. */
+    if (!store_snapshot_begin(store)) {
+        int code = cli_runtime_error("%s: %s", db_path, store_error(store));
+        store_close(store);
+        return code;
+    }
     int code = EXIT_OK;
+    eo.include_unfinished |= eo.run_id > 0; /* a run named is counted whatever its status */
     if (eo.run_id > 0) {
         int found = store_has_id(store, "runs", eo.run_id);
         if (found < 0)
@@ -136,6 +160,7 @@ static int run_export(int argc, char **argv)
             free(path);
         }
     }
+    store_snapshot_end(store);
     store_close(store);
     return code;
 }
@@ -145,16 +170,22 @@ const Command cmd_export = {
     "usage: dama export [--db FILE] [--run R] WHAT --out FILE.csv\n"
     "       dama export [--db FILE] [--run R] [WHAT | all] --out DIR/\n"
     "\n"
-    "Streams rows from one read snapshot of the database (self-play may keep writing) into\n"
-    "a CSV file: a header line, then one row per record; RFC 4180 quoting, UTF-8, '\\n' line\n"
-    "ends.  Each file is written to a temporary name and renamed when complete.  With a\n"
-    "directory (an existing one, or a name ending in '/'), every WHAT goes to DIR/WHAT.csv.\n"
+    "Streams rows from one read snapshot of the database (self-play may keep writing; with\n"
+    "DIR/ every file comes from the same snapshot, so they agree) into a CSV file: a header\n"
+    "line, then one row per record; RFC 4180 quoting, UTF-8, '\\n' line ends.  Each file is\n"
+    "written to a temporary name and renamed when complete.  With a directory (an existing\n"
+    "one, or a name ending in '/'), every WHAT goes to DIR/WHAT.csv.  The database is opened\n"
+    "read-only (a read-only file or directory is fine) and never created.\n"
     "Prints one line per file: export WHAT rows N file PATH time S rows/s R.\n"
+    "Statistics (summary, openings, calibration) count the games of runs that ended 'done';\n"
+    "--include-unfinished adds running, interrupted, failed and stale runs (as does naming\n"
+    "one with --run).\n"
     "\n"
     "WHAT:\n"
     "  runs         every pipeline run: kind, status, times, params\n"
     "  games        one row per game: result, reason, plies, mars, opening, moves\n"
-    "  positions    game_id, ply, fen, the four bitboards (unsigned, a1 = bit 0), side, score,\n"
+    "  positions    game_id, ply, fen, the four bitboards (signed 64-bit with the bitboard's\n"
+    "               bits, as stored; a1 = bit 0, h8 = bit 63 = negative), side, score,\n"
     "               capture_pending, result and points from the side to move\n"
     "  summary      by run: games, W/D/L and score by colour, mars wins, draws by reason,\n"
     "               min/max/mean/stddev of the game length in plies\n"
@@ -164,7 +195,8 @@ const Command cmd_export = {
     "               forced wins and losses are left out\n"
     "  tuning       one row per tuning epoch (train and validation loss) with its tuning run\n"
     "  tune_runs    one row per tuning run: K, losses, positions, parent and result weights\n"
-    "  matches      Elo with its interval, LLR with its bounds, verdict, W/D/L, generations\n"
+    "  matches      Elo with its interval, LLR with its bounds, verdict, W/D/L, generations,\n"
+    "               and the training decision (promoted or rejected) when there was one\n"
     "  weights      one row per stored weight set, one column per weight name\n"
     "  analyses     results of batch analyses (dama analyze --db)\n"
     "\n"
@@ -172,6 +204,7 @@ const Command cmd_export = {
     "  --run R        only run R's rows (weights: the sets run R used or produced)\n"
     "  --out PATH     FILE.csv, or DIR/ for one file per WHAT\n"
     "  --k K          calibration: logistic scale per hundredth of a man (default 0.0055)\n"
-    "  --bucket W     calibration: bucket width in hundredths of a man (default 50)\n",
+    "  --bucket W     calibration: bucket width in hundredths of a man (default 50)\n"
+    "  --include-unfinished  statistics count runs that did not end 'done' too\n",
     run_export,
 };

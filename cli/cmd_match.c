@@ -9,7 +9,7 @@
 #include "run_options.h"
 #include "sprt.h"
 
-enum { OPT_A = OPT_RUN_FIRST_FREE, OPT_B, OPT_SPRT };
+enum { OPT_A = OPT_RUN_FIRST_FREE, OPT_B, OPT_SPRT, OPT_RESUME_M };
 
 bool sprt_parse(SprtConfig *sc, const char *text, char *err, size_t errlen)
 {
@@ -40,16 +40,12 @@ bool sprt_parse(SprtConfig *sc, const char *text, char *err, size_t errlen)
     return true;
 }
 
-/* The match's statistics, booked by the runner after each finished pair.  Only whole pairs
- * count (a lone game says nothing about the opening's bias), and once the SPRT has decided
- * the books close: pairs still in flight then are stored as games but change neither the
- * verdict nor the figures it was reached on, so W/D/L, pentanomial, Elo and LLR always
- * describe the same pairs. */
+/* SPRT bookkeeping, called by the runner after each finished pair, in pair order; only
+ * whole pairs reach it, and none after the decision. */
 typedef struct MatchState {
     const SprtConfig *sprt;
     int64_t penta[PENTA_N];
     int64_t pairs;
-    int wins, draws, losses; /* A's games in the counted pairs */
     double lower, upper, llr;
     SprtVerdict verdict;
 } MatchState;
@@ -58,13 +54,6 @@ static bool on_pair(void *ctx, int pair, const double a_points[2])
 {
     (void)pair;
     MatchState *ms = ctx;
-    if (ms->verdict != SPRT_CONTINUE)
-        return false;
-    for (int g = 0; g < 2; g++) {
-        ms->wins += a_points[g] == 1.0;
-        ms->draws += a_points[g] == 0.5;
-        ms->losses += a_points[g] == 0.0;
-    }
     ms->penta[(int)lround((a_points[0] + a_points[1]) * 2)]++;
     ms->pairs++;
     if (!ms->sprt->enabled)
@@ -74,6 +63,33 @@ static bool on_pair(void *ctx, int pair, const double a_points[2])
     return ms->verdict == SPRT_CONTINUE;
 }
 
+/* x as printed with `decimals` places, without the "-0.0" of a tiny negative number. */
+static double shown(double x, int decimals)
+{
+    return fabs(x) < 0.5 * pow(10.0, -decimals) ? 0.0 : x;
+}
+
+void match_elo_text(const EloEstimate *e, char *buf, size_t len)
+{
+    if (e->interval_known)
+        snprintf(buf, len, "elo %+.1f [%+.1f, %+.1f]", shown(e->elo, 1), shown(e->elo_lo, 1),
+                 shown(e->elo_hi, 1));
+    else
+        snprintf(buf, len, "elo n/a: too few pairs (%lld < %d)", (long long)e->units,
+                 STATS_MIN_PAIRS);
+}
+
+/* The running Elo for the progress line. */
+static void describe_match(void *ctx, char *buf, size_t len)
+{
+    const MatchState *ms = ctx;
+    EloEstimate e = elo_from_penta(ms->penta);
+    match_elo_text(&e, buf, len);
+    size_t n = strlen(buf);
+    if (ms->sprt->enabled && n < len)
+        snprintf(buf + n, len - n, "  llr %.2f [%.2f, %.2f]", shown(ms->llr, 2), ms->lower, ms->upper);
+}
+
 static const char *verdict_name(SprtVerdict v, bool enabled)
 {
     if (!enabled)
@@ -81,29 +97,25 @@ static const char *verdict_name(SprtVerdict v, bool enabled)
     return v == SPRT_ACCEPT_H1 ? "accept-H1" : v == SPRT_ACCEPT_H0 ? "accept-H0" : "continue";
 }
 
-/* x as printed with `decimals` places, without the "-0.0" of a tiny negative number. */
-static double shown(double x, int decimals)
+/* The result lines (format in the help text below); games_played counts every game the run
+ * finished, some of which may lie outside the counted pairs. */
+static void print_result(const MatchState *ms, const EloEstimate *e, const RunnerTotals *t,
+                         int games_played, const char *penta)
 {
-    return fabs(x) < 0.5 * pow(10.0, -decimals) ? 0.0 : x;
-}
-
-/* The result lines (format in the help text below). */
-static void print_result(const MatchState *ms, const EloEstimate *e, int games_played,
-                         const char *penta)
-{
-    int counted = (int)(2 * ms->pairs);
-    printf("match games %d wins %d draws %d losses %d penta [%s] (A's view", counted, ms->wins,
-           ms->draws, ms->losses, penta);
+    int counted = t->a_wins + t->a_draws + t->a_losses;
+    printf("match games %d wins %d draws %d losses %d penta [%s] (A's view", counted, t->a_wins,
+           t->a_draws, t->a_losses, penta);
     if (games_played > counted)
         printf("; %d game%s outside the counted pairs left out", games_played - counted,
                games_played - counted == 1 ? "" : "s");
     printf(")\n");
+    char elo[96];
+    match_elo_text(e, elo, sizeof elo);
     if (e->interval_known)
-        printf("elo %+.1f [%+.1f, %+.1f] los %.1f%%\n", shown(e->elo, 1), shown(e->elo_lo, 1),
-               shown(e->elo_hi, 1), 100 * e->los);
+        printf("%s los %.1f%%\n", elo, 100 * e->los);
     else
-        printf("elo n/a: too few pairs (%lld < %d) score %.1f%%\n", (long long)ms->pairs,
-               STATS_MIN_PAIRS, counted ? 100.0 * (ms->wins + 0.5 * ms->draws) / counted : 50.0);
+        printf("%s score %.1f%%\n", elo,
+               counted ? 100.0 * (t->a_wins + 0.5 * t->a_draws) / counted : 50.0);
     if (ms->sprt->enabled) {
         printf("sprt elo0 %g elo1 %g llr %.3f [%.3f, %.3f] %s", ms->sprt->elo0, ms->sprt->elo1,
                shown(ms->llr, 3), ms->lower, ms->upper, verdict_name(ms->verdict, true));
@@ -115,54 +127,80 @@ static void print_result(const MatchState *ms, const EloEstimate *e, int games_p
 
 int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const Weights *a,
                    int64_t a_id, const Weights *b, int64_t b_id, const char *params,
-                   MatchOutcome *outcome)
+                   RunResume resume, MatchOutcome *outcome)
 {
     memset(outcome, 0, sizeof *outcome);
-    char signature[64];
-    pipeline_bench_signature(signature, sizeof signature);
-    int64_t run_id = store_run_begin(store, "match", params, pipeline_engine_version(), signature, a_id);
-    if (run_id < 0)
-        return cli_runtime_error("%s: %s", ro->db_path, store_error(store));
+    RunnerConfig *c = &ro->cfg;
+    PipelineRun run;
+    int code = pipeline_run_open(store, ro->db_path, "match", params, a_id, c, resume, &run);
+    if (code != EXIT_OK)
+        return code;
     MatchState ms = { .sprt = sprt };
     sprt_bounds(sprt->alpha, sprt->beta, &ms.lower, &ms.upper);
-    RunnerConfig *c = &ro->cfg;
     c->weights[0] = a;
     c->weights[1] = b;
     c->weights_id[0] = a_id;
     c->weights_id[1] = b_id;
     c->store = store;
-    c->run_id = run_id;
+    c->run_id = run.id;
+    c->stored = run.stored;
     c->stop = pipeline_interrupt_flag();
     c->label = "match";
     c->on_pair = on_pair;
+    c->describe = describe_match;
     c->ctx = &ms;
     RunnerTotals t;
     bool ok = runner_play(c, &t);
-    store_run_end(store, run_id, !ok ? "failed" : t.interrupted ? "interrupted" : "done");
+    c->stored = NULL;
+    outcome->run_id = run.id;
+    bool ended = pipeline_run_close(store, ro->db_path, &run,
+                                    !ok ? "failed" : t.interrupted && !t.decided ? "interrupted" : "done", ok);
     if (!ok)
-        return cli_runtime_error("%s: %s", ro->db_path, t.error);
+        return cli_runtime_error("%s: %s (%d games stored)", ro->db_path, t.error, t.games);
+    if (!ended)
+        return EXIT_RUNTIME;
 
+    /* Whole pairs only, in pair order, up to the SPRT's decision. */
     EloEstimate e = elo_from_penta(ms.penta);
+    int wins = t.a_wins, losses = t.a_losses, draws = t.a_draws, games = wins + draws + losses;
     char penta[96];
     snprintf(penta, sizeof penta, "%lld,%lld,%lld,%lld,%lld", (long long)ms.penta[0],
              (long long)ms.penta[1], (long long)ms.penta[2], (long long)ms.penta[3], (long long)ms.penta[4]);
     MatchRecord rec = {
-        .run_id = run_id, .weights_a = a_id, .weights_b = b_id, .games = (int)(2 * ms.pairs),
-        .wins = ms.wins, .draws = ms.draws, .losses = ms.losses, .penta = penta,
+        .run_id = run.id, .weights_a = a_id, .weights_b = b_id, .games = games,
+        .wins = wins, .draws = draws, .losses = losses, .penta = penta,
         /* too few pairs: no estimate (a NaN is stored as NULL) */
         .elo = e.interval_known ? e.elo : NAN, .elo_low = e.interval_known ? e.elo_lo : NAN,
         .elo_high = e.interval_known ? e.elo_hi : NAN,
         .llr = ms.llr, .llr_low = ms.lower, .llr_high = ms.upper,
         .verdict = verdict_name(ms.verdict, sprt->enabled),
     };
-    if (store_match_put(store, &rec) < 0)
+    bool interrupted = t.interrupted && !t.decided;
+    if (!interrupted && store_match_put(store, &rec) < 0)
         return cli_runtime_error("%s: %s", ro->db_path, store_error(store));
-    print_result(&ms, &e, t.games, penta);
+    print_result(&ms, &e, &t, t.resumed + t.games, penta);
+    fflush(stdout);
     outcome->elo = e;
+    outcome->llr = ms.llr;
     outcome->verdict = sprt->enabled ? ms.verdict : SPRT_CONTINUE;
-    outcome->games = rec.games;
-    outcome->interrupted = t.interrupted;
-    return t.interrupted ? EXIT_INTERRUPTED : EXIT_OK;
+    outcome->games = games;
+    outcome->interrupted = interrupted;
+    if (interrupted)
+        fprintf(stderr, "dama: interrupted: %d games of match run %lld are stored; the same "
+                "command with --resume continues it\n", t.resumed + t.games, (long long)run.id);
+    return interrupted ? EXIT_INTERRUPTED : EXIT_OK;
+}
+
+void match_params(const RunOptions *ro, const SprtConfig *sprt, const int64_t ids[2], char *buf,
+                  size_t len)
+{
+    run_options_describe(ro, buf, len);
+    size_t n = strlen(buf);
+    if (sprt->enabled)
+        snprintf(buf + n, len - n, " a=%lld b=%lld sprt=%g,%g,%g,%g", (long long)ids[0],
+                 (long long)ids[1], sprt->elo0, sprt->elo1, sprt->alpha, sprt->beta);
+    else
+        snprintf(buf + n, len - n, " a=%lld b=%lld sprt=off", (long long)ids[0], (long long)ids[1]);
 }
 
 static int run_match(int argc, char **argv)
@@ -172,9 +210,11 @@ static int run_match(int argc, char **argv)
         { "a", required_argument, 0, OPT_A },
         { "b", required_argument, 0, OPT_B },
         { "sprt", required_argument, 0, OPT_SPRT },
+        { "resume", no_argument, 0, OPT_RESUME_M },
         { 0, 0, 0, 0 },
     };
     RunOptions ro;
+    bool resume = false;
     run_options_init(&ro);
     const char *paths[2] = { NULL, NULL };
     SprtConfig sprt = { .enabled = false, .alpha = 0.05, .beta = 0.05 };
@@ -187,6 +227,10 @@ static int run_match(int argc, char **argv)
             return EXIT_USAGE;
         if (o == OPT_A || o == OPT_B) {
             paths[o == OPT_B] = optarg;
+            continue;
+        }
+        if (o == OPT_RESUME_M) {
+            resume = true;
             continue;
         }
         if (o == OPT_SPRT) {
@@ -207,6 +251,9 @@ static int run_match(int argc, char **argv)
         if (!pipeline_weights_by_name(&w[i], paths[i], err, sizeof err))
             return cli_usage_error("%s", err);
     }
+    if (ro.cfg.games % 2)
+        return cli_usage_error("--games %d: a match plays pairs of games (colours swapped), so "
+                               "give an even number", ro.cfg.games);
     if (!run_options_finish(&ro))
         return EXIT_USAGE;
     Store *store = pipeline_open_store(ro.db_path);
@@ -221,12 +268,11 @@ static int run_match(int argc, char **argv)
     if (ids[1] < 0) {
         code = cli_runtime_error("%s: %s", ro.db_path, store_error(store));
     } else {
-        char params[768];
-        run_options_describe(&ro, params, sizeof params);
-        size_t n = strlen(params);
-        snprintf(params + n, sizeof params - n, " a=%s b=%s", paths[0], paths[1]);
+        char params[1024];
+        match_params(&ro, &sprt, ids, params, sizeof params);
         MatchOutcome outcome;
-        code = pipeline_match(store, &ro, &sprt, &w[0], ids[0], &w[1], ids[1], params, &outcome);
+        code = pipeline_match(store, &ro, &sprt, &w[0], ids[0], &w[1], ids[1], params,
+                              resume ? RESUME_REQUIRED : RESUME_NEVER, &outcome);
     }
     store_close(store);
     run_options_free(&ro);
@@ -237,22 +283,26 @@ const Command cmd_match = {
     "match", "play two weight sets against each other; Elo, LOS and SPRT",
     "usage: dama match --a WEIGHTS_A --b WEIGHTS_B [--db FILE] [--games N] [--threads T]\n"
     "                  [--nodes K] [--openings FILE | --random-plies P]\n"
-    "                  [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05]\n"
+    "                  [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05] [--resume]\n"
     "\n"
     "Plays game pairs on the same opening with colours swapped and prints\n"
     "  match games N wins W draws D losses L penta [LL,LD,DD+WL,WD,WW] (A's view)\n"
     "  elo E [LOW, HIGH] los P%\n"
     "  sprt elo0 X elo1 Y llr Z [LOWER, UPPER] accept-H1|accept-H0|continue\n"
-    "Only whole pairs count: a game whose twin did not finish (interrupted, or an odd --games)\n"
-    "is stored but left out, and so are pairs that finished after the SPRT decided.  The Elo\n"
-    "interval (95 %) and the SPRT use the pair (pentanomial) results; the LLR is fishtest's\n"
-    "(regularised, exact multinomial).  Before 10 pairs there is no estimate ('elo n/a: too\n"
-    "few pairs (N < 10) score S%') and no verdict; after that --sprt stops the match as soon\n"
-    "as the log-likelihood ratio crosses a bound.  Everything is stored.\n"
+    "Only whole pairs count, in pair order: a game whose twin did not finish (interrupted, or\n"
+    "an odd --games) is stored but left out, and so are pairs after the SPRT decided.  The\n"
+    "Elo interval (95 %) and the SPRT use the pair (pentanomial) results; the LLR is\n"
+    "fishtest's (regularised, exact multinomial).  Before 10 pairs there is no estimate\n"
+    "('elo n/a: too few pairs (N < 10) score S%') and no verdict; after that --sprt stops the\n"
+    "match as soon as the log-likelihood ratio crosses a bound.  Everything is stored.\n"
     "WEIGHTS may be a file, 'default' (built-in hand-set) or 'material' (material only).\n"
     "\n"
     "  --a FILE, --b FILE the two weight sets\n"
     "  --sprt SPEC        sequential test of elo1 against elo0 (default: off)\n"
+    "  --resume           continue the last match run (the same options): only the games\n"
+    "                     not yet stored are played\n"
+    "  --games N          games to play (default 100); played in pairs with colours swapped\n"
+    "  --noise CP         evaluation noise, in hundredths of a man (default 0)\n"
     RUN_OPTIONS_HELP,
     run_match,
 };

@@ -197,7 +197,7 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
     if (db_path && !bo->in && access(db_path, F_OK) != 0)
         return cli_runtime_error("%s: no such database", db_path);
     Store *store = NULL;
-    if (db_path && !bo->in && !(store = pipeline_open_store(db_path)))
+    if (db_path && !bo->in && !(store = pipeline_open_store_readonly(db_path)))
         return EXIT_RUNTIME;
 
     time_t started = time(NULL);
@@ -223,6 +223,9 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
         store_close(store);
         return code;
     }
+    /* Read: the results are stored through a writer opened when there are some. */
+    store_close(store);
+    store = NULL;
 
     BatchConfig cfg = {
         .variant = ctx->variant,
@@ -327,6 +330,15 @@ static int run_analyze(int argc, char **argv)
     if (!so.hash_mb)
         so.hash_mb = 64;
 
+    /* A finished game has no move to look for: say how it ended (a position given alone has
+     * no history, so no-progress and repetition cannot apply). */
+    GameEnd end = game_end(&ctx.pos, &ctx.rules, ctx.variant->count(&ctx.pos, &ctx.rules, false) > 0, 0, 0);
+    if (end.result != RESULT_NONE) {
+        printf("game over: %s%s (%s)\n", result_name(end.result),
+               end.result == RESULT_DRAW ? "" : " wins", reason_name(end.reason));
+        return EXIT_OK;
+    }
+
     Searcher *s = searcher_new(ctx.variant, &ctx.rules, &so.weights, (size_t)so.hash_mb);
     if (!s)
         return cli_runtime_error("out of memory for a %ld MB hash table", so.hash_mb);
@@ -360,7 +372,7 @@ static int run_bench(int argc, char **argv)
         { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
-    SearchOptions so = { .hash_mb = 16, .limits = { .depth = 11 } };
+    SearchOptions so = { .limits = { .depth = BENCH_DEPTH } };
     weights_default(&so.weights);
     int o;
     while ((o = cli_getopt(argc, argv, longopts)) != -1) {
@@ -371,14 +383,12 @@ static int run_bench(int argc, char **argv)
     }
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama bench --help')", argv[optind]);
-    const Variant *v = &turkish_variant;
-    Rules rules = rules_default();
-    Searcher *s = searcher_new(v, &rules, &so.weights, (size_t)so.hash_mb);
-    if (!s)
-        return cli_runtime_error("out of memory for the hash table");
+    uint64_t nodes;
     double seconds;
-    uint64_t nodes = bench_run(s, so.limits.depth, &seconds, print_bench_line, (void *)v);
-    searcher_free(s);
+    char err[512];
+    if (!bench_run(&so.weights, so.limits.depth, print_bench_line, (void *)&turkish_variant,
+                   &nodes, &seconds, err, sizeof err))
+        return cli_runtime_error("%s", err);
     printf("bench %llu nodes %.0f nps\n", (unsigned long long)nodes, seconds > 0 ? (double)nodes / seconds : 0.0);
     return EXIT_OK;
 }
@@ -395,6 +405,8 @@ const Command cmd_analyze = {
     "  info depth D score S nodes N nps X pv MOVES\n"
     "then 'bestmove MOVE'.  S is in hundredths of a man from the side to move, or winN/lossN\n"
     "for a forced win or loss in N plies.  A search limited by --nodes is deterministic.\n"
+    "A finished game (by the rules) is not searched: one line says how it ended, such as\n"
+    "'game over: black wins (no-moves)' or 'game over: draw (one-each)'.\n"
     "\n"
     "  --fen FEN        position (default: start)\n"
     "  --weights FILE   evaluation weights (default: the built-in hand-set weights, the same\n"
@@ -433,12 +445,16 @@ const Command cmd_analyze = {
     run_analyze,
 };
 
+#define TEXT_OF_(x) #x
+#define TEXT_OF(x) TEXT_OF_(x) /* a number macro as a string literal, for the help text */
 const Command cmd_bench = {
     "bench", "search a fixed set of positions; the node count is the search's signature",
     "usage: dama bench [--depth D]\n"
     "\n"
     "Searches a fixed set of openings, middlegames and endgames with kings to depth D\n"
-    "(default 11), each with a fresh hash table, and prints last: bench N nodes X nps.\n"
-    "N changes only when the search or evaluation changes.\n",
+    "(default " TEXT_OF(BENCH_DEPTH) "), each with a fresh " TEXT_OF(BENCH_HASH_MB) " MB hash table, and prints last:\n"
+    "bench N nodes X nps.  N changes only when the search or evaluation changes; at depth\n"
+    TEXT_OF(BENCH_SIGNATURE_DEPTH) " it is the signature stored with every run ('bench depth "
+    TEXT_OF(BENCH_SIGNATURE_DEPTH) ": N').\n",
     run_bench,
 };

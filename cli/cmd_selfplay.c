@@ -1,45 +1,58 @@
 /* `dama selfplay`: the engine plays itself and every game goes into the database. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "commands.h"
 #include "pipeline.h"
 #include "run_options.h"
 
-enum { OPT_WEIGHTS_S = OPT_RUN_FIRST_FREE };
+enum { OPT_WEIGHTS_S = OPT_RUN_FIRST_FREE, OPT_RESUME_S };
 
 int pipeline_selfplay(Store *store, RunOptions *ro, const Weights *weights, int64_t weights_id,
-                      const char *params, int64_t *run_id_out)
+                      const char *params, RunResume resume, int64_t *run_id_out)
 {
-    char signature[64];
-    pipeline_bench_signature(signature, sizeof signature);
-    int64_t run_id = store_run_begin(store, "selfplay", params, pipeline_engine_version(),
-                                     signature, weights_id);
-    if (run_id < 0)
-        return cli_runtime_error("%s: %s", ro->db_path, store_error(store));
     RunnerConfig *c = &ro->cfg;
+    PipelineRun run;
+    int code = pipeline_run_open(store, ro->db_path, "selfplay", params, weights_id, c, resume, &run);
+    if (code != EXIT_OK)
+        return code;
     c->weights[0] = c->weights[1] = weights;
     c->weights_id[0] = c->weights_id[1] = weights_id;
     c->store = store;
-    c->run_id = run_id;
+    c->run_id = run.id;
+    c->stored = run.stored;
     c->stop = pipeline_interrupt_flag();
     c->label = "selfplay";
     c->on_pair = NULL;
+    c->describe = NULL;
     RunnerTotals t;
     bool ok = runner_play(c, &t);
-    store_run_end(store, run_id, !ok ? "failed" : t.interrupted ? "interrupted" : "done");
+    c->stored = NULL;
+    int64_t run_id = run.id;
+    bool ended = pipeline_run_close(store, ro->db_path, &run,
+                                    !ok ? "failed" : t.interrupted ? "interrupted" : "done", ok);
+    /* What is stored, not what was played: a batch lost to a failed write is not counted. */
     printf("selfplay run %lld games %d white %d draws %d black %d mars %d positions %lld "
-           "time %.1f games/s %.2f db %.1f%%\n",
+           "time %.1f games/s %.2f db %.1f%%",
            (long long)run_id, t.games, t.white_wins, t.draws, t.black_wins, t.mars, t.positions,
            t.seconds, t.seconds > 0 ? t.games / t.seconds : 0.0,
            t.seconds > 0 ? 100.0 * t.db_seconds / t.seconds : 0.0);
+    if (t.resumed)
+        printf(" resumed %d stored", t.resumed);
+    printf("\n");
     fflush(stdout);
     if (run_id_out)
         *run_id_out = run_id;
     if (!ok)
-        return cli_runtime_error("%s: %s", ro->db_path, t.error);
+        return cli_runtime_error("%s: %s (%d games of run %lld are stored; --resume continues it)",
+                                 ro->db_path, t.error, t.resumed + t.games, (long long)run_id);
+    if (!ended)
+        return EXIT_RUNTIME;
     if (t.interrupted) {
-        fprintf(stderr, "dama: interrupted: %d finished games are saved in %s\n", t.games, ro->db_path);
+        fprintf(stderr, "dama: interrupted: %d games of run %lld are stored in %s; the same "
+                "command with --resume continues it\n", t.resumed + t.games, (long long)run_id,
+                ro->db_path);
         return EXIT_INTERRUPTED;
     }
     return EXIT_OK;
@@ -50,8 +63,10 @@ static int run_selfplay(int argc, char **argv)
     static const struct option longopts[] = {
         RUN_LONG_OPTIONS,
         { "weights", required_argument, 0, OPT_WEIGHTS_S },
+        { "resume", no_argument, 0, OPT_RESUME_S },
         { 0, 0, 0, 0 },
     };
+    bool resume = false;
     RunOptions ro;
     run_options_init(&ro);
     ro.cfg.setup.noise = 10;
@@ -65,6 +80,10 @@ static int run_selfplay(int argc, char **argv)
             return cli_print_help("selfplay");
         if (o == '?')
             return EXIT_USAGE;
+        if (o == OPT_RESUME_S) {
+            resume = true;
+            continue;
+        }
         if (o == OPT_WEIGHTS_S) {
             if (!weights_load(&weights, optarg, err, sizeof err))
                 return cli_usage_error("%s", err);
@@ -86,12 +105,15 @@ static int run_selfplay(int argc, char **argv)
     }
     int code = EXIT_OK;
     int64_t weights_id = pipeline_store_weights(store, &weights, 0, 0, weights_note);
-    char params[512];
+    char params[1024];
     run_options_describe(&ro, params, sizeof params);
+    size_t n = strlen(params);
+    snprintf(params + n, sizeof params - n, " weights=%lld", (long long)weights_id);
     if (weights_id < 0)
         code = cli_runtime_error("%s: %s", ro.db_path, store_error(store));
     else
-        code = pipeline_selfplay(store, &ro, &weights, weights_id, params, NULL);
+        code = pipeline_selfplay(store, &ro, &weights, weights_id, params,
+                                 resume ? RESUME_REQUIRED : RESUME_NEVER, NULL);
     store_close(store);
     run_options_free(&ro);
     return code;
@@ -104,10 +126,15 @@ const Command cmd_selfplay = {
     "\n"
     "Plays N games in parallel, each opening twice with colours swapped, and stores every\n"
     "game and position in the SQLite file.  A run is reproducible: game i uses seed S+i.\n"
-    "Ctrl-C stops starting games, saves the finished ones and exits with code 130.\n"
+    "Ctrl-C stops starting games, saves the finished ones and exits with code 130;\n"
+    "--resume then plays the games still missing.\n"
     "Prints last: selfplay run R games N white W draws D black B mars M positions P time S ...\n"
     "\n"
     "  --weights FILE     evaluation weights (default: the built-in hand-set weights)\n"
+    "  --resume           continue the last selfplay run (the same options): only the games\n"
+    "                     not yet stored are played\n"
+    "  --games N          games to play (default 100); played in pairs with colours swapped\n"
+    "  --noise CP         evaluation noise, in hundredths of a man (default 10)\n"
     RUN_OPTIONS_HELP,
     run_selfplay,
 };

@@ -2,6 +2,7 @@
  * tunes a candidate on the recent games, and promotes it only if an SPRT match accepts it.
  * Every finished step is written to the training journal, so `--resume` continues an
  * interrupted run where it stopped. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,15 +14,22 @@
 #include "tune.h"
 
 enum { OPT_GENERATIONS = OPT_RUN_FIRST_FREE, OPT_MATCH_GAMES, OPT_START, OPT_WINDOW, OPT_SPRT_T,
-       OPT_OUT_T, OPT_RESUME, OPT_EPOCHS_T };
+       OPT_OUT_T, OPT_RESUME, OPT_EPOCHS_T, OPT_MATCH_NOISE, OPT_FINAL_GAMES };
 
 typedef struct TrainOptions {
-    RunOptions ro;            /* self-play settings; the match uses them with match_games */
-    int generations, match_games, window, epochs;
+    RunOptions ro;            /* self-play settings; the matches use them with their own games */
+    int generations, match_games, match_noise, final_games, window, epochs;
     const char *start, *out_path;
     SprtConfig sprt;
     bool resume;
 } TrainOptions;
+
+/* Seeds: generation g's self-play and match, and the final match (g = 0), never overlap
+ * while a run has fewer than 1000003 games per step. */
+static uint64_t step_seed(const TrainOptions *to, int gen, bool match)
+{
+    return to->ro.cfg.seed + (uint64_t)gen * 1000003u + (match ? 500000u : 0u);
+}
 
 static bool load_weights_id(Store *store, int64_t id, Weights *w)
 {
@@ -44,6 +52,27 @@ static bool journal(Store *store, int64_t train_id, int gen, const char *step, i
     return false;
 }
 
+/* A match of the training run: A against B with the match settings, continued when an
+ * interrupted run left it unfinished.  tag names it in the run's params. */
+static int train_match(Store *store, TrainOptions *to, int64_t train_id, int gen, int games,
+                       const SprtConfig *sprt, const Weights *a, int64_t a_id, const Weights *b,
+                       int64_t b_id, MatchOutcome *mo)
+{
+    RunOptions ro = to->ro;
+    ro.cfg.games = games;
+    ro.cfg.seed = step_seed(to, gen, true);
+    ro.cfg.setup.noise = to->match_noise;
+    char params[1024];
+    int64_t ids[2] = { a_id, b_id };
+    match_params(&ro, sprt, ids, params, sizeof params);
+    size_t n = strlen(params);
+    if (gen > 0)
+        snprintf(params + n, sizeof params - n, " train_run=%lld generation=%d", (long long)train_id, gen);
+    else
+        snprintf(params + n, sizeof params - n, " train_run=%lld final", (long long)train_id);
+    return pipeline_match(store, &ro, sprt, a, a_id, b, b_id, params, RESUME_IF_SAME, mo);
+}
+
 /* One generation; *best_id is updated on promotion.  Returns an exit code. */
 static int train_generation(Store *store, TrainOptions *to, int64_t train_id, int gen, int64_t *best_id)
 {
@@ -51,19 +80,21 @@ static int train_generation(Store *store, TrainOptions *to, int64_t train_id, in
     Weights best;
     if (!load_weights_id(store, *best_id, &best))
         return EXIT_RUNTIME;
-    char params[1024];
-    run_options_describe(&to->ro, params, sizeof params);
 
-    /* Step 1. Self-play with the best weights. */
+    /* Step 1. Self-play with the best weights; an interrupted one plays its missing games. */
     int found = store_train_step_get(store, train_id, gen, "selfplay", &ts);
     if (found < 0)
         return cli_runtime_error("%s", store_error(store));
     if (!found) {
         RunOptions ro = to->ro;
-        ro.cfg.seed = to->ro.cfg.seed + (uint64_t)gen * 1000003u; /* new games each generation */
-        ro.cfg.setup.noise = 10;
+        ro.cfg.seed = step_seed(to, gen, false); /* new games each generation */
+        char params[1024];
+        run_options_describe(&ro, params, sizeof params);
+        size_t n = strlen(params);
+        snprintf(params + n, sizeof params - n, " weights=%lld train_run=%lld generation=%d",
+                 (long long)*best_id, (long long)train_id, gen);
         int64_t run_id;
-        int code = pipeline_selfplay(store, &ro, &best, *best_id, params, &run_id);
+        int code = pipeline_selfplay(store, &ro, &best, *best_id, params, RESUME_IF_SAME, &run_id);
         if (code != EXIT_OK || !journal(store, train_id, gen, "selfplay", run_id, *best_id, 0, NULL))
             return code != EXIT_OK ? code : EXIT_RUNTIME;
     }
@@ -111,16 +142,12 @@ static int train_generation(Store *store, TrainOptions *to, int64_t train_id, in
         Weights candidate;
         if (!load_weights_id(store, candidate_id, &candidate))
             return EXIT_RUNTIME;
-        RunOptions ro = to->ro;
-        ro.cfg.games = to->match_games;
-        ro.cfg.seed = to->ro.cfg.seed + (uint64_t)gen * 1000003u + 500000u;
-        ro.cfg.setup.noise = 0;
         MatchOutcome mo;
-        int code = pipeline_match(store, &ro, &to->sprt, &candidate, candidate_id, &best, *best_id,
-                                  params, &mo);
+        int code = train_match(store, to, train_id, gen, to->match_games, &to->sprt, &candidate,
+                               candidate_id, &best, *best_id, &mo);
         snprintf(verdict, sizeof verdict, "%s", mo.verdict == SPRT_ACCEPT_H1 ? "accept-H1"
                                                : mo.verdict == SPRT_ACCEPT_H0 ? "accept-H0" : "continue");
-        if (code != EXIT_OK || !journal(store, train_id, gen, "match", 0, *best_id, candidate_id, verdict))
+        if (code != EXIT_OK || !journal(store, train_id, gen, "match", mo.run_id, *best_id, candidate_id, verdict))
             return code != EXIT_OK ? code : EXIT_RUNTIME;
     }
 
@@ -134,6 +161,101 @@ static int train_generation(Store *store, TrainOptions *to, int64_t train_id, in
     if (promote)
         *best_id = candidate_id;
     return EXIT_OK;
+}
+
+/* One stored match row, read back for the summary. */
+typedef struct MatchRow {
+    int cols[6];              /* games, elo, elo_low, elo_high, llr, verdict */
+    double value[5];
+    char verdict[16];
+    bool found;
+} MatchRow;
+
+static const char *const match_row_names[6] = { "games", "elo", "elo_low", "elo_high", "llr", "verdict" };
+
+static int match_row_header(void *ctx, int ncols, const char *const *names)
+{
+    MatchRow *mr = ctx;
+    for (int k = 0; k < 6; k++) {
+        mr->cols[k] = -1;
+        for (int i = 0; i < ncols; i++)
+            if (strcmp(names[i], match_row_names[k]) == 0)
+                mr->cols[k] = i;
+        if (mr->cols[k] < 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int match_row(void *ctx, int ncols, const StoreCell *cells)
+{
+    MatchRow *mr = ctx;
+    (void)ncols;
+    for (int k = 0; k < 5; k++) {
+        const StoreCell *c = &cells[mr->cols[k]];
+        mr->value[k] = c->type == STORE_CELL_INT ? (double)c->i : c->type == STORE_CELL_REAL ? c->r : NAN;
+    }
+    const StoreCell *v = &cells[mr->cols[5]];
+    snprintf(mr->verdict, sizeof mr->verdict, "%s", v->type == STORE_CELL_TEXT ? v->text : "");
+    mr->found = true;
+    return 0; /* the last row of the run wins: a resumed match may have written two */
+}
+
+/* What each generation decided, from the journal and the match rows (so a resumed run
+ * reports its earlier generations too). */
+static int print_summary(Store *store, int64_t train_id, int generations)
+{
+    printf("summary of train run %lld:\n", (long long)train_id);
+    for (int gen = 1; gen <= generations; gen++) {
+        TrainStep match, decision;
+        if (store_train_step_get(store, train_id, gen, "match", &match) != 1 ||
+            store_train_step_get(store, train_id, gen, "decision", &decision) != 1)
+            return cli_runtime_error("train run %lld: generation %d is not in the journal: %s",
+                                     (long long)train_id, gen, store_error(store));
+        MatchRow mr = { .found = false };
+        if (match.ref_id > 0 && !store_export_rows(store, "matches", match.ref_id, match_row_header,
+                                                   match_row, &mr))
+            return cli_runtime_error("%s", store_error(store));
+        if (mr.found) {
+            /* A match of too few pairs stored no estimate (NULL: NaN here). */
+            EloEstimate e = { .elo = mr.value[1], .elo_lo = mr.value[2], .elo_hi = mr.value[3],
+                              .units = (int64_t)mr.value[0] / 2, .interval_known = !isnan(mr.value[2]) };
+            char elo[96];
+            match_elo_text(&e, elo, sizeof elo);
+            printf("  generation %d: %s: %s llr %.2f over %.0f games (%s)\n", gen,
+                   decision.outcome, elo, mr.value[4], mr.value[0], mr.verdict);
+        } else
+            printf("  generation %d: %s: %s\n", gen, decision.outcome,
+                   strcmp(match.outcome, "unchanged") == 0 ? "the tuned weights equal the best; no match"
+                                                           : "no match recorded");
+    }
+    return EXIT_OK;
+}
+
+/* The best weights against the starting weights: did the training work? */
+static int final_match(Store *store, TrainOptions *to, int64_t train_id, int64_t start_id, int64_t best_id)
+{
+    if (to->final_games == 0) {
+        printf("final match skipped (--final-games 0)\n");
+        return EXIT_OK;
+    }
+    if (best_id == start_id) {
+        printf("final: no generation was promoted; the best weights are the starting weights\n");
+        return EXIT_OK;
+    }
+    Weights best, start;
+    if (!load_weights_id(store, best_id, &best) || !load_weights_id(store, start_id, &start))
+        return EXIT_RUNTIME;
+    SprtConfig none = { .enabled = false, .alpha = 0.05, .beta = 0.05 };
+    MatchOutcome mo;
+    int code = train_match(store, to, train_id, 0, to->final_games, &none, &best, best_id, &start,
+                           start_id, &mo);
+    char elo[96];
+    match_elo_text(&mo.elo, elo, sizeof elo);
+    if (code == EXIT_OK)
+        printf("final: best weights %lld against the starting weights %lld: %s over %d games\n",
+               (long long)best_id, (long long)start_id, elo, mo.games);
+    return code;
 }
 
 /* Replays the journal of a resumed run: the best weights after its decided generations,
@@ -160,9 +282,10 @@ static int train(Store *store, TrainOptions *to, const Weights *start_weights)
         return cli_runtime_error("%s: %s", to->ro.db_path, store_error(store));
     run_options_describe(&to->ro, desc, sizeof desc);
     /* What a resumed run must repeat; --generations may grow on resume. */
-    snprintf(params, sizeof params, "%s match_games=%d window=%d epochs=%d start=%s sprt=%g,%g,%g,%g",
-             desc, to->match_games, to->window, to->epochs, to->start, to->sprt.elo0,
-             to->sprt.elo1, to->sprt.alpha, to->sprt.beta);
+    snprintf(params, sizeof params, "%s match_games=%d match_noise=%d final_games=%d window=%d "
+             "epochs=%d start=%s sprt=%g,%g,%g,%g", desc, to->match_games, to->match_noise,
+             to->final_games, to->window, to->epochs, to->start, to->sprt.elo0, to->sprt.elo1,
+             to->sprt.alpha, to->sprt.beta);
 
     int64_t train_id = 0, best_id = start_id;
     int first_gen = 1;
@@ -193,19 +316,28 @@ static int train(Store *store, TrainOptions *to, const Weights *start_weights)
         fflush(stdout);
         code = train_generation(store, to, train_id, gen, &best_id);
     }
-    store_run_end(store, train_id, code == EXIT_OK ? "done" : code == EXIT_INTERRUPTED ? "interrupted" : "failed");
+    if (code == EXIT_OK) {
+        Weights best;
+        if (!load_weights_id(store, best_id, &best))
+            code = EXIT_RUNTIME;
+        else if (!weights_save(&best, to->out_path, err, sizeof err))
+            code = cli_runtime_error("%s", err);
+        else
+            printf("train run %lld: best weights %lld written to %s\n", (long long)train_id,
+                   (long long)best_id, to->out_path);
+    }
+    if (code == EXIT_OK)
+        code = final_match(store, to, train_id, start_id, best_id);
+    if (code == EXIT_OK)
+        code = print_summary(store, train_id, to->generations);
+    const char *end = code == EXIT_OK ? "done" : code == EXIT_INTERRUPTED ? "interrupted" : "failed";
+    /* A failure has said why already; its status may not be writable (a full disk). */
+    if (!store_run_end(store, train_id, end) && code == EXIT_OK)
+        code = cli_runtime_error("%s: train run %lld could not be marked %s: %s", to->ro.db_path,
+                                 (long long)train_id, end, store_error(store));
     if (code == EXIT_INTERRUPTED)
         fprintf(stderr, "dama: interrupted: run 'dama train --resume' with the same options to continue\n");
-    if (code != EXIT_OK)
-        return code;
-    Weights best;
-    if (!load_weights_id(store, best_id, &best))
-        return EXIT_RUNTIME;
-    if (!weights_save(&best, to->out_path, err, sizeof err))
-        return cli_runtime_error("%s", err);
-    printf("train run %lld done: best weights %lld written to %s\n", (long long)train_id,
-           (long long)best_id, to->out_path);
-    return EXIT_OK;
+    return code;
 }
 
 static int run_train(int argc, char **argv)
@@ -220,12 +352,15 @@ static int run_train(int argc, char **argv)
         { "out", required_argument, 0, OPT_OUT_T },
         { "resume", no_argument, 0, OPT_RESUME },
         { "epochs", required_argument, 0, OPT_EPOCHS_T },
+        { "match-noise", required_argument, 0, OPT_MATCH_NOISE },
+        { "final-games", required_argument, 0, OPT_FINAL_GAMES },
         { 0, 0, 0, 0 },
     };
-    TrainOptions to = { .generations = 3, .match_games = 200, .window = 2, .epochs = 300,
-                        .start = "default", .out_path = "best-weights.txt" };
+    TrainOptions to = { .generations = 3, .match_games = 200, .final_games = 200, .window = 2,
+                        .epochs = 300, .start = "default", .out_path = "best-weights.txt" };
     run_options_init(&to.ro);
     to.ro.cfg.games = 200;
+    to.ro.cfg.setup.noise = 10; /* self-play: a pair's two games must differ */
     char err[512];
     sprt_parse(&to.sprt, "elo0=0,elo1=20,alpha=0.05,beta=0.05", err, sizeof err);
     long n;
@@ -238,6 +373,8 @@ static int run_train(int argc, char **argv)
         case OPT_MATCH_GAMES: if (!cli_long("--match-games", optarg, 2, 10000000, &n)) return EXIT_USAGE; to.match_games = (int)n; break;
         case OPT_WINDOW: if (!cli_long("--window", optarg, 1, 64, &n)) return EXIT_USAGE; to.window = (int)n; break;
         case OPT_EPOCHS_T: if (!cli_long("--epochs", optarg, 1, 1000000, &n)) return EXIT_USAGE; to.epochs = (int)n; break;
+        case OPT_MATCH_NOISE: if (!cli_long("--match-noise", optarg, 0, 1000, &n)) return EXIT_USAGE; to.match_noise = (int)n; break;
+        case OPT_FINAL_GAMES: if (!cli_long("--final-games", optarg, 0, 10000000, &n)) return EXIT_USAGE; to.final_games = (int)n; break;
         case OPT_START: to.start = optarg; break;
         case OPT_OUT_T: to.out_path = optarg; break;
         case OPT_RESUME: to.resume = true; break;
@@ -252,6 +389,10 @@ static int run_train(int argc, char **argv)
     }
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama train --help')", argv[optind]);
+    if (to.match_games % 2 || to.final_games % 2)
+        return cli_usage_error("--%s %d: a match plays pairs of games (colours swapped), so give "
+                               "an even number", to.match_games % 2 ? "match-games" : "final-games",
+                               to.match_games % 2 ? to.match_games : to.final_games);
     Weights start;
     if (!pipeline_weights_by_name(&start, to.start, err, sizeof err))
         return cli_usage_error("%s", err);
@@ -273,12 +414,21 @@ const Command cmd_train = {
     "For each generation: self-play N games with the best weights, tune a candidate on the\n"
     "games of the last W generations, match it against the best (at most M games, stopped\n"
     "by the SPRT), and promote it only when the SPRT accepts it.  Every step is recorded;\n"
-    "after Ctrl-C, the same command with --resume continues where it stopped.  The best\n"
-    "weights are written to FILE at the end.\n"
+    "after Ctrl-C, the same command with --resume continues where it stopped, and gives the\n"
+    "same weights as a run never stopped (node or depth limits; --threads does not matter).\n"
+    "The best weights are written to FILE, then a final match measures them against the\n"
+    "starting weights, and a summary lists every generation's decision.  Generation g's\n"
+    "self-play uses seeds from S + 1000003 g, its match from S + 1000003 g + 500000 and the\n"
+    "final match from S + 500000 (S = --seed).\n"
     "\n"
     "  --generations G    generations to run (default 3)\n"
     "  --games N          self-play games per generation (default 200)\n"
+    "  --noise CP         evaluation noise in self-play, hundredths of a man (default 10)\n"
     "  --match-games M    most games of each promotion match (default 200)\n"
+    "  --match-noise CP   evaluation noise in the matches (default 0)\n"
+    "  --final-games N    games of the final match of the best weights against the start\n"
+    "                     weights, which says whether the training worked (default 200;\n"
+    "                     0 skips it)\n"
     "  --start WEIGHTS    first best weights: a file, 'default' or 'material' (default: default)\n"
     "  --window W         generations of self-play a candidate learns from (default 2)\n"
     "  --sprt SPEC        promotion test (default elo0=0,elo1=20,alpha=0.05,beta=0.05)\n"

@@ -1,7 +1,10 @@
 /* `dama tune`: fit the evaluation weights to stored game results. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -41,13 +44,15 @@ static bool log_epoch(void *ctx, int epoch, double train_loss, double valid_loss
     return !(log->stop && atomic_load(log->stop));
 }
 
-/* "3,5,9" into run ids. */
+/* "3,5,9" into run ids; -1 for bad text, -2 when out of memory. */
 static int parse_run_list(const char *text, int64_t **ids)
 {
     int n = 1;
     for (const char *p = text; *p; p++)
         n += *p == ',';
     *ids = calloc((size_t)n, sizeof **ids);
+    if (!*ids)
+        return -2;
     int count = 0;
     for (const char *p = text; *p;) {
         char *end;
@@ -87,9 +92,14 @@ int pipeline_tune(Store *store, const TuneConfig *cfg, int64_t parent_weights_id
     }
     bool ok = tune_run(store, &c, &out);
     bool interrupted = stop && atomic_load(stop);
-    store_run_end(store, run_id, interrupted ? "interrupted" : ok ? "done" : "failed");
+    bool ended = store_run_end(store, run_id, interrupted ? "interrupted" : ok ? "done" : "failed");
     if (show)
         fputc('\n', stderr);
+    if (!ended) {
+        code = cli_runtime_error("tune: recording the end of run %lld: %s", (long long)run_id,
+                                 store_error(store));
+        goto done;
+    }
     if (interrupted) {
         fprintf(stderr, "dama: interrupted: the fit is dropped\n");
         code = EXIT_INTERRUPTED;
@@ -126,6 +136,47 @@ done:
     free(log.train);
     free(log.valid);
     return code;
+}
+
+/* The weights file can be written: checked before the fit, which may take minutes, by
+ * creating its temporary file (the name weights_save writes first) and removing it. */
+static int check_out_path(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return cli_usage_error("--out %s is a directory: give a file name for the weights", path);
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return cli_usage_error("--out %s: path too long", path);
+    bool existed = stat(tmp, &st) == 0;
+    int fd = open(tmp, O_WRONLY | O_CREAT, 0644);
+    if (fd < 0)
+        return cli_runtime_error("--out %s: cannot write there: %s", path, strerror(errno));
+    close(fd);
+    if (!existed)
+        unlink(tmp);
+    return EXIT_OK;
+}
+
+/* Every run named by --runs exists, played games (self-play or match) and has some;
+ * an unfinished one is used as asked. */
+static int check_named_runs(Store *store, const char *db, const int64_t *ids, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char kind[32] = "", status[32] = "";
+        int64_t games = 0;
+        int found = store_run_info(store, ids[i], kind, sizeof kind, status, sizeof status, &games);
+        if (found < 0)
+            return cli_runtime_error("%s: %s", db, store_error(store));
+        if (!found)
+            return cli_usage_error("--runs: no run %lld in %s", (long long)ids[i], db);
+        if (strcmp(kind, "selfplay") != 0 && strcmp(kind, "match") != 0)
+            return cli_usage_error("--runs: run %lld is a %s run, not a selfplay or match run",
+                                   (long long)ids[i], kind);
+        if (games == 0)
+            return cli_usage_error("--runs: run %lld (%s, %s) has no games", (long long)ids[i], kind, status);
+    }
+    return EXIT_OK;
 }
 
 static int run_tune(int argc, char **argv)
@@ -194,14 +245,40 @@ static int run_tune(int argc, char **argv)
     int64_t *ids = NULL;
     if (runs_text && (cfg.nruns = parse_run_list(runs_text, &ids)) < 0) {
         free(ids);
+        if (cfg.nruns == -2)
+            return cli_runtime_error("out of memory");
         return cli_usage_error("bad value '%s' for --runs: expected run ids like 3,5,9", runs_text);
+    }
+    /* Inputs and output first: a fit can take minutes.  The database is opened to write
+     * (tune records its run, the weights and the fit there) but never created. */
+    struct stat st;
+    int code = stat(db, &st) != 0 ? cli_runtime_error("%s: no such database", db)
+               : !S_ISREG(st.st_mode) ? cli_runtime_error("%s: not a database file", db)
+               : check_out_path(out_path);
+    if (code != EXIT_OK) {
+        free(ids);
+        return code;
     }
     Store *store = pipeline_open_store(db);
     if (!store) {
         free(ids);
         return EXIT_RUNTIME;
     }
-    int code = EXIT_OK;
+    if (runs_text && (code = check_named_runs(store, db, ids, cfg.nruns)) != EXIT_OK)
+        goto out;
+    if (!runs_text && !last) {
+        /* By default every finished run's games; unfinished ones only when named. */
+        cfg.nruns = store_game_runs(store, false, &ids);
+        if (cfg.nruns < 0) {
+            code = cli_runtime_error("%s: %s", db, store_error(store));
+            goto out;
+        }
+        if (cfg.nruns == 0) {
+            code = cli_runtime_error("%s: no finished self-play or match run has games (name an "
+                                     "unfinished one with --runs)", db);
+            goto out;
+        }
+    }
     if (last) {
         ids = calloc((size_t)last, sizeof *ids);
         cfg.nruns = ids ? store_recent_runs(store, "selfplay", (int)last, ids) : -1;
@@ -239,10 +316,13 @@ const Command cmd_tune = {
     "Loads the quiet positions (no capture pending) of the chosen self-play runs, labels\n"
     "each with its game's result from the side to move, fits the logistic scale K, then\n"
     "descends with Adam, holding out whole games for validation and stopping when the\n"
-    "validation loss stops improving.  Writes the weights file and records the run.\n"
+    "validation loss stops improving.  Writes the weights file and records the run, the\n"
+    "weights and the fit in the database (so it opens it to write; it never creates one).\n"
+    "The database, the runs and the --out path are checked before the fit starts.\n"
     "\n"
-    "  --db FILE            database (default dama.db)\n"
-    "  --runs LIST          self-play run ids, comma separated (default: every run)\n"
+    "  --db FILE            database (default dama.db); it must exist\n"
+    "  --runs LIST          self-play or match run ids, comma separated, used whatever their\n"
+    "                       status (default: every run that ended 'done' and has games)\n"
     "  --last-generations K the K most recent self-play runs\n"
     "  --out FILE           weights file to write (default tuned-weights.txt)\n"
     "  --weights START      starting weights (default: built-in hand-set weights)\n"

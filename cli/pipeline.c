@@ -6,6 +6,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "game.h"
 #include "pipeline.h"
 #include "variant.h"
 #include "version.h"
@@ -27,25 +28,23 @@ const atomic_bool *pipeline_interrupt_flag(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    /* A file size limit (ulimit -f) must end in a failed write that is reported, not in
+     * a killed process. */
+    signal(SIGXFSZ, SIG_IGN);
     return &interrupted;
 }
 
 const char *pipeline_engine_version(void) { return dama_engine_version(); }
 
+/* The bench set is compiled in and pinned by tests/test_search.c, so a failure here is a
+ * broken build: it stops the command before anything is written. */
 void pipeline_bench_signature(char *buf, size_t len)
 {
-    Weights w;
-    weights_default(&w);
-    Rules rules = rules_default();
-    Searcher *s = searcher_new(&turkish_variant, &rules, &w, 1);
-    if (!s) {
-        snprintf(buf, len, "unknown");
-        return;
+    char err[512];
+    if (!bench_signature(buf, len, err, sizeof err)) {
+        cli_runtime_error("%s", err);
+        exit(EXIT_RUNTIME);
     }
-    double seconds;
-    uint64_t nodes = bench_run(s, 6, &seconds, NULL, NULL);
-    snprintf(buf, len, "bench depth 6: %llu", (unsigned long long)nodes);
-    searcher_free(s);
 }
 
 char *weights_to_text(const Weights *w)
@@ -74,14 +73,17 @@ int64_t pipeline_store_weights(Store *store, const Weights *w, int generation, i
     return id;
 }
 
-Store *pipeline_open_store(const char *path)
+static Store *open_with(Store *(*open)(const char *, char *, size_t), const char *path)
 {
     char err[512];
-    Store *s = store_open(path, err, sizeof err);
+    Store *s = open(path, err, sizeof err);
     if (!s)
         cli_runtime_error("%s", err);
     return s;
 }
+
+Store *pipeline_open_store(const char *path) { return open_with(store_open, path); }
+Store *pipeline_open_store_readonly(const char *path) { return open_with(store_open_readonly, path); }
 
 bool pipeline_weights_by_name(Weights *w, const char *name, char *err, size_t errlen)
 {
@@ -94,4 +96,101 @@ bool pipeline_weights_by_name(Weights *w, const char *name, char *err, size_t er
         return true;
     }
     return weights_load(w, name, err, errlen);
+}
+
+/* The stored games of a run, read back as results by game index. */
+typedef struct StoredScan {
+    const RunnerConfig *cfg;
+    int *stored;
+    int seed_col, result_col;
+    char error[160];
+} StoredScan;
+
+static int scan_header(void *ctx, int ncols, const char *const *names)
+{
+    StoredScan *sc = ctx;
+    for (int i = 0; i < ncols; i++) {
+        if (strcmp(names[i], "seed") == 0)
+            sc->seed_col = i;
+        else if (strcmp(names[i], "result") == 0)
+            sc->result_col = i;
+    }
+    if (sc->seed_col < 0 || sc->result_col < 0) {
+        snprintf(sc->error, sizeof sc->error, "the games export has no seed or result column");
+        return 1;
+    }
+    return 0;
+}
+
+static int scan_row(void *ctx, int ncols, const StoreCell *cells)
+{
+    StoredScan *sc = ctx;
+    (void)ncols;
+    const StoreCell *seed = &cells[sc->seed_col], *result = &cells[sc->result_col];
+    /* Game i of a run has seed S + i: the seed gives the game's index back. */
+    uint64_t index = seed->type == STORE_CELL_INT ? (uint64_t)seed->i - sc->cfg->seed : UINT64_MAX;
+    int r = result->type != STORE_CELL_TEXT ? RESULT_NONE
+          : strcmp(result->text, "white") == 0 ? RESULT_WHITE_WINS
+          : strcmp(result->text, "black") == 0 ? RESULT_BLACK_WINS
+          : strcmp(result->text, "draw") == 0 ? RESULT_DRAW : RESULT_NONE;
+    if (index >= (uint64_t)sc->cfg->games || r == RESULT_NONE) {
+        snprintf(sc->error, sizeof sc->error, "a stored game does not belong to this run's %d games",
+                 sc->cfg->games);
+        return 1;
+    }
+    sc->stored[index] = r;
+    return 0;
+}
+
+int pipeline_run_open(Store *store, const char *db_path, const char *kind, const char *params,
+                      int64_t weights_id, const RunnerConfig *cfg, RunResume resume, PipelineRun *run)
+{
+    memset(run, 0, sizeof *run);
+    if (resume != RESUME_NEVER) {
+        char status[32], old_params[2048];
+        int64_t last = store_last_run(store, kind, status, sizeof status, old_params, sizeof old_params);
+        if (last < 0)
+            return cli_runtime_error("%s: %s", db_path, store_error(store));
+        bool same = last > 0 && strcmp(old_params, params) == 0;
+        if (resume == RESUME_REQUIRED && last == 0)
+            return cli_usage_error("%s: no %s run to resume", db_path, kind);
+        if (resume == RESUME_REQUIRED && !same)
+            return cli_usage_error("--resume needs the options of %s run %lld: %s", kind,
+                                   (long long)last, old_params);
+        if (same) {
+            StoredScan sc = { .cfg = cfg, .seed_col = -1, .result_col = -1 };
+            sc.stored = calloc((size_t)cfg->games, sizeof *sc.stored);
+            if (!sc.stored)
+                return cli_runtime_error("out of memory");
+            if (!store_export_rows(store, "games", last, scan_header, scan_row, &sc) || sc.error[0]) {
+                int code = cli_runtime_error("%s: run %lld: %s", db_path, (long long)last,
+                                             sc.error[0] ? sc.error : store_error(store));
+                free(sc.stored);
+                return code;
+            }
+            run->id = last;
+            run->stored = sc.stored;
+            run->resumed = true;
+            return EXIT_OK;
+        }
+    }
+    char signature[64];
+    pipeline_bench_signature(signature, sizeof signature);
+    run->id = store_run_begin(store, kind, params, pipeline_engine_version(), signature, weights_id);
+    if (run->id < 0)
+        return cli_runtime_error("%s: %s", db_path, store_error(store));
+    return EXIT_OK;
+}
+
+bool pipeline_run_close(Store *store, const char *db_path, PipelineRun *run, const char *status,
+                        bool report)
+{
+    free(run->stored);
+    run->stored = NULL;
+    if (store_run_end(store, run->id, status))
+        return true;
+    if (report)
+        cli_runtime_error("%s: run %lld could not be marked %s: %s", db_path, (long long)run->id,
+                          status, store_error(store));
+    return false;
 }

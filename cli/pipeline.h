@@ -13,7 +13,8 @@ const atomic_bool *pipeline_interrupt_flag(void);
 
 /* "dama VERSION" for run records. */
 const char *pipeline_engine_version(void);
-/* The bench node count at a small depth: a quick signature of search and evaluation. */
+/* "bench depth 6: N" (bench_signature): the signature of search and evaluation, the same
+ * count `dama bench --depth 6` prints.  Exits with an error if the bench cannot run. */
 void pipeline_bench_signature(char *buf, size_t len);
 
 /* The canonical text of w (malloc'd), or NULL when out of memory. */
@@ -24,6 +25,8 @@ int64_t pipeline_store_weights(Store *store, const Weights *w, int generation, i
 
 /* Opens the database for a command, printing the error; NULL on failure. */
 Store *pipeline_open_store(const char *path);
+/* The same for a command that only reads: read-only, never created or migrated. */
+Store *pipeline_open_store_readonly(const char *path);
 
 /* The tune step (cmd_tune.c): fits cfg, stores the weights (generation, parent) and the
  * tuning run, writes out_path if given; *result_weights_id gets the new weights' id.
@@ -44,20 +47,47 @@ typedef struct SprtConfig {
     double elo0, elo1, alpha, beta;
 } SprtConfig;
 typedef struct MatchOutcome {
+    int64_t run_id;
     EloEstimate elo;
     SprtVerdict verdict;
+    double llr;
     int games;
     bool interrupted;
 } MatchOutcome;
 bool sprt_parse(SprtConfig *sc, const char *text, char *err, size_t errlen);
+
+/* Where a game-playing step writes: a new run, or the last run of its kind continued. */
+typedef enum RunResume {
+    RESUME_NEVER,     /* always a new run */
+    RESUME_IF_SAME,   /* continue the last run of the kind if its params are these (train) */
+    RESUME_REQUIRED,  /* --resume: continue it, or fail when there is none or it differs */
+} RunResume;
+typedef struct PipelineRun {
+    int64_t id;
+    int *stored;      /* continued run: results by game index (RunnerConfig.stored); owned */
+    bool resumed;
+} PipelineRun;
+/* Opens the run for cfg's games (errors printed); returns an exit code. */
+int pipeline_run_open(Store *store, const char *db_path, const char *kind, const char *params,
+                      int64_t weights_id, const RunnerConfig *cfg, RunResume resume, PipelineRun *run);
+/* Ends the run with status ('done', 'interrupted', 'failed') and frees it; false when the
+ * status cannot be written (printed when report: a failed run has its own message). */
+bool pipeline_run_close(Store *store, const char *db_path, PipelineRun *run, const char *status,
+                        bool report);
 /* The self-play step (cmd_selfplay.c): plays ro's games with weights on both sides, records
  * the run; *run_id gets its id (may be NULL).  Returns an exit code (errors printed). */
 int pipeline_selfplay(Store *store, RunOptions *ro, const Weights *weights, int64_t weights_id,
-                      const char *params, int64_t *run_id);
+                      const char *params, RunResume resume, int64_t *run_id);
+/* "elo E [LOW, HIGH]", or "elo n/a: too few pairs (N < 10)" when e has no interval: the one
+ * way match results are shown (never "-0.0", never an interval of a handful of games). */
+void match_elo_text(const EloEstimate *e, char *buf, size_t len);
+/* A match run's params: ro's settings, the weights ids of A and B and the SPRT. */
+void match_params(const RunOptions *ro, const SprtConfig *sprt, const int64_t ids[2], char *buf,
+                  size_t len);
 /* Plays A against B with ro's settings, stores the run and the match row, prints the
  * result lines; returns an exit code (errors printed). */
 int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const Weights *a,
                    int64_t a_id, const Weights *b, int64_t b_id, const char *params,
-                   MatchOutcome *outcome);
+                   RunResume resume, MatchOutcome *outcome);
 
 #endif

@@ -24,6 +24,18 @@ void run_options_init(RunOptions *ro)
     c->progress = isatty(STDERR_FILENO);
 }
 
+/* Records the search limit given; false (printed) when another one was given before. */
+static bool one_limit(RunOptions *ro, const char *option)
+{
+    if (ro->limit_option && strcmp(ro->limit_option, option) != 0) {
+        cli_usage_error("%s and %s cannot be combined: give one search limit", ro->limit_option,
+                        option);
+        return false;
+    }
+    ro->limit_option = option;
+    return true;
+}
+
 int run_options_parse(RunOptions *ro, int opt, const char *arg)
 {
     RunnerConfig *c = &ro->cfg;
@@ -39,18 +51,21 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
         if (!cli_long("--threads", arg, 1, 1024, &n)) return -1;
         c->threads = (int)n;
         return 1;
-    case OPT_NODES_R:
-        if (!cli_u64("--nodes", arg, &c->setup.limits.nodes) || c->setup.limits.nodes == 0)
+    case OPT_NODES_R: {
+        uint64_t nodes;
+        if (!one_limit(ro, "--nodes")) return -1;
+        if (!cli_u64("--nodes", arg, &nodes)) return -1;
+        if (nodes == 0)
             return cli_usage_error("bad value '%s' for --nodes: expected a positive number", arg), -1;
-        c->setup.limits.depth = 0;
-        c->setup.limits.movetime_ms = 0;
+        c->setup.limits = (SearchLimits){ .nodes = nodes };
         return 1;
+    }
     case OPT_DEPTH_R:
-        if (!cli_long("--depth", arg, 1, 60, &n)) return -1;
+        if (!one_limit(ro, "--depth") || !cli_long("--depth", arg, 1, 60, &n)) return -1;
         c->setup.limits = (SearchLimits){ .depth = (int)n };
         return 1;
     case OPT_MOVETIME_R:
-        if (!cli_long("--movetime", arg, 1, 3600000L, &n)) return -1;
+        if (!one_limit(ro, "--movetime") || !cli_long("--movetime", arg, 1, 3600000L, &n)) return -1;
         c->setup.limits = (SearchLimits){ .movetime_ms = (int)n };
         return 1;
     case OPT_NOISE:
@@ -61,6 +76,7 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
     case OPT_RANDOM_PLIES:
         if (!cli_long("--random-plies", arg, 0, 40, &n)) return -1;
         c->random_plies = (int)n;
+        ro->random_plies_given = true;
         return 1;
     case OPT_SEED:
         return cli_u64("--seed", arg, &c->seed) ? 1 : -1;
@@ -89,6 +105,11 @@ bool run_options_finish(RunOptions *ro)
 {
     if (!ro->openings_path)
         return true;
+    if (ro->random_plies_given) {
+        cli_usage_error("--openings and --random-plies cannot be combined: the games start "
+                        "from the file's positions");
+        return false;
+    }
     char err[512];
     if (!openings_load(&ro->book, ro->cfg.setup.variant, ro->openings_path, err, sizeof err)) {
         cli_usage_error("%s", err);
@@ -104,9 +125,9 @@ void run_options_describe(const RunOptions *ro, char *buf, size_t len)
 {
     const RunnerConfig *c = &ro->cfg;
     snprintf(buf, len, "games=%d nodes=%llu depth=%d movetime=%d seed=%llu openings=%s random_plies=%d "
-             "move_cap=%d noise=%d promotion=%d kvm=%d noprogress=%d",
+             "move_cap=%d noise=%d hash=%zu promotion=%d kvm=%d noprogress=%d",
              c->games, (unsigned long long)c->setup.limits.nodes, c->setup.limits.depth,
              c->setup.limits.movetime_ms, (unsigned long long)c->seed,
              ro->openings_path ? ro->openings_path : "random", c->random_plies, c->setup.move_cap, c->setup.noise,
-             c->setup.rules.promotion, c->setup.rules.kvm, c->setup.rules.noprogress_plies);
+             c->hash_mb, c->setup.rules.promotion, c->setup.rules.kvm, c->setup.rules.noprogress_plies);
 }

@@ -27,11 +27,11 @@ enum {
     { "rules", required_argument, 0, OPT_RULES }, \
     { "help", no_argument, 0, OPT_HELP }
 
-/* The help lines for RUN_LONG_OPTIONS, shared by every command's --help text. */
+/* The help lines for RUN_LONG_OPTIONS, shared by every command's --help text; --games and
+ * --noise mean something else in each command, so each command describes them. */
 #define RUN_OPTIONS_HELP \
     "  --db FILE          SQLite database (default dama.db)\n" \
-    "  --games N          games to play (default 100); played in pairs with colours swapped\n" \
-    "  --threads T        parallel games (default: all cores)\n" \
+    "  --threads T        parallel games (default: all cores); the results do not depend on it\n" \
     "  --nodes K          search nodes per move (default 3000; deterministic)\n" \
     "  --depth D          search depth per move instead of nodes\n" \
     "  --movetime MS      search time per move instead (not reproducible)\n" \
@@ -41,8 +41,6 @@ enum {
     "  --move-cap N       plies before a game is adjudicated a draw (default 300)\n" \
     "  --hash MB          transposition table per player (default 2)\n" \
     "  --batch N          games per database transaction (default 64)\n" \
-    "  --noise CP         evaluation noise that makes a pair's two games differ\n" \
-    "                     (default 10 in selfplay, 0 in match)\n" \
     "  --rules OPTIONS    promotion=man|stop|king, kvm=draw|win, noprogress=N\n"
 
 typedef struct RunOptions {
@@ -50,15 +48,19 @@ typedef struct RunOptions {
     RunnerConfig cfg;
     const char *openings_path;
     OpeningBook book;
+    const char *limit_option;  /* the search limit given (--nodes, --depth or --movetime) */
+    bool random_plies_given;   /* --random-plies, which an openings file would override */
 } RunOptions;
 
 void run_options_init(RunOptions *ro);
-/* Handles one option: 1 used, 0 not ours, -1 error (printed).  --rules is handled too. */
+/* Handles one option: 1 used, 0 not ours, -1 error (printed).  --rules is handled too.
+ * Two different search limits are refused: which one wins would be a guess. */
 int run_options_parse(RunOptions *ro, int opt, const char *arg);
-/* Loads the openings file if one was named; false after printing the error. */
+/* Loads the openings file if one was named (refused with --random-plies, which it would
+ * override); false after printing the error. */
 bool run_options_finish(RunOptions *ro);
 void run_options_free(RunOptions *ro);
-/* "games=N nodes=K ..." for the run record. */
+/* "games=N nodes=K ..." for the run record: every setting that changes the games. */
 void run_options_describe(const RunOptions *ro, char *buf, size_t len);
 
 #endif

@@ -1,4 +1,7 @@
 /* The bench set and its run (see bench.h). */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "bench.h"
 #include "position.h"
 #include "variant.h"
@@ -22,24 +25,57 @@ const char *const bench_positions[] = {
 
 const int bench_position_count = (int)(sizeof bench_positions / sizeof bench_positions[0]);
 
-uint64_t bench_run(Searcher *s, int depth, double *seconds,
-                   void (*per_position)(void *ctx, int index, const Position *pos, const SearchInfo *info),
-                   void *ctx)
+bool bench_run(const Weights *w, int depth, BenchReport per_position, void *ctx,
+               uint64_t *nodes, double *seconds, char *err, size_t errlen)
 {
-    SearchLimits limits = { .depth = depth };
-    uint64_t nodes = 0;
+    return bench_run_set(bench_positions, bench_position_count, w, depth, per_position, ctx,
+                         nodes, seconds, err, errlen);
+}
+
+bool bench_run_set(const char *const *fens, int count, const Weights *w, int depth,
+                   BenchReport per_position, void *ctx, uint64_t *nodes, double *seconds,
+                   char *err, size_t errlen)
+{
+    const Variant *v = &turkish_variant;
+    Rules rules = rules_default();
+    *nodes = 0;
     *seconds = 0;
-    for (int i = 0; i < bench_position_count; i++) {
-        Position pos;
-        char err[256];
-        if (!position_from_fen(&pos, s->variant, bench_positions[i], err, sizeof err))
-            continue; /* the set is fixed and tested: every entry reads */
+    /* Every position is read before the first search: a bad one prints nothing else. */
+    Position *positions = malloc((size_t)(count > 0 ? count : 1) * sizeof *positions);
+    Searcher *s = positions ? searcher_new(v, &rules, w, BENCH_HASH_MB) : NULL;
+    if (!s) {
+        snprintf(err, errlen, "bench: out of memory for a %d MB hash table", BENCH_HASH_MB);
+        free(positions);
+        return false;
+    }
+    bool ok = true;
+    for (int i = 0; i < count && ok; i++) {
+        char why[256];
+        if (!(ok = position_from_fen(&positions[i], v, fens[i], why, sizeof why)))
+            snprintf(err, errlen, "bench position %d '%s': %s", i + 1, fens[i], why);
+    }
+    SearchLimits limits = { .depth = depth };
+    for (int i = 0; i < count && ok; i++) {
         searcher_clear(s);
-        SearchInfo info = search(s, &pos, NULL, 0, &limits, NULL, NULL);
-        nodes += info.nodes;
+        SearchInfo info = search(s, &positions[i], NULL, 0, &limits, NULL, NULL);
+        *nodes += info.nodes;
         *seconds += info.seconds;
         if (per_position)
-            per_position(ctx, i, &pos, &info);
+            per_position(ctx, i, &positions[i], &info);
     }
-    return nodes;
+    searcher_free(s);
+    free(positions);
+    return ok;
+}
+
+bool bench_signature(char *buf, size_t len, char *err, size_t errlen)
+{
+    Weights w;
+    weights_default(&w);
+    uint64_t nodes;
+    double seconds;
+    if (!bench_run(&w, BENCH_SIGNATURE_DEPTH, NULL, NULL, &nodes, &seconds, err, errlen))
+        return false;
+    snprintf(buf, len, "bench depth %d: %llu", BENCH_SIGNATURE_DEPTH, (unsigned long long)nodes);
+    return true;
 }

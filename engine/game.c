@@ -27,47 +27,46 @@ bool game_play(Game *game, const Move *move)
     return true;
 }
 
-/* One piece against one piece: a draw, or with kvm=win a win for a king against a man. */
-static int one_each_result(const Game *game)
+GameEnd game_end(const Position *pos, const Rules *rules, bool can_move, int since_capture,
+                 int repetitions)
 {
-    const Position *p = &game->pos;
-    if (game->rules.kvm == KVM_WIN) {
-        if (p->kings[WHITE] && p->men[BLACK])
-            return RESULT_WHITE_WINS;
-        if (p->kings[BLACK] && p->men[WHITE])
-            return RESULT_BLACK_WINS;
+    if (!can_move) /* no passing: checked first, it ends the game outright */
+        return (GameEnd){ pos->side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, REASON_NO_MOVES };
+    if (popcount(position_pieces(pos, WHITE)) == 1 && popcount(position_pieces(pos, BLACK)) == 1) {
+        int result = RESULT_DRAW;
+        if (rules->kvm == KVM_WIN && pos->kings[WHITE] && pos->men[BLACK])
+            result = RESULT_WHITE_WINS;
+        else if (rules->kvm == KVM_WIN && pos->kings[BLACK] && pos->men[WHITE])
+            result = RESULT_BLACK_WINS;
+        return (GameEnd){ result, REASON_ONE_EACH };
     }
-    return RESULT_DRAW;
+    if (repetitions >= REPETITIONS_FOR_DRAW)
+        return (GameEnd){ RESULT_DRAW, REASON_REPETITION };
+    if (rules->noprogress_plies > 0 && since_capture >= rules->noprogress_plies)
+        return (GameEnd){ RESULT_DRAW, REASON_NOPROGRESS };
+    return (GameEnd){ RESULT_NONE, REASON_NONE };
+}
+
+int result_for_side(int result, int side)
+{
+    if (result == RESULT_WHITE_WINS)
+        return side == WHITE ? 1 : -1;
+    if (result == RESULT_BLACK_WINS)
+        return side == BLACK ? 1 : -1;
+    return 0;
 }
 
 int game_result(const Game *game, int *reason)
 {
-    const Position *p = &game->pos;
-    *reason = REASON_NONE;
-    /* A side without a legal move loses: checked first, it ends the game outright. */
-    MoveList list;
-    game->variant->generate(p, &game->rules, &list);
-    if (list.count == 0) {
-        *reason = REASON_NO_MOVES;
-        return p->side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS;
-    }
-    if (popcount(position_pieces(p, WHITE)) == 1 && popcount(position_pieces(p, BLACK)) == 1) {
-        *reason = REASON_ONE_EACH;
-        return one_each_result(game);
-    }
     /* Only a capture is irreversible (men may step sideways back and forth). */
-    int repeats = 0;
+    int repetitions = 0;
     uint64_t now = game->keys[game->ply];
     for (int back = 2; back <= game->since_capture && back <= game->ply; back += 2)
-        if (game->keys[game->ply - back] == now && ++repeats == 2) {
-            *reason = REASON_REPETITION;
-            return RESULT_DRAW;
-        }
-    if (game->rules.noprogress_plies > 0 && game->since_capture >= game->rules.noprogress_plies) {
-        *reason = REASON_NOPROGRESS;
-        return RESULT_DRAW;
-    }
-    return RESULT_NONE;
+        repetitions += game->keys[game->ply - back] == now;
+    bool can_move = game->variant->count(&game->pos, &game->rules, false) > 0;
+    GameEnd end = game_end(&game->pos, &game->rules, can_move, game->since_capture, repetitions);
+    *reason = end.reason;
+    return end.result;
 }
 
 const char *result_name(int result)

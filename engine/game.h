@@ -30,10 +30,31 @@ struct Game {
     uint64_t keys[MAX_GAME_PLIES + 1];/* key of the position before each ply, and now */
 };
 
+/* The end of a game by the rules (docs/rules.md), decided in one place for play, search and
+ * the tests.  In order of precedence:
+ *   1. the side to move has no legal move: it loses (even when a draw rule holds too, as on
+ *      the ply that reaches the no-progress limit by blocking the last piece);
+ *   2. one piece each: a draw, or with kvm=win a win for a king against a man;
+ *   3. repetition: the position with the same side to move for the third time;
+ *   4. no progress: rules->noprogress_plies plies without a capture.
+ * can_move: the side to move has a legal move.  since_capture: plies since the last capture.
+ * repetitions: earlier occurrences of this position since the last capture.  Returns
+ * RESULT_NONE (and REASON_NONE) while the game goes on. */
+typedef struct GameEnd {
+    int result;  /* enum Result */
+    int reason;  /* enum Reason */
+} GameEnd;
+#define REPETITIONS_FOR_DRAW 2 /* earlier occurrences: the third time draws */
+GameEnd game_end(const Position *pos, const Rules *rules, bool can_move, int since_capture,
+                 int repetitions);
+/* A finished game's result from the side to move: +1 it won, -1 it lost, 0 a draw. */
+int result_for_side(int result, int side);
+
 void game_init(Game *game, const Variant *v, const Rules *rules, const Position *start);
 /* Plays a legal move; returns false when the game is full (MAX_GAME_PLIES). */
 bool game_play(Game *game, const Move *move);
-/* Result of the game as it stands (RESULT_NONE while it goes on); *reason gets why. */
+/* Result of the game as it stands (RESULT_NONE while it goes on); *reason gets why.
+ * game_end on the current position and the game's history. */
 int game_result(const Game *game, int *reason);
 /* Stable names for storage and CSV: "1-0"-style is avoided; see game.c. */
 const char *result_name(int result);

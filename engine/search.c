@@ -8,6 +8,7 @@
 
 #include "bitboard.h"
 #include "evaluate.h"
+#include "game.h"
 #include "move.h"
 #include "position.h"
 #include "search.h"
@@ -22,6 +23,12 @@ struct TTEntry {
     uint8_t bound;
     uint8_t from, to;    /* best move, matched back by (from, to, captured hash) */
     uint16_t captured;   /* 16-bit hash of the captured set */
+};
+
+/* A node's moves and their ordering keys (about 40 KB: heap, not stack, for 128 plies). */
+struct PlyMoves {
+    MoveList list;
+    int32_t keys[MAX_MOVES];
 };
 
 static double now_seconds(void)
@@ -42,8 +49,9 @@ Searcher *searcher_new(const Variant *v, const Rules *rules, const Weights *w, s
     while (entries * 2 * sizeof(TTEntry) <= tt_megabytes * 1024 * 1024)
         entries *= 2;
     s->tt = calloc(entries, sizeof(TTEntry));
-    if (!s->tt) {
-        free(s);
+    s->ply_moves = calloc(MAX_PLY, sizeof(PlyMoves));
+    if (!s->tt || !s->ply_moves) {
+        searcher_free(s);
         return NULL;
     }
     s->tt_mask = entries - 1;
@@ -57,6 +65,7 @@ void searcher_free(Searcher *s)
 {
     if (s) {
         free(s->tt);
+        free(s->ply_moves);
         free(s);
     }
 }
@@ -116,38 +125,28 @@ static bool out_of_budget(Searcher *s)
     return false;
 }
 
-/* Draws the rules declare before any move is generated: repetition and no progress.
- * A position seen before (in the search path or the game) scores as a draw at once. */
-static bool draw_by_rule(const Searcher *s, int ply, int since_capture)
+/* Earlier occurrences of this node's position since the last capture, as game_end reads
+ * them.  One at the root or after it counts twice: the side that steered into the cycle can
+ * go round it once more, so the position is as good as seen a third time.  One in the game
+ * before the root counts once, as in play. */
+static int repetitions(const Searcher *s, int ply, int since_capture)
 {
-    if (s->rules.noprogress_plies > 0 && since_capture >= s->rules.noprogress_plies)
-        return true;
-    int here = s->game_keys + ply;
+    int here = s->game_keys + ply, n = 0;
     uint64_t key = s->keys[here];
-    for (int i = here - 2; i >= 0 && here - i <= since_capture; i -= 2)
+    for (int i = here - 2; i >= 0 && here - i <= since_capture && n < REPETITIONS_FOR_DRAW; i -= 2)
         if (s->keys[i] == key)
-            return true;
-    return false;
+            n += i >= s->game_keys ? 2 : 1;
+    return n;
 }
 
-/* One piece against one: a draw, or with kvm=win a win for a king against a man.
- * Returns true and the score from the side to move when it applies. */
-static bool one_each(const Searcher *s, const Position *pos, int ply, int *score)
-{
-    if (popcount(position_pieces(pos, WHITE)) != 1 || popcount(position_pieces(pos, BLACK)) != 1)
-        return false;
-    *score = 0;
-    if (s->rules.kvm == KVM_WIN) {
-        int us = pos->side;
-        if (pos->kings[us] && pos->men[!us])
-            *score = SCORE_WIN - ply;
-        else if (pos->kings[!us] && pos->men[us])
-            *score = -(SCORE_WIN - ply);
-    }
-    return true;
-}
+/* Move ordering in named stages, best first.  A move's key is its stage above everything
+ * else, then an order within the stage; only the QUIET stage is ever reduced. */
+enum OrderStage { STAGE_QUIET, STAGE_KILLER_2, STAGE_KILLER_1, STAGE_CAPTURE, STAGE_TT_MOVE };
+#define STAGE_SHIFT 27 /* within-stage orders stay below 1 << 27 (history < 1 << 25) */
 
-/* Ordering keys: TT move, then captures of kings and promotions, killers, history. */
+static int32_t order_key(int stage, int32_t within) { return ((int32_t)stage << STAGE_SHIFT) + within; }
+static int stage_of(int32_t key) { return key >> STAGE_SHIFT; }
+
 static void score_moves(const Searcher *s, const Position *pos, const MoveList *list,
                         const TTEntry *tt, int ply, int32_t *keys)
 {
@@ -156,15 +155,15 @@ static void score_moves(const Searcher *s, const Position *pos, const MoveList *
         const Move *m = &list->moves[i];
         int32_t k;
         if (tt && m->from == tt->from && m->to == tt->to && captured_hash(m->captured) == tt->captured)
-            k = 1 << 30;
-        else if (m->captured)
-            k = (1 << 28) + popcount(m->captured & pos->kings[them]) * 16 + m->promotes;
+            k = order_key(STAGE_TT_MOVE, 0);
+        else if (m->captured) /* kings first, then promotions */
+            k = order_key(STAGE_CAPTURE, popcount(m->captured & pos->kings[them]) * 16 + m->promotes);
         else if (move_same(m, &s->killers[ply][0]))
-            k = (1 << 27);
+            k = order_key(STAGE_KILLER_1, 0);
         else if (move_same(m, &s->killers[ply][1]))
-            k = (1 << 27) - 1;
-        else
-            k = (m->promotes << 26) + s->history[m->from][m->to];
+            k = order_key(STAGE_KILLER_2, 0);
+        else /* promotions first, then by history */
+            k = order_key(STAGE_QUIET, (m->promotes << 25) + s->history[m->from][m->to]);
         keys[i] = k;
     }
 }
@@ -200,19 +199,22 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
     }
     s->nodes++;
 
-    /* Step 2. Draws the rules declare: repetition, no progress. */
-    if (ply > 0 && draw_by_rule(s, ply, since_capture))
-        return 0;
-
-    /* Step 3. Horizon: a quiet position is evaluated; a pending capture is searched on. */
+    /* Step 2. The end of the game, decided as in play (game_end): no legal move, one piece
+     * each, repetition, no progress.  Not at the root, which is asked for a move.  A pending
+     * capture is a legal move; otherwise the quiet moves are counted, not generated. */
     uint64_t key = s->keys[s->game_keys + ply];
     bool capture = v->capture_pending(pos);
-    if ((depth <= 0 && !capture) || ply >= MAX_PLY - 1) {
-        /* A blocked side loses even at the horizon: blockades are how many games end. */
-        if (!capture && v->count(pos, &s->rules, false) == 0)
-            return -(SCORE_WIN - ply);
-        return leaf_eval(s, pos, key);
+    if (ply > 0) {
+        bool can_move = capture || v->count(pos, &s->rules, false) > 0;
+        GameEnd end = game_end(pos, &s->rules, can_move, since_capture,
+                               repetitions(s, ply, since_capture));
+        if (end.result != RESULT_NONE)
+            return result_for_side(end.result, pos->side) * (SCORE_WIN - ply);
     }
+
+    /* Step 3. Horizon: a quiet position is evaluated; a pending capture is searched on. */
+    if ((depth <= 0 && !capture) || ply >= MAX_PLY - 1)
+        return leaf_eval(s, pos, key);
 
     /* Step 4. Transposition table. */
     TTEntry *tte = &s->tt[key & s->tt_mask];
@@ -226,28 +228,24 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
             return tts;
     }
 
-    /* Step 5. Moves; none is a loss.  One piece each ends the game. */
-    MoveList list;
-    v->generate(pos, &s->rules, &list);
-    if (list.count == 0)
-        return -(SCORE_WIN - ply);
-    int end_score;
-    if (one_each(s, pos, ply, &end_score))
-        return end_score;
+    /* Step 5. Moves (there is one: the root is searched only when it has one, and step 2
+     * ended every other node without). */
+    MoveList *list = &s->ply_moves[ply].list;
+    int32_t *keys = s->ply_moves[ply].keys;
+    v->generate(pos, &s->rules, list);
 
     /* Step 6. A forced move costs no depth: forced lines are read to their end. */
-    if (list.count == 1 && depth > 0)
+    if (list->count == 1 && depth > 0)
         depth++;
 
-    int32_t keys[MAX_MOVES];
-    score_moves(s, pos, &list, tt_move, ply, keys);
+    score_moves(s, pos, list, tt_move, ply, keys);
 
     /* Step 7. Principal variation search with late move reductions. */
     int best = -SCORE_INF, alpha0 = alpha;
-    Move best_move = list.moves[0];
-    for (int i = 0; i < list.count; i++) {
-        pick_move(&list, keys, i);
-        const Move *m = &list.moves[i];
+    Move best_move = list->moves[0];
+    for (int i = 0; i < list->count; i++) {
+        pick_move(list, keys, i);
+        const Move *m = &list->moves[i];
         Position child = *pos;
         uint64_t child_key = key_after_move(pos, key, m);
         __builtin_prefetch(&s->tt[child_key & s->tt_mask]); /* the child probes it soon */
@@ -262,7 +260,7 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
             /* Step 7a. Late quiet moves are searched shallower first. */
             int reduction = 0;
             /* Not once a win is in hand: a reduced move could hide a faster one. */
-            if (depth >= 3 && i >= 3 && !m->captured && !m->promotes && keys[i] < (1 << 27)
+            if (depth >= 3 && i >= 3 && stage_of(keys[i]) == STAGE_QUIET && !m->promotes
                 && alpha < SCORE_WIN_BOUND)
                 reduction = i >= 8 ? 2 : 1;
             score = -alphabeta(s, &child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha, child_since);

@@ -36,6 +36,7 @@ typedef struct SearchInfo {
 typedef void (*SearchReport)(void *ctx, const SearchInfo *info);
 
 typedef struct TTEntry TTEntry;
+typedef struct PlyMoves PlyMoves;
 
 typedef struct Searcher {
     const Variant *variant;
@@ -62,6 +63,7 @@ typedef struct Searcher {
      * its twin yet stays reproducible.  0 (the default) for analysis, bench and matches. */
     int noise;
     uint64_t noise_seed;
+    PlyMoves *ply_moves;         /* MAX_PLY move lists and ordering keys, off the stack */
     Move pv_table[MAX_PLY][MAX_PLY];
     int pv_length[MAX_PLY];
 } Searcher;

@@ -4,15 +4,19 @@
  * once (Turkish rule), forbids a king's 180-degree turn between two jumps, and keeps only the
  * sequences of maximum length over all pieces.  Paths with the same (from, to, captured) are
  * merged into one move that remembers how many paths reach it. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "turkish.h"
 #include "turkish_board.h"
 #include "position.h"
+#include "variant.h"
 
 /* State of one capture search.  occ holds every piece except the moving one and those
  * already captured, so captured squares and the start square can be crossed again. */
 typedef struct CaptureSearch {
+    const Position *pos;
     const Rules *rules;
     Bitboard occ, enemy;
     int color;
@@ -26,6 +30,18 @@ typedef struct CaptureSearch {
     void *ctx;
     int want;          /* visitor mode: only sequences of exactly this length */
 } CaptureSearch;
+
+/* More distinct capture moves than MAX_MOVES: none is ever dropped in silence (a search that
+ * missed one, or a perft that undercounts, would be wrong without a sign).  No position
+ * known comes near; if one does, MAX_MOVES must grow. */
+static _Noreturn void too_many_moves(const Position *pos)
+{
+    char fen[256];
+    position_to_fen(pos, &turkish_variant, fen, sizeof fen);
+    fprintf(stderr, "dama: %s: more than %d legal moves (the generator's limit MAX_MOVES)\n",
+            fen, MAX_MOVES);
+    exit(1);
+}
 
 static void record(CaptureSearch *cs, int to, int depth)
 {
@@ -53,10 +69,10 @@ static void record(CaptureSearch *cs, int to, int depth)
             return;
         }
     }
-    if (list->count < MAX_MOVES) {
-        list->moves[list->count] = *m;
-        list->npaths[list->count++] = 1;
-    }
+    if (list->count == MAX_MOVES)
+        too_many_moves(cs->pos);
+    list->moves[list->count] = *m;
+    list->npaths[list->count++] = 1;
 }
 
 static void king_jumps(CaptureSearch *cs, int sq, int lastdir, int depth)
@@ -182,6 +198,14 @@ bool turkish_capture_pending(const Position *pos)
     return false;
 }
 
+/* Quiet moves never overflow the list: a quiet move is (from, to, direction), and for a given
+ * empty square and direction the mover is the nearest piece behind it, so there are at most
+ * 4 per empty square: 4 * (64 - n) for n pieces of the side to move.  A king has at most 14
+ * moves and a man 3, so at most 14 * n.  min(14n, 4(64 - n)) is largest at n = 14 or 15:
+ * 196, whatever the other side has. */
+#define MAX_QUIET_MOVES 196
+_Static_assert(MAX_QUIET_MOVES <= MAX_MOVES, "a quiet move list must fit in a MoveList");
+
 static void add_quiet(MoveList *list, int from, int to, bool promotes)
 {
     Move *m = &list->moves[list->count];
@@ -219,7 +243,7 @@ void turkish_generate(const Position *pos, const Rules *rules, MoveList *list)
 {
     list->count = 0;
     if (turkish_capture_pending(pos)) {
-        CaptureSearch cs = { .rules = rules, .list = list, .best = 0 };
+        CaptureSearch cs = { .pos = pos, .rules = rules, .list = list, .best = 0 };
         search_captures(pos, &cs);
     } else {
         generate_quiet(pos, list);
@@ -236,7 +260,7 @@ void turkish_for_each_path(const Position *pos, const Rules *rules,
             visit(ctx, &list.moves[i]);
         return;
     }
-    CaptureSearch cs = { .rules = rules, .visit = visit, .ctx = ctx,
+    CaptureSearch cs = { .pos = pos, .rules = rules, .visit = visit, .ctx = ctx,
                          .want = list.moves[0].njumps };
     search_captures(pos, &cs);
 }

@@ -31,8 +31,11 @@ typedef struct Move {
     uint8_t path[MAX_JUMPS];  /* landing square after each jump; path[njumps-1] == to */
 } Move;
 
-/* Upper bound on legal moves in any reachable position (kings with many landing squares). */
-#define MAX_MOVES 256
+/* Room for the legal moves of one position.  Quiet moves: at most 196 in any position (see
+ * turkish_movegen.c).  Captures have no proved bound: a search for many distinct capture
+ * moves found positions with 486 (tests/test_search.c holds one); 256 was too few.  The
+ * generator stops the program rather than drop a move past this limit. */
+#define MAX_MOVES 1024
 
 /* Legal moves of a position.  npaths[i] is how many capture paths reach moves[i] (1 for a
  * quiet move): kish and pydraughts count every path, dama counts the move once. */

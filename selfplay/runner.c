@@ -1,9 +1,11 @@
 /* Parallel game pairs with one batching writer.
  *
  * Workers take game indices from a shared counter, so game i is always played from the
- * same opening with the same seed whatever the thread timing.  Finished games wait in a
- * batch that the thread holding the writer lock commits in one transaction: a killed run
- * loses only the games in flight and the batch not yet committed. */
+ * same opening with the same seed whatever the thread timing, and is stored with its
+ * index: (run, index) is the game's identity.  Finished games wait in a batch that the
+ * thread holding the writer lock commits in one transaction: a killed run loses only the
+ * games in flight and the batch not yet committed, and a resumed run plays just those.
+ * Pairs are counted in pair order, so an SPRT stops at the same pair on any thread count. */
 #include <math.h>
 #include <omp.h>
 #include <stdio.h>
@@ -36,19 +38,36 @@ typedef struct Writer {
     RunnerTotals *totals;
     Finished *batch;
     int count, cap;
+    int played;                   /* games finished by this call, committed or not */
     double last_flush, start;
-    double *pair_points;          /* A's points per pair, NAN until the game is done */
+    double (*pair_points)[2];     /* A's points in each game of a pair */
     int *pair_games_done;
     Position *pair_opening;       /* random openings drawn so far, shared by a pair's games */
     bool *pair_opening_known;
-    int pairs_done, games_started;
+    int next_pair;                /* the first pair not yet given to on_pair */
 } Writer;
+
+/* Books the committed games by colour: what the totals report is what is stored. */
+static void count_committed(RunnerTotals *t, const Finished *batch, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const PlayedGame *g = &batch[i].game;
+        t->games++;
+        t->positions += g->npositions;
+        t->white_wins += g->result == RESULT_WHITE_WINS;
+        t->black_wins += g->result == RESULT_BLACK_WINS;
+        t->draws += g->result == RESULT_DRAW;
+        t->mars += g->mars;
+    }
+}
 
 /* Commits the batch: openings, then all games and positions in one transaction. */
 static bool writer_flush(Writer *w)
 {
     const RunnerConfig *cfg = w->cfg;
-    if (w->count == 0 || !cfg->store) {
+    if (w->count == 0 || !cfg->store || w->totals->failed) {
+        if (!w->totals->failed) /* after a failed write, games are dropped: none is counted */
+            count_committed(w->totals, w->batch, w->count);
         for (int i = 0; i < w->count; i++)
             played_game_free(&w->batch[i].game);
         w->count = 0;
@@ -86,9 +105,12 @@ static bool writer_flush(Writer *w)
     }
     if (ok)
         ok = store_games_write(cfg->store, recs, w->count);
-    if (!ok) {
+    if (ok) {
+        count_committed(w->totals, w->batch, w->count);
+    } else if (!w->totals->failed) {
         w->totals->failed = true;
-        snprintf(w->totals->error, sizeof w->totals->error, "%s", store_error(cfg->store));
+        snprintf(w->totals->error, sizeof w->totals->error, "%s",
+                 recs ? store_error(cfg->store) : "out of memory");
     }
     free(recs);
     for (int i = 0; i < w->count; i++)
@@ -101,45 +123,68 @@ static bool writer_flush(Writer *w)
 
 static void print_progress(const Writer *w, bool final)
 {
+    const RunnerConfig *cfg = w->cfg;
     const RunnerTotals *t = w->totals;
     double elapsed = now_seconds() - w->start;
-    double rate = elapsed > 0 ? t->games / elapsed : 0;
-    int left = w->cfg->games - t->games;
+    double rate = elapsed > 0 ? w->played / elapsed : 0;
+    int left = cfg->games - t->resumed - w->played;
     double eta = rate > 0 ? left / rate : 0;
-    fprintf(stderr, "\r%s: games %d/%d  %.1f games/s  W %d D %d L %d  ETA %dm%02ds   %s",
-            w->cfg->label ? w->cfg->label : "games", t->games, w->cfg->games, rate,
-            t->white_wins, t->draws, t->black_wins, (int)eta / 60, (int)eta % 60,
-            final ? "\n" : "");
+    char view[160] = "", extra[160] = "";
+    if (cfg->on_pair) /* a match: the score from A's side, over the pairs counted so far */
+        snprintf(view, sizeof view, "A +%d =%d -%d", t->a_wins, t->a_draws, t->a_losses);
+    else
+        snprintf(view, sizeof view, "white %d draws %d black %d", t->white_wins, t->draws,
+                 t->black_wins);
+    if (cfg->describe)
+        cfg->describe(cfg->ctx, extra, sizeof extra);
+    fprintf(stderr, "\r%s: games %d/%d  %.1f games/s  %s%s%s  ETA %dm%02ds   %s",
+            cfg->label ? cfg->label : "games", t->resumed + w->played, cfg->games, rate, view,
+            extra[0] ? "  " : "", extra, (int)eta / 60, (int)eta % 60, final ? "\n" : "");
     fflush(stderr);
+}
+
+static double a_points_of(int index, int result)
+{
+    bool a_white = index % 2 == 0; /* A has White in the pair's first game */
+    return result == RESULT_DRAW ? 0.5 : (result == RESULT_WHITE_WINS) == a_white ? 1.0 : 0.0;
+}
+
+/* Gives on_pair every pair now complete, in pair order (writer lock held).  The lone last
+ * game of an odd total is no pair: it is stored but not counted. */
+static void deliver_pairs(Writer *w)
+{
+    RunnerTotals *t = w->totals;
+    int whole_pairs = w->cfg->games / 2;
+    while (!t->decided && w->next_pair < whole_pairs && w->pair_games_done[w->next_pair] == 2) {
+        int k = w->next_pair++;
+        const double *p = w->pair_points[k];
+        for (int i = 0; i < 2; i++) {
+            t->a_wins += p[i] == 1.0;
+            t->a_draws += p[i] == 0.5;
+            t->a_losses += p[i] == 0.0;
+        }
+        t->pairs++;
+        t->pentanomial[(int)lround((p[0] + p[1]) * 2)]++;
+        if (w->cfg->on_pair && !w->cfg->on_pair(w->cfg->ctx, k, p))
+            t->decided = true;
+    }
+}
+
+/* Books a game's result in its pair (writer lock held). */
+static void book_result(Writer *w, int index, int result)
+{
+    int pair = index / 2;
+    w->pair_points[pair][index % 2] = a_points_of(index, result);
+    w->pair_games_done[pair]++;
 }
 
 /* Books a finished game (writer lock held). */
 static void writer_add(Writer *w, Finished *f)
 {
-    RunnerTotals *t = w->totals;
-    const PlayedGame *g = &f->game;
-    bool a_white = f->index % 2 == 0;
-    double a_points = g->result == RESULT_DRAW ? 0.5
-                    : (g->result == RESULT_WHITE_WINS) == a_white ? 1.0 : 0.0;
-    t->games++;
-    t->positions += g->npositions;
-    t->white_wins += g->result == RESULT_WHITE_WINS;
-    t->black_wins += g->result == RESULT_BLACK_WINS;
-    t->draws += g->result == RESULT_DRAW;
-    t->a_wins += a_points == 1.0;
-    t->b_wins += a_points == 0.0;
-    t->mars += g->mars;
+    w->played++;
     w->batch[w->count++] = *f;
-
-    int pair = f->index / 2;
-    w->pair_points[pair] += a_points;
-    if (++w->pair_games_done[pair] == 2) {
-        t->pentanomial[(int)lround(w->pair_points[pair] * 2)]++;
-        w->pairs_done++;
-        const double both[2] = { w->pair_points[pair] - a_points, a_points };
-        if (w->cfg->on_pair && !w->cfg->on_pair(w->cfg->ctx, pair, both))
-            t->decided = true;
-    }
+    book_result(w, f->index, f->game.result);
+    deliver_pairs(w);
     if (w->count >= w->cap || now_seconds() - w->last_flush > 2.0)
         writer_flush(w);
 }
@@ -160,6 +205,13 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
         goto done;
     }
     w.start = w.last_flush = now_seconds();
+    for (int i = 0; cfg->stored && i < cfg->games; i++) {
+        if (cfg->stored[i] != RESULT_NONE) {
+            totals->resumed++;
+            book_result(&w, i, cfg->stored[i]);
+        }
+    }
+    deliver_pairs(&w);
     int next_game = 0;
     int threads = cfg->threads > 0 ? cfg->threads : omp_get_max_threads();
 
@@ -179,6 +231,8 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
             Finished f;
 #pragma omp critical(dama_writer)
             {
+                while (cfg->stored && next_game < cfg->games && cfg->stored[next_game] != RESULT_NONE)
+                    next_game++; /* stored by an earlier, interrupted call */
                 index = next_game++;
                 go = index < cfg->games && !totals->decided && !totals->failed
                      && !(cfg->stop && atomic_load(cfg->stop));

@@ -25,23 +25,35 @@ typedef struct RunnerConfig {
     int64_t run_id;
     int batch_games;              /* games per transaction (the writer also flushes every 2 s) */
     const atomic_bool *stop; /* Ctrl-C: no new games; games in flight are dropped */
+    /* A resumed run: stored[i] is the result (enum Result) of game i already in the
+     * database, RESULT_NONE for a game still to play; NULL = none stored.  Stored games are
+     * not played again and count in their pairs as if just played. */
+    const int *stored;
     bool progress;                /* a progress line on stderr */
     const char *label;            /* "selfplay" or "match" in the progress line */
-    /* Called (under the writer's lock) when both games of a pair are done; a_points[] is
-     * player A's points in each of its games (0, 0.5 or 1; in the order they finished), so
-     * that the caller can count wins, draws and losses of whole pairs only.  Returning false
-     * stops the run (an SPRT decision). */
+    /* Called (under the writer's lock) for each finished pair in pair order (pair k only
+     * after pairs 0..k-1), so a sequential test sees the same sequence whatever the thread
+     * timing; a_points are player A's points in the pair's two games (0, 0.5 or 1 each).
+     * Returning false stops the run (an SPRT decision): later pairs are not counted. */
     bool (*on_pair)(void *ctx, int pair, const double a_points[2]);
+    /* Appends to the progress line (e.g. the running Elo); may be NULL. */
+    void (*describe)(void *ctx, char *buf, size_t len);
     void *ctx;
 } RunnerConfig;
 
 typedef struct RunnerTotals {
-    int games;                    /* finished and stored */
+    /* Games played and committed by this call (a batch lost to a failed write is not
+     * counted), by colour. */
+    int games;
     int white_wins, black_wins, draws;
-    int a_wins, b_wins;           /* by player */
     int mars;
-    int pentanomial[5];           /* pairs by A's score: 0, 0.5, 1, 1.5, 2 */
     long long positions;
+    int resumed;                  /* games found stored (cfg->stored), not played again */
+    /* The pairs counted, in pair order, up to and including the one on which on_pair said
+     * stop (stored pairs included): A's view. */
+    int pairs;
+    int a_wins, a_draws, a_losses;
+    int pentanomial[5];           /* pairs by A's score: 0, 0.5, 1, 1.5, 2 */
     double seconds, db_seconds;   /* wall time of the run, and inside the database */
     bool interrupted;             /* stopped by *stop */
     bool decided;                 /* stopped by on_pair */

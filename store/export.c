@@ -6,7 +6,7 @@
  *                bench_signature, params
  *   games        id, run_id, pair_id, opening_id, opening_fen, white_weights_id,
  *                black_weights_id, result, reason, plies, mars, npositions, seed, created_at,
- *                moves
+ *                run_kind, game_index, moves
  *   positions    game_id, ply, white_men, white_kings, black_men, black_kings (int64 with the
  *                bitboard's bits), side, score (NULL = none), capture_pending, result
  *   summary      run_id, kind, status, games, white_wins, draws, black_wins, white_mars,
@@ -22,17 +22,20 @@
  *                positions, epochs, created_at
  *   matches      match_id, run_id, weights_a, generation_a, weights_b, generation_b, games,
  *                wins, draws, losses, score, elo, elo_low, elo_high, llr, llr_low, llr_high,
- *                verdict, penta, created_at
+ *                verdict, penta, created_at, train_generation, decision
  *   weights      id, variant, generation, parent_id, note, created_at, text
  *   analyses     id, run_id, item_id, fen, best_move, score, depth, nodes, time_ms, pv,
  *                created_at
- * ?1 is the run filter (0 = every run). */
+ * ?1 is the run filter (0 = every run).  summary, openings and calibration are statistics:
+ * they count the games of runs that ended 'done' only, unless ?2 is 1. */
 #include <stdio.h>
 
 #include "game.h"
 #include "store_internal.h"
 
 #define RUN_FILTER(col) "(?1 = 0 OR " col " = ?1)"
+/* ?2: count the games of runs that did not end 'done' (statistics leave them out). */
+#define FINISHED_FILTER "(?2 OR r.status = 'done')"
 
 static const struct ExportQuery {
     const char *name;
@@ -44,8 +47,8 @@ static const struct ExportQuery {
     { "games",
       "SELECT g.id, g.run_id, g.pair_id, g.opening_id, o.fen AS opening_fen,"
       " g.white_weights_id, g.black_weights_id, g.result, g.reason, g.plies, g.mars,"
-      " g.npositions, g.seed, g.created_at, g.moves"
-      " FROM games g LEFT JOIN openings o ON o.id = g.opening_id"
+      " g.npositions, g.seed, g.created_at, r.kind AS run_kind, g.game_index, g.moves"
+      " FROM games g JOIN runs r ON r.id = g.run_id LEFT JOIN openings o ON o.id = g.opening_id"
       " WHERE " RUN_FILTER("g.run_id") " ORDER BY g.id" },
     { "positions",
       "SELECT p.game_id, p.ply, p.white_men, p.white_kings, p.black_men, p.black_kings,"
@@ -66,19 +69,22 @@ static const struct ExportQuery {
       "     ('repetition', 'no-progress', 'one-each', 'move-cap')) AS draws_other,"
       " min(g.plies) AS min_plies, max(g.plies) AS max_plies,"
       " sum(g.plies) AS plies_sum, sum(g.plies * g.plies) AS plies_sumsq"
-      " FROM games g LEFT JOIN runs r ON r.id = g.run_id"
-      " WHERE " RUN_FILTER("g.run_id") " GROUP BY g.run_id ORDER BY g.run_id" },
+      " FROM games g JOIN runs r ON r.id = g.run_id"
+      " WHERE " RUN_FILTER("g.run_id") " AND " FINISHED_FILTER
+      " GROUP BY g.run_id ORDER BY g.run_id" },
     { "openings",
       "SELECT g.opening_id, o.fen, o.source, count(*) AS games,"
       " sum(g.result = 'white') AS white_wins, sum(g.result = 'draw') AS draws,"
       " sum(g.result = 'black') AS black_wins,"
       " (sum(g.result = 'white') + 0.5 * sum(g.result = 'draw')) / count(*) AS white_score,"
       " avg(g.plies) AS mean_plies"
-      " FROM games g LEFT JOIN openings o ON o.id = g.opening_id"
-      " WHERE " RUN_FILTER("g.run_id") " GROUP BY g.opening_id ORDER BY g.opening_id" },
+      " FROM games g JOIN runs r ON r.id = g.run_id LEFT JOIN openings o ON o.id = g.opening_id"
+      " WHERE " RUN_FILTER("g.run_id") " AND " FINISHED_FILTER
+      " GROUP BY g.opening_id ORDER BY g.opening_id" },
     { "calibration",
-      "SELECT p.side, p.score, g.result FROM games g JOIN positions p ON p.game_id = g.id"
-      " WHERE p.score IS NOT NULL AND " RUN_FILTER("g.run_id") },
+      "SELECT p.side, p.score, g.result FROM games g JOIN runs r ON r.id = g.run_id"
+      " JOIN positions p ON p.game_id = g.id"
+      " WHERE p.score IS NOT NULL AND " RUN_FILTER("g.run_id") " AND " FINISHED_FILTER },
     { "tuning",
       "SELECT e.tune_run_id, t.run_id, e.epoch, e.train_loss, e.validation_loss, t.k,"
       " t.positions, t.parent_weights_id, t.result_weights_id, w.generation AS result_generation"
@@ -96,9 +102,14 @@ static const struct ExportQuery {
       "SELECT m.id AS match_id, m.run_id, m.weights_a, wa.generation AS generation_a,"
       " m.weights_b, wb.generation AS generation_b, m.games, m.wins, m.draws, m.losses,"
       " (m.wins + 0.5 * m.draws) / NULLIF(m.games, 0) AS score, m.elo, m.elo_low, m.elo_high,"
-      " m.llr, m.llr_low, m.llr_high, m.verdict, m.penta, m.created_at"
+      " m.llr, m.llr_low, m.llr_high, m.verdict, m.penta, m.created_at,"
+      " d.generation AS train_generation, d.outcome AS decision"
       " FROM matches m LEFT JOIN weights wa ON wa.id = m.weights_a"
       " LEFT JOIN weights wb ON wb.id = m.weights_b"
+      /* the training decision on this candidate (A) against this best (B), if any */
+      " LEFT JOIN (SELECT candidate_weights_id, best_weights_id, max(generation) AS generation, outcome"
+      "   FROM train_steps WHERE step = 'decision' GROUP BY candidate_weights_id, best_weights_id) d"
+      "   ON d.candidate_weights_id = m.weights_a AND d.best_weights_id = m.weights_b"
       " WHERE " RUN_FILTER("m.run_id") " ORDER BY m.id" },
     { "weights",
       "SELECT id, variant, generation, parent_id, note, created_at, text FROM weights"
@@ -130,7 +141,7 @@ static bool walk_rows(Store *s, sqlite3_stmt *st, const char *name, StoreHeaderF
         return true;
     StoreCell cells[MAX_EXPORT_COLUMNS];
     int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((rc = store_step(s, st)) == SQLITE_ROW) {
         for (int i = 0; i < n; i++) {
             StoreCell *c = &cells[i];
             switch (sqlite3_column_type(st, i)) {
@@ -162,6 +173,12 @@ static bool walk_rows(Store *s, sqlite3_stmt *st, const char *name, StoreHeaderF
     return rc == SQLITE_DONE || store_fail_db(s, name);
 }
 
+/* Before a read transaction starts: a failed bind fails the query at once. */
+static bool store_bind_ok(Store *s, const char *what)
+{
+    return s->bind_rc == SQLITE_OK || store_fail_db(s, what);
+}
+
 static const struct ExportQuery *find_query(const char *name)
 {
     for (int i = 0; name && i < NQUERIES; i++)
@@ -181,6 +198,12 @@ static void map_for_reading(Store *s)
 bool store_export_rows(Store *s, const char *query, int64_t run_id, StoreHeaderFn header,
                        StoreRowFn row, void *ctx)
 {
+    return store_export_rows_ex(s, query, run_id, false, header, row, ctx);
+}
+
+bool store_export_rows_ex(Store *s, const char *query, int64_t run_id, bool include_unfinished,
+                          StoreHeaderFn header, StoreRowFn row, void *ctx)
+{
     if (!store_ready(s))
         return false;
     if (!query)
@@ -192,12 +215,14 @@ bool store_export_rows(Store *s, const char *query, int64_t run_id, StoreHeaderF
     sqlite3_stmt *st = store_prepare(s, q->sql, q->name);
     if (!st)
         return false;
-    sqlite3_bind_int64(st, 1, run_id > 0 ? run_id : 0);
-    bool ok = store_begin_read(s);
+    store_bind_int(s, st, 1, run_id > 0 ? run_id : 0);
+    if (sqlite3_bind_parameter_count(st) >= 2)
+        store_bind_int(s, st, 2, include_unfinished ? 1 : 0);
+    bool ok = store_bind_ok(s, q->name) && store_read_begin(s);
     if (ok) {
         ok = walk_rows(s, st, q->name, header, row, ctx);
         sqlite3_reset(st);
-        store_rollback(s); /* ends the read snapshot: nothing to commit */
+        store_read_end(s);
     }
     sqlite3_finalize(st);
     return ok;
@@ -225,12 +250,12 @@ bool store_export_positions(Store *s, int64_t run_id, StorePositionRowFn cb, voi
     sqlite3_stmt *st = store_prepare(s, find_query("positions")->sql, "positions");
     if (!st)
         return false;
-    sqlite3_bind_int64(st, 1, run_id > 0 ? run_id : 0);
-    bool ok = store_begin_read(s);
+    store_bind_int(s, st, 1, run_id > 0 ? run_id : 0);
+    bool ok = store_bind_ok(s, "positions") && store_read_begin(s);
     if (ok) {
         int rc;
         StorePositionRow r;
-        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        while ((rc = store_step(s, st)) == SQLITE_ROW) {
             r.game_id = sqlite3_column_int64(st, 0);
             r.ply = sqlite3_column_int(st, 1);
             r.pos.men[WHITE] = store_i2u(sqlite3_column_int64(st, 2));
@@ -252,7 +277,7 @@ bool store_export_positions(Store *s, int64_t run_id, StorePositionRowFn cb, voi
         if (ok && rc != SQLITE_ROW && rc != SQLITE_DONE)
             ok = store_fail_db(s, "positions");
         sqlite3_reset(st);
-        store_rollback(s);
+        store_read_end(s);
     }
     sqlite3_finalize(st);
     return ok;
@@ -274,8 +299,8 @@ int store_has_id(Store *s, const char *table, int64_t id)
     sqlite3_stmt *st = store_prepare(s, sql, "store_has_id");
     if (!st)
         return -1;
-    sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
+    store_bind_int(s, st, 1, id);
+    int rc = store_step(s, st);
     int found = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
     if (found < 0)
         store_fail_db(s, "store_has_id");
@@ -297,16 +322,16 @@ static bool insert_analyses(Store *s, int64_t run_id, const AnalysisRecord *rows
             ok = store_fail(s, "store_analyses_put: row %d has no FEN", i);
             break;
         }
-        sqlite3_bind_int64(st, 1, run_id);
-        store_bind_text(st, 2, r->item_id);
-        store_bind_text(st, 3, r->fen);
-        store_bind_text(st, 4, r->best_move);
-        sqlite3_bind_int(st, 5, r->score);
-        sqlite3_bind_int(st, 6, r->depth);
-        sqlite3_bind_int64(st, 7, r->nodes);
-        sqlite3_bind_int64(st, 8, r->time_ms);
-        store_bind_text(st, 9, r->pv);
-        if (sqlite3_step(st) != SQLITE_DONE)
+        store_bind_int(s, st, 1, run_id);
+        store_bind_text(s, st, 2, r->item_id);
+        store_bind_text(s, st, 3, r->fen);
+        store_bind_text(s, st, 4, r->best_move);
+        store_bind_int(s, st, 5, r->score);
+        store_bind_int(s, st, 6, r->depth);
+        store_bind_int(s, st, 7, r->nodes);
+        store_bind_int(s, st, 8, r->time_ms);
+        store_bind_text(s, st, 9, r->pv);
+        if (store_step(s, st) != SQLITE_DONE)
             ok = store_fail_db(s, "store_analyses_put");
         store_done(st);
     }
@@ -329,12 +354,12 @@ int64_t store_analyses_put(Store *s, const char *params, const char *engine_vers
                                   " weights_id, started_at, ended_at, status) VALUES ('analysis',"
                                   " ?1, ?2, ?3, ?4, ?5, " STORE_NOW ", 'done')", "store_analyses_put run");
     if (st) {
-        store_bind_text(st, 1, params);
-        store_bind_text(st, 2, engine_version);
-        store_bind_text(st, 3, bench_signature);
-        store_bind_id(st, 4, weights_id);
-        sqlite3_bind_int64(st, 5, started_at);
-        if (sqlite3_step(st) == SQLITE_DONE)
+        store_bind_text(s, st, 1, params);
+        store_bind_text(s, st, 2, engine_version);
+        store_bind_text(s, st, 3, bench_signature);
+        store_bind_id(s, st, 4, weights_id);
+        store_bind_int(s, st, 5, started_at);
+        if (store_step(s, st) == SQLITE_DONE)
             run_id = sqlite3_last_insert_rowid(s->db);
         else
             store_fail_db(s, "store_analyses_put run");

@@ -50,8 +50,8 @@ void store_game_free(StoredGame *g)
 static bool read_game_row(Store *s, int64_t id, StoredGame *out)
 {
     sqlite3_stmt *st = store_stmt(s, STMT_GAME_GET);
-    sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
+    store_bind_int(s, st, 1, id);
+    int rc = store_step(s, st);
     bool ok = false, oom = false;
     if (rc == SQLITE_DONE) store_fail(s, "no game %lld", (long long)id);
     else if (rc != SQLITE_ROW) store_fail_db(s, "store_game_read");
@@ -89,10 +89,10 @@ static bool read_positions(Store *s, int64_t id, StoredGame *out)
     if (n > 0 && !(out->positions = calloc((size_t)n, sizeof *out->positions)))
         return store_fail(s, "store_game_read: out of memory");
     sqlite3_stmt *st = store_stmt(s, STMT_GAME_POSITIONS);
-    sqlite3_bind_int64(st, 1, id);
+    store_bind_int(s, st, 1, id);
     int count = 0, rc;
     bool ok = true;
-    while (ok && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    while (ok && (rc = store_step(s, st)) == SQLITE_ROW) {
         /* Plies are written 0..n-1; anything else means the rows were changed behind us. */
         int ply = sqlite3_column_int(st, 0);
         if (ply != count || count >= n) {
@@ -118,9 +118,9 @@ bool store_game_read(Store *s, int64_t game_id, StoredGame *out)
     memset(out, 0, sizeof *out);
     if (!store_ready(s)) return false;
     /* One snapshot for the game and its positions. */
-    if (!store_begin_read(s)) return false;
+    if (!store_read_begin(s)) return false;
     bool ok = read_game_row(s, game_id, out) && read_positions(s, game_id, out);
-    store_rollback(s);  /* nothing to commit: ends the read transaction */
+    store_read_end(s);
     if (!ok) {
         store_game_free(out);
         return false;
@@ -137,8 +137,8 @@ bool store_weights_get(Store *s, int64_t id, char **text_out)
     if (!store_ready(s)) return false;
     if (!text_out) return store_fail(s, "store_weights_get: no output");
     sqlite3_stmt *st = store_stmt(s, STMT_WEIGHTS_GET);
-    sqlite3_bind_int64(st, 1, id);
-    int rc = sqlite3_step(st);
+    store_bind_int(s, st, 1, id);
+    int rc = store_step(s, st);
     bool oom = false;
     if (rc == SQLITE_ROW) *text_out = column_strdup(st, 0, &oom);
     store_done(st);
@@ -153,8 +153,8 @@ int64_t store_latest_weights(Store *s, const char *variant)
     if (!store_ready(s)) return -1;
     if (!variant) return store_fail(s, "store_latest_weights: no variant"), -1;
     sqlite3_stmt *st = store_stmt(s, STMT_WEIGHTS_LATEST);
-    store_bind_text(st, 1, variant);
-    int rc = sqlite3_step(st);
+    store_bind_text(s, st, 1, variant);
+    int rc = store_step(s, st);
     int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : rc == SQLITE_DONE ? 0 : -1;
     if (id < 0) store_fail_db(s, "store_latest_weights");
     store_done(st);
@@ -165,7 +165,7 @@ int64_t store_latest_weights(Store *s, const char *variant)
 static bool walk(Store *s, sqlite3_stmt *st, StorePositionFn cb, void *ctx, bool *stopped)
 {
     int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    while ((rc = store_step(s, st)) == SQLITE_ROW) {
         Position pos;
         column_position(st, 2, &pos);
         bool has_score = sqlite3_column_type(st, 7) != SQLITE_NULL;
@@ -187,18 +187,18 @@ bool store_positions_foreach(Store *s, const int64_t *run_ids, int nruns, bool q
     if (!store_ready(s)) return false;
     if (!cb || nruns < 0 || (nruns > 0 && !run_ids))
         return store_fail(s, "store_positions_foreach: bad arguments");
-    if (!store_begin_read(s)) return false;
+    if (!store_read_begin(s)) return false;
     bool ok = true, stopped = false;
     for (int i = 0; ok && !stopped && i < (nruns ? nruns : 1); i++) {
         bool repeated = false;  /* a run named twice is walked once */
         for (int j = 0; j < i; j++) repeated |= run_ids[j] == run_ids[i];
         if (repeated) continue;
         sqlite3_stmt *st = store_stmt(s, nruns ? STMT_FOREACH_RUN : STMT_FOREACH_ALL);
-        sqlite3_bind_int(st, 1, quiet_only ? 1 : 0);
-        if (nruns) sqlite3_bind_int64(st, 2, run_ids[i]);
+        store_bind_int(s, st, 1, quiet_only ? 1 : 0);
+        if (nruns) store_bind_int(s, st, 2, run_ids[i]);
         ok = walk(s, st, cb, ctx, &stopped);
         store_done(st);
     }
-    store_rollback(s);  /* ends the read transaction */
+    store_read_end(s);
     return ok;
 }

@@ -248,6 +248,18 @@ bool store_schema_check(Store *s, bool *migrate)
     return true;
 }
 
+bool store_schema_check_current(Store *s)
+{
+    int64_t version = 0;
+    if (!read_version(s, &version)) return false;
+    if (version < 0) return store_fail(s, "an empty file: no dama database yet");
+    if (version < SCHEMA_VERSION)
+        return store_fail(s, "database schema version %lld is older than this dama's %d and a reader "
+                          "does not migrate: run a writing command (e.g. dama selfplay) on it once",
+                          (long long)version, SCHEMA_VERSION);
+    return true;
+}
+
 static bool exec_script(Store *s, const char *sql, const char *what)
 {
     char *msg = NULL;

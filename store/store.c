@@ -1,8 +1,10 @@
 /* Opening and closing a Store: connection settings, prepared statements, errors,
  * transactions, and the whole-file checks. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include "store_internal.h"
 
 /* Long enough to ride out another process's write batch, short enough to report a stuck
@@ -32,6 +34,11 @@ bool store_fail(Store *s, const char *fmt, ...)
 
 bool store_fail_db(Store *s, const char *what)
 {
+    if (s->bind_rc != SQLITE_OK) {
+        int rc = s->bind_rc;
+        s->bind_rc = SQLITE_OK;
+        return store_fail(s, "%s: binding parameter %d: %s", what, s->bind_col, sqlite3_errstr(rc));
+    }
     return store_fail(s, "%s: %s", what, sqlite3_errmsg(s->db));
 }
 
@@ -44,16 +51,6 @@ void store_done(sqlite3_stmt *st)
 {
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
-}
-
-int store_bind_text(sqlite3_stmt *st, int col, const char *text)
-{
-    return text ? sqlite3_bind_text(st, col, text, -1, SQLITE_STATIC) : sqlite3_bind_null(st, col);
-}
-
-int store_bind_id(sqlite3_stmt *st, int col, int64_t id)
-{
-    return id > 0 ? sqlite3_bind_int64(st, col, id) : sqlite3_bind_null(st, col);
 }
 
 /* Runs a statement that returns no rows. */
@@ -69,6 +66,35 @@ static bool exec_stmt(Store *s, enum StatementId id, const char *what)
 
 bool store_begin_write(Store *s) { return exec_stmt(s, STMT_TX_WRITE, "begin write transaction"); }
 bool store_begin_read(Store *s) { return exec_stmt(s, STMT_TX_READ, "begin read transaction"); }
+
+bool store_read_begin(Store *s) { return s->snapshot || store_begin_read(s); }
+
+void store_read_end(Store *s)
+{
+    if (!s->snapshot) store_rollback(s);  /* nothing to commit: ends the read transaction */
+}
+
+bool store_snapshot_begin(Store *s)
+{
+    if (!store_ready(s)) return false;
+    if (s->snapshot) return store_fail(s, "store_snapshot_begin: a snapshot is already open");
+    if (!store_begin_read(s)) return false;
+    /* BEGIN alone takes no snapshot: SQLite takes it at the first read, so read now. */
+    int64_t n = 0;
+    if (!store_count(s, "runs", &n)) {
+        store_rollback(s);
+        return false;
+    }
+    s->snapshot = true;
+    return true;
+}
+
+void store_snapshot_end(Store *s)
+{
+    if (!s || !s->db || !s->snapshot) return;
+    s->snapshot = false;
+    store_rollback(s);
+}
 
 bool store_commit(Store *s)
 {
@@ -131,21 +157,108 @@ static bool prepare_all(Store *s)
     return true;
 }
 
-static bool open_steps(Store *s, const char *path)
+static bool connect(Store *s, const char *path, int flags)
 {
     /* NOMUTEX: a Store belongs to one thread at a time, so SQLite's per-call locking
      * would only cost time (about 6% of a batch write). */
-    int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                             NULL);
+    int rc = sqlite3_open_v2(path, &s->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc != SQLITE_OK)
         return store_fail(s, "%s", s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
     sqlite3_extended_result_codes(s->db, 1);
     sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+    return true;
+}
+
+static bool open_steps(Store *s, const char *path)
+{
+    if (!connect(s, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) return false;
     bool migrate = false;
     /* Check before configuring: a file that is not ours must be left exactly as it was. */
     if (!store_schema_check(s, &migrate) || !configure(s, path)) return false;
     if (migrate && !store_migrate(s)) return false;
-    return prepare_all(s);
+    return prepare_all(s) && store_mark_stale_runs(s);
+}
+
+/* The first read opens the file (and a WAL file's -shm): the step that can fail. */
+static bool first_read(Store *s)
+{
+    sqlite3_stmt *st = NULL;
+    bool ok = sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) == SQLITE_OK &&
+              sqlite3_step(st) == SQLITE_ROW;
+    if (!ok) store_fail(s, "%s", sqlite3_errmsg(s->db));
+    sqlite3_finalize(st);
+    return ok;
+}
+
+/* "file:" URI of path with immutable=1; NULL when out of memory. */
+static char *immutable_uri(const char *path)
+{
+    char *uri = malloc(strlen(path) * 3 + 32);
+    if (!uri) return NULL;
+    char *p = uri + sprintf(uri, "file:");
+    for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+        /* URI syntax characters are escaped; '/' stays a path separator */
+        if (*c == '%' || *c == '?' || *c == '#' || *c <= ' ' || *c >= 0x7f) p += sprintf(p, "%%%02X", *c);
+        else *p++ = (char)*c;
+    }
+    strcpy(p, "?immutable=1");
+    return uri;
+}
+
+/* True when the -wal file next to path is missing or empty: nothing the file lacks. */
+static bool wal_empty(const char *path)
+{
+    char wal[4096];
+    if ((size_t)snprintf(wal, sizeof wal, "%s-wal", path) >= sizeof wal) return false;
+    struct stat st;
+    return stat(wal, &st) != 0 ? errno == ENOENT : st.st_size == 0;
+}
+
+/* A reader of a WAL database needs the -shm file, which it cannot create in a read-only
+ * directory.  When the -wal file is empty or gone, the database file alone is the whole
+ * database and is opened as immutable (no -shm, no locks: nobody can be writing, since a
+ * writer would need the directory too).  Otherwise the changes in the -wal would be
+ * missed, so that is an error. */
+static bool open_readonly_steps(Store *s, const char *path)
+{
+    if (!connect(s, path, SQLITE_OPEN_READONLY)) return false;
+    if (first_read(s)) return store_schema_check_current(s) && prepare_all(s);
+    int rc = sqlite3_extended_errcode(s->db) & 0xff;
+    if (rc != SQLITE_READONLY && rc != SQLITE_CANTOPEN) return false;
+    if (!wal_empty(path))
+        return store_fail(s, "cannot read it: its directory is read-only and %s-wal holds changes "
+                          "not yet in the database file (open it once where it can be written)", path);
+    char *uri = immutable_uri(path);
+    if (!uri) return store_fail(s, "out of memory");
+    sqlite3_close(s->db);
+    s->db = NULL;
+    bool ok = connect(s, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+    free(uri);
+    return ok && store_schema_check_current(s) && prepare_all(s);
+}
+
+Store *store_open_readonly(const char *path, char *err, size_t errlen)
+{
+    if (err && errlen) err[0] = '\0';
+    /* SQLite would say "unable to open database file" for all of these. */
+    struct stat st;
+    const char *why = !path ? "no path" : stat(path, &st) != 0 ? (errno == ENOENT ? "no such database" : strerror(errno))
+                      : S_ISDIR(st.st_mode) ? "is a directory, not a database file"
+                      : !S_ISREG(st.st_mode) ? "not a database file" : NULL;
+    if (why) {
+        if (err && errlen) snprintf(err, errlen, "%s: %s", path ? path : "store_open_readonly", why);
+        return NULL;
+    }
+    Store *s = calloc(1, sizeof *s);
+    if (!s) {
+        if (err && errlen) snprintf(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    s->readonly = true;
+    if (open_readonly_steps(s, path)) return s;
+    if (err && errlen) snprintf(err, errlen, "%s: %s", path, s->err);
+    store_close(s);
+    return NULL;
 }
 
 Store *store_open(const char *path, char *err, size_t errlen)
@@ -235,11 +348,10 @@ bool store_check(Store *s)
 {
     if (!store_ready(s)) return false;
     /* One snapshot, so a concurrent writer cannot make the checks disagree. */
-    if (!store_begin_read(s)) return false;
+    if (!store_read_begin(s)) return false;
     bool ok = check_integrity(s) && check_foreign_keys(s) && check_positions(s);
-    if (ok) return store_commit(s);
-    store_rollback(s);
-    return false;
+    store_read_end(s);
+    return ok;
 }
 
 sqlite3_stmt *store_prepare(Store *s, const char *sql, const char *what)

@@ -55,10 +55,26 @@ typedef struct StoredGame {
 
 /* Opens or creates the database at path, creating the schema or migrating an older one.
  * Rejects files that are not SQLite, SQLite files that are not dama databases, and dama
- * databases newer than this build.  Returns NULL and writes a message into err on failure. */
+ * databases newer than this build.  Returns NULL and writes a message into err on failure.
+ * A writer also marks this host's runs whose process is gone (see store_run_begin) as
+ * 'stale'. */
 Store *store_open(const char *path, char *err, size_t errlen);
+/* Opens an existing database for reading only (SQLITE_OPEN_READONLY): nothing is created,
+ * configured, migrated or marked, so a read-only file or directory can be read.  Fails
+ * with a message for a missing file, a foreign file, and a schema older or newer than
+ * this build's.  In a read-only directory, where SQLite cannot create the WAL's -shm file,
+ * the file is read as immutable when no -wal changes are pending (an error otherwise).
+ * Every write through such a Store fails. */
+Store *store_open_readonly(const char *path, char *err, size_t errlen);
 void store_close(Store *s);                  /* NULL is fine */
 const char *store_error(const Store *s);     /* the last failure's message ("" if none) */
+
+/* One read snapshot for many reads: between the two calls every read of s (counts, games,
+ * exports, checks) sees the database as it was at store_snapshot_begin, whatever other
+ * Stores write meanwhile, so that files exported one after another agree.  Writes through
+ * s fail until store_snapshot_end.  false when a snapshot is already open. */
+bool store_snapshot_begin(Store *s);
+void store_snapshot_end(Store *s);            /* NULL or no snapshot: nothing happens */
 
 /* The schema this build creates (the text of data/schema.sql) and its user_version. */
 const char *store_schema_sql(void);
@@ -97,10 +113,11 @@ void store_game_free(StoredGame *g);
  * matches or analyses.  Any other name is an error. */
 bool store_count(Store *s, const char *table, int64_t *n);
 
-/* Streams positions (ordered by game, then ply) of the games of the given runs (nruns = 0:
- * all runs) with their game's result (enum Result), in one read snapshot.  quiet_only skips
- * positions with a capture pending.  A non-zero return from cb stops the walk early (still
- * a success).  cb must not call into the same Store. */
+/* Streams positions of the games of the given runs (nruns = 0: all runs, by run id), each
+ * run's games in game index order (a game's identity; rowid for games without one), each
+ * game's positions by ply, with their game's result (enum Result), in one read snapshot.
+ * quiet_only skips positions with a capture pending.  A non-zero return from cb stops the
+ * walk early (still a success).  cb must not call into the same Store. */
 typedef int (*StorePositionFn)(void *ctx, int64_t game_id, int ply, const Position *pos,
                                int score, bool has_score, int result);
 bool store_positions_foreach(Store *s, const int64_t *run_ids, int nruns, bool quiet_only,
@@ -132,6 +149,14 @@ int64_t store_match_put(Store *s, const MatchRecord *rec);
 /* Ids of the n most recent runs of kind that ended 'done' (newest first); returns how many
  * were found (0..n) or -1. */
 int store_recent_runs(Store *s, const char *kind, int n, int64_t *ids);
+/* What a run is: kind and status copied into the buffers, and how many games it has.
+ * 1 when the run exists, 0 when not, -1 on error. */
+int store_run_info(Store *s, int64_t run_id, char *kind, size_t kind_len, char *status,
+                   size_t status_len, int64_t *games);
+/* Ids of the runs that have games, in id order, into *ids (malloc'd; the caller frees it;
+ * NULL when none): only those that ended 'done' unless include_unfinished.  Returns how
+ * many, or -1. */
+int store_game_runs(Store *s, bool include_unfinished, int64_t **ids);
 /* The most recent run of kind whatever its status: its id (0 when none, -1 on error), and
  * its status and params copied into the buffers. */
 int64_t store_last_run(Store *s, const char *kind, char *status, size_t status_len,
@@ -175,6 +200,11 @@ typedef int (*StoreRowFn)(void *ctx, int ncols, const StoreCell *cells);
  * writer); run_id > 0 keeps the rows of that run only.  Unknown query: an error. */
 bool store_export_rows(Store *s, const char *query, int64_t run_id, StoreHeaderFn header,
                        StoreRowFn row, void *ctx);
+/* The same with the statistics queries (summary, openings, calibration) told whether to
+ * count the games of runs that did not end 'done' (running, interrupted, failed, stale);
+ * store_export_rows leaves them out.  The other queries list every row either way. */
+bool store_export_rows_ex(Store *s, const char *query, int64_t run_id, bool include_unfinished,
+                          StoreHeaderFn header, StoreRowFn row, void *ctx);
 
 /* The "positions" query decoded, for the export's fast path: the same rows and order. */
 typedef struct StorePositionRow {

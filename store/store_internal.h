@@ -44,12 +44,13 @@
     X(FOREACH_ALL, "SELECT p.game_id, p.ply, p.white_men, p.white_kings, p.black_men,"       \
                    " p.black_kings, p.side, p.score, g.result"                               \
                    " FROM positions p JOIN games g ON g.id = p.game_id"                      \
-                   " WHERE (?1 = 0 OR p.capture_pending = 0) ORDER BY p.game_id, p.ply")     \
+                   " WHERE (?1 = 0 OR p.capture_pending = 0)"                                \
+                   " ORDER BY g.run_id, g.game_index, g.id, p.ply")                          \
     X(FOREACH_RUN, "SELECT p.game_id, p.ply, p.white_men, p.white_kings, p.black_men,"       \
                    " p.black_kings, p.side, p.score, g.result"                               \
                    " FROM games g JOIN positions p ON p.game_id = g.id"                      \
                    " WHERE g.run_id = ?2 AND (?1 = 0 OR p.capture_pending = 0)"              \
-                   " ORDER BY g.id, p.ply")                                                  \
+                   " ORDER BY g.game_index, g.id, p.ply")                                    \
     X(CHECK_INTEGRITY, "PRAGMA integrity_check")                                             \
     X(CHECK_FOREIGN_KEYS, "PRAGMA foreign_key_check")                                        \
     X(CHECK_POSITIONS, "SELECT g.id, g.npositions, (SELECT count(*) FROM positions p"        \
@@ -79,6 +80,9 @@ struct Store {
     sqlite3 *db;
     sqlite3_stmt *stmt[STMT_COUNT];
     sqlite3_stmt *count[TABLE_COUNT];  /* "SELECT count(*) FROM <table>" */
+    bool readonly;        /* opened by store_open_readonly */
+    bool snapshot;        /* inside store_snapshot_begin/_end: reads share one transaction */
+    int bind_rc, bind_col;/* the first failed bind since the last step (SQLITE_OK: none) */
     char err[512];
 };
 
@@ -105,9 +109,48 @@ bool store_begin_read(Store *s);
 bool store_commit(Store *s);
 void store_rollback(Store *s);
 
-/* Binds text, or NULL when text is NULL; ids <= 0 bind NULL ("none"). */
-int store_bind_text(sqlite3_stmt *st, int col, const char *text);
-int store_bind_id(sqlite3_stmt *st, int col, int64_t id);
+/* Reads that need one snapshot (a game and its positions, an export query) run between
+ * these two; inside store_snapshot_begin/_end they join the caller's snapshot instead. */
+bool store_read_begin(Store *s);
+void store_read_end(Store *s);
+
+/* Binding.  Each records the first failure (too big, out of memory, bad index) in s, and
+ * store_step then refuses to run the statement, so a failed bind can never store NULL
+ * in its place; store_fail_db reports it ("what: binding parameter N: why").  Inline:
+ * the position insert binds nine values a row. */
+static inline void store_bind_result(Store *s, int col, int rc)
+{
+    if (rc != SQLITE_OK && s->bind_rc == SQLITE_OK) {  /* the first: it explains the rest */
+        s->bind_rc = rc;
+        s->bind_col = col;
+    }
+}
+static inline void store_bind_int(Store *s, sqlite3_stmt *st, int col, int64_t v)
+{
+    store_bind_result(s, col, sqlite3_bind_int64(st, col, v));
+}
+static inline void store_bind_real(Store *s, sqlite3_stmt *st, int col, double v)
+{
+    store_bind_result(s, col, sqlite3_bind_double(st, col, v));
+}
+static inline void store_bind_null(Store *s, sqlite3_stmt *st, int col)
+{
+    store_bind_result(s, col, sqlite3_bind_null(st, col));
+}
+/* Text, or NULL when text is NULL; ids <= 0 bind NULL ("none"). */
+static inline void store_bind_text(Store *s, sqlite3_stmt *st, int col, const char *text)
+{
+    store_bind_result(s, col, text ? sqlite3_bind_text(st, col, text, -1, SQLITE_STATIC) : sqlite3_bind_null(st, col));
+}
+static inline void store_bind_id(Store *s, sqlite3_stmt *st, int col, int64_t id)
+{
+    store_bind_result(s, col, id > 0 ? sqlite3_bind_int64(st, col, id) : sqlite3_bind_null(st, col));
+}
+/* sqlite3_step, or the failed bind's code without stepping. */
+static inline int store_step(Store *s, sqlite3_stmt *st)
+{
+    return s->bind_rc != SQLITE_OK ? s->bind_rc : sqlite3_step(st);
+}
 
 /* uint64 <-> int64 with the same bits: SQLite integers are signed 64-bit. */
 static inline int64_t store_u2i(uint64_t u) { int64_t i; memcpy(&i, &u, sizeof i); return i; }
@@ -118,6 +161,7 @@ static inline bool store_ready(Store *s)
 {
     if (!s || !s->db) return false;
     s->err[0] = '\0';
+    s->bind_rc = SQLITE_OK;
     return true;
 }
 
@@ -125,5 +169,10 @@ static inline bool store_ready(Store *s)
  * must run.  store_migrate creates or upgrades the schema in one write transaction. */
 bool store_schema_check(Store *s, bool *migrate);
 bool store_migrate(Store *s);
+/* For a reader: the file must hold exactly this build's schema (a reader never migrates). */
+bool store_schema_check_current(Store *s);
+
+/* write.c: runs of this host left 'running' by a process that is gone become 'stale'. */
+bool store_mark_stale_runs(Store *s);
 
 #endif

@@ -1,5 +1,9 @@
 /* Writes: runs, weights, openings, and batches of games with their positions. */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 #include "game.h"
 #include "store_internal.h"
@@ -7,7 +11,7 @@
 /* Steps a write statement that returns no rows; "what" names it in the error. */
 static bool step_done(Store *s, sqlite3_stmt *st, const char *what)
 {
-    int rc = sqlite3_step(st);
+    int rc = store_step(s, st);
     if (rc != SQLITE_DONE) store_fail_db(s, what);
     store_done(st);
     return rc == SQLITE_DONE;
@@ -20,17 +24,17 @@ int64_t store_run_begin(Store *s, const char *kind, const char *params,
     if (!store_ready(s)) return -1;
     if (!kind || !kind[0]) return store_fail(s, "store_run_begin: no kind"), -1;
     sqlite3_stmt *st = store_stmt(s, STMT_RUN_INSERT);
-    store_bind_text(st, 1, kind);
-    store_bind_text(st, 2, params);
-    store_bind_text(st, 3, engine_version);
-    store_bind_text(st, 4, bench_signature);
-    store_bind_id(st, 5, weights_id);
+    store_bind_text(s, st, 1, kind);
+    store_bind_text(s, st, 2, params);
+    store_bind_text(s, st, 3, engine_version);
+    store_bind_text(s, st, 4, bench_signature);
+    store_bind_id(s, st, 5, weights_id);
     char host[256];
     if (gethostname(host, sizeof host) != 0)
         host[0] = '\0';
     host[sizeof host - 1] = '\0';
-    store_bind_text(st, 6, host[0] ? host : NULL);
-    sqlite3_bind_int64(st, 7, (int64_t)getpid());
+    store_bind_text(s, st, 6, host[0] ? host : NULL);  /* outlives the step */
+    store_bind_int(s, st, 7, (int64_t)getpid());
     if (!step_done(s, st, "store_run_begin")) return -1;
     return sqlite3_last_insert_rowid(s->db);
 }
@@ -40,8 +44,8 @@ bool store_run_end(Store *s, int64_t run_id, const char *status)
     if (!store_ready(s)) return false;
     if (!status || !status[0]) return store_fail(s, "store_run_end: no status");
     sqlite3_stmt *st = store_stmt(s, STMT_RUN_END);
-    sqlite3_bind_int64(st, 1, run_id);
-    store_bind_text(st, 2, status);
+    store_bind_int(s, st, 1, run_id);
+    store_bind_text(s, st, 2, status);
     if (!step_done(s, st, "store_run_end")) return false;
     if (sqlite3_changes(s->db) != 1)
         return store_fail(s, "store_run_end: no run %lld", (long long)run_id);
@@ -64,10 +68,10 @@ static void text_hash(const char *text, char out[17])
 static int64_t weights_find(Store *s, const char *variant, const char *hash, const char *text)
 {
     sqlite3_stmt *st = store_stmt(s, STMT_WEIGHTS_FIND);
-    store_bind_text(st, 1, variant);
-    store_bind_text(st, 2, hash);
+    store_bind_text(s, st, 1, variant);
+    store_bind_text(s, st, 2, hash);
     int64_t id = 0;
-    int rc = sqlite3_step(st);
+    int rc = store_step(s, st);
     if (rc == SQLITE_ROW) {
         const char *old = (const char *)sqlite3_column_text(st, 1);
         id = sqlite3_column_int64(st, 0);
@@ -88,12 +92,12 @@ static int64_t weights_insert(Store *s, const char *variant, int generation, int
                               const char *text, const char *hash, const char *note)
 {
     sqlite3_stmt *st = store_stmt(s, STMT_WEIGHTS_INSERT);
-    store_bind_text(st, 1, variant);
-    sqlite3_bind_int(st, 2, generation);
-    store_bind_id(st, 3, parent_id);
-    store_bind_text(st, 4, text);
-    store_bind_text(st, 5, hash);
-    store_bind_text(st, 6, note);
+    store_bind_text(s, st, 1, variant);
+    store_bind_int(s, st, 2, generation);
+    store_bind_id(s, st, 3, parent_id);
+    store_bind_text(s, st, 4, text);
+    store_bind_text(s, st, 5, hash);
+    store_bind_text(s, st, 6, note);
     if (!step_done(s, st, "store_weights_put")) return -1;
     return sqlite3_last_insert_rowid(s->db);
 }
@@ -123,9 +127,9 @@ int64_t store_opening_put(Store *s, const char *fen, const char *source)
     if (!fen || !fen[0]) return store_fail(s, "store_opening_put: no FEN"), -1;
     if (!store_begin_write(s)) return -1;
     sqlite3_stmt *st = store_stmt(s, STMT_OPENING_FIND);
-    store_bind_text(st, 1, fen);
+    store_bind_text(s, st, 1, fen);
     int64_t id = 0;
-    int rc = sqlite3_step(st);
+    int rc = store_step(s, st);
     if (rc == SQLITE_ROW) id = sqlite3_column_int64(st, 0);
     else if (rc != SQLITE_DONE) {
         store_fail_db(s, "store_opening_put");
@@ -134,8 +138,8 @@ int64_t store_opening_put(Store *s, const char *fen, const char *source)
     store_done(st);
     if (id == 0) {
         st = store_stmt(s, STMT_OPENING_INSERT);
-        store_bind_text(st, 1, fen);
-        store_bind_text(st, 2, source);
+        store_bind_text(s, st, 1, fen);
+        store_bind_text(s, st, 2, source);
         id = step_done(s, st, "store_opening_put") ? sqlite3_last_insert_rowid(s->db) : -1;
     }
     if (id < 0) {
@@ -177,22 +181,22 @@ static bool game_valid(Store *s, const GameRecord *g, int index)
 static bool game_insert(Store *s, const GameRecord *g, int index)
 {
     sqlite3_stmt *st = store_stmt(s, STMT_GAME_INSERT);
-    sqlite3_bind_int64(st, 1, g->run_id);
-    store_bind_id(st, 2, g->pair_id);
-    store_bind_id(st, 3, g->opening_id);
-    store_bind_id(st, 4, g->white_weights_id);
-    store_bind_id(st, 5, g->black_weights_id);
-    store_bind_text(st, 6, result_text(g->result));
-    store_bind_text(st, 7, g->reason);
-    sqlite3_bind_int(st, 8, g->plies);
-    sqlite3_bind_int(st, 9, g->mars ? 1 : 0);
-    store_bind_text(st, 10, g->moves ? g->moves : "");
-    sqlite3_bind_int64(st, 11, store_u2i(g->seed));
-    sqlite3_bind_int(st, 12, g->npositions);
+    store_bind_int(s, st, 1, g->run_id);
+    store_bind_id(s, st, 2, g->pair_id);
+    store_bind_id(s, st, 3, g->opening_id);
+    store_bind_id(s, st, 4, g->white_weights_id);
+    store_bind_id(s, st, 5, g->black_weights_id);
+    store_bind_text(s, st, 6, result_text(g->result));
+    store_bind_text(s, st, 7, g->reason);
+    store_bind_int(s, st, 8, g->plies);
+    store_bind_int(s, st, 9, g->mars ? 1 : 0);
+    store_bind_text(s, st, 10, g->moves ? g->moves : "");
+    store_bind_int(s, st, 11, store_u2i(g->seed));
+    store_bind_int(s, st, 12, g->npositions);
     if (g->has_index)
-        sqlite3_bind_int(st, 13, g->game_index);
+        store_bind_int(s, st, 13, g->game_index);
     else
-        sqlite3_bind_null(st, 13);
+        store_bind_null(s, st, 13);
     char what[64];
     snprintf(what, sizeof what, "game %d of the batch", index);
     if (!step_done(s, st, what)) return false;
@@ -202,18 +206,19 @@ static bool game_insert(Store *s, const GameRecord *g, int index)
     st = store_stmt(s, STMT_POSITION_INSERT);
     for (int i = 0; i < g->npositions; i++) {
         const StoredPosition *p = &g->positions[i];
-        sqlite3_bind_int64(st, 1, game_id);
-        sqlite3_bind_int(st, 2, i);
-        sqlite3_bind_int64(st, 3, store_u2i(p->pos.men[WHITE]));
-        sqlite3_bind_int64(st, 4, store_u2i(p->pos.kings[WHITE]));
-        sqlite3_bind_int64(st, 5, store_u2i(p->pos.men[BLACK]));
-        sqlite3_bind_int64(st, 6, store_u2i(p->pos.kings[BLACK]));
-        sqlite3_bind_int(st, 7, p->pos.side);
-        if (p->has_score) sqlite3_bind_int(st, 8, p->score);
-        else sqlite3_bind_null(st, 8);
-        sqlite3_bind_int(st, 9, p->capture_pending ? 1 : 0);
-        if (sqlite3_step(st) != SQLITE_DONE) {
-            store_fail(s, "game %d of the batch, ply %d: %s", index, i, sqlite3_errmsg(s->db));
+        store_bind_int(s, st, 1, game_id);
+        store_bind_int(s, st, 2, i);
+        store_bind_int(s, st, 3, store_u2i(p->pos.men[WHITE]));
+        store_bind_int(s, st, 4, store_u2i(p->pos.kings[WHITE]));
+        store_bind_int(s, st, 5, store_u2i(p->pos.men[BLACK]));
+        store_bind_int(s, st, 6, store_u2i(p->pos.kings[BLACK]));
+        store_bind_int(s, st, 7, p->pos.side);
+        if (p->has_score) store_bind_int(s, st, 8, p->score);
+        else store_bind_null(s, st, 8);
+        store_bind_int(s, st, 9, p->capture_pending ? 1 : 0);
+        if (store_step(s, st) != SQLITE_DONE) {
+            snprintf(what, sizeof what, "game %d of the batch, ply %d", index, i);
+            store_fail_db(s, what);
             sqlite3_reset(st);
             return false;
         }
@@ -235,5 +240,79 @@ bool store_games_write(Store *s, const GameRecord *games, int n)
             store_rollback(s);
             return false;
         }
+    return store_commit(s);
+}
+
+/* When the process `pid` started, in Unix seconds, from /proc (Linux); -1 when unknown. */
+static int64_t process_start_time(long pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* Field 22 (starttime, clock ticks after boot) counts from the ')' that ends the
+     * command name, which may itself hold spaces and parentheses. */
+    char *p = strrchr(buf, ')');
+    unsigned long long ticks = 0;
+    if (!p || sscanf(p + 1, " %*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu",
+                     &ticks) != 1)
+        return -1;
+    f = fopen("/proc/stat", "r");
+    if (!f) return -1;
+    long long boot = -1;
+    char line[256];
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "btime %lld", &boot) == 1) break;
+    fclose(f);
+    long hz = sysconf(_SC_CLK_TCK);
+    return boot < 0 || hz <= 0 ? -1 : boot + (int64_t)(ticks / (unsigned long long)hz);
+}
+
+/* A run's process is gone when no process has its pid, or when the process that has it
+ * now started after the run did (the pid was reused).  Without /proc a reused pid keeps
+ * the run 'running': the one case this cannot see. */
+static bool run_process_gone(long pid, int64_t run_started)
+{
+    if (pid <= 0) return false;
+    if (pid == (long)getpid()) return false;
+    if (kill((pid_t)pid, 0) != 0) return errno == ESRCH;
+    int64_t started = process_start_time(pid);
+    return started >= 0 && started > run_started + 1; /* btime and starttime round to seconds */
+}
+
+bool store_mark_stale_runs(Store *s)
+{
+    char host[256];
+    if (gethostname(host, sizeof host) != 0) return true; /* no host: runs cannot be judged */
+    host[sizeof host - 1] = '\0';
+    sqlite3_stmt *st = store_prepare(s, "SELECT id, pid, started_at FROM runs WHERE status = 'running'"
+                                     " AND host = ?1 AND pid IS NOT NULL", "finding stale runs");
+    if (!st) return false;
+    store_bind_text(s, st, 1, host);
+    int64_t stale[64];
+    int nstale = 0, rc = SQLITE_DONE;
+    while (nstale < 64 && (rc = store_step(s, st)) == SQLITE_ROW)
+        if (run_process_gone((long)sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2)))
+            stale[nstale++] = sqlite3_column_int64(st, 0);
+    bool ok = nstale == 64 || rc == SQLITE_DONE || store_fail_db(s, "finding stale runs");
+    sqlite3_finalize(st);
+    if (!ok || nstale == 0) return ok;
+    /* The status test again under the write lock: the run may have ended meanwhile. */
+    st = store_prepare(s, "UPDATE runs SET status = 'stale', ended_at = " STORE_NOW
+                       " WHERE id = ?1 AND status = 'running'", "marking stale runs");
+    if (!st) return false;
+    ok = store_begin_write(s);
+    for (int i = 0; ok && i < nstale; i++) {
+        store_bind_int(s, st, 1, stale[i]);
+        ok = step_done(s, st, "marking stale runs");
+    }
+    sqlite3_finalize(st);
+    if (!ok) {
+        store_rollback(s);
+        return false;
+    }
     return store_commit(s);
 }

@@ -1,12 +1,14 @@
 /* The independent judge of the tactics: a plain material minimax over the legal-move
  * interface only (no ordering, table or reductions), shared by tests/test_search.c and the
  * generator tests/tools/find_tactics.c.  Man 1, king 3, from the side to move; a position
- * with a capture pending is never a leaf; no legal move loses, -(MM_WIN - ply); one piece
- * each is a draw.  Counts the positions it visits in *nodes when nodes is not NULL. */
+ * with a capture pending is never a leaf; a line ends where the rules end the game (game_end,
+ * the engine's one judge of that: no legal move loses, -(MM_WIN - ply); one piece each draws,
+ * or wins for the king with kvm=win).  Counts the positions it visits in *nodes when nodes is not NULL. */
 #ifndef DAMA_MATERIAL_MINIMAX_H
 #define DAMA_MATERIAL_MINIMAX_H
 
 #include "bitboard.h"
+#include "game.h"
 #include "position.h"
 #include "variant.h"
 
@@ -26,16 +28,16 @@ static inline bool one_each(const Position *p)
     return popcount(position_pieces(p, WHITE)) == 1 && popcount(position_pieces(p, BLACK)) == 1;
 }
 
-/* The end of a line: no legal move (a loss), one piece each (a draw), or the depth reached
- * with no capture pending (the material).  Otherwise fills list and returns false. */
+/* The end of a line: the end of the game by the rules, or the depth reached with no capture
+ * pending (the material).  Otherwise fills list and returns false.  The lines are short and
+ * start afresh, so the no-progress counter and the repetitions are 0. */
 static inline bool mm_leaf(const Rules *rules, const Position *p, int depth, int ply,
                            MoveList *list, int *value)
 {
     turkish_variant.generate(p, rules, list);
-    if (list->count == 0)
-        *value = -(MM_WIN - ply);
-    else if (one_each(p))
-        *value = 0;
+    GameEnd end = game_end(p, rules, list->count > 0, 0, 0);
+    if (end.result != RESULT_NONE)
+        *value = result_for_side(end.result, p->side) * (MM_WIN - ply);
     else if (depth <= 0 && list->moves[0].captured == 0)
         *value = material(p);
     else

@@ -1,12 +1,13 @@
 /* `dama export` end to end: a small self-play database, every WHAT exported and parsed back
- * with libcsv, values checked against the store; quoting; errors; and exporting while a
- * self-play process writes to the same file. */
+ * with libcsv, values checked against the store; quoting; errors; one snapshot for every
+ * file while another Store writes; unfinished runs; bit 63; Ctrl-C; an older schema. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
 #include <csv.h>
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,6 +31,20 @@
 /* A numeric cell. */
 static long long cell_ll(const Csv *c, int row, const char *name) { return strtoll(csv_cell(c, row, name), NULL, 10); }
 
+/* A bitboard cell: a signed 64-bit integer (the whole cell, in range) with the board's bits. */
+static uint64_t cell_bits(const Csv *c, int row, const char *name)
+{
+    const char *text = csv_cell(c, row, name);
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno || end == text || *end)
+        fail_msg("row %d: %s '%s' is not a signed 64-bit integer", row, name, text);
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+
 /* ---- fixture: one database for the whole group ---- */
 
 typedef struct Fixture {
@@ -39,20 +54,9 @@ typedef struct Fixture {
 
 static Fixture fx;
 
-/* Runs a shell command line; returns its exit code.  stdout and stderr go to files in the
- * fixture's directory (out.txt, err.txt). */
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-    char cmd[2048], line[2400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    snprintf(line, sizeof line, "%s >%s/out.txt 2>%s/err.txt", cmd, fx.dir, fx.dir);
-    int status = system(line);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+/* Where sh() sends stdout and stderr: set by the group setup. */
+static char redirect[256];
+#define sh(...) test_shell(redirect, __VA_ARGS__)
 
 static char *read_fixture_file(const char *name)
 {
@@ -87,6 +91,7 @@ static int group_setup(void **state)
     snprintf(fx.dir, sizeof fx.dir, "/tmp/dama-test-export-XXXXXX");
     if (!mkdtemp(fx.dir))
         return -1;
+    snprintf(redirect, sizeof redirect, ">%s/out.txt 2>%s/err.txt", fx.dir, fx.dir);
     snprintf(fx.db, sizeof fx.db, "%s/t.db", fx.dir);
     if (sh("%s selfplay --db %s --games 6 --nodes 300 --threads 2", test_dama_bin(), fx.db) != 0)
         return -1;
@@ -182,9 +187,9 @@ static void test_positions(void **state)
         }
         assert_true(ply < g.rec.npositions);
         const StoredPosition *sp = &g.positions[ply];
-        /* the bitboards round-trip to the FEN column and to the stored position */
-        Position pos = { .men = { strtoull(csv_cell(c, r, "white_men"), NULL, 10), strtoull(csv_cell(c, r, "black_men"), NULL, 10) },
-                         .kings = { strtoull(csv_cell(c, r, "white_kings"), NULL, 10), strtoull(csv_cell(c, r, "black_kings"), NULL, 10) },
+        /* the bitboards (signed 64-bit) round-trip to the FEN column and the stored position */
+        Position pos = { .men = { cell_bits(c, r, "white_men"), cell_bits(c, r, "black_men") },
+                         .kings = { cell_bits(c, r, "white_kings"), cell_bits(c, r, "black_kings") },
                          .side = strcmp(csv_cell(c, r, "side"), "white") == 0 ? WHITE : BLACK };
         char fen[256];
         position_to_fen(&pos, &turkish_variant, fen, sizeof fen);
@@ -456,57 +461,205 @@ static void test_errors(void **state)
     assert_int_not_equal(stat(x, &st), 0);
 }
 
-/* Export while another process writes games into the same file: both succeed, and every
- * export is a consistent snapshot (each game's plies complete from 0). */
-static void test_export_during_selfplay(void **state)
+/* A new database fx.dir/NAME opened to write; its path into path. */
+static Store *new_db(const char *name, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s", fx.dir, name);
+    char err[512];
+    Store *s = store_open(path, err, sizeof err);
+    if (!s)
+        fail_msg("%s", err);
+    return s;
+}
+
+/* Games of a run written through the store: n games of 3 plies, position 0 with the given
+ * white kings (so a test can put one on h8, bit 63). */
+static void write_games(Store *s, int64_t run, int n, uint64_t white_kings)
+{
+    StoredPosition pos[4];
+    for (int i = 0; i < 4; i++)
+        pos[i] = (StoredPosition){ .pos = { .men = { 0x0000000000ff0000ull, 0x0000ff0000000000ull },
+                                            .kings = { i == 0 ? white_kings : 0, 0 }, .side = i % 2 },
+                                   .score = 10 * i, .has_score = true };
+    for (int g = 0; g < n; g++) {
+        GameRecord rec = { .run_id = run, .result = g % 2 ? RESULT_DRAW : RESULT_WHITE_WINS, .plies = 3,
+                           .moves = "a3-a4 h6-h5 a4-a5", .seed = (uint64_t)g, .positions = pos, .npositions = 4 };
+        if (!store_games_write(s, &rec, 1))
+            fail_msg("%s", store_error(s));
+    }
+}
+
+/* DIR/WHAT.csv read back. */
+static Csv *load_in(const char *dir, const char *what)
+{
+    char path[192];
+    snprintf(path, sizeof path, "%s/%s.csv", dir, what);
+    return csv_load(path);
+}
+
+/* Data rows of DIR/WHAT.csv, or the sum of one column over them. */
+static int64_t rows_of(const char *dir, const char *what)
+{
+    Csv *c = load_in(dir, what);
+    int64_t n = c->nrows - 1;
+    csv_release(c);
+    return n;
+}
+
+static int64_t column_sum(const char *dir, const char *what, const char *name)
+{
+    Csv *c = load_in(dir, what);
+    int64_t n = 0;
+    for (int r = 1; r < c->nrows; r++)
+        n += cell_ll(c, r, name);
+    csv_release(c);
+    return n;
+}
+
+/* Every file of one export comes from one snapshot: games written by another Store after
+ * the snapshot began appear in none of them, though the export is still going on.  (Each
+ * file used to take its own snapshot: games.csv and summary.csv disagreed while self-play
+ * wrote.) */
+static void test_one_snapshot_for_all_files(void **state)
+{
+    (void)state;
+    char db[128], dir[128], err[512];
+    Store *w = new_db("snap.db", db, sizeof db);
+    snprintf(dir, sizeof dir, "%s/snap", fx.dir);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    int64_t run = store_run_begin(w, "selfplay", NULL, NULL, NULL, 0);
+    write_games(w, run, 5, 0);
+    assert_true(store_run_end(w, run, "done"));
+
+    Store *r = store_open_readonly(db, err, sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    assert_true(store_snapshot_begin(r));
+    ExportOptions eo = { .k = EXPORT_DEFAULT_K, .bucket = EXPORT_DEFAULT_BUCKET };
+    static const char *const order[] = { "games", "summary", "positions", "openings", "calibration" };
+    for (int i = 0; i < 5; i++) {
+        write_games(w, run, 3, 0); /* between every two files, three more games */
+        char path[192];
+        snprintf(path, sizeof path, "%s/%s.csv", dir, order[i]);
+        if (!export_write(r, order[i], &eo, path, NULL, err, sizeof err))
+            fail_msg("export %s: %s", order[i], err);
+    }
+    store_snapshot_end(r);
+    int64_t now = 0;
+    assert_true(store_count(r, "games", &now));
+    assert_int_equal(now, 5 + 15);
+    store_close(r);
+    store_close(w);
+    assert_int_equal(rows_of(dir, "games"), 5);
+    assert_int_equal(column_sum(dir, "summary", "games"), 5);
+    assert_int_equal(rows_of(dir, "positions"), 5 * 4);
+    assert_int_equal(rows_of(dir, "openings"), 1);
+    assert_int_equal(column_sum(dir, "openings", "games"), 5);
+    assert_int_equal(column_sum(dir, "calibration", "positions"), 5 * 4);
+}
+
+/* Statistics leave out runs that did not end 'done' unless asked; raw tables list them. */
+static void test_unfinished_runs(void **state)
 {
     (void)state;
     char db[128];
-    snprintf(db, sizeof db, "%s/live.db", fx.dir);
-    assert_int_equal(sh("%s selfplay --db %s --games 2 --nodes 200 --threads 1", test_dama_bin(), db), 0);
+    Store *s = new_db("unfinished.db", db, sizeof db);
+    static const char *const status[] = { "done", "interrupted", "failed", NULL };
+    for (int i = 0; i < 4; i++) {
+        int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 0);
+        write_games(s, run, i + 1, 0); /* run 1: 1 game, run 2: 2, ... */
+        if (status[i])
+            assert_true(store_run_end(s, run, status[i]));
+    } /* run 4 stays 'running' */
+    store_close(s);
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/unf/", fx.dir);
+    assert_int_equal(sh("%s export --db %s --out %s", test_dama_bin(), db, dir), 0);
+    assert_int_equal(rows_of(dir, "games"), 10);
+    assert_int_equal(rows_of(dir, "summary"), 1);
+    assert_int_equal(column_sum(dir, "summary", "games"), 1);
+    assert_int_equal(rows_of(dir, "positions"), 40);
+    assert_int_equal(sh("%s export --db %s --include-unfinished --out %s", test_dama_bin(), db, dir), 0);
+    assert_int_equal(rows_of(dir, "summary"), 4);
+    assert_int_equal(column_sum(dir, "summary", "games"), 10);
+    /* a run named with --run counts whatever its status */
+    assert_int_equal(sh("%s export --db %s --run 3 summary --out %ssummary.csv", test_dama_bin(), db, dir), 0);
+    assert_int_equal(column_sum(dir, "summary", "games"), 3);
+    assert_int_equal(sh("%s export --db %s --include-unfinished --out %s", test_dama_bin(), db, dir), 0);
+    Csv *c = load_in(dir, "summary");
+    assert_string_equal(csv_cell(c, 2, "status"), "interrupted");
+    assert_string_equal(csv_cell(c, 4, "status"), "running");
+    csv_release(c);
+    assert_int_equal(column_sum(dir, "openings", "games"), 10);
+}
+
+/* A piece on h8 (bit 63): the bitboard is a negative int64, the same bits as stored, and
+ * the FEN next to it names the square. */
+static void test_bitboard_bit_63(void **state)
+{
+    (void)state;
+    char db[128];
+    Store *s = new_db("h8.db", db, sizeof db);
+    int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 0);
+    write_games(s, run, 1, 1ull << 63);
+    assert_true(store_run_end(s, run, "done"));
+    store_close(s);
+    assert_int_equal(sh("%s export --db %s positions --out %s/h8.csv", test_dama_bin(), db, fx.dir), 0);
+    char path[128];
+    snprintf(path, sizeof path, "%s/h8.csv", fx.dir);
+    Csv *c = csv_load(path);
+    assert_int_equal(c->nrows - 1, 4);
+    assert_string_equal(csv_cell(c, 1, "white_kings"), "-9223372036854775808");
+    assert_true(cell_bits(c, 1, "white_kings") == 1ull << 63);
+    assert_string_equal(csv_cell(c, 1, "white_men"), "16711680"); /* 0xff0000: row 3 */
+    assert_non_null(strstr(csv_cell(c, 1, "fen"), "Kh8"));
+    assert_string_equal(csv_cell(c, 2, "white_kings"), "0");
+    csv_release(c);
+}
+
+/* Ctrl-C during an export: exit 130 and no file.  Deterministic: the signal is pending
+ * before dama starts (blocked in the child, raised, then exec), and dama unblocks it once
+ * its handler is in place, so the stop always lands before the first row. */
+static void test_interrupted_export(void **state)
+{
+    (void)state;
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/intr/", fx.dir);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
-        freopen("/dev/null", "w", stdout);
-        freopen("/dev/null", "w", stderr);
-        execl(test_dama_bin(), test_dama_bin(), "selfplay", "--db", db, "--games", test_sanitized() ? "16" : "60",
-              "--nodes", "300", "--threads", "1", "--batch", "2", "--seed", "100", (char *)NULL);
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, SIGINT);
+        sigprocmask(SIG_BLOCK, &set, NULL);
+        raise(SIGINT);
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+            _exit(126);
+        execl(test_dama_bin(), test_dama_bin(), "export", "--db", fx.db, "--out", dir, (char *)NULL);
         _exit(127);
     }
-    int exports = 0, during = 0, status = 0;
-    bool running = true;
-    while (running || exports < 3) {
-        running = running && waitpid(pid, &status, WNOHANG) == 0;
-        assert_int_equal(sh("%s export --db %s positions --out %s/live.csv", test_dama_bin(), db, fx.dir), 0);
-        exports++;
-        during += running;
-        char path[128];
-        snprintf(path, sizeof path, "%s/live.csv", fx.dir);
-        Csv *c = csv_load(path);
-        long long game = -1, next = 0;
-        for (int r = 1; r < c->nrows; r++) {
-            long long g = cell_ll(c, r, "game_id"), ply = cell_ll(c, r, "ply");
-            if (g != game) {
-                assert_true(g > game);
-                game = g;
-                next = 0;
-            }
-            assert_int_equal(ply, next);
-            next++;
-        }
-        csv_release(c);
-        assert_int_equal(sh("%s export --db %s games --out %s/live_games.csv", test_dama_bin(), db, fx.dir), 0);
-    }
-    if (running)
-        assert_int_equal(waitpid(pid, &status, 0), pid);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status));
-    assert_int_equal(WEXITSTATUS(status), 0);
-    assert_true(during >= 1);
-    char path[128];
-    snprintf(path, sizeof path, "%s/live_games.csv", fx.dir);
-    Csv *c = csv_load(path);
-    assert_int_equal(c->nrows - 1, 2 + (test_sanitized() ? 16 : 60));
-    csv_release(c);
+    assert_int_equal(WEXITSTATUS(status), 130);
+    /* the directory holds nothing: not the first file, not a temporary one */
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls -A %s)\"", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A reader never migrates: an older database is refused with a clear message, unchanged. */
+static void test_older_schema_refused(void **state)
+{
+    (void)state;
+    char db[128];
+    snprintf(db, sizeof db, "%s/v2.db", fx.dir);
+    assert_int_equal(sh("sqlite3 %s < tests/data/schema-v2.sql", db), 0);
+    assert_int_equal(sh("%s export --db %s games --out %s/v2.csv", test_dama_bin(), db, fx.dir), 1);
+    char *err = read_fixture_file("err.txt");
+    assert_non_null(strstr(err, "schema version 2 is older"));
+    free(err);
+    assert_int_equal(sh("test \"$(sqlite3 %s 'PRAGMA user_version')\" = 2", db), 0);
 }
 
 int main(void)
@@ -521,7 +674,11 @@ int main(void)
         cmocka_unit_test(test_writer_quoting),
         cmocka_unit_test(test_run_filter_and_dir),
         cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_export_during_selfplay),
+        cmocka_unit_test(test_one_snapshot_for_all_files),
+        cmocka_unit_test(test_unfinished_runs),
+        cmocka_unit_test(test_bitboard_bit_63),
+        cmocka_unit_test(test_interrupted_export),
+        cmocka_unit_test(test_older_schema_refused),
     };
     return cmocka_run_group_tests_name("export", tests, group_setup, group_teardown);
 }

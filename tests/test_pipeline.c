@@ -7,8 +7,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -221,9 +224,9 @@ static void test_tune_and_match(void **state)
     assert_non_null(strstr(out, "--lambda"));
     if (!weights_load(&w, weights, err, sizeof err))
         fail_msg("%s", err);
-    /* no data: a clear error, exit 1 */
-    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --runs 999 --out %s", db_path, weights), 1);
-    assert_non_null(strstr(out, "quiet positions"));
+    /* a run that does not exist is bad input, named before any fit (exit 2) */
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --runs 999 --out %s", db_path, weights), 2);
+    assert_non_null(strstr(out, "no run 999"));
     /* a match stores its games and its row and prints Elo and the SPRT */
     assert_int_equal(test_dama_run(out, sizeof out, "match --db %s --a %s --b default --games 8 --nodes 300 "
                                            "--sprt elo0=0,elo1=10", db_path, weights), 0);
@@ -329,6 +332,401 @@ static void test_train_interrupt_and_resume(void **state)
     unlink(db_path);
 }
 
+/* ---- Results a researcher can trust: the same `dama train` gives the same weights and
+ * decisions on 1 or 2 threads and when interrupted and resumed; every option is honoured
+ * and recorded in runs.params; match progress is from A's view; a full disk ends a run
+ * cleanly and it resumes. ---- */
+
+static char obuf[1 << 16];
+
+static void db_name(char *path, size_t len, const char *tag)
+{
+    snprintf(path, len, "/tmp/dama-train-%d-%s.db", (int)getpid(), tag);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -f %s %s-wal %s-shm", path, path, path);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void remove_db(const char *path)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -f %s %s-wal %s-shm", path, path, path);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* The rows of a query as "a|b\n" lines (malloc'd), read with SQLite itself. */
+static char *sql_rows(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+    size_t len = 0, cap = 4096;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    text[0] = '\0';
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        for (int i = 0; i < sqlite3_column_count(st); i++) {
+            const char *v = (const char *)sqlite3_column_text(st, i);
+            size_t n = strlen(v ? v : "NULL") + 2;
+            while (len + n + 1 > cap)
+                assert_non_null(text = realloc(text, cap *= 2));
+            len += (size_t)sprintf(text + len, "%s%s", v ? v : "NULL",
+                                   i + 1 < sqlite3_column_count(st) ? "|" : "\n");
+        }
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return text;
+}
+
+/* The lines of dama's output that must agree between two runs of the same training:
+ * everything except timings and file names. */
+static void decisions(const char *text, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    size_t n = 0;
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t l = end ? (size_t)(end - line) : strlen(line);
+        bool keep = (strncmp(line, "generation ", 11) == 0 || strncmp(line, "tune positions", 14) == 0
+                     || strncmp(line, "match games", 11) == 0 || strncmp(line, "elo ", 4) == 0
+                     || strncmp(line, "sprt ", 5) == 0 || strncmp(line, "  generation", 12) == 0
+                     || strncmp(line, "final:", 6) == 0);
+        if (keep && strncmp(line, "tune positions", 14) == 0) {
+            const char *t = strstr(line, " time ");
+            l = t && t < line + l ? (size_t)(t - line) : l; /* the fit's timing varies */
+        }
+        if (keep && n + l + 2 < len) {
+            memcpy(buf + n, line, l);
+            n += l;
+            buf[n++] = '\n';
+            buf[n] = '\0';
+        }
+        line = end ? end + 1 : line + l;
+    }
+}
+
+/* Small and node-limited, so it takes seconds; the permissive SPRT promotes a candidate
+ * (so the second generation and the final match start from tuned weights). */
+#define TRAIN_ARGS "--generations 2 --games 40 --match-games 40 --final-games 20 --nodes 200 " \
+                   "--epochs 100 --start material --sprt elo0=-400,elo1=-300 --batch 2"
+
+static void read_weights(const char *path, char **text)
+{
+    *text = test_read_file(path);
+    if (!*text)
+        fail_msg("no weights file %s", path);
+}
+
+static int64_t games_stored(const char *path)
+{
+    if (access(path, F_OK) != 0)
+        return 0;
+    char err[512];
+    Store *s = store_open(path, err, sizeof err);
+    int64_t n = 0;
+    if (s && !store_count(s, "games", &n))
+        n = 0;
+    store_close(s);
+    return n;
+}
+
+/* Defect 3: 1 and 2 threads give the same games, the same fits, the same decisions and
+ * byte-identical weights (before, game ids followed the threads' finishing order, the
+ * validation split hashed them, and the fit summed per thread).  Then a run interrupted
+ * in the middle of its first self-play and resumed ends with the same weights. */
+static void test_train_reproducible(void **state)
+{
+    (void)state;
+    char db1[96], db2[96], db3[96], w1[128], w2[128], w3[128];
+    static char d1[8192], d2[8192];
+    db_name(db1, sizeof db1, "t1");
+    db_name(db2, sizeof db2, "t2");
+    db_name(db3, sizeof db3, "resumed");
+    snprintf(w1, sizeof w1, "%s.w", db1);
+    snprintf(w2, sizeof w2, "%s.w", db2);
+    snprintf(w3, sizeof w3, "%s.w", db3);
+
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "train --db %s " TRAIN_ARGS " --threads 1 --out %s", db1, w1), 0);
+    decisions(obuf, d1, sizeof d1);
+    assert_non_null(strstr(d1, "promoted"));       /* the test covers a promotion ... */
+    assert_non_null(strstr(d1, "final: best weights")); /* ... and the final match */
+    assert_non_null(strstr(d1, "  generation 1: promoted: elo "));
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "train --db %s " TRAIN_ARGS " --threads 2 --out %s", db2, w2), 0);
+    decisions(obuf, d2, sizeof d2);
+    assert_string_equal(d1, d2);
+    char *a, *b;
+    read_weights(w1, &a);
+    read_weights(w2, &b);
+    assert_string_equal(a, b);
+    free(b);
+    /* every candidate, not only the best */
+    const char *q = "SELECT text FROM weights ORDER BY id";
+    char *ta = sql_rows(db1, q), *tb = sql_rows(db2, q);
+    assert_string_equal(ta, tb);
+    free(tb);
+
+    /* Ctrl-C while generation 1 plays its games, then --resume (on 2 threads). */
+    const char *args[] = { "train", "--db", db3, "--generations", "2", "--games", "40",
+                           "--match-games", "40", "--final-games", "20", "--nodes", "200",
+                           "--epochs", "100", "--start", "material", "--sprt", "elo0=-400,elo1=-300",
+                           "--batch", "2", "--threads", "1", "--out", w3, NULL };
+    pid_t pid = dama_background(args);
+    for (int i = 0; i < 3000 && games_stored(db3) < 4; i++)
+        sleep_ms(5);
+    kill(pid, SIGINT);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 130);
+    char *rows = sql_rows(db3, "SELECT r.id, r.status, count(g.id) FROM runs r JOIN games g ON g.run_id = r.id "
+                               "WHERE r.kind = 'selfplay' GROUP BY r.id");
+    int run_id = 0, stored = 0;
+    char run_status[32] = "";
+    assert_int_equal(sscanf(rows, "%d|%31[^|]|%d", &run_id, run_status, &stored), 3);
+    free(rows);
+    assert_string_equal(run_status, "interrupted");
+    assert_true(stored >= 4 && stored < 40); /* stopped in the middle of the self-play */
+
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "train --db %s " TRAIN_ARGS " --threads 2 --out %s --resume", db3, w3), 0);
+    assert_non_null(strstr(obuf, "resumed"));
+    read_weights(w3, &b);
+    assert_string_equal(a, b);
+    char *tc = sql_rows(db3, q);
+    assert_string_equal(ta, tc);
+    /* the interrupted self-play run was completed in place: its 40 games, each index once */
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*), count(DISTINCT game_index), min(game_index), max(game_index), "
+                              "(SELECT status FROM runs WHERE id = %d) FROM games WHERE run_id = %d", run_id, run_id);
+    rows = sql_rows(db3, sql);
+    assert_string_equal(rows, "40|40|0|39|done\n");
+    free(rows);
+    free(a);
+    free(b);
+    free(ta);
+    free(tc);
+    remove_db(db1);
+    remove_db(db2);
+    remove_db(db3);
+    unlink(w1);
+    unlink(w2);
+    unlink(w3);
+}
+
+/* Defect 4: --noise reaches the self-play (it was forced to 10) and every run records the
+ * settings it used (match runs recorded the self-play games and seed). */
+static void test_train_options_recorded(void **state)
+{
+    (void)state;
+    char db0[96], db80[96], w[128];
+    db_name(db0, sizeof db0, "noise0");
+    db_name(db80, sizeof db80, "noise80");
+    snprintf(w, sizeof w, "%s.w", db0);
+    const char *common = "--generations 1 --games 8 --match-games 6 --final-games 0 --nodes 150 "
+                         "--epochs 20 --seed 7 --move-cap 120 --hash 1 --random-plies 4 "
+                         "--sprt elo0=-400,elo1=-300";
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "train --db %s %s --noise 0 --match-noise 30 --out %s",
+                                   db0, common, w), 0);
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "train --db %s %s --noise 80 --match-noise 30 --out %s",
+                                   db80, common, w), 0);
+    const char *moves = "SELECT g.moves FROM games g JOIN runs r ON r.id = g.run_id "
+                        "WHERE r.kind = 'selfplay' ORDER BY g.game_index";
+    char *m0 = sql_rows(db0, moves), *m80 = sql_rows(db80, moves);
+    assert_true(strlen(m0) > 100);
+    assert_string_not_equal(m0, m80);
+    free(m0);
+    free(m80);
+
+    char *runs = sql_rows(db80, "SELECT kind, params FROM runs ORDER BY id");
+    /* Self-play of generation 1: seed 7 + 1000003, the noise given. */
+    assert_non_null(strstr(runs, "selfplay|games=8 nodes=150 depth=0 movetime=0 seed=1000010 openings=random "
+                                 "random_plies=4 move_cap=120 noise=80 hash=1 "));
+    /* Its match: the match games and noise, its own seed 7 + 1000003 + 500000. */
+    assert_non_null(strstr(runs, "match|games=6 nodes=150 depth=0 movetime=0 seed=1500010 openings=random "
+                                 "random_plies=4 move_cap=120 noise=30 hash=1 "));
+    assert_non_null(strstr(runs, " sprt=-400,-300,0.05,0.05 train_run=1 generation=1\n"));
+    assert_non_null(strstr(runs, "train|games=8 nodes=150 depth=0 movetime=0 seed=7 "));
+    assert_non_null(strstr(runs, " noise=80 hash=1 "));
+    assert_non_null(strstr(runs, " match_games=6 match_noise=30 final_games=0 "));
+    free(runs);
+    remove_db(db0);
+    remove_db(db80);
+    unlink(w);
+}
+
+/* Defect 15: contradictory limits are refused, a bad value gives one line, --games is
+ * described once in train --help. */
+static void test_run_option_errors(void **state)
+{
+    (void)state;
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "selfplay --db /nonexistent/x.db --nodes 100 --depth 3"), 2);
+    assert_string_equal(obuf, "dama: --nodes and --depth cannot be combined: give one search limit\n");
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "match --a default --b default --movetime 5 --nodes 9"), 2);
+    assert_string_equal(obuf, "dama: --movetime and --nodes cannot be combined: give one search limit\n");
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "selfplay --openings x.txt --random-plies 3"), 2);
+    assert_string_equal(obuf, "dama: --openings and --random-plies cannot be combined: the games "
+                              "start from the file's positions\n");
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "train --nodes -1"), 2);
+    assert_string_equal(obuf, "dama: bad value '-1' for --nodes: expected a non-negative whole number\n");
+    /* a match counts whole pairs only: an odd number of games is refused, not half counted */
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "match --a default --b default --games 7"), 2);
+    assert_string_equal(obuf, "dama: --games 7: a match plays pairs of games (colours swapped), so give an even number\n");
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "train --match-games 9"), 2);
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "train --help"), 0);
+    const char *first = strstr(obuf, "  --games N");
+    assert_non_null(first);
+    assert_null(strstr(first + 1, "  --games N"));
+    first = strstr(obuf, "  --noise CP");
+    assert_non_null(first);
+    assert_null(strstr(first + 1, "  --noise CP"));
+}
+
+/* Defect 10: the progress line of a match is A's score (it was White/Black), matching the
+ * result line, with the running Elo.  A pseudo-terminal makes dama print progress. */
+static void test_match_progress_from_a(void **state)
+{
+    (void)state;
+    char db[96];
+    db_name(db, sizeof db, "progress");
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "script -qec '%s match --db %s --a material --b default --games 12 "
+             "--nodes 200 --threads 1' /dev/null", test_dama_bin(), db);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(obuf, 1, sizeof obuf - 1, p);
+    obuf[n] = '\0';
+    assert_int_equal(pclose(p), 0);
+    int w, d, l, pw, pd, pl;
+    const char *result = strstr(obuf, "match games 12 wins ");
+    assert_non_null(result);
+    assert_int_equal(sscanf(result, "match games 12 wins %d draws %d losses %d", &w, &d, &l), 3);
+    const char *last = NULL;
+    for (const char *s = obuf; (s = strstr(s, "match: games 12/12")); s++)
+        last = s;
+    assert_non_null(last);
+    const char *view = strstr(last, "A +");
+    assert_non_null(view);
+    assert_int_equal(sscanf(view, "A +%d =%d -%d", &pw, &pd, &pl), 3);
+    assert_int_equal(pw, w);
+    assert_int_equal(pd, d);
+    assert_int_equal(pl, l);
+    assert_int_equal(w + d + l, 12);
+    const char *elo = strstr(result, "elo ");
+    assert_non_null(elo);
+    char elo_text[64];
+    assert_int_equal(sscanf(elo, "elo %63[^l]", elo_text), 1); /* "-X [-Y, -Z] " */
+    elo_text[strlen(elo_text) - 1] = '\0';
+    assert_non_null(strstr(view, elo_text));
+    remove_db(db);
+}
+
+/* Runs dama with a file size limit (as on a full disk); SIGXFSZ is not ignored here, so
+ * dama must ignore it itself and report the failed write. */
+static int dama_limited(rlim_t bytes, const char *db, int games, char *buf, size_t len)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rlimit rl = { bytes, bytes };
+        setrlimit(RLIMIT_FSIZE, &rl);
+        signal(SIGXFSZ, SIG_DFL);
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        char g[16];
+        snprintf(g, sizeof g, "%d", games);
+        execl(test_dama_bin(), test_dama_bin(), "selfplay", "--db", db, "--games", g, "--nodes", "100",
+              "--threads", "2", "--batch", "4", (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    size_t n = 0;
+    ssize_t r;
+    while (n + 1 < len && (r = read(fds[0], buf + n, len - 1 - n)) > 0)
+        n += (size_t)r;
+    buf[n] = '\0';
+    close(fds[0]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (!WIFEXITED(status))
+        fail_msg("dama died of signal %d: %s", WIFSIGNALED(status) ? WTERMSIG(status) : -1, buf);
+    return WEXITSTATUS(status);
+}
+
+/* Defect 13: on a full disk self-play says what is stored, exits 1, the file stays whole,
+ * and --resume completes the run. */
+static void test_full_disk(void **state)
+{
+    (void)state;
+    char db[96];
+    db_name(db, sizeof db, "full");
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "selfplay --db %s --games 2 --nodes 100", db), 0);
+    struct stat st;
+    assert_int_equal(stat(db, &st), 0);
+    enum { GAMES = 400 };
+    int code = dama_limited((rlim_t)st.st_size + 150 * 1024, db, GAMES, obuf, sizeof obuf);
+    assert_int_equal(code, 1);
+    const char *report = strstr(obuf, "selfplay run 2 games ");
+    assert_non_null(report);
+    int printed = -1;
+    assert_int_equal(sscanf(report, "selfplay run 2 games %d", &printed), 1);
+    assert_non_null(strstr(obuf, "are stored; --resume continues it"));
+    char *rows = sql_rows(db, "PRAGMA integrity_check");
+    assert_string_equal(rows, "ok\n");
+    free(rows);
+    rows = sql_rows(db, "SELECT count(*) FROM games WHERE run_id = 2");
+    assert_int_equal(atoi(rows), printed); /* what was printed is what is stored */
+    assert_true(printed < GAMES);
+    free(rows);
+    rows = sql_rows(db, "SELECT status FROM runs WHERE id = 2");
+    assert_true(strcmp(rows, "failed\n") == 0 || strcmp(rows, "running\n") == 0); /* if the disk allowed it */
+    free(rows);
+    char err[512];
+    Store *s = store_open(db, err, sizeof err);
+    assert_non_null(s);
+    assert_true(store_check(s));
+    store_close(s);
+
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "selfplay --db %s --games %d --nodes 100 --threads 2 "
+                                                    "--batch 4 --resume", db, GAMES), 0);
+    rows = sql_rows(db, "SELECT count(*), count(DISTINCT game_index), status FROM games JOIN runs "
+                        "ON runs.id = games.run_id WHERE run_id = 2");
+    char want[64];
+    snprintf(want, sizeof want, "%d|%d|done\n", GAMES, GAMES);
+    assert_string_equal(rows, want);
+    free(rows);
+    remove_db(db);
+}
+
+/* The short version of scripts/crash-test: kill -9 in self-play, tune and match, then the
+ * database is whole and each resumes to the uninterrupted result (the full run, 20+
+ * trials, is `scripts/crash-test`).  The seed comes from DAMA_CRASH_SEED (default 7). */
+static void test_crash_script(void **state)
+{
+    (void)state;
+    if (test_sanitized()) {
+        print_message("crash-test skipped under the sanitizers (kill -9 tests the file, not the code)\n");
+        return;
+    }
+    const char *seed = getenv("DAMA_CRASH_SEED") ? getenv("DAMA_CRASH_SEED") : "7";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "DAMA_BIN=%s scripts/crash-test 3 %s 2>&1", test_dama_bin(), seed);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(obuf, 1, sizeof obuf - 1, p);
+    obuf[n] = '\0';
+    int status = pclose(p);
+    print_message("%s", obuf);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_non_null(strstr(obuf, "crash-test: 3 trials ("));
+    assert_non_null(strstr(obuf, ", 0 failed, seed "));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -338,6 +736,12 @@ int main(void)
         cmocka_unit_test(test_selfplay_from_openings_file),
         cmocka_unit_test(test_tune_and_match),
         cmocka_unit_test(test_train_interrupt_and_resume),
+        cmocka_unit_test(test_run_option_errors),
+        cmocka_unit_test(test_match_progress_from_a),
+        cmocka_unit_test(test_train_options_recorded),
+        cmocka_unit_test(test_full_disk),
+        cmocka_unit_test(test_train_reproducible),
+        cmocka_unit_test(test_crash_script),
     };
     return cmocka_run_group_tests_name("pipeline", tests, NULL, NULL);
 }

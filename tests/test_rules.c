@@ -460,6 +460,46 @@ static void test_game_results(void **state)
     assert_string_equal(reason_name(REASON_ONE_EACH), "one-each");
 }
 
+/* The order in which the rules end a game (docs/rules.md, "End of the game"): no legal move,
+ * then one piece each, then repetition, then no progress. */
+static void test_game_end_precedence(void **state)
+{
+    (void)state;
+    Rules rules = rules_default(); /* noprogress 100, kvm=draw */
+    Position blocked, lone, kings;
+    char err[256];
+    assert_true(position_from_fen(&blocked, V, "B:Wa2,a3,b1,c1:BKa1", err, sizeof err));
+    assert_true(position_from_fen(&lone, V, "B:WKa1:Bh5", err, sizeof err));
+    assert_true(position_from_fen(&kings, V, "W:WKa1,b2:BKh8,g7", err, sizeof err));
+    assert_int_equal(V->count(&blocked, &rules, false), 0);
+    const struct {
+        const Position *pos;
+        int kvm, since, reps;
+        int result, reason;
+    } cases[] = {
+        /* blocked on the ply that also reaches no progress and a third repetition */
+        { &blocked, KVM_DRAW, 100, 2, RESULT_WHITE_WINS, REASON_NO_MOVES },
+        { &lone, KVM_DRAW, 100, 2, RESULT_DRAW, REASON_ONE_EACH },
+        { &lone, KVM_WIN, 100, 2, RESULT_WHITE_WINS, REASON_ONE_EACH },
+        { &kings, KVM_DRAW, 100, 2, RESULT_DRAW, REASON_REPETITION },
+        { &kings, KVM_DRAW, 100, 1, RESULT_DRAW, REASON_NOPROGRESS },
+        { &kings, KVM_DRAW, 99, 1, RESULT_NONE, REASON_NONE },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rules.kvm = cases[i].kvm;
+        bool can_move = V->count(cases[i].pos, &rules, false) > 0;
+        GameEnd end = game_end(cases[i].pos, &rules, can_move, cases[i].since, cases[i].reps);
+        assert_int_equal(end.result, cases[i].result);
+        assert_int_equal(end.reason, cases[i].reason);
+    }
+    rules = rules_default();
+    rules.noprogress_plies = 0; /* never */
+    assert_int_equal(game_end(&kings, &rules, true, 100000, 0).result, RESULT_NONE);
+    assert_int_equal(result_for_side(RESULT_WHITE_WINS, BLACK), -1);
+    assert_int_equal(result_for_side(RESULT_BLACK_WINS, BLACK), 1);
+    assert_int_equal(result_for_side(RESULT_DRAW, WHITE), 0);
+}
+
 /* Incremental keys agree with keys computed from scratch along random games. */
 static void test_zobrist_incremental(void **state)
 {
@@ -510,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_short_and_ambiguous_text),
         cmocka_unit_test(test_bad_fen),
         cmocka_unit_test(test_game_results),
+        cmocka_unit_test(test_game_end_precedence),
         cmocka_unit_test(test_zobrist_incremental),
         cmocka_unit_test(test_rules_option_text),
     };

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "bitboard.h"
 #include "game.h"
 #include "move.h"
@@ -398,14 +399,24 @@ static void test_never_loses_to_random(void **state)
 
 /* Independent enumerator of complete capture sequences (official rules: captured pieces leave
  * at once, men capture forward and sideways and go on as men on the last rank, kings fly and
- * never turn 180 degrees between jumps).  Widens [*lo, *hi] by the length of every complete
- * sequence from sq. */
+ * never turn 180 degrees between jumps).  Calls seq->visit for every complete sequence from
+ * sq with its length, end square and captured set. */
 static const int DF[4] = { 0, 0, 1, -1 }, DR[4] = { 1, -1, 0, 0 }; /* up, down, right, left */
 
 static bool on_board(int f, int r) { return f >= 0 && f < 8 && r >= 0 && r < 8; }
 
-static void capture_lengths(Bitboard empty, Bitboard enemy, int sq, bool king, int color,
-                            int last_dir, int n, int *lo, int *hi)
+typedef struct Sequences {
+    int from;
+    void (*visit)(struct Sequences *seq, int n, int to, Bitboard taken);
+    int lo, hi;          /* capture_lengths: the shortest and longest lengths */
+    int count, longest;  /* distinct_captures: the distinct (from, to, taken) of the longest */
+    int paths;           /* ... and how many sequences reach them */
+    struct { int from, to; Bitboard taken; } *moves;
+    int capacity;
+} Sequences;
+
+static void capture_sequences(Sequences *seq, Bitboard empty, Bitboard enemy, Bitboard taken,
+                              int sq, bool king, int color, int last_dir, int n)
 {
     bool more = false;
     for (int d = 0; d < 4; d++) {
@@ -429,31 +440,75 @@ static void capture_lengths(Bitboard empty, Bitboard enemy, int sq, bool king, i
             more = true;
             /* the victim leaves at once; the capturer's square moves */
             Bitboard e2 = (empty | square_bb(victim) | square_bb(sq)) & ~square_bb(to);
-            capture_lengths(e2, enemy & ~square_bb(victim), to, king, color, d, n + 1, lo, hi);
+            capture_sequences(seq, e2, enemy & ~square_bb(victim), taken | square_bb(victim), to,
+                              king, color, d, n + 1);
             if (!king)
                 break; /* a man lands right behind */
             f += DF[d];
             r += DR[d];
         }
     }
-    if (!more && n > 0) {
-        if (n < *lo)
-            *lo = n;
-        if (n > *hi)
-            *hi = n;
+    if (!more && n > 0)
+        seq->visit(seq, n, sq, taken);
+}
+
+static void each_capture_sequence(const Position *p, Sequences *seq)
+{
+    int us = p->side;
+    Bitboard empty = ~position_occupied(p), enemy = position_pieces(p, !us);
+    for (Bitboard b = position_pieces(p, us); b;) {
+        int sq = pop_lsb(&b);
+        seq->from = sq;
+        capture_sequences(seq, empty, enemy, 0, sq, (p->kings[us] >> sq) & 1, us, -1, 0);
     }
+}
+
+static void widen_lengths(Sequences *seq, int n, int to, Bitboard taken)
+{
+    (void)to, (void)taken;
+    if (n < seq->lo)
+        seq->lo = n;
+    if (n > seq->hi)
+        seq->hi = n;
 }
 
 static void position_capture_lengths(const Position *p, int *lo, int *hi)
 {
-    int us = p->side;
-    Bitboard empty = ~position_occupied(p), enemy = position_pieces(p, !us);
-    *lo = 1000;
-    *hi = 0;
-    for (Bitboard b = position_pieces(p, us); b;) {
-        int sq = pop_lsb(&b);
-        capture_lengths(empty, enemy, sq, (p->kings[us] >> sq) & 1, us, -1, 0, lo, hi);
+    Sequences seq = { .visit = widen_lengths, .lo = 1000, .hi = 0 };
+    each_capture_sequence(p, &seq);
+    *lo = seq.lo;
+    *hi = seq.hi;
+}
+
+/* Keeps the distinct (from, to, taken) of the longest sequences (a linear search: the test
+ * positions have a few hundred). */
+static void collect_longest(Sequences *seq, int n, int to, Bitboard taken)
+{
+    if (n < seq->longest)
+        return;
+    if (n > seq->longest) {
+        seq->longest = n;
+        seq->count = seq->paths = 0;
     }
+    seq->paths++;
+    for (int i = 0; i < seq->count; i++)
+        if (seq->moves[i].from == seq->from && seq->moves[i].to == to && seq->moves[i].taken == taken)
+            return;
+    assert_true(seq->count < seq->capacity);
+    seq->moves[seq->count].from = seq->from;
+    seq->moves[seq->count].to = to;
+    seq->moves[seq->count++].taken = taken;
+}
+
+static int distinct_captures(const Position *p, int *paths)
+{
+    Sequences seq = { .visit = collect_longest, .capacity = 4096 };
+    seq.moves = malloc((size_t)seq.capacity * sizeof *seq.moves);
+    assert_non_null(seq.moves);
+    each_capture_sequence(p, &seq);
+    free(seq.moves);
+    *paths = seq.paths;
+    return seq.count;
 }
 
 static void random_dense_position(uint64_t *rng, Position *p)
@@ -594,7 +649,8 @@ static void test_claimed_results_exist(void **state)
         pos.kings[BLACK] = drop(&rng, &occ, ~0ULL, (int)(next_random(&rng) % 4 == 0));
         pos.men[BLACK] = drop(&rng, &occ, men_ok, 1 + (int)(next_random(&rng) % 2));
         pos.side = (int)(next_random(&rng) & 1);
-        if (V->count(&pos, &rules, false) == 0)
+        /* only games in progress: a finished one (one piece each) has no result to claim */
+        if (game_end(&pos, &rules, V->count(&pos, &rules, false) > 0, 0, 0).result != RESULT_NONE)
             continue;
         SearchInfo info = search_depth(s, &pos, 8);
         if (info.score >= -SCORE_WIN_BOUND && info.score <= SCORE_WIN_BOUND)
@@ -624,6 +680,217 @@ static void test_claimed_results_exist(void **state)
                   claims, exact);
 }
 
+/* ---- (f) the end of the game: the search judges it as play does (game_end) ---- */
+
+/* Every capture of the white king leaves one piece each, with no capture pending: at
+ * depth 1 these children are horizon leaves.  The rules score them, not the evaluation:
+ * a draw with kvm=draw, a win for the king with kvm=win (the search once gave +225 to both). */
+static void test_one_each_at_the_horizon(void **state)
+{
+    (void)state;
+    Weights w;
+    weights_default(&w);
+    Position pos;
+    parse_fen("W:WKd4:Bd6,f4", &pos);
+    for (int kvm = KVM_DRAW; kvm <= KVM_WIN; kvm++) {
+        Rules rules = rules_default();
+        rules.kvm = kvm;
+        MoveList list;
+        V->generate(&pos, &rules, &list);
+        assert_int_equal(list.count, 4); /* d4xd7, d4xd8, d4xg4, d4xh4: no forced-move extension */
+        Searcher *s = new_searcher(&rules, &w);
+        SearchInfo info = search_depth(s, &pos, 1);
+        assert_int_equal(info.depth, 1);
+        assert_int_equal(info.score, kvm == KVM_WIN ? SCORE_WIN - 1 : 0);
+        searcher_free(s);
+        /* the test minimax reads the same rules */
+        assert_int_equal(mm(&rules, &pos, 1, 0, -MM_INF, MM_INF), kvm == KVM_WIN ? MM_WIN - 1 : 0);
+    }
+}
+
+/* d1-c1 blocks the black king in the corner on the ply that reaches the no-progress limit
+ * (noprogress=1: every quiet move reaches it).  No legal move comes first in the rules:
+ * the game is won, in play and in the search alike (the search once called it a draw). */
+static void test_no_move_before_no_progress(void **state)
+{
+    (void)state;
+    Rules rules = rules_default();
+    rules.noprogress_plies = 1;
+    Weights w;
+    weights_default(&w);
+    Position pos;
+    parse_fen("W:Wa2,a3,b1,d1:BKa1", &pos);
+    Move block;
+    char err[256], text[64];
+    assert_true(move_from_text(V, &pos, &rules, "d1-c1", &block, err, sizeof err));
+
+    Game game;
+    game_init(&game, V, &rules, &pos);
+    assert_true(game_play(&game, &block));
+    int reason;
+    assert_int_equal(game_result(&game, &reason), RESULT_WHITE_WINS);
+    assert_int_equal(reason, REASON_NO_MOVES);
+
+    Searcher *s = new_searcher(&rules, &w);
+    for (int depth = 1; depth <= 3; depth++) {
+        SearchInfo info = search_depth(s, &pos, depth);
+        assert_int_equal(info.score, SCORE_WIN - 1);
+        assert_string_equal(move_to_text(V, &info.pv[0], text, sizeof text), "d1-c1");
+    }
+    searcher_free(s);
+}
+
+/* Kd1-h1 locks the lone man on h2 (a win in 1).  Here the game's history (as search() takes
+ * it) holds the locked position twice already, so the move also repeats it a third time:
+ * no legal move still comes first, and the search plays the win (it once called it a draw). */
+static void test_no_move_before_repetition(void **state)
+{
+    (void)state;
+    Rules rules = rules_default();
+    Weights w;
+    weights_default(&w);
+    Position pos, locked;
+    parse_fen("W:Wf2,g2,h3,Kd1:Bh2", &pos);
+    parse_fen("B:Wf2,g2,h3,Kh1:Bh2", &locked);
+    uint64_t history[4] = { 0x1111, position_key(&locked), 0x2222, position_key(&locked) };
+    GameEnd rules_say = game_end(&locked, &rules, V->count(&locked, &rules, false) > 0, 5, 2);
+    assert_int_equal(rules_say.result, RESULT_WHITE_WINS);
+    assert_int_equal(rules_say.reason, REASON_NO_MOVES);
+    Searcher *s = new_searcher(&rules, &w);
+    SearchLimits limits = { .depth = 3 };
+    SearchInfo info = search(s, &pos, history, 4, &limits, NULL, NULL);
+    char text[64];
+    assert_int_equal(info.score, SCORE_WIN - 1);
+    assert_string_equal(move_to_text(V, &info.pv[0], text, sizeof text), "d1-h1");
+    searcher_free(s);
+}
+
+/* ---- (g) the bench: one function, one table size, a pinned signature ---- */
+
+/* When the search or the evaluation changes on purpose, update these numbers in the same
+ * commit (and say so): any other change of them is a bug. */
+#define PINNED_SIGNATURE "bench depth 6: 130476"
+#define PINNED_DEFAULT_BENCH_NODES 8055851ULL /* depth BENCH_DEPTH = 11 */
+
+static void test_bench_signature_pinned(void **state)
+{
+    (void)state;
+    char sig[64], err[512], out[8192];
+    assert_true(bench_signature(sig, sizeof sig, err, sizeof err));
+    assert_string_equal(sig, PINNED_SIGNATURE);
+    /* `dama bench --depth 6` counts the same nodes as the signature */
+    assert_int_equal(test_dama_run(out, sizeof out, "bench --depth %d", BENCH_SIGNATURE_DEPTH), 0);
+    char want[64];
+    snprintf(want, sizeof want, "bench %s nodes ", strchr(PINNED_SIGNATURE, ':') + 2);
+    assert_non_null(strstr(out, want));
+    if (test_sanitized())
+        return; /* the default depth takes a minute under the sanitizers */
+    Weights w;
+    weights_default(&w);
+    uint64_t nodes;
+    double seconds;
+    assert_true(bench_run(&w, BENCH_DEPTH, NULL, NULL, &nodes, &seconds, err, sizeof err));
+    assert_int_equal(nodes, PINNED_DEFAULT_BENCH_NODES);
+}
+
+static void count_search(void *ctx, int index, const Position *pos, const SearchInfo *info)
+{
+    (void)index, (void)pos, (void)info;
+    ++*(int *)ctx;
+}
+
+/* A bench position that does not read stops the bench, before any search. */
+static void test_bench_bad_position_is_fatal(void **state)
+{
+    (void)state;
+    static const char *const fens[] = { "start", "W:Wa2,z9:Bh7", "start" };
+    int searched = 0;
+    Weights w;
+    weights_default(&w);
+    uint64_t nodes;
+    double seconds;
+    char err[512] = "";
+    assert_false(bench_run_set(fens, 3, &w, 2, count_search, &searched, &nodes, &seconds, err, sizeof err));
+    assert_int_equal(searched, 0);
+    assert_int_equal(nodes, 0);
+    assert_non_null(strstr(err, "bench position 2 'W:Wa2,z9:Bh7'"));
+}
+
+/* ---- (h) analysing a finished game says so, in one line, without a search ---- */
+
+static void test_analyze_finished_game(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *expect;
+    } cases[] = {
+        { "--fen W:Wa7:Bb7,c7,Ka8", "game over: black wins (no-moves)\n" }, /* a7 is blocked */
+        { "--fen B:WKa1:Bh5", "game over: draw (one-each)\n" },
+        { "--fen B:WKa1:Bh5 --rules kvm=win", "game over: white wins (one-each)\n" },
+        { "--fen B:WKa1:Bh5 --depth 30", "game over: draw (one-each)\n" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[8192];
+        assert_int_equal(test_dama_run(out, sizeof out, "analyze %s", cases[i].args), 0);
+        assert_string_equal(out, cases[i].expect);
+    }
+}
+
+/* ---- (i) the move list's room (MAX_MOVES) ---- */
+
+/* Quiet moves counted square by square: men one step forward or sideways, kings any number
+ * of empty squares along a rank or a file. */
+static int quiet_moves_by_hand(const Position *p)
+{
+    int us = p->side, n = 0;
+    Bitboard empty = ~position_occupied(p);
+    for (Bitboard b = position_pieces(p, us); b;) {
+        int sq = pop_lsb(&b);
+        bool king = (p->kings[us] >> sq) & 1;
+        for (int d = 0; d < 4; d++) {
+            if (!king && d == (us == WHITE ? 1 : 0))
+                continue;
+            int f = square_file(sq) + DF[d], r = square_rank(sq) + DR[d];
+            while (on_board(f, r) && (empty & square_bb(make_square(f, r)))) {
+                n++;
+                if (!king)
+                    break;
+                f += DF[d];
+                r += DR[d];
+            }
+        }
+    }
+    return n;
+}
+
+/* Positions found by a search for many moves (hill climbing over legal piece placements).
+ * The capture one has 486 distinct capture moves: the old limit of 256 dropped 230 of them
+ * without a word.  The quiet one has 148 (the proved bound is 196, turkish_movegen.c). */
+static void test_many_moves_all_listed(void **state)
+{
+    (void)state;
+    Rules rules = rules_default();
+    Position pos;
+    parse_fen("W:WKa1,Ka2,Ka3,Kb3,Kf3,Kd5,Kc7,Ke7,Kg7,Kh7,Kh8:"
+              "BKf1,b2,f2,c3,Kd3,Ke3,g3,Kh3,Kd4,Ka7,Kb7,d7,Kf7,Kc8,g8", &pos);
+    MoveList list;
+    V->generate(&pos, &rules, &list);
+    int paths;
+    assert_int_equal(distinct_captures(&pos, &paths), 486);
+    assert_int_equal(list.count, 486);
+    uint32_t listed_paths = 0;
+    for (int i = 0; i < list.count; i++)
+        listed_paths += list.npaths[i];
+    assert_int_equal(listed_paths, paths);
+    assert_int_equal(V->count(&pos, &rules, true), (uint64_t)paths);
+
+    parse_fen("W:WKa1,Kc1,Kf1,Kb2,Kh2,Kd3,Ka4,Kg4,Ke5,Kb6,Kf6,Ka7,Kg7,Kc8,Kd8,Kh8:B", &pos);
+    V->generate(&pos, &rules, &list);
+    assert_int_equal(quiet_moves_by_hand(&pos), 148);
+    assert_int_equal(list.count, 148);
+    assert_int_equal(V->count(&pos, &rules, false), 148);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -634,6 +901,13 @@ int main(void)
         cmocka_unit_test(test_engine_takes_maximum),
         cmocka_unit_test(test_win_scores_shortest),
         cmocka_unit_test(test_claimed_results_exist),
+        cmocka_unit_test(test_one_each_at_the_horizon),
+        cmocka_unit_test(test_no_move_before_no_progress),
+        cmocka_unit_test(test_no_move_before_repetition),
+        cmocka_unit_test(test_bench_signature_pinned),
+        cmocka_unit_test(test_bench_bad_position_is_fatal),
+        cmocka_unit_test(test_analyze_finished_game),
+        cmocka_unit_test(test_many_moves_all_listed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,12 +14,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "game.h"
 #include "store.h"
+#include "store_internal.h"  /* test_bind_failure lowers a limit of the connection */
 
 /* ---- fixtures ---- */
 
@@ -107,6 +110,22 @@ static int64_t raw_int(const char *path, const char *sql)
     return v;
 }
 
+/* The first column of the first row as text (static buffer). */
+static const char *raw_text(const char *path, const char *sql)
+{
+    static char out[512];
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    const unsigned char *v = sqlite3_column_text(st, 0);
+    snprintf(out, sizeof out, "%s", v ? (const char *)v : "NULL");
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return out;
+}
+
 static uint64_t next_random(uint64_t *state)  /* splitmix64 */
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15u);
@@ -147,6 +166,15 @@ static void make_game(TestGame *g, int64_t run_id, int plies, uint64_t seed)
     };
 }
 
+/* n games of `plies` plies for one run, seeds 0..n-1, and the batch of their records. */
+static void make_batch(TestGame *tg, GameRecord *batch, int n, int64_t run_id, int plies)
+{
+    for (int i = 0; i < n; i++) {
+        make_game(&tg[i], run_id, plies, (uint64_t)i);
+        batch[i] = tg[i].rec;
+    }
+}
+
 static bool positions_equal(const StoredPosition *a, const StoredPosition *b)
 {
     return a->pos.men[0] == b->pos.men[0] && a->pos.men[1] == b->pos.men[1] &&
@@ -160,6 +188,91 @@ static double now_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+
+/* ---- schema comparison ---- */
+
+/* Appends every row of sql (all columns, '|' separated) to buf. */
+static void append_rows(sqlite3 *db, const char *sql, char *buf, size_t cap)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        size_t len = strlen(buf);
+        for (int c = 0; c < sqlite3_column_count(st); c++) {
+            const unsigned char *v = sqlite3_column_text(st, c);
+            len += (size_t)snprintf(buf + len, cap - len, "%s%s", c ? "|" : "  ", v ? (const char *)v : "NULL");
+            if (len >= cap) fail_msg("schema signature too long");
+        }
+        snprintf(buf + len, cap - len, "\n");
+    }
+    sqlite3_finalize(st);
+}
+
+/* The structure of a database as SQLite sees it, independent of how the CREATE text was
+ * written (a migrated file keeps its old comments and ALTER TABLE's spelling): every table
+ * and index by name, each table's columns (name, type, not null, default, key), each
+ * index's uniqueness and columns, the foreign keys, and the header's version and id.
+ * Returns a static buffer (one call's result at a time; copy to keep). */
+static const char *schema_signature(const char *path)
+{
+    static char buf[1 << 16];
+    buf[0] = '\0';
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    append_rows(db, "SELECT 'version', user_version FROM pragma_user_version", buf, sizeof buf);
+    append_rows(db, "SELECT 'application', application_id FROM pragma_application_id", buf, sizeof buf);
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT type, name FROM sqlite_master WHERE name NOT LIKE"
+                                        " 'sqlite_%' ORDER BY type, name", -1, &st, NULL), SQLITE_OK);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *type = (const char *)sqlite3_column_text(st, 0), *name = (const char *)sqlite3_column_text(st, 1);
+        char sql[512];
+        size_t len = strlen(buf);
+        snprintf(buf + len, sizeof buf - len, "%s %s\n", type, name);
+        if (strcmp(type, "table") == 0) {
+            snprintf(sql, sizeof sql, "SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_xinfo('%s')"
+                     " ORDER BY cid", name);
+            append_rows(db, sql, buf, sizeof buf);
+            snprintf(sql, sizeof sql, "SELECT name, \"unique\", origin, partial FROM pragma_index_list('%s')"
+                     " WHERE name NOT LIKE 'sqlite_%%' ORDER BY name", name);
+            append_rows(db, sql, buf, sizeof buf);
+            /* automatic indexes (UNIQUE, PRIMARY KEY) by their columns, not their numbered names */
+            snprintf(sql, sizeof sql, "SELECT l.\"unique\", l.origin, group_concat(i.name) FROM"
+                     " pragma_index_list('%s') l, pragma_index_info(l.name) i WHERE l.name LIKE 'sqlite_%%'"
+                     " GROUP BY l.name ORDER BY 3", name);
+            append_rows(db, sql, buf, sizeof buf);
+            snprintf(sql, sizeof sql, "SELECT \"table\", \"from\", \"to\", on_delete FROM"
+                     " pragma_foreign_key_list('%s') ORDER BY id, seq", name);
+            append_rows(db, sql, buf, sizeof buf);
+        } else if (strcmp(type, "index") == 0) {
+            snprintf(sql, sizeof sql, "SELECT name, \"desc\", coll, key FROM pragma_index_xinfo('%s')"
+                     " ORDER BY seqno", name);
+            append_rows(db, sql, buf, sizeof buf);
+        }
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return buf;
+}
+
+/* The signature of a database created by this build from nothing (computed once). */
+static const char *fresh_signature(void)
+{
+    static char fresh[1 << 16];
+    if (fresh[0]) return fresh;
+    char path[] = "/tmp/dama-test-fresh-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char err[256];
+    Store *s = store_open(path, err, sizeof err);
+    if (!s) fail_msg("%s", err);
+    store_close(s);
+    snprintf(fresh, sizeof fresh, "%s", schema_signature(path));
+    unlink(path);
+    return fresh;
 }
 
 /* ---- schema ---- */
@@ -222,23 +335,140 @@ static void test_migrate_from_version_0(void **state)
     const TempDb *t = *state;
     /* A real SQLite file (header written) with user_version 0 and no schema. */
     raw_exec(t->path, "PRAGMA page_size = 8192; VACUUM;");
-    assert_true(raw_int(t->path, "PRAGMA page_count") >= 0);
+    /* The header is on disk: one page of the size asked for, no schema, version 0. */
+    struct stat st;
+    assert_int_equal(stat(t->path, &st), 0);
+    assert_int_equal(st.st_size, 8192);
+    assert_int_equal(raw_int(t->path, "PRAGMA user_version"), 0);
+    assert_int_equal(raw_int(t->path, "SELECT count(*) FROM sqlite_master"), 0);
     Store *s = open_ok(t->path);
     assert_int_equal(count(s, "positions"), 0);
     store_close(s);
     assert_int_equal(raw_int(t->path, "PRAGMA user_version"), store_schema_version());
+    /* The schema went into that file (its page size kept), not into a new one. */
+    assert_int_equal(raw_int(t->path, "PRAGMA page_size"), 8192);
+    assert_string_equal(schema_signature(t->path), fresh_signature());
 }
 
-static void expect_open_fails(const char *path, const char *needle)
+
+/* ---- migration of real old files ---- */
+
+/* An old database: the committed schema of that version (tests/data) run on an empty file,
+ * the way that version's dama created it, and rows in every table it had. */
+static void make_old_database(const char *path, int version)
 {
-    char err[256] = "";
-    Store *s = store_open(path, err, sizeof err);
+    char fixture[64];
+    snprintf(fixture, sizeof fixture, "tests/data/schema-v%d.sql", version);
+    FILE *f = fopen(fixture, "rb");
+    if (!f) fail_msg("%s: %s (run the tests from the project root)", fixture, strerror(errno));
+    static char sql[1 << 16];
+    size_t n = fread(sql, 1, sizeof sql - 1, f);
+    fclose(f);
+    sql[n] = '\0';
+    raw_exec(path, "PRAGMA journal_mode = WAL");
+    raw_exec(path, sql);
+    raw_exec(path,
+             "INSERT INTO weights (id, variant, generation, text, hash, note) VALUES (1, 'turkish', 0, 'man 100\n',"
+             " '00000000000000aa', 'old');"
+             "INSERT INTO runs (id, kind, params, status, weights_id) VALUES (1, 'selfplay', 'games=2', 'done', 1);"
+             "INSERT INTO runs (id, kind, status) VALUES (2, 'tune', 'done');"
+             "INSERT INTO openings (id, fen, source) VALUES (1, 'W:Wa3:Bh6', 'file');"
+             "INSERT INTO games (id, run_id, pair_id, opening_id, white_weights_id, black_weights_id, result,"
+             " reason, plies, mars, moves, seed, npositions) VALUES"
+             " (1, 1, 1, 1, 1, 1, 'white', 'no-moves', 2, 1, 'a3-a4 h6-h5', -5, 3),"
+             " (2, 1, 1, 1, 1, 1, 'draw', 'move-cap', 1, 0, 'a3-b4', 7, 2);"
+             "INSERT INTO positions VALUES (1, 0, -9223372036854775808, 0, 3, 4, 0, 12, 0),"
+             " (1, 1, 5, 6, 7, 8, 1, NULL, 1), (1, 2, 9, 10, 11, 12, 0, -30, 0),"
+             " (2, 0, 1, 2, 3, 4, 0, 5, 0), (2, 1, 6, 7, 8, 9, 1, 10, 0);"
+             "INSERT INTO tune_runs (id, run_id, parent_weights_id, result_weights_id, k, epochs) VALUES"
+             " (1, 2, 1, 1, 0.004, 3);"
+             "INSERT INTO tune_epochs VALUES (1, 0, 0.25, 0.5);"
+             "INSERT INTO matches (run_id, weights_a, weights_b, games, wins) VALUES (1, 1, 1, 2, 1);"
+             "INSERT INTO analyses (run_id, fen, score) VALUES (1, 'W:Wa3:Bh6', 40);");
+    if (version >= 2)
+        raw_exec(path, "INSERT INTO train_steps (train_run_id, generation, step, ref_id, outcome) VALUES"
+                       " (1, 1, 'decision', 1, 'promoted')");
+}
+
+/* After migration: the rows of make_old_database, read through the store and raw SQL. */
+static void expect_old_data(const char *path, int version)
+{
+    Store *s = open_ok(path);
+    assert_int_equal(count(s, "games"), 2);
+    assert_int_equal(count(s, "positions"), 5);
+    assert_int_equal(count(s, "tune_epochs"), 1);
+    assert_int_equal(count(s, "matches"), 1);
+    assert_int_equal(count(s, "analyses"), 1);
+    assert_int_equal(count(s, "train_steps"), version >= 2 ? 1 : 0);
+    StoredGame g;
+    if (!store_game_read(s, 1, &g)) fail_msg("%s", store_error(s));
+    assert_int_equal(g.rec.result, RESULT_WHITE_WINS);
+    assert_string_equal(g.rec.reason, "no-moves");
+    assert_string_equal(g.rec.moves, "a3-a4 h6-h5");
+    assert_true(g.rec.mars);
+    assert_true(g.rec.seed == (uint64_t)-5);
+    assert_false(g.rec.has_index);  /* games from before v3 have no index */
+    assert_true(g.positions[0].pos.men[WHITE] == 1ull << 63);
+    assert_false(g.positions[1].has_score);
+    assert_int_equal(g.positions[2].score, -30);
+    store_game_free(&g);
+    char *text = NULL;
+    assert_true(store_weights_get(s, 1, &text));
+    assert_string_equal(text, "man 100\n");
+    free(text);
+    assert_true(store_check(s));
+    /* the new columns work: a game index is unique within its run */
+    int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 1);
+    assert_true(run > 2);
+    static TestGame tg;
+    make_game(&tg, run, 4, 3);
+    tg.rec.has_index = true;
+    tg.rec.game_index = 0;
+    assert_true(store_games_write(s, &tg.rec, 1));
+    assert_false(store_games_write(s, &tg.rec, 1));
+    assert_non_null(strstr(store_error(s), "UNIQUE"));
+    store_close(s);
+    assert_string_equal(raw_text(path, "SELECT params FROM runs WHERE id = 1"), "games=2");
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM runs WHERE id = 1 AND host IS NULL AND pid IS NULL"), 1);
+}
+
+static void test_migrate_real_old_files(void **state)
+{
+    const TempDb *t = *state;
+    for (int version = 1; version <= 2; version++) {
+        temp_db_reset(t);
+        make_old_database(t->path, version);
+        assert_int_equal(raw_int(t->path, "PRAGMA user_version"), version);
+        /* the comparison sees the difference before the migration ... */
+        char before[1 << 16];
+        snprintf(before, sizeof before, "%s", schema_signature(t->path));
+        if (strcmp(before, fresh_signature()) == 0) fail_msg("a version %d file looks fresh", version);
+        /* ... and none after it: the same tables, columns, indexes and keys, data kept */
+        store_close(open_ok(t->path));
+        assert_int_equal(raw_int(t->path, "PRAGMA user_version"), store_schema_version());
+        const char *after = schema_signature(t->path), *fresh = fresh_signature();
+        if (strcmp(after, fresh) != 0)
+            fail_msg("version %d migrated differs from a fresh file:\n--- migrated\n%s--- fresh\n%s", version,
+                     after, fresh);
+        expect_old_data(t->path, version);
+    }
+}
+
+typedef Store *OpenFn(const char *path, char *err, size_t errlen);
+
+/* open (store_open or store_open_readonly) refuses path with needle in its message. */
+static void expect_refused(OpenFn *open, const char *path, const char *needle)
+{
+    char err[512] = "";
+    Store *s = open(path, err, sizeof err);
     if (s) {
         store_close(s);
-        fail_msg("store_open(%s) accepted a file it must reject", path);
+        fail_msg("%s was accepted; it must be refused", path);
     }
     if (!strstr(err, needle)) fail_msg("error '%s' does not mention '%s'", err, needle);
 }
+
+static void expect_open_fails(const char *path, const char *needle) { expect_refused(store_open, path, needle); }
 
 static void test_reject_newer_version(void **state)
 {
@@ -423,8 +653,8 @@ typedef struct Walk {
     TestGame *games;      /* game id k is games[k - 1] */
     int ngames;
     int64_t seen, stop_after;
-    int64_t last_game;
-    int last_ply;
+    int64_t last_game, last_run;
+    int last_index, last_ply;
     bool bad;
 } Walk;
 
@@ -436,11 +666,15 @@ static int walk_cb(void *ctx, int64_t game_id, int ply, const Position *pos, int
     const TestGame *g = &w->games[game_id - 1];
     StoredPosition got = {.pos = *pos, .score = score, .has_score = has_score};
     got.capture_pending = g->pos[ply].capture_pending;
-    bool ordered = game_id > w->last_game || (game_id == w->last_game && ply > w->last_ply);
+    /* The stream's order is (run, game index, ply): a game's identity, not its rowid. */
+    bool ordered = game_id == w->last_game ? ply > w->last_ply
+                 : g->rec.run_id > w->last_run || (g->rec.run_id == w->last_run && g->rec.game_index > w->last_index);
     if (!ordered || ply < 0 || ply >= g->rec.npositions || result != g->rec.result ||
         !positions_equal(&got, &g->pos[ply]))
         w->bad = true;
     w->last_game = game_id;
+    w->last_run = g->rec.run_id;
+    w->last_index = g->rec.game_index;
     w->last_ply = ply;
     return ++w->seen == w->stop_after;
 }
@@ -456,6 +690,8 @@ static void test_positions_foreach(void **state)
     int64_t total[2] = {0, 0}, quiet[2] = {0, 0};
     for (int i = 0; i < 6; i++) {
         make_game(&tg[i], runs[i % 2], 10 + i, 7 * (uint64_t)i);
+        tg[i].rec.has_index = true;
+        tg[i].rec.game_index = 5 - i; /* indices against the rowids' order */
         batch[i] = tg[i].rec;
         for (int k = 0; k < tg[i].rec.npositions; k++) {
             total[i % 2]++;
@@ -494,6 +730,7 @@ static void test_positions_foreach(void **state)
     assert_int_equal(w.seen, 17);
 
     /* The read transaction is over: writes still work. */
+    batch[0].game_index = 100;
     assert_true(store_games_write(s, batch, 1));
     store_close(s);
 }
@@ -507,10 +744,7 @@ static void test_batch_all_or_nothing(void **state)
     int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 0);
     static TestGame tg[8];
     GameRecord batch[8];
-    for (int i = 0; i < 8; i++) {
-        make_game(&tg[i], run, 40, (uint64_t)i);
-        batch[i] = tg[i].rec;
-    }
+    make_batch(tg, batch, 8, run, 40);
     /* Foreign keys only SQLite can judge, each in the last game of the batch. */
     const char *what[] = {"run_id", "opening_id", "white_weights_id"};
     for (int k = 0; k < 3; k++) {
@@ -589,6 +823,332 @@ static void test_weights_and_openings(void **state)
     assert_true(store_run_end(s, run, "done"));
     store_close(s);
     assert_int_equal(raw_int(t->path, "SELECT count(*) FROM runs WHERE status = 'done' AND ended_at >= started_at"), 1);
+}
+
+
+static int count_cb(void *ctx, int64_t game_id, int ply, const Position *pos, int score,
+                    bool has_score, int result);
+
+/* ---- one snapshot for many reads ---- */
+
+static void test_snapshot(void **state)
+{
+    const TempDb *t = *state;
+    Store *w = open_ok(t->path);
+    int64_t run = store_run_begin(w, "selfplay", NULL, NULL, NULL, 0);
+    static TestGame tg[4];
+    GameRecord batch[4];
+    make_batch(tg, batch, 4, run, 10);
+    assert_true(store_games_write(w, batch, 2));
+
+    Store *r = open_ok(t->path);
+    assert_true(store_snapshot_begin(r));
+    assert_false(store_snapshot_begin(r));  /* one at a time */
+    assert_true(store_games_write(w, batch + 2, 2));  /* another Store writes meanwhile */
+    /* every read of r still sees 2 games: counts, single games and the position stream */
+    assert_int_equal(count(r, "games"), 2);
+    assert_int_equal(count(r, "positions"), 22);
+    StoredGame g;
+    assert_true(store_game_read(r, 2, &g));
+    store_game_free(&g);
+    assert_false(store_game_read(r, 3, &g));
+    int64_t seen = 0;
+    assert_true(store_positions_foreach(r, NULL, 0, false, count_cb, &seen));
+    assert_int_equal(seen, 22);
+    assert_true(store_check(r));
+    assert_int_equal(count(r, "games"), 2);  /* the reads above did not end the snapshot */
+    assert_true(store_run_begin(r, "selfplay", NULL, NULL, NULL, 0) < 0);  /* no writes inside */
+    store_snapshot_end(r);
+    assert_int_equal(count(r, "games"), 4);
+    assert_true(store_run_begin(r, "selfplay", NULL, NULL, NULL, 0) > 0);
+    store_snapshot_end(r);   /* none open: harmless */
+    store_snapshot_end(NULL);
+    store_close(r);
+    store_close(w);
+}
+
+/* ---- read-only opening ---- */
+
+static void expect_readonly_fails(const char *path, const char *needle)
+{
+    expect_refused(store_open_readonly, path, needle);
+}
+
+static char *file_bytes(const char *path, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)*len + 1);
+    assert_non_null(b);
+    assert_int_equal(fread(b, 1, (size_t)*len, f), (size_t)*len);
+    fclose(f);
+    return b;
+}
+
+static void test_open_readonly(void **state)
+{
+    const TempDb *t = *state;
+    /* nothing is created: a missing file, an empty one, a directory are errors */
+    temp_db_remove(t);
+    expect_readonly_fails(t->path, "no such database");
+    struct stat st;
+    assert_int_not_equal(stat(t->path, &st), 0);
+    expect_readonly_fails("/tmp", "is a directory");
+    temp_db_reset(t);
+    expect_readonly_fails(t->path, "empty file");
+    assert_int_equal(stat(t->path, &st), 0);
+    assert_int_equal(st.st_size, 0);
+
+    /* an older schema is not migrated by a reader: refused, the file left as it was */
+    make_old_database(t->path, 2);
+    long before_len = 0, after_len = 0;
+    char *before = file_bytes(t->path, &before_len);
+    expect_readonly_fails(t->path, "older");
+    char *after = file_bytes(t->path, &after_len);
+    assert_int_equal(before_len, after_len);
+    assert_memory_equal(before, after, (size_t)before_len);
+    free(before);
+    free(after);
+    assert_int_equal(raw_int(t->path, "PRAGMA user_version"), 2);
+
+    /* a current file reads, and the connection cannot write: every write fails, whatever
+     * the file's permissions (root ignores those) */
+    temp_db_reset(t);
+    Store *w = open_ok(t->path);
+    int64_t run = store_run_begin(w, "selfplay", NULL, NULL, NULL, 0);
+    static TestGame tg;
+    make_game(&tg, run, 8, 1);
+    assert_true(store_games_write(w, &tg.rec, 1));
+    store_close(w);
+    before = file_bytes(t->path, &before_len);
+    char err[256];
+    Store *r = store_open_readonly(t->path, err, sizeof err);
+    if (!r) fail_msg("%s", err);
+    assert_int_equal(count(r, "positions"), 9);
+    StoredGame g;
+    assert_true(store_game_read(r, 1, &g));
+    store_game_free(&g);
+    assert_true(store_check(r));
+    assert_true(store_run_begin(r, "selfplay", NULL, NULL, NULL, 0) < 0);
+    assert_non_null(strstr(store_error(r), "readonly"));
+    assert_false(store_games_write(r, &tg.rec, 1));
+    assert_true(store_weights_put(r, "turkish", 0, 0, "man 1\n", NULL) < 0);
+    store_close(r);
+    after = file_bytes(t->path, &after_len);
+    assert_int_equal(before_len, after_len);
+    assert_memory_equal(before, after, (size_t)before_len);
+    free(before);
+    free(after);
+
+    /* a newer schema and foreign files, as for a writer */
+    raw_exec(t->path, "PRAGMA user_version = 99");
+    expect_readonly_fails(t->path, "newer");
+    temp_db_reset(t);
+    raw_exec(t->path, "CREATE TABLE notes (x TEXT)");
+    expect_readonly_fails(t->path, "not a dama database");
+}
+
+/* Copies a file byte for byte. */
+static void copy_file(const char *from, const char *to)
+{
+    long len = 0;
+    char *b = file_bytes(from, &len);
+    FILE *f = fopen(to, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(b, 1, (size_t)len, f), (size_t)len);
+    assert_int_equal(fclose(f), 0);
+    free(b);
+}
+
+/* Opens path read-only in a child that cannot write its directory: as root (who ignores
+ * permissions) the child becomes nobody first.  Returns the child's code: 0 read `games`
+ * games, 1 the open failed with needle in the message, other values a failure; 77 when
+ * the switch of user is not allowed here. */
+static int readonly_child(const char *path, int64_t games, const char *needle)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (geteuid() == 0 && (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)) _exit(77);
+        char err[512];
+        Store *s = store_open_readonly(path, err, sizeof err);
+        if (!s) {
+            fprintf(stderr, "readonly child: %s\n", err);
+            _exit(needle && strstr(err, needle) ? 1 : 3);
+        }
+        int64_t n = -1;
+        bool ok = !needle && store_count(s, "games", &n) && n == games;
+        store_close(s);
+        _exit(ok ? 0 : 4);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+/* A WAL database in a directory nobody may write: SQLite cannot create the -shm there, so
+ * the store reads the file as immutable, unless a -wal holds changes the file lacks. */
+static void test_readonly_directory(void **state)
+{
+    const TempDb *t = *state;
+    char dir[] = "/tmp/dama-test-rodir-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char db[96], wal[100], shm[100];
+    snprintf(db, sizeof db, "%s/ro.db", dir);
+    snprintf(wal, sizeof wal, "%s-wal", db);
+    snprintf(shm, sizeof shm, "%s-shm", db);
+    Store *w = open_ok(t->path);
+    int64_t run = store_run_begin(w, "selfplay", NULL, NULL, NULL, 0);
+    static TestGame tg;
+    make_game(&tg, run, 8, 1);
+    assert_true(store_games_write(w, &tg.rec, 1));
+    store_close(w);  /* the last connection: checkpointed, -wal and -shm removed */
+    copy_file(t->path, db);
+    assert_int_equal(chmod(db, 0444), 0);
+    assert_int_equal(chmod(dir, 0555), 0);
+    int code = readonly_child(db, 1, NULL);
+    struct stat st;
+    bool shm_made = stat(shm, &st) == 0;
+
+    /* pending changes in a -wal without its -shm: refused, not read stale */
+    assert_int_equal(chmod(dir, 0755), 0);
+    w = open_ok(t->path);
+    assert_true(store_games_write(w, &tg.rec, 1));  /* stays in t's -wal while w is open */
+    copy_file(t->path, db);
+    char twal[80];
+    snprintf(twal, sizeof twal, "%s-wal", t->path);
+    copy_file(twal, wal);
+    store_close(w);
+    unlink(shm);
+    assert_int_equal(chmod(dir, 0555), 0);
+    int pending = readonly_child(db, 2, "holds changes");
+    assert_int_equal(chmod(dir, 0755), 0);
+    unlink(db), unlink(wal), unlink(shm);
+    rmdir(dir);
+    if (code == 77) {
+        printf("read-only directory: not tested (cannot switch to user nobody here)\n");
+        return;
+    }
+    assert_int_equal(code, 0);
+    assert_false(shm_made);  /* it really could not write there */
+    assert_int_equal(pending, 1);
+}
+
+/* ---- stale runs ---- */
+
+static void test_stale_runs(void **state)
+{
+    const TempDb *t = *state;
+    store_close(open_ok(t->path));
+    /* A child begins a run and dies without ending it. */
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char err[256];
+        Store *s = store_open(t->path, err, sizeof err);
+        _exit(s && store_run_begin(s, "selfplay", "killed", NULL, NULL, 0) == 1 ? 0 : 1);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    char host[256];
+    assert_int_equal(gethostname(host, sizeof host), 0);
+    host[sizeof host - 1] = '\0';
+    char sql[2048];
+    /* 2: this process's own run; 3: pid 1, alive and started before the run; 4: pid 1 but
+     * a run from 1970 (pid 1 was reused since); 5: another host's; 6: no pid (before v3) */
+    snprintf(sql, sizeof sql,
+             "INSERT INTO runs (id, kind, host, pid) VALUES (2, 'selfplay', '%s', %d), (3, 'selfplay', '%s', 1);"
+             "INSERT INTO runs (id, kind, host, pid, started_at) VALUES (4, 'selfplay', '%s', 1, 1000);"
+             "INSERT INTO runs (id, kind, host, pid) VALUES (5, 'selfplay', 'elsewhere.example', %d),"
+             " (6, 'selfplay', NULL, NULL);",
+             host, (int)getpid(), host, host, (int)pid);
+    raw_exec(t->path, sql);
+    assert_string_equal(raw_text(t->path, "SELECT group_concat(status) FROM runs"),
+                        "running,running,running,running,running,running");
+    /* A reader changes nothing ... */
+    char err[256];
+    Store *r = store_open_readonly(t->path, err, sizeof err);
+    assert_non_null(r);
+    store_close(r);
+    assert_int_equal(raw_int(t->path, "SELECT count(*) FROM runs WHERE status = 'stale'"), 0);
+    /* ... a writer marks the dead ones */
+    store_close(open_ok(t->path));
+    bool have_proc = access("/proc/1/stat", R_OK) == 0;
+    assert_string_equal(raw_text(t->path, "SELECT group_concat(id || ':' || status, ' ') FROM runs"),
+                        have_proc ? "1:stale 2:running 3:running 4:stale 5:running 6:running"
+                                  : "1:stale 2:running 3:running 4:running 5:running 6:running");
+    assert_int_equal(raw_int(t->path, "SELECT count(*) FROM runs WHERE status = 'stale' AND ended_at IS NULL"), 0);
+    char kind[16], st[16];
+    int64_t games = -1;
+    Store *s = open_ok(t->path);
+    assert_int_equal(store_run_info(s, 1, kind, sizeof kind, st, sizeof st, &games), 1);
+    assert_string_equal(kind, "selfplay");
+    assert_string_equal(st, "stale");
+    assert_int_equal(games, 0);
+    assert_int_equal(store_run_info(s, 99, kind, sizeof kind, st, sizeof st, &games), 0);
+    store_close(s);
+}
+
+/* Finished and unfinished runs with games, for tune's default input. */
+static void test_game_runs(void **state)
+{
+    const TempDb *t = *state;
+    Store *s = open_ok(t->path);
+    int64_t runs[4];
+    static TestGame tg;
+    for (int i = 0; i < 4; i++) {
+        runs[i] = store_run_begin(s, i == 3 ? "tune" : "selfplay", NULL, NULL, NULL, 0);
+        if (i < 3) {
+            make_game(&tg, runs[i], 4, (uint64_t)i);
+            assert_true(store_games_write(s, &tg.rec, 1));
+        }
+    }
+    assert_true(store_run_end(s, runs[0], "done"));
+    assert_true(store_run_end(s, runs[1], "interrupted"));
+    assert_true(store_run_end(s, runs[3], "done"));  /* done, but no games */
+    int64_t *ids = NULL;
+    assert_int_equal(store_game_runs(s, false, &ids), 1);
+    assert_int_equal(ids[0], runs[0]);
+    free(ids);
+    assert_int_equal(store_game_runs(s, true, &ids), 3);
+    assert_int_equal(ids[0], runs[0]);
+    assert_int_equal(ids[1], runs[1]);
+    assert_int_equal(ids[2], runs[2]);
+    free(ids);
+    assert_int_equal(store_game_runs(s, true, NULL), -1);
+    store_close(s);
+}
+
+/* ---- binds ---- */
+
+/* A bind SQLite refuses (here: a text over the connection's length limit) fails the call
+ * and names the parameter; it is never stored as NULL in its place. */
+static void test_bind_failure(void **state)
+{
+    const TempDb *t = *state;
+    Store *s = open_ok(t->path);
+    sqlite3_limit(s->db, SQLITE_LIMIT_LENGTH, 100);  /* white box: the one way to make SQLite refuse a bind */
+    char note[201];
+    memset(note, 'n', 200);
+    note[200] = '\0';
+    assert_true(store_weights_put(s, "turkish", 0, 0, "man 100\n", note) < 0);
+    assert_non_null(strstr(store_error(s), "binding parameter 6"));
+    assert_non_null(strstr(store_error(s), "too big"));
+    assert_int_equal(count(s, "weights"), 0);
+    assert_true(store_run_begin(s, "selfplay", note, NULL, NULL, 0) < 0);
+    assert_non_null(strstr(store_error(s), "binding parameter 2"));
+    assert_int_equal(count(s, "runs"), 0);
+    /* the next call starts clean */
+    int64_t id = store_weights_put(s, "turkish", 0, 0, "man 100\n", "short");
+    assert_true(id > 0);
+    assert_string_equal(store_error(s), "");
+    store_close(s);
+    assert_string_equal(raw_text(t->path, "SELECT note FROM weights"), "short");
 }
 
 /* ---- concurrency ---- */
@@ -734,6 +1294,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_create_fresh, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_reopen_is_idempotent, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_migrate_from_version_0, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_migrate_real_old_files, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_reject_newer_version, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_reject_foreign_files, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_bad_arguments, setup_db, teardown_db),
@@ -742,6 +1303,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_batch_all_or_nothing, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_check_detects_damage, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_weights_and_openings, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_snapshot, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_open_readonly, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_readonly_directory, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_stale_runs, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_game_runs, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_bind_failure, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_concurrent_reader, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_concurrent_open, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_insert_rate, setup_db, teardown_db),

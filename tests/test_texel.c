@@ -221,7 +221,7 @@ static void test_fit_k(void **state)
     ds = make_dataset(23, N, W, 1, 5, LABEL_SOFT, w, K_true);
     K = texel_fit_k(ds, w, 2);
     assert_near(K, K_true, 1e-5 * K_true);
-    assert_near(texel_fit_k(ds, w, 1), K, 1e-12 * K); /* team size changes rounding only */
+    assert_true(texel_fit_k(ds, w, 1) == K); /* the team size changes nothing, not even rounding */
     dataset_free(ds);
 }
 
@@ -493,6 +493,47 @@ static void test_train_stops_and_options(void **state)
     dataset_free(ds);
 }
 
+/* Defect 3: a fit must not depend on the number of threads.  The sums are cut into blocks
+ * fixed by the number of positions, so 1, 2 and 3 threads give the same bits (cutting by
+ * thread, as before, changed the rounding and through it K, the weights and the decisions
+ * of a training run). */
+static void test_same_bits_on_any_team(void **state)
+{
+    (void)state;
+    enum { W = 12, N = 30011 }; /* not a multiple of anything: uneven blocks */
+    double w_true[W], w[W];
+    random_weights(71, w_true, W);
+    Dataset *ds = make_dataset(72, N, W, 3, 7, LABEL_SAMPLED, w_true, 0.01);
+    for (int j = 0; j < W; j++)
+        w[j] = w_true[j] * 0.7;
+    double K1 = texel_fit_k(ds, w, 1), g1[W], g[W];
+    double l1 = texel_loss(ds, w, K1, 1);
+    texel_gradient(ds, w, K1, g1, 1);
+    unsigned char frozen[W] = { 1 };
+    TexelOptions o = texel_default_options();
+    o.frozen = frozen;
+    o.epochs = 20;
+    o.batch_size = 4000;
+    o.threads = 1;
+    double fit1[W], fit[W];
+    memcpy(fit1, w, sizeof fit1);
+    TexelResult r1, r;
+    assert_true(texel_train(ds, NULL, fit1, &o, NULL, NULL, &r1));
+    for (int threads = 2; threads <= 3; threads++) {
+        double K = texel_fit_k(ds, w, threads);
+        assert_true(K == K1);
+        assert_true(texel_loss(ds, w, K1, threads) == l1);
+        texel_gradient(ds, w, K1, g, threads);
+        assert_memory_equal(g, g1, sizeof g);
+        o.threads = threads;
+        memcpy(fit, w, sizeof fit);
+        assert_true(texel_train(ds, NULL, fit, &o, NULL, NULL, &r));
+        assert_memory_equal(fit, fit1, sizeof fit);
+        assert_true(r.K == r1.K && r.best_valid_loss == r1.best_valid_loss);
+    }
+    dataset_free(ds);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -504,6 +545,7 @@ int main(void)
         cmocka_unit_test(test_recovery),
         cmocka_unit_test(test_recovery_sampled),
         cmocka_unit_test(test_train_stops_and_options),
+        cmocka_unit_test(test_same_bits_on_any_team),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

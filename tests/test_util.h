@@ -55,6 +55,22 @@ static inline int test_dama_run(char *out, size_t len, const char *fmt, ...)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* Runs a shell command line (FMT a printf format) followed by redirect (e.g.
+ * ">DIR/out.txt 2>&1"); returns its exit code, or -1 when it did not exit normally. */
+static inline int test_shell(const char *redirect, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static inline int test_shell(const char *redirect, const char *fmt, ...)
+{
+    char cmd[2048], line[2600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    snprintf(line, sizeof line, "%s %s", cmd, redirect);
+    int status = system(line);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 /* True under the sanitizer build: deep perfts are cut to keep the suite short. */
 static inline int test_sanitized(void) { return getenv("DAMA_SANITIZE") != NULL; }
 

@@ -20,7 +20,9 @@ typedef struct DatasetTerm {
 
 /* One position, 24 bytes. */
 typedef struct DatasetPosition {
-    int64_t game_id; /* the game it came from: the validation split keeps games whole */
+    int64_t game_id; /* the game it came from: the validation split keeps games whole and
+                        hashes this, so it must name the game the same way on every run
+                        (the tuner numbers games in stream order, not by database rowid) */
     uint64_t offset; /* first term in Dataset.terms */
     float label;     /* expected score for the side to move: 1 win, 0.5 draw, 0 loss, or a blend */
     int32_t count;   /* number of terms */

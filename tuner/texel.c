@@ -62,11 +62,27 @@ static inline double kernel(const Dataset *ds, const size_t *order, size_t begin
     return sse;
 }
 
-/* Scratch for a parallel pass, allocated once per call or once per training run. */
+/* Positions are cut into a number of contiguous blocks that depends on the count only,
+ * never on the threads; each block sums into its own buffers and the blocks are added in
+ * block order.  So every result is the same bit for bit on 1 or 64 threads. */
+enum { MAX_BLOCKS = 64, BLOCK_MIN = 512 };
+
+static int block_count(size_t n)
+{
+    size_t b = n / BLOCK_MIN;
+    return b < 1 ? 1 : b > MAX_BLOCKS ? MAX_BLOCKS : (int)b;
+}
+
+static size_t block_begin(size_t n, int block, int blocks)
+{
+    return n * (size_t)block / (size_t)blocks;
+}
+
+/* Scratch for a pass, allocated once per call or once per training run. */
 typedef struct Workspace {
-    int threads;     /* team size asked for */
-    double *partial; /* per-thread sums of squared errors */
-    double *buf;     /* (threads - 1) * num_weights: gradients of threads 1.. */
+    int threads;                 /* team size asked for */
+    double partial[MAX_BLOCKS];  /* per-block sums of squared errors */
+    double *buf;                 /* MAX_BLOCKS * num_weights block gradients (or NULL) */
 } Workspace;
 
 static int resolve_threads(int threads)
@@ -74,25 +90,29 @@ static int resolve_threads(int threads)
     return threads > 0 ? threads : omp_get_max_threads();
 }
 
-/* Falls back to one thread when memory is short, so callers never fail for scratch. */
+/* Without the block buffers (memory short) a gradient pass runs its blocks one after the
+ * other through one buffer: slower, the same sums, so callers never fail for scratch. */
 static void workspace_init(Workspace *ws, int threads, int num_weights, bool gradient)
 {
     ws->threads = resolve_threads(threads);
-    ws->partial = malloc((size_t)ws->threads * sizeof *ws->partial);
-    ws->buf = NULL;
-    if (gradient && ws->threads > 1)
-        ws->buf = malloc((size_t)(ws->threads - 1) * (size_t)num_weights * sizeof *ws->buf);
-    if (!ws->partial || (gradient && ws->threads > 1 && !ws->buf)) {
-        free(ws->buf);
-        ws->buf = NULL;
+    ws->buf = gradient ? malloc((size_t)MAX_BLOCKS * (size_t)num_weights * sizeof *ws->buf) : NULL;
+    if (gradient && !ws->buf)
         ws->threads = 1;
-    }
 }
 
 static void workspace_free(Workspace *ws)
 {
-    free(ws->partial);
     free(ws->buf);
+}
+
+/* One block into its own gradient buffer g (zeroed first) and partial sum. */
+static void pass_block(const Dataset *ds, const size_t *order, size_t n, int block, int blocks,
+                       const double *w, double K, double gscale, double *g, Workspace *ws)
+{
+    if (g)
+        memset(g, 0, (size_t)ds->num_weights * sizeof *g);
+    ws->partial[block] = kernel(ds, order, block_begin(n, block, blocks),
+                                block_begin(n, block + 1, blocks), w, K, gscale, g);
 }
 
 /* Sum of squared errors over n positions (through order when given) and, when grad is
@@ -100,45 +120,31 @@ static void workspace_free(Workspace *ws)
 static double pass(const Dataset *ds, const size_t *order, size_t n, const double *w, double K,
                    double *grad, double gnorm, Workspace *ws)
 {
-    const int nw = ds->num_weights;
+    const int nw = ds->num_weights, blocks = block_count(n);
     const double gscale = 2.0 * K * gnorm / ds->scale;
     if (grad)
         memset(grad, 0, (size_t)nw * sizeof *grad);
-    if (ws->threads == 1)
-        return kernel(ds, order, 0, n, w, K, gscale, grad);
-
-    int team = 1;
-#pragma omp parallel num_threads(ws->threads)
-    {
-        /* Step 1: each thread takes one contiguous block, into its own buffer (thread 0
-         * writes straight into grad). */
-        const int tid = omp_get_thread_num(), nthr = omp_get_num_threads();
-        if (tid == 0)
-            team = nthr;
-        double *g = NULL;
-        if (grad) {
-            g = tid == 0 ? grad : ws->buf + (size_t)(tid - 1) * (size_t)nw;
-            if (tid > 0)
-                memset(g, 0, (size_t)nw * sizeof *g);
+    if (grad && !ws->buf) {
+        double one[nw];
+        for (int b = 0; b < blocks; b++) {
+            pass_block(ds, order, n, b, blocks, w, K, gscale, one, ws);
+            for (int j = 0; j < nw; j++)
+                grad[j] += one[j];
         }
-        size_t begin = n * (size_t)tid / (size_t)nthr, end = n * (size_t)(tid + 1) / (size_t)nthr;
-        ws->partial[tid] = kernel(ds, order, begin, end, w, K, gscale, g);
-
-        /* Step 2: reduce the buffers, weight by weight in thread order (deterministic). */
-        if (grad) {
-#pragma omp barrier
-#pragma omp for schedule(static)
-            for (int j = 0; j < nw; j++) {
-                double s = grad[j];
-                for (int k = 1; k < nthr; k++)
-                    s += ws->buf[(size_t)(k - 1) * (size_t)nw + (size_t)j];
-                grad[j] = s;
-            }
-        }
+    } else {
+        const int team = ws->threads < blocks ? ws->threads : blocks;
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
+        for (int b = 0; b < blocks; b++)
+            pass_block(ds, order, n, b, blocks, w, K, gscale,
+                       grad ? ws->buf + (size_t)b * (size_t)nw : NULL, ws);
+        if (grad)
+            for (int b = 0; b < blocks; b++) /* block order: the same sums on any team */
+                for (int j = 0; j < nw; j++)
+                    grad[j] += ws->buf[(size_t)b * (size_t)nw + (size_t)j];
     }
     double sse = 0;
-    for (int k = 0; k < team; k++)
-        sse += ws->partial[k];
+    for (int b = 0; b < blocks; b++)
+        sse += ws->partial[b];
     return sse;
 }
 
@@ -167,27 +173,23 @@ void texel_gradient(const Dataset *ds, const double *w, double K, double *grad, 
 
 /* ---- K search: evals do not depend on K, so compute them once. ---- */
 
-/* Mean loss over precomputed evals; fixed blocks per thread for determinism. */
-static double loss_of_k(const double *eval, const float *label, size_t n, double K, int threads,
-                        double *partial)
+/* Mean loss over precomputed evals, in the same fixed blocks as pass(). */
+static double loss_of_k(const double *eval, const float *label, size_t n, double K, int threads)
 {
-    int team = 1;
-#pragma omp parallel num_threads(threads)
-    {
-        const int tid = omp_get_thread_num(), nthr = omp_get_num_threads();
-        if (tid == 0)
-            team = nthr;
-        size_t begin = n * (size_t)tid / (size_t)nthr, end = n * (size_t)(tid + 1) / (size_t)nthr;
+    double partial[MAX_BLOCKS];
+    const int blocks = block_count(n), team = threads < blocks ? threads : blocks;
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
+    for (int b = 0; b < blocks; b++) {
         double s = 0;
-        for (size_t i = begin; i < end; i++) {
+        for (size_t i = block_begin(n, b, blocks); i < block_begin(n, b + 1, blocks); i++) {
             double d = texel_sigmoid(K, eval[i]) - label[i];
             s += d * d;
         }
-        partial[tid] = s;
+        partial[b] = s;
     }
     double sse = 0;
-    for (int k = 0; k < team; k++)
-        sse += partial[k];
+    for (int b = 0; b < blocks; b++)
+        sse += partial[b];
     return sse / (double)n;
 }
 
@@ -199,11 +201,9 @@ double texel_fit_k(const Dataset *ds, const double *w, int threads)
     threads = resolve_threads(threads);
     double *eval = malloc(n * sizeof *eval);
     float *label = malloc(n * sizeof *label);
-    double *partial = malloc((size_t)threads * sizeof *partial);
-    if (!eval || !label || !partial) {
+    if (!eval || !label) {
         free(eval);
         free(label);
-        free(partial);
         return 0.0;
     }
 #pragma omp parallel for schedule(static) num_threads(threads)
@@ -217,7 +217,7 @@ double texel_fit_k(const Dataset *ds, const double *w, int threads)
     int best_e = EMIN;
     double best_loss = INFINITY;
     for (int e = EMIN; e <= EMAX; e++) {
-        double l = loss_of_k(eval, label, n, ldexp(1.0, e), threads, partial);
+        double l = loss_of_k(eval, label, n, ldexp(1.0, e), threads);
         if (l < best_loss) {
             best_loss = l;
             best_e = e;
@@ -231,21 +231,21 @@ double texel_fit_k(const Dataset *ds, const double *w, int threads)
     double a = best_e > EMIN ? ldexp(1.0, best_e - 1) : 0.0;
     double b = ldexp(1.0, best_e + 1);
     double c = b - invphi * (b - a), d = a + invphi * (b - a);
-    double lc = loss_of_k(eval, label, n, c, threads, partial);
-    double ld = loss_of_k(eval, label, n, d, threads, partial);
+    double lc = loss_of_k(eval, label, n, c, threads);
+    double ld = loss_of_k(eval, label, n, d, threads);
     for (int it = 0; it < 200 && b - a > 1e-13 * b; it++) {
         if (lc <= ld) {
             b = d;
             d = c;
             ld = lc;
             c = b - invphi * (b - a);
-            lc = loss_of_k(eval, label, n, c, threads, partial);
+            lc = loss_of_k(eval, label, n, c, threads);
         } else {
             a = c;
             c = d;
             lc = ld;
             d = a + invphi * (b - a);
-            ld = loss_of_k(eval, label, n, d, threads, partial);
+            ld = loss_of_k(eval, label, n, d, threads);
         }
     }
     double k = lc <= ld ? c : d, lk = lc <= ld ? lc : ld;
@@ -254,7 +254,6 @@ double texel_fit_k(const Dataset *ds, const double *w, int threads)
 
     free(eval);
     free(label);
-    free(partial);
     return best_k;
 }
 

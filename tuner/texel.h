@@ -7,9 +7,10 @@
  * Only K * w matters to the loss, so the trainer wants at least one weight frozen (the man,
  * say, at 100) to pin the scale; K is fitted once and held fixed while the weights move.
  *
- * Every function takes `threads` (<= 0: omp_get_max_threads()).  Positions are cut into one
- * contiguous block per thread and partial sums are added in thread order, so a result is
- * the same bit for bit on every run with the same team size. */
+ * Every function takes `threads` (<= 0: omp_get_max_threads()).  Positions are cut into
+ * contiguous blocks whose number depends on the number of positions only (at most 64),
+ * and the blocks' partial sums are added in block order, so a result is the same bit for
+ * bit on every run, whatever the number of threads. */
 #ifndef DAMA_TEXEL_H
 #define DAMA_TEXEL_H
 
@@ -35,7 +36,7 @@ double texel_fit_k(const Dataset *ds, const double *w, int threads);
 
 /* grad[j] = d loss / d w[j] for the mean loss, exact:
  *     2 (p - label) p (1 - p) K c / scale / N, summed over the terms (j, c) of every position.
- * Per-thread gradient buffers, reduced in thread order; no atomics. */
+ * Per-block gradient buffers, reduced in block order; no atomics. */
 void texel_gradient(const Dataset *ds, const double *w, double K, double *grad, int threads);
 
 typedef struct TexelOptions {

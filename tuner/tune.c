@@ -34,6 +34,8 @@ typedef struct Loader {
     float *scores;           /* per position: the stored search score, NAN when none */
     size_t scores_cap;
     const TuneConfig *cfg;
+    int64_t last_game_id;    /* the game of the previous position */
+    int64_t game_number;     /* games met so far in the stream: the identity the split hashes */
     size_t mismatches;
     char first_mismatch[64];
     bool out_of_memory;
@@ -44,6 +46,12 @@ static int load_position(void *vctx, int64_t game_id, int ply, const Position *p
                          bool has_score, int result)
 {
     Loader *ld = vctx;
+    /* The stream comes in (run, game index, ply) order, so the k-th game is the same game
+     * on every run of the same inputs, whichever rowid the database gave it. */
+    if (game_id != ld->last_game_id) {
+        ld->last_game_id = game_id;
+        ld->game_number++;
+    }
     if (ply < ld->cfg->skip_plies || result == RESULT_NONE)
         return 0;
     EvalTerm terms[EVAL_MAX_TERMS];
@@ -73,7 +81,7 @@ static int load_position(void *vctx, int64_t game_id, int ply, const Position *p
         ld->scores_cap = cap;
     }
     size_t at = ld->ds->npos;
-    if (!dataset_add(ld->ds, game_id, label, idx, coef, n)) {
+    if (!dataset_add(ld->ds, ld->game_number, label, idx, coef, n)) {
         ld->out_of_memory = true;
         return 1;
     }
