@@ -1,7 +1,9 @@
 # dama – one Makefile.  `make` builds bin/dama; `make test` runs the suite; `make sanitize`
-# runs the same suite under AddressSanitizer and UBSan; `make bench` prints benchmark figures;
-# `make fuzz` builds the libFuzzer targets of tests/fuzz/ (clang) that scripts/fuzz runs.
-# Build variants live in their own directories (build/opt, build/san) so they never mix.
+# runs the same suite under AddressSanitizer and UBSan; `make valgrind` runs the fast tests
+# under valgrind memcheck; `make bench` prints benchmark figures; `make fuzz` builds the
+# libFuzzer targets of tests/fuzz/ (clang) that scripts/fuzz runs.
+# Build variants live in their own directories (build/opt, build/san, build/vg, build/fuzz)
+# so they never mix.
 
 CC      ?= cc
 STD      = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
@@ -17,6 +19,8 @@ OPENMP   = -fopenmp
 
 OPT_FLAGS ?= -O3 -march=native -g
 SAN_FLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+# valgrind cannot run every instruction -march=native may choose (AVX-512 and the like).
+VG_FLAGS   = -O1 -g -fno-omit-frame-pointer
 
 LIB_SRC  = $(filter-out cli/main.c, $(wildcard engine/*.c store/*.c selfplay/*.c tuner/*.c analysis/*.c cli/*.c))
 TEST_SRC = $(wildcard tests/test_*.c)
@@ -27,10 +31,17 @@ objs = $(patsubst %.c,$(1)/%.o,$(2))
 
 OPT_DIR = build/opt
 SAN_DIR = build/san
+VG_DIR  = build/vg
 OPT_LIB = $(call objs,$(OPT_DIR),$(LIB_SRC))
 SAN_LIB = $(call objs,$(SAN_DIR),$(LIB_SRC))
+VG_LIB  = $(call objs,$(VG_DIR),$(LIB_SRC))
 OPT_TESTS = $(patsubst tests/%.c,$(OPT_DIR)/tests/%,$(TEST_SRC))
 SAN_TESTS = $(patsubst tests/%.c,$(SAN_DIR)/tests/%,$(TEST_SRC))
+# The fast tests: each runs in seconds natively.  test_pipeline, test_search and test_texel
+# (20-35 s natively, a quarter of an hour and more under memcheck) are left to `make sanitize`.
+VG_TEST_NAMES = test_rules test_eval test_sprt test_cli test_store test_store_crash \
+                test_analysis test_export
+VG_TESTS = $(addprefix $(VG_DIR)/tests/,$(VG_TEST_NAMES))
 OPT_BENCHES = $(patsubst tests/bench/%.c,$(OPT_DIR)/bench/%,$(BENCH_SRC))
 
 # libFuzzer: every object with coverage and ASan+UBSan, one binary per tests/fuzz/fuzz_*.c.
@@ -41,7 +52,17 @@ FUZZ_SRC   = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_LIB   = $(call objs,$(FUZZ_DIR)/obj,$(LIB_SRC))
 FUZZ_TARGETS = $(patsubst tests/fuzz/fuzz_%.c,$(FUZZ_DIR)/%,$(FUZZ_SRC))
 
-.PHONY: all test sanitize bench fuzz clean
+# The build's git commit goes into cli/version.o only: a new commit rebuilds that one
+# object.  build/commit keeps the last value and is rewritten only when it changes, so its
+# time tells make when version.o is stale.
+DAMA_COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+COMMIT_STAMP = build/commit
+$(shell mkdir -p build && (echo '$(DAMA_COMMIT)' | cmp -s - $(COMMIT_STAMP) || echo '$(DAMA_COMMIT)' > $(COMMIT_STAMP)))
+VERSION_OBJS = $(OPT_DIR)/cli/version.o $(SAN_DIR)/cli/version.o $(VG_DIR)/cli/version.o
+$(VERSION_OBJS): $(COMMIT_STAMP)
+$(VERSION_OBJS): OBJ_DEFS = -DDAMA_COMMIT='"$(DAMA_COMMIT)"'
+
+.PHONY: all test sanitize valgrind bench fuzz clean
 all: bin/dama
 
 bin/dama: $(OPT_DIR)/cli/main.o $(OPT_LIB)
@@ -51,12 +72,17 @@ bin/dama: $(OPT_DIR)/cli/main.o $(OPT_LIB)
 $(OPT_DIR)/%.o: %.c
 	@mkdir -p $(@D)
 	@echo "CC $<"
-	@$(CC) $(STD) $(WARN) $(OPT_FLAGS) $(OPENMP) $(INC) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+	@$(CC) $(STD) $(WARN) $(OPT_FLAGS) $(OPENMP) $(INC) $(PKG_CFLAGS) $(OBJ_DEFS) -MMD -MP -c -o $@ $<
 
 $(SAN_DIR)/%.o: %.c
 	@mkdir -p $(@D)
 	@echo "CC (sanitize) $<"
-	@$(CC) $(STD) $(WARN) $(SAN_FLAGS) $(OPENMP) $(INC) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+	@$(CC) $(STD) $(WARN) $(SAN_FLAGS) $(OPENMP) $(INC) $(PKG_CFLAGS) $(OBJ_DEFS) -MMD -MP -c -o $@ $<
+
+$(VG_DIR)/%.o: %.c
+	@mkdir -p $(@D)
+	@echo "CC (valgrind) $<"
+	@$(CC) $(STD) $(WARN) $(VG_FLAGS) $(OPENMP) $(INC) $(PKG_CFLAGS) $(OBJ_DEFS) -MMD -MP -c -o $@ $<
 
 $(OPT_DIR)/tests/%: $(OPT_DIR)/tests/%.o $(OPT_LIB)
 	$(CC) $(OPT_FLAGS) $(OPENMP) -o $@ $^ $(CMOCKA_LIBS) $(LIBS)
@@ -68,6 +94,13 @@ $(SAN_DIR)/bin/dama: $(SAN_DIR)/cli/main.o $(SAN_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN_FLAGS) $(OPENMP) -o $@ $^ $(LIBS)
 
+$(VG_DIR)/tests/%: $(VG_DIR)/tests/%.o $(VG_LIB)
+	$(CC) $(VG_FLAGS) $(OPENMP) -o $@ $^ $(CMOCKA_LIBS) $(LIBS)
+
+$(VG_DIR)/bin/dama: $(VG_DIR)/cli/main.o $(VG_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(VG_FLAGS) $(OPENMP) -o $@ $^ $(LIBS)
+
 # Every test binary runs from the project root; DAMA_BIN tells end-to-end tests which
 # dama to drive.  The runner stops at the first failing binary and exits non-zero.
 test: bin/dama $(OPT_TESTS)
@@ -76,6 +109,12 @@ test: bin/dama $(OPT_TESTS)
 sanitize: $(SAN_DIR)/bin/dama $(SAN_TESTS)
 	@DAMA_BIN=$(SAN_DIR)/bin/dama DAMA_SANITIZE=1 ASAN_OPTIONS=detect_leaks=1 \
 	  scripts/run-tests $(SAN_TESTS)
+
+# Memcheck over the fast tests and over every dama they start (DAMA_BIN runs it under
+# valgrind too).  Any error or definite/indirect leak fails: exit 1 for a test binary, and
+# for a dama child its log in build/vg/logs (a child's exit code is the test's to check).
+valgrind: $(VG_DIR)/bin/dama $(VG_TESTS)
+	@VG_DIR=$(VG_DIR) scripts/valgrind-tests $(VG_TESTS)
 
 $(OPT_DIR)/bench/%: $(OPT_DIR)/tests/bench/%.o $(OPT_LIB)
 	@mkdir -p $(@D)

@@ -40,10 +40,12 @@ bool sprt_parse(SprtConfig *sc, const char *text, char *err, size_t errlen)
     return true;
 }
 
-/* SPRT bookkeeping, called by the runner after each finished pair, in pair order. */
+/* SPRT bookkeeping, called by the runner after each finished pair, in pair order; only
+ * whole pairs reach it, and none after the decision. */
 typedef struct MatchState {
     const SprtConfig *sprt;
     int64_t penta[PENTA_N];
+    int64_t pairs;
     double lower, upper, llr;
     SprtVerdict verdict;
 } MatchState;
@@ -53,11 +55,28 @@ static bool on_pair(void *ctx, int pair, const double a_points[2])
     (void)pair;
     MatchState *ms = ctx;
     ms->penta[(int)lround((a_points[0] + a_points[1]) * 2)]++;
+    ms->pairs++;
     if (!ms->sprt->enabled)
         return true;
     ms->llr = sprt_llr_penta(ms->penta, ms->sprt->elo0, ms->sprt->elo1);
-    ms->verdict = sprt_verdict(ms->llr, ms->lower, ms->upper);
+    ms->verdict = sprt_verdict(ms->llr, ms->pairs, ms->lower, ms->upper);
     return ms->verdict == SPRT_CONTINUE;
+}
+
+/* x as printed with `decimals` places, without the "-0.0" of a tiny negative number. */
+static double shown(double x, int decimals)
+{
+    return fabs(x) < 0.5 * pow(10.0, -decimals) ? 0.0 : x;
+}
+
+void match_elo_text(const EloEstimate *e, char *buf, size_t len)
+{
+    if (e->interval_known)
+        snprintf(buf, len, "elo %+.1f [%+.1f, %+.1f]", shown(e->elo, 1), shown(e->elo_lo, 1),
+                 shown(e->elo_hi, 1));
+    else
+        snprintf(buf, len, "elo n/a: too few pairs (%lld < %d)", (long long)e->units,
+                 STATS_MIN_PAIRS);
 }
 
 /* The running Elo for the progress line. */
@@ -65,9 +84,10 @@ static void describe_match(void *ctx, char *buf, size_t len)
 {
     const MatchState *ms = ctx;
     EloEstimate e = elo_from_penta(ms->penta);
-    int n = snprintf(buf, len, "elo %+.1f [%+.1f, %+.1f]", e.elo, e.elo_lo, e.elo_hi);
-    if (ms->sprt->enabled && n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, "  llr %.2f [%.2f, %.2f]", ms->llr, ms->lower, ms->upper);
+    match_elo_text(&e, buf, len);
+    size_t n = strlen(buf);
+    if (ms->sprt->enabled && n < len)
+        snprintf(buf + n, len - n, "  llr %.2f [%.2f, %.2f]", shown(ms->llr, 2), ms->lower, ms->upper);
 }
 
 static const char *verdict_name(SprtVerdict v, bool enabled)
@@ -75,6 +95,34 @@ static const char *verdict_name(SprtVerdict v, bool enabled)
     if (!enabled)
         return "none";
     return v == SPRT_ACCEPT_H1 ? "accept-H1" : v == SPRT_ACCEPT_H0 ? "accept-H0" : "continue";
+}
+
+/* The result lines (format in the help text below); games_played counts every game the run
+ * finished, some of which may lie outside the counted pairs. */
+static void print_result(const MatchState *ms, const EloEstimate *e, const RunnerTotals *t,
+                         int games_played, const char *penta)
+{
+    int counted = t->a_wins + t->a_draws + t->a_losses;
+    printf("match games %d wins %d draws %d losses %d penta [%s] (A's view", counted, t->a_wins,
+           t->a_draws, t->a_losses, penta);
+    if (games_played > counted)
+        printf("; %d game%s outside the counted pairs left out", games_played - counted,
+               games_played - counted == 1 ? "" : "s");
+    printf(")\n");
+    char elo[96];
+    match_elo_text(e, elo, sizeof elo);
+    if (e->interval_known)
+        printf("%s los %.1f%%\n", elo, 100 * e->los);
+    else
+        printf("%s score %.1f%%\n", elo,
+               counted ? 100.0 * (t->a_wins + 0.5 * t->a_draws) / counted : 50.0);
+    if (ms->sprt->enabled) {
+        printf("sprt elo0 %g elo1 %g llr %.3f [%.3f, %.3f] %s", ms->sprt->elo0, ms->sprt->elo1,
+               shown(ms->llr, 3), ms->lower, ms->upper, verdict_name(ms->verdict, true));
+        if (ms->pairs < STATS_MIN_PAIRS)
+            printf(" (no verdict before %d pairs)", STATS_MIN_PAIRS);
+        printf("\n");
+    }
 }
 
 int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const Weights *a,
@@ -121,19 +169,16 @@ int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const W
     MatchRecord rec = {
         .run_id = run.id, .weights_a = a_id, .weights_b = b_id, .games = games,
         .wins = wins, .draws = draws, .losses = losses, .penta = penta,
-        .elo = e.elo, .elo_low = e.elo_lo, .elo_high = e.elo_hi,
+        /* too few pairs: no estimate (a NaN is stored as NULL) */
+        .elo = e.interval_known ? e.elo : NAN, .elo_low = e.interval_known ? e.elo_lo : NAN,
+        .elo_high = e.interval_known ? e.elo_hi : NAN,
         .llr = ms.llr, .llr_low = ms.lower, .llr_high = ms.upper,
         .verdict = verdict_name(ms.verdict, sprt->enabled),
     };
     bool interrupted = t.interrupted && !t.decided;
     if (!interrupted && store_match_put(store, &rec) < 0)
         return cli_runtime_error("%s: %s", ro->db_path, store_error(store));
-    printf("match games %d wins %d draws %d losses %d penta [%s] (A's view)\n", games, wins,
-           draws, losses, penta);
-    printf("elo %+.1f [%+.1f, %+.1f] los %.1f%%\n", e.elo, e.elo_lo, e.elo_hi, 100 * e.los);
-    if (sprt->enabled)
-        printf("sprt elo0 %g elo1 %g llr %.3f [%.3f, %.3f] %s\n", sprt->elo0, sprt->elo1, ms.llr,
-               ms.lower, ms.upper, rec.verdict);
+    print_result(&ms, &e, &t, t.resumed + t.games, penta);
     fflush(stdout);
     outcome->elo = e;
     outcome->llr = ms.llr;
@@ -236,16 +281,20 @@ static int run_match(int argc, char **argv)
 
 const Command cmd_match = {
     "match", "play two weight sets against each other; Elo, LOS and SPRT",
-    "usage: dama match --a WEIGHTS_A --b WEIGHTS_B [--games N] [--threads T] [--nodes K]\n"
-    "                  [--openings FILE | --random-plies P]\n"
-    "                  [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05]\n"
+    "usage: dama match --a WEIGHTS_A --b WEIGHTS_B [--db FILE] [--games N] [--threads T]\n"
+    "                  [--nodes K] [--openings FILE | --random-plies P]\n"
+    "                  [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05] [--resume]\n"
     "\n"
-    "Plays game pairs on the same opening with colours swapped and prints, from A's view,\n"
-    "  match games N wins W draws D losses L penta [LL,LD,DD+WL,WD,WW]\n"
+    "Plays game pairs on the same opening with colours swapped and prints\n"
+    "  match games N wins W draws D losses L penta [LL,LD,DD+WL,WD,WW] (A's view)\n"
     "  elo E [LOW, HIGH] los P%\n"
     "  sprt elo0 X elo1 Y llr Z [LOWER, UPPER] accept-H1|accept-H0|continue\n"
-    "The Elo interval (95 %) and the SPRT use the pair (pentanomial) results; with --sprt the\n"
-    "match stops as soon as the log-likelihood ratio crosses a bound.  Everything is stored.\n"
+    "Only whole pairs count, in pair order: a game whose twin did not finish (interrupted, or\n"
+    "an odd --games) is stored but left out, and so are pairs after the SPRT decided.  The\n"
+    "Elo interval (95 %) and the SPRT use the pair (pentanomial) results; the LLR is\n"
+    "fishtest's (regularised, exact multinomial).  Before 10 pairs there is no estimate\n"
+    "('elo n/a: too few pairs (N < 10) score S%') and no verdict; after that --sprt stops the\n"
+    "match as soon as the log-likelihood ratio crosses a bound.  Everything is stored.\n"
     "WEIGHTS may be a file, 'default' (built-in hand-set) or 'material' (material only).\n"
     "\n"
     "  --a FILE, --b FILE the two weight sets\n"

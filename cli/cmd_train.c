@@ -216,11 +216,15 @@ static int print_summary(Store *store, int64_t train_id, int generations)
         if (match.ref_id > 0 && !store_export_rows(store, "matches", match.ref_id, match_row_header,
                                                    match_row, &mr))
             return cli_runtime_error("%s", store_error(store));
-        if (mr.found)
-            printf("  generation %d: %s: elo %+.1f [%+.1f, %+.1f] llr %.2f over %.0f games (%s)\n",
-                   gen, decision.outcome, mr.value[1], mr.value[2], mr.value[3], mr.value[4],
-                   mr.value[0], mr.verdict);
-        else
+        if (mr.found) {
+            /* A match of too few pairs stored no estimate (NULL: NaN here). */
+            EloEstimate e = { .elo = mr.value[1], .elo_lo = mr.value[2], .elo_hi = mr.value[3],
+                              .units = (int64_t)mr.value[0] / 2, .interval_known = !isnan(mr.value[2]) };
+            char elo[96];
+            match_elo_text(&e, elo, sizeof elo);
+            printf("  generation %d: %s: %s llr %.2f over %.0f games (%s)\n", gen,
+                   decision.outcome, elo, mr.value[4], mr.value[0], mr.verdict);
+        } else
             printf("  generation %d: %s: %s\n", gen, decision.outcome,
                    strcmp(match.outcome, "unchanged") == 0 ? "the tuned weights equal the best; no match"
                                                            : "no match recorded");
@@ -246,10 +250,11 @@ static int final_match(Store *store, TrainOptions *to, int64_t train_id, int64_t
     MatchOutcome mo;
     int code = train_match(store, to, train_id, 0, to->final_games, &none, &best, best_id, &start,
                            start_id, &mo);
+    char elo[96];
+    match_elo_text(&mo.elo, elo, sizeof elo);
     if (code == EXIT_OK)
-        printf("final: best weights %lld against the starting weights %lld: elo %+.1f [%+.1f, %+.1f] "
-               "over %d games\n", (long long)best_id, (long long)start_id, mo.elo.elo, mo.elo.elo_lo,
-               mo.elo.elo_hi, mo.games);
+        printf("final: best weights %lld against the starting weights %lld: %s over %d games\n",
+               (long long)best_id, (long long)start_id, elo, mo.games);
     return code;
 }
 

@@ -1,8 +1,12 @@
-/* The subcommand table and the help texts built from it. */
+/* The subcommand table, `dama help` and `dama --version`. */
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
+#include "pipeline.h"
+#include "version.h"
+
+static const Command cmd_help, cmd_version;
 
 const Command *const dama_commands[] = {
     &cmd_perft,
@@ -14,6 +18,8 @@ const Command *const dama_commands[] = {
     &cmd_match,
     &cmd_train,
     &cmd_export,
+    &cmd_help,
+    &cmd_version,
     NULL,
 };
 
@@ -31,7 +37,9 @@ void print_overview(FILE *out)
           "dama plays, trains and analyses Turkish draughts.\n\ncommands:\n", out);
     for (int i = 0; dama_commands[i]; i++)
         fprintf(out, "  %-10s %s\n", dama_commands[i]->name, dama_commands[i]->summary);
-    fputs("  help       this list; 'dama help CMD' or 'dama CMD --help' explains one\n", out);
+    fputs("\n'dama help CMD' or 'dama CMD --help' explains one; 'dama --version' is 'dama version'.\n"
+          "Exit codes: 0 success, 1 run-time failure, 2 bad usage or input, 130 interrupted.\n",
+          out);
 }
 
 int cli_print_help(const char *name)
@@ -43,3 +51,58 @@ int cli_print_help(const char *name)
     return EXIT_OK;
 }
 
+/* `dama help [--help] [CMD]`: argv[0] is "help" (or "--help", "-h"). */
+static int run_help(int argc, char **argv)
+{
+    const char *topic = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
+            arg = "help";
+        else if (arg[0] == '-')
+            return cli_usage_error("unknown option '%s' (see 'dama help --help')", arg);
+        if (topic)
+            return cli_usage_error("help explains one command at a time, not '%s' and '%s'",
+                                   topic, arg);
+        topic = arg;
+    }
+    if (!topic) {
+        print_overview(stdout);
+        return EXIT_OK;
+    }
+    return cli_print_help(topic);
+}
+
+static const Command cmd_help = {
+    "help", "the list of commands, or one command's options",
+    "usage: dama help [COMMAND]\n"
+    "       dama COMMAND --help\n"
+    "\n"
+    "Without COMMAND, lists the commands; with one, prints its options (the same text as\n"
+    "'dama COMMAND --help').  'dama --help' and 'dama -h' are 'dama help'.\n",
+    run_help,
+};
+
+/* `dama version` / `dama --version`: what a bug report or a paper should quote. */
+static int run_version(int argc, char **argv)
+{
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
+        return cli_print_help("version");
+    if (argc > 1)
+        return cli_usage_error("version takes no arguments, not '%s'", argv[1]);
+    char signature[64];
+    pipeline_bench_signature(signature, sizeof signature);
+    printf("dama %s\ncommit %s\n%s\n", dama_version(), dama_commit(), signature);
+    return EXIT_OK;
+}
+
+static const Command cmd_version = {
+    "version", "the version, the git commit of the build and the bench signature",
+    "usage: dama --version   (or dama version)\n"
+    "\n"
+    "Prints three lines:\n"
+    "  dama VERSION\n"
+    "  commit C          (git rev-parse --short HEAD when built; 'unknown' outside git)\n"
+    "  bench depth 6: N  (the search's signature, also stored with every run)\n",
+    run_version,
+};

@@ -11,12 +11,10 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *name = argv[1];
-    if (strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
-        if (argc > 2)
-            return cli_print_help(argv[2]);
-        print_overview(stdout);
-        return EXIT_OK;
-    }
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)
+        name = "help";
+    else if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0)
+        name = "version";
     const Command *c = command_find(name);
     if (!c)
         return cli_usage_error("unknown command '%s' (see 'dama help')", name);

@@ -9,10 +9,7 @@
 #include "game.h"
 #include "pipeline.h"
 #include "variant.h"
-
-#ifndef DAMA_VERSION
-#define DAMA_VERSION "dev"
-#endif
+#include "version.h"
 
 /* The one piece of process-wide state: set by the signal handler, read by the workers. */
 static atomic_bool interrupted;
@@ -37,7 +34,7 @@ const atomic_bool *pipeline_interrupt_flag(void)
     return &interrupted;
 }
 
-const char *pipeline_engine_version(void) { return "dama " DAMA_VERSION; }
+const char *pipeline_engine_version(void) { return dama_engine_version(); }
 
 /* The bench set is compiled in and pinned by tests/test_search.c, so a failure here is a
  * broken build: it stops the command before anything is written. */

@@ -78,6 +78,9 @@ bool pipeline_run_close(Store *store, const char *db_path, PipelineRun *run, con
  * the run; *run_id gets its id (may be NULL).  Returns an exit code (errors printed). */
 int pipeline_selfplay(Store *store, RunOptions *ro, const Weights *weights, int64_t weights_id,
                       const char *params, RunResume resume, int64_t *run_id);
+/* "elo E [LOW, HIGH]", or "elo n/a: too few pairs (N < 10)" when e has no interval: the one
+ * way match results are shown (never "-0.0", never an interval of a handful of games). */
+void match_elo_text(const EloEstimate *e, char *buf, size_t len);
 /* A match run's params: ro's settings, the weights ids of A and B and the SPRT. */
 void match_params(const RunOptions *ro, const SprtConfig *sprt, const int64_t ids[2], char *buf,
                   size_t len);

@@ -117,6 +117,94 @@ static void test_help(void **state)
     }
 }
 
+/* `dama --version`: the version, the build's commit and the bench signature, three lines.
+ * The commit must name a real commit of this checkout (git cat-file), or be "unknown" when
+ * the build had no git; the binary may predate HEAD, so HEAD itself is not required. */
+static void test_version(void **state)
+{
+    (void)state;
+    static char out[4096];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(test_dama_run(out, sizeof out, i ? "version" : "--version"), 0);
+        const char *c = strstr(out, "\ncommit ");
+        if (strncmp(out, "dama ", 5) != 0 || !c || !strstr(c, "\nbench depth 6: "))
+            fail_msg("dama --version:\n%s", out);
+        c += strlen("\ncommit ");
+        size_t len = strcspn(c, "\n");
+        char commit[64];
+        snprintf(commit, sizeof commit, "%.*s", (int)len, c);
+        if (strcmp(commit, "unknown") != 0) {
+            assert_true(len >= 4 && strspn(commit, "0123456789abcdef") == len);
+            char cmd[128];
+            snprintf(cmd, sizeof cmd, "git cat-file -e %s^{commit} 2>/dev/null", commit);
+            if (system(cmd) != 0)
+                fail_msg("dama --version names commit %s, which git does not know", commit);
+        }
+        const char *n = strstr(out, "bench depth 6: ") + strlen("bench depth 6: ");
+        assert_true(*n >= '1' && *n <= '9');
+        assert_int_equal(n[strspn(n, "0123456789")], '\n');
+    }
+    expect("version --help", 0, "usage: dama --version");
+    expect("version extra", 2, "version takes no arguments");
+}
+
+/* help is a command like the others: its own --help, and errors that name the problem. */
+static void test_help_command(void **state)
+{
+    (void)state;
+    expect("help --help", 0, "usage: dama help [COMMAND]");
+    expect("help help", 0, "usage: dama help [COMMAND]");
+    expect("--help", 0, "commands:");
+    expect("-h", 0, "commands:");
+    expect("help match", 0, "usage: dama match");
+    expect("help frobnicate", 2, "unknown command 'frobnicate'");
+    expect("help match train", 2, "one command at a time");
+    expect("help --frobnicate", 2, "unknown option '--frobnicate'");
+}
+
+/* No --help lists an option twice (two defaults for one option contradict each other).
+ * train is left out here: its shared run options are fixed in run_options.c on another
+ * branch (it lists --games twice); add it when that is merged. */
+static void test_help_no_duplicates(void **state)
+{
+    (void)state;
+    static const char *const commands[] = { "perft", "moves", "analyze", "bench", "selfplay",
+                                            "tune", "match", "export", "help", "version" };
+    static char out[1 << 15];
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+        assert_int_equal(test_dama_run(out, sizeof out, "%s --help", commands[c]), 0);
+        /* The option list: lines that start with two spaces and "--". */
+        for (const char *line = out; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : "") {
+            if (strncmp(line, "  --", 4) != 0)
+                continue;
+            size_t len = strcspn(line + 2, " ,\n");
+            char option[64];
+            snprintf(option, sizeof option, "\n  %.*s ", (int)len, line + 2);
+            const char *first = strstr(out, option), *again = first ? strstr(first + 1, option) : NULL;
+            if (again)
+                fail_msg("dama %s --help lists %.*s twice:\n%s", commands[c], (int)len, line + 2, out);
+        }
+    }
+}
+
+/* Exit codes as README states them: 2 for bad usage or a bad text input, 1 when the
+ * database or an output cannot be used. */
+static void test_exit_codes(void **state)
+{
+    (void)state;
+    expect("analyze --in /nonexistent/in.fen", 2, "/nonexistent/in.fen");
+    expect("match --a /nonexistent/w.txt --b default", 2, "/nonexistent/w.txt");
+    expect("selfplay --weights /nonexistent/w.txt", 2, "/nonexistent/w.txt");
+    expect("selfplay --openings /nonexistent/o.fen", 2, "/nonexistent/o.fen");
+    /* the database or the output cannot be used: a run-time failure */
+    expect("export --db /nonexistent/x.db runs --out /tmp/never.csv", 1, "/nonexistent/x.db");
+    expect("analyze --db /nonexistent/x.db --game 1", 1, "/nonexistent/x.db");
+    expect("selfplay --db /nonexistent/dir/x.db --games 2", 1, "/nonexistent/dir/x.db");
+    expect("match --a default --b default --games 2 --db /nonexistent/dir/x.db", 1,
+           "/nonexistent/dir/x.db");
+    assert_int_equal(access("/tmp/never.csv", F_OK), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -125,6 +213,10 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_pipeline_errors),
         cmocka_unit_test(test_help),
+        cmocka_unit_test(test_version),
+        cmocka_unit_test(test_help_command),
+        cmocka_unit_test(test_help_no_duplicates),
+        cmocka_unit_test(test_exit_codes),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }
