@@ -223,6 +223,11 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
         store_close(store);
         return code;
     }
+    if (bo->in && list.count == 0 && list.bad == 0) {
+        batch_list_free(&list);
+        store_close(store);
+        return cli_usage_error("%s: no positions in the file", bo->in);
+    }
     /* Read: the results are stored through a writer opened when there are some. */
     store_close(store);
     store = NULL;
@@ -420,6 +425,7 @@ const Command cmd_analyze = {
     "  --depth D        iterations up to depth D (default 12 when no limit is given)\n"
     "  --nodes N        stop after N nodes\n"
     "  --movetime MS    stop after MS milliseconds\n"
+    "                   (the limits combine: the search stops at the first one reached)\n"
     "  --hash MB        transposition table size (default 64; in a batch 16 per thread)\n"
     "  --rules OPTIONS  promotion=man|stop|king, kvm=draw|win, noprogress=N\n"
     "\n"

@@ -1,10 +1,12 @@
 /* Opening and closing a Store: connection settings, prepared statements, errors,
  * transactions, and the whole-file checks. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "store_internal.h"
 
 /* Long enough to ride out another process's write batch, short enough to report a stuck
@@ -273,8 +275,23 @@ Store *store_open(const char *path, char *err, size_t errlen)
         if (err && errlen) snprintf(err, errlen, "%s: out of memory", path);
         return NULL;
     }
+    struct stat st;
+    bool existed = stat(path, &st) == 0;
     if (open_steps(s, path)) return s;
-    if (err && errlen) snprintf(err, errlen, "%s: %s", path, s->err);
+    if (err && errlen) {
+        /* SQLite says only "unable to open database file": a new file's own creation tells
+         * why (no such directory, permission denied, read-only file system). */
+        int fd = existed ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        int why = errno;
+        if (fd >= 0) {
+            close(fd);
+            unlink(path);
+        }
+        if (!existed && fd < 0)
+            snprintf(err, errlen, "%s: cannot create the database: %s", path, strerror(why));
+        else
+            snprintf(err, errlen, "%s: %s", path, s->err);
+    }
     store_close(s);
     return NULL;
 }

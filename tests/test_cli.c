@@ -68,7 +68,7 @@ static void test_pipeline_errors(void **state)
     snprintf(bad_weights, sizeof bad_weights, "/tmp/dama-cli-%d-weights.txt", (int)getpid());
     FILE *f = fopen(bad_openings, "w");
     assert_non_null(f);
-    fputs("# two good lines, then a bad one\nstart\nW:Wd4:Bd6 ; a comment\nW:Wd4,d4:Bd6\n", f);
+    fputs("# two good lines, then a bad one\nstart\nW:Wd4,e4:Bd6 ; a comment\nW:Wd4,d4:Bd6\n", f);
     fclose(f);
     f = fopen(bad_weights, "w");
     assert_non_null(f);
