@@ -103,12 +103,13 @@ static void print_result(const MatchState *ms, const EloEstimate *e, const Runne
                          int games_played, const char *penta)
 {
     int counted = t->a_wins + t->a_draws + t->a_losses;
-    printf("match games %d wins %d draws %d losses %d penta [%s] (A's view", counted, t->a_wins,
+    printf("match games %d wins %d draws %d losses %d penta [%s] (A's view)\n", counted, t->a_wins,
            t->a_draws, t->a_losses, penta);
+    /* On its own line: how many games were in flight at the decision depends on the threads,
+     * the counted pairs do not. */
     if (games_played > counted)
-        printf("; %d game%s outside the counted pairs left out", games_played - counted,
-               games_played - counted == 1 ? "" : "s");
-    printf(")\n");
+        printf("match: %d game%s outside the counted pairs stored but not counted\n",
+               games_played - counted, games_played - counted == 1 ? "" : "s");
     char elo[96];
     match_elo_text(e, elo, sizeof elo);
     if (e->interval_known)
