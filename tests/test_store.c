@@ -507,8 +507,10 @@ static void test_reject_foreign_files(void **state)
     assert_int_equal(ftell(f), size);
     fclose(f);
 
-    /* A directory that does not exist. */
-    expect_open_fails("/nonexistent-dama-dir/x.db", "unable to open");
+    /* A directory that does not exist: the message says why, not SQLite's "unable to open",
+     * and nothing is left behind. */
+    expect_open_fails("/nonexistent-dama-dir/x.db", "x.db: cannot create the database: No such file or directory");
+    assert_int_equal(access("/nonexistent-dama-dir", F_OK), -1);
 }
 
 /* ---- bad input ---- */
