@@ -103,13 +103,14 @@ static void print_result(const MatchState *ms, const EloEstimate *e, const Runne
                          int games_played, const char *penta)
 {
     int counted = t->a_wins + t->a_draws + t->a_losses;
-    printf("match games %d wins %d draws %d losses %d penta [%s] (A's view)\n", counted, t->a_wins,
-           t->a_draws, t->a_losses, penta);
-    /* On its own line: how many games were in flight at the decision depends on the threads,
-     * the counted pairs do not. */
+    printf("match games %d wins %d draws %d losses %d penta [%s] (A's view)\n", counted,
+           t->a_wins, t->a_draws, t->a_losses, penta);
+    /* How many games were in flight when the SPRT decided depends on thread timing: a note
+     * on stderr, so that the result lines stay the same for the same inputs. */
     if (games_played > counted)
-        printf("match: %d game%s outside the counted pairs stored but not counted\n",
-               games_played - counted, games_played - counted == 1 ? "" : "s");
+        fprintf(stderr, "match: %d game%s outside the counted pairs (finished after the SPRT "
+                "decided, or a pair's lone game) stored but not counted\n", games_played - counted,
+                games_played - counted == 1 ? "" : "s");
     char elo[96];
     match_elo_text(e, elo, sizeof elo);
     if (e->interval_known)
