@@ -162,14 +162,13 @@ static void test_help_command(void **state)
     expect("help --frobnicate", 2, "unknown option '--frobnicate'");
 }
 
-/* No --help lists an option twice (two defaults for one option contradict each other).
- * train is left out here: its shared run options are fixed in run_options.c on another
- * branch (it lists --games twice); add it when that is merged. */
+/* No --help lists an option twice (two defaults for one option contradict each other:
+ * train's once listed --games twice). */
 static void test_help_no_duplicates(void **state)
 {
     (void)state;
     static const char *const commands[] = { "perft", "moves", "analyze", "bench", "selfplay",
-                                            "tune", "match", "export", "help", "version" };
+                                            "tune", "match", "train", "export", "help", "version" };
     static char out[1 << 15];
     for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
         assert_int_equal(test_dama_run(out, sizeof out, "%s --help", commands[c]), 0);
