@@ -54,6 +54,9 @@ FUZZ_SRC   = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_LIB   = $(call objs,$(FUZZ_DIR)/obj,$(LIB_SRC))
 FUZZ_TARGETS = $(patsubst tests/fuzz/fuzz_%.c,$(FUZZ_DIR)/%,$(FUZZ_SRC))
 
+# `make` alone builds bin/dama: the version rules below must not become the default goal.
+.DEFAULT_GOAL := all
+
 # The build's git commit goes into cli/version.o only: a new commit rebuilds that one
 # object.  build/commit keeps the last value and is rewritten only when it changes, so its
 # time tells make when version.o is stale.
