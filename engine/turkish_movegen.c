@@ -4,10 +4,7 @@
  * once (Turkish rule), forbids a king's 180-degree turn between two jumps, and keeps only the
  * sequences of maximum length over all pieces.  Paths with the same (from, to, captured) are
  * merged into one move that remembers how many paths reach it. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
+#include "movelist.h"
 #include "turkish.h"
 #include "turkish_board.h"
 #include "position.h"
@@ -31,18 +28,6 @@ typedef struct CaptureSearch {
     int want;          /* visitor mode: only sequences of exactly this length */
 } CaptureSearch;
 
-/* More distinct capture moves than MAX_MOVES: none is ever dropped in silence (a search that
- * missed one, or a perft that undercounts, would be wrong without a sign).  No position
- * known comes near; if one does, MAX_MOVES must grow. */
-static _Noreturn void too_many_moves(const Position *pos)
-{
-    char fen[256];
-    position_to_fen(pos, &turkish_variant, fen, sizeof fen);
-    fprintf(stderr, "dama: %s: more than %d legal moves (the generator's limit MAX_MOVES)\n",
-            fen, MAX_MOVES);
-    exit(1);
-}
-
 static void record(CaptureSearch *cs, int to, int depth)
 {
     Move *m = &cs->cur;
@@ -62,17 +47,7 @@ static void record(CaptureSearch *cs, int to, int depth)
         cs->best = depth;
         list->count = 0;
     }
-    for (int i = 0; i < list->count; i++) {
-        const Move *o = &list->moves[i];
-        if (o->from == m->from && o->to == m->to && o->captured == m->captured) {
-            list->npaths[i]++;
-            return;
-        }
-    }
-    if (list->count == MAX_MOVES)
-        too_many_moves(cs->pos);
-    list->moves[list->count] = *m;
-    list->npaths[list->count++] = 1;
+    movelist_add_capture(list, m, cs->pos, &turkish_variant);
 }
 
 static void king_jumps(CaptureSearch *cs, int sq, int lastdir, int depth)
@@ -270,12 +245,7 @@ uint64_t turkish_count(const Position *pos, const Rules *rules, bool count_paths
     if (turkish_capture_pending(pos)) {
         MoveList list;
         turkish_generate(pos, rules, &list);
-        if (!count_paths)
-            return (uint64_t)list.count;
-        uint64_t n = 0;
-        for (int i = 0; i < list.count; i++)
-            n += list.npaths[i];
-        return n;
+        return movelist_total(&list, count_paths);
     }
     /* No capture: count quiet moves with popcounts, no list. */
     int us = pos->side;
