@@ -2,6 +2,7 @@
  * variant table. */
 #include "international.h"
 #include "international_board.h"
+#include "movelist.h"
 #include "variant.h"
 
 /* Squares 1..20 (Black) and 31..50 (White) in the layout of international_board.h. */
@@ -16,25 +17,7 @@ void international_start(Position *pos)
     pos->side = WHITE;
 }
 
-void international_make(Position *pos, const Move *move)
-{
-    int us = pos->side;
-    Bitboard from = square_bb(move->from), to = square_bb(move->to);
-    /* Clear then set: a capture may end on its own start square (a ring). */
-    if (pos->men[us] & from) {
-        pos->men[us] &= ~from;
-        if (move->promotes)
-            pos->kings[us] |= to;
-        else
-            pos->men[us] |= to;
-    } else {
-        pos->kings[us] = (pos->kings[us] & ~from) | to;
-    }
-    /* Every captured piece leaves only now, when the whole move is over. */
-    pos->men[!us] &= ~move->captured;
-    pos->kings[!us] &= ~move->captured;
-    pos->side = !us;
-}
+void international_make(Position *pos, const Move *move) { movelist_make(pos, move); }
 
 const char *international_square_name(int sq, char *buf)
 {

@@ -17,17 +17,11 @@
 /* State of one capture search.  occ holds every piece except the moving one (so its start
  * square can be crossed again); captured pieces stay in occ, and leave jumpable. */
 typedef struct CaptureSearch {
-    const Position *pos;
     Bitboard occ, jumpable;
     int color;
     bool man;          /* the moving piece is a man */
-    int best;          /* most pieces captured by a sequence found so far */
     Move cur;          /* the path being built */
-    /* Where complete sequences go: merged into a list, or handed to a visitor. */
-    MoveList *list;
-    void (*visit)(void *ctx, const Move *move);
-    void *ctx;
-    int want;          /* visitor mode: only sequences of exactly this length */
+    CaptureSink out;   /* where complete sequences go */
 } CaptureSearch;
 
 static void record(CaptureSearch *cs, int to, int depth)
@@ -36,19 +30,7 @@ static void record(CaptureSearch *cs, int to, int depth)
     m->to = (uint8_t)to;
     m->njumps = (uint8_t)depth;
     m->promotes = cs->man && (square_bb(to) & intl_promotion_bb(cs->color)) != 0;
-    if (cs->visit) {
-        if (depth == cs->want)
-            cs->visit(cs->ctx, m);
-        return;
-    }
-    if (depth < cs->best)
-        return;
-    MoveList *list = cs->list;
-    if (depth > cs->best) {
-        cs->best = depth;
-        list->count = 0;
-    }
-    movelist_add_capture(list, m, cs->pos, &international_variant);
+    capture_sink_take(&cs->out, m);
 }
 
 /* Takes victim, lands on t, and goes on from there. */
@@ -158,17 +140,6 @@ bool international_capture_pending(const Position *pos)
  * empty square (one per direction), at most 4 * 50 = 200 in all. */
 _Static_assert(4 * INTL_SQUARES <= MAX_MOVES, "a quiet move list must fit in a MoveList");
 
-static void add_quiet(MoveList *list, int from, int to, bool promotes)
-{
-    Move *m = &list->moves[list->count];
-    m->captured = 0;
-    m->from = (uint8_t)from;
-    m->to = (uint8_t)to;
-    m->njumps = 0;
-    m->promotes = promotes;
-    list->npaths[list->count++] = 1;
-}
-
 static int forward(int color, int i) { return color == WHITE ? UP_LEFT + i : DOWN_LEFT + i; }
 
 static void generate_quiet(const Position *pos, MoveList *list)
@@ -179,14 +150,14 @@ static void generate_quiet(const Position *pos, MoveList *list)
         int dir = forward(us, i);
         for (Bitboard to = intl_shift(pos->men[us], dir) & empty; to;) {
             int t = pop_lsb(&to);
-            add_quiet(list, t - intl_step_delta[dir], t, square_bb(t) & intl_promotion_bb(us));
+            movelist_add_quiet(list, t - intl_step_delta[dir], t, square_bb(t) & intl_promotion_bb(us));
         }
     }
     for (Bitboard kings = pos->kings[us]; kings;) {
         int from = pop_lsb(&kings);
         for (int dir = 0; dir < 4; dir++)
             for (int t = intl_step(from, dir); t >= 0 && (empty & square_bb(t)); t = intl_step(t, dir))
-                add_quiet(list, from, t, false);
+                movelist_add_quiet(list, from, t, false);
     }
 }
 
@@ -195,7 +166,7 @@ void international_generate(const Position *pos, const Rules *rules, MoveList *l
     (void)rules; /* International has no rule options yet */
     list->count = 0;
     if (international_capture_pending(pos)) {
-        CaptureSearch cs = { .pos = pos, .list = list, .best = 0 };
+        CaptureSearch cs = { .out = { .pos = pos, .variant = &international_variant, .list = list } };
         search_captures(pos, &cs);
     } else {
         generate_quiet(pos, list);
@@ -207,12 +178,10 @@ void international_for_each_path(const Position *pos, const Rules *rules,
 {
     MoveList list;
     international_generate(pos, rules, &list);
-    if (list.count == 0 || list.moves[0].njumps == 0) {
-        for (int i = 0; i < list.count; i++)
-            visit(ctx, &list.moves[i]);
+    if (movelist_visit_quiet(&list, visit, ctx))
         return;
-    }
-    CaptureSearch cs = { .pos = pos, .visit = visit, .ctx = ctx, .want = list.moves[0].njumps };
+    CaptureSearch cs = { .out = { .pos = pos, .variant = &international_variant, .visit = visit,
+                                  .ctx = ctx, .want = list.moves[0].njumps } };
     search_captures(pos, &cs);
 }
 

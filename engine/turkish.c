@@ -1,6 +1,7 @@
 /* Turkish draughts: start position, making a move, square names, and the variant table. */
 #include "turkish.h"
 #include "bitboard.h"
+#include "movelist.h"
 #include "variant.h"
 
 #define RANK_2_BB 0x000000000000FF00ULL
@@ -16,24 +17,7 @@ void turkish_start(Position *pos)
     pos->side = WHITE;
 }
 
-void turkish_make(Position *pos, const Move *move)
-{
-    int us = pos->side;
-    Bitboard from = square_bb(move->from), to = square_bb(move->to);
-    /* Clear then set: a king's capture may end on its own start square. */
-    if (pos->men[us] & from) {
-        pos->men[us] &= ~from;
-        if (move->promotes)
-            pos->kings[us] |= to;
-        else
-            pos->men[us] |= to;
-    } else {
-        pos->kings[us] = (pos->kings[us] & ~from) | to;
-    }
-    pos->men[!us] &= ~move->captured;
-    pos->kings[!us] &= ~move->captured;
-    pos->side = !us;
-}
+void turkish_make(Position *pos, const Move *move) { movelist_make(pos, move); }
 
 const char *turkish_square_name(int sq, char *buf)
 {

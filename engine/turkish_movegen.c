@@ -13,19 +13,13 @@
 /* State of one capture search.  occ holds every piece except the moving one and those
  * already captured, so captured squares and the start square can be crossed again. */
 typedef struct CaptureSearch {
-    const Position *pos;
     const Rules *rules;
     Bitboard occ, enemy;
     int color;
     bool man;          /* the moving piece started as a man */
     bool crowned;      /* promotion=king: the man became a king during this capture */
-    int best;          /* longest sequence found so far */
     Move cur;          /* the path being built */
-    /* Where complete sequences go: merged into a list, or handed to a visitor. */
-    MoveList *list;
-    void (*visit)(void *ctx, const Move *move);
-    void *ctx;
-    int want;          /* visitor mode: only sequences of exactly this length */
+    CaptureSink out;   /* where complete sequences go */
 } CaptureSearch;
 
 static void record(CaptureSearch *cs, int to, int depth)
@@ -35,19 +29,7 @@ static void record(CaptureSearch *cs, int to, int depth)
     m->njumps = (uint8_t)depth;
     m->promotes = cs->man && (cs->crowned || (square_bb(to) & promotion_rank_bb(cs->color)));
 
-    if (cs->visit) {
-        if (depth == cs->want)
-            cs->visit(cs->ctx, m);
-        return;
-    }
-    if (depth < cs->best)
-        return;
-    MoveList *list = cs->list;
-    if (depth > cs->best) {
-        cs->best = depth;
-        list->count = 0;
-    }
-    movelist_add_capture(list, m, cs->pos, &turkish_variant);
+    capture_sink_take(&cs->out, m);
 }
 
 static void king_jumps(CaptureSearch *cs, int sq, int lastdir, int depth)
@@ -181,17 +163,6 @@ bool turkish_capture_pending(const Position *pos)
 #define MAX_QUIET_MOVES 196
 _Static_assert(MAX_QUIET_MOVES <= MAX_MOVES, "a quiet move list must fit in a MoveList");
 
-static void add_quiet(MoveList *list, int from, int to, bool promotes)
-{
-    Move *m = &list->moves[list->count];
-    m->captured = 0;
-    m->from = (uint8_t)from;
-    m->to = (uint8_t)to;
-    m->njumps = 0;
-    m->promotes = promotes;
-    list->npaths[list->count++] = 1;
-}
-
 static void generate_quiet(const Position *pos, MoveList *list)
 {
     int us = pos->side;
@@ -202,7 +173,7 @@ static void generate_quiet(const Position *pos, MoveList *list)
         Bitboard to = shift(pos->men[us], dirs[i]) & empty;
         while (to) {
             int t = pop_lsb(&to);
-            add_quiet(list, t - delta[dirs[i]], t, square_bb(t) & promotion_rank_bb(us));
+            movelist_add_quiet(list, t - delta[dirs[i]], t, square_bb(t) & promotion_rank_bb(us));
         }
     }
     Bitboard kings = pos->kings[us];
@@ -210,7 +181,7 @@ static void generate_quiet(const Position *pos, MoveList *list)
         int from = pop_lsb(&kings);
         for (int dir = 0; dir < 4; dir++)
             for (int t = step(from, dir); t >= 0 && (empty & square_bb(t)); t = step(t, dir))
-                add_quiet(list, from, t, false);
+                movelist_add_quiet(list, from, t, false);
     }
 }
 
@@ -218,7 +189,7 @@ void turkish_generate(const Position *pos, const Rules *rules, MoveList *list)
 {
     list->count = 0;
     if (turkish_capture_pending(pos)) {
-        CaptureSearch cs = { .pos = pos, .rules = rules, .list = list, .best = 0 };
+        CaptureSearch cs = { .rules = rules, .out = { .pos = pos, .variant = &turkish_variant, .list = list } };
         search_captures(pos, &cs);
     } else {
         generate_quiet(pos, list);
@@ -230,13 +201,10 @@ void turkish_for_each_path(const Position *pos, const Rules *rules,
 {
     MoveList list;
     turkish_generate(pos, rules, &list);
-    if (list.count == 0 || list.moves[0].njumps == 0) {
-        for (int i = 0; i < list.count; i++)
-            visit(ctx, &list.moves[i]);
+    if (movelist_visit_quiet(&list, visit, ctx))
         return;
-    }
-    CaptureSearch cs = { .pos = pos, .rules = rules, .visit = visit, .ctx = ctx,
-                         .want = list.moves[0].njumps };
+    CaptureSearch cs = { .rules = rules, .out = { .pos = pos, .variant = &turkish_variant, .visit = visit,
+                                                  .ctx = ctx, .want = list.moves[0].njumps } };
     search_captures(pos, &cs);
 }
 
