@@ -66,6 +66,7 @@ void engine_context_init(EngineContext *ctx)
     ctx->variant = &turkish_variant;
     ctx->rules = rules_default();
     ctx->fen = NULL;
+    ctx->rules_only = false;
 }
 
 int engine_context_option(EngineContext *ctx, int opt, const char *arg)
@@ -75,7 +76,14 @@ int engine_context_option(EngineContext *ctx, int opt, const char *arg)
     case OPT_VARIANT:
         ctx->variant = variant_by_name(arg);
         if (!ctx->variant) {
-            cli_usage_error("unknown variant '%s' (this build knows: turkish)", arg);
+            cli_usage_error("unknown variant '%s' (this build knows: turkish, international)", arg);
+            return -1;
+        }
+        /* Evaluation and weights exist for Turkish only: refuse here rather than search with
+         * Turkish weights on another board. */
+        if (!ctx->variant->evaluated && !ctx->rules_only) {
+            cli_usage_error("variant '%s' has no evaluation yet: only 'dama perft' and 'dama moves' "
+                            "accept it", ctx->variant->name);
             return -1;
         }
         return 1;

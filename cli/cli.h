@@ -32,6 +32,7 @@ typedef struct EngineContext {
     Rules rules;
     Position pos;
     const char *fen; /* NULL = start */
+    bool rules_only; /* the command needs no evaluation (perft, moves): any variant will do */
 } EngineContext;
 
 void engine_context_init(EngineContext *ctx);

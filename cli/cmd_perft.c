@@ -29,6 +29,7 @@ static int run_perft(int argc, char **argv)
     };
     EngineContext ctx;
     engine_context_init(&ctx);
+    ctx.rules_only = true;
     PerftOptions opt = { .count_paths = false, .bulk = true };
     bool divide = false;
     int o;
@@ -63,7 +64,8 @@ static int run_perft(int argc, char **argv)
             uint64_t n = perft(v, &child, &ctx.rules, (int)depth - 1, &opt);
             if (opt.count_paths)
                 n *= list.npaths[i];
-            printf("%s %llu\n", move_to_text(v, &list.moves[i], text, sizeof text), (unsigned long long)n);
+            printf("%s %llu\n", move_to_text_in(v, &ctx.pos, &ctx.rules, &list.moves[i], text, sizeof text),
+                   (unsigned long long)n);
             nodes += n;
         }
     } else {
@@ -77,16 +79,19 @@ static int run_perft(int argc, char **argv)
 
 /* ---- moves ---- */
 
+/* Texts of moves: every path in long form, or every move as a player writes it (then pos
+ * and rules are set). */
 typedef struct TextList {
     char (*items)[128];
     int count, cap;
+    const Variant *v;
+    const Position *pos;
+    const Rules *rules;
 } TextList;
 
 static void collect_text(void *vctx, const Move *m)
 {
-    void **pair = vctx;
-    TextList *tl = pair[0];
-    const Variant *v = pair[1];
+    TextList *tl = vctx;
     if (tl->count == tl->cap) {
         int cap = tl->cap ? tl->cap * 2 : 64;
         void *p = realloc(tl->items, (size_t)cap * sizeof tl->items[0]);
@@ -95,7 +100,11 @@ static void collect_text(void *vctx, const Move *m)
         tl->items = p;
         tl->cap = cap;
     }
-    move_to_text(v, m, tl->items[tl->count++], sizeof tl->items[0]);
+    char *text = tl->items[tl->count++];
+    if (tl->pos)
+        move_to_text_in(tl->v, tl->pos, tl->rules, m, text, sizeof tl->items[0]);
+    else
+        move_to_text(tl->v, m, text, sizeof tl->items[0]);
 }
 
 static int compare_text(const void *a, const void *b) { return strcmp(a, b); }
@@ -109,6 +118,7 @@ static int run_moves(int argc, char **argv)
     };
     EngineContext ctx;
     engine_context_init(&ctx);
+    ctx.rules_only = true;
     bool paths = false;
     int o;
     while ((o = cli_getopt(argc, argv, longopts)) != -1) {
@@ -126,15 +136,16 @@ static int run_moves(int argc, char **argv)
     if (!engine_context_finish(&ctx))
         return EXIT_USAGE;
 
-    TextList tl = { 0 };
-    void *pair[2] = { &tl, (void *)ctx.variant };
+    TextList tl = { .v = ctx.variant };
     if (paths) {
-        ctx.variant->for_each_path(&ctx.pos, &ctx.rules, collect_text, pair);
+        ctx.variant->for_each_path(&ctx.pos, &ctx.rules, collect_text, &tl);
     } else {
+        tl.pos = &ctx.pos;
+        tl.rules = &ctx.rules;
         MoveList list;
         ctx.variant->generate(&ctx.pos, &ctx.rules, &list);
         for (int i = 0; i < list.count; i++)
-            collect_text(pair, &list.moves[i]);
+            collect_text(&tl, &list.moves[i]);
     }
     if (tl.count > 0)
         qsort(tl.items, (size_t)tl.count, sizeof tl.items[0], compare_text);
@@ -151,13 +162,14 @@ const Command cmd_perft = {
     "Counts the positions DEPTH plies below the position (a whole capture sequence is one\n"
     "ply) and prints, as its last line: nodes N time S nps X\n"
     "\n"
-    "  --fen FEN        position, PDN style 'W:Wa2,a3,Kd4:Ba6,Ke8', or 'start' (default)\n"
+    "  --fen FEN        position, PDN style 'W:Wa2,a3,Kd4:Ba6,Ke8' ('W:W31-50:B1-20' in\n"
+    "                   International), or 'start' (default)\n"
     "  --rules OPTIONS  promotion=man|stop|king, kvm=draw|win, noprogress=N (comma separated)\n"
     "  --paths          count every capture path as kish and pydraughts do; by default two\n"
     "                   paths with the same from, to and captured pieces are one move\n"
     "  --divide         first print one line per root move: MOVE COUNT\n"
     "  --no-bulk        make every leaf move instead of counting the last ply's moves\n"
-    "  --variant NAME   turkish (default)\n",
+    "  --variant NAME   turkish (default) or international (intl)\n",
     run_perft,
 };
 
@@ -165,12 +177,14 @@ const Command cmd_moves = {
     "moves", "list the legal moves of a position",
     "usage: dama moves [--fen FEN] [--rules OPTIONS] [--paths]\n"
     "\n"
-    "Prints the legal moves, one per line, sorted, in long form (every landing square).\n"
+    "Prints the legal moves, one per line, sorted, in long form (every landing square); in\n"
+    "International as a player writes them: 26x37, the landing squares only where needed.\n"
     "\n"
-    "  --fen FEN        position, PDN style 'W:Wa2,a3,Kd4:Ba6,Ke8', or 'start' (default)\n"
+    "  --fen FEN        position, PDN style 'W:Wa2,a3,Kd4:Ba6,Ke8' ('W:W31-50:B1-20' in\n"
+    "                   International), or 'start' (default)\n"
     "  --rules OPTIONS  promotion=man|stop|king, kvm=draw|win, noprogress=N\n"
     "  --paths          list every capture path (a king's capture that reaches the same\n"
     "                   result by two paths is then listed twice)\n"
-    "  --variant NAME   turkish (default)\n",
+    "  --variant NAME   turkish (default) or international (intl)\n",
     run_moves,
 };

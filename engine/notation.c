@@ -19,6 +19,30 @@ char *move_to_text(const Variant *v, const Move *move, char *buf, size_t len)
     return buf;
 }
 
+/* Does another legal move share from and to with move (so that "fromxto" names both)? */
+static bool short_form_ambiguous(const Variant *v, const Position *pos, const Rules *rules,
+                                 const Move *move)
+{
+    MoveList list;
+    v->generate(pos, rules, &list);
+    for (int i = 0; i < list.count; i++) {
+        const Move *o = &list.moves[i];
+        if (o->from == move->from && o->to == move->to && o->captured != move->captured)
+            return true;
+    }
+    return false;
+}
+
+char *move_to_text_in(const Variant *v, const Position *pos, const Rules *rules, const Move *move,
+                      char *buf, size_t len)
+{
+    if (!v->numbered || move->njumps <= 1 || short_form_ambiguous(v, pos, rules, move))
+        return move_to_text(v, move, buf, len);
+    char from[8], to[8];
+    snprintf(buf, len, "%sx%s", v->square_name(move->from, from), v->square_name(move->to, to));
+    return buf;
+}
+
 /* What the text names: the squares in order (at least from and to). */
 typedef struct MoveQuery {
     int squares[MAX_JUMPS + 2];

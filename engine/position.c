@@ -90,7 +90,25 @@ static bool fen_fail(char *err, size_t errlen, const char *what, size_t len, con
     return false;
 }
 
-/* One square or range item ("a2", "Kd4"; numeric "31-50" for numbered boards) of a colour. */
+/* Puts one piece of a colour on sq; false with the reason when it cannot stand there. */
+static bool fen_put(Position *pos, const Variant *v, int color, bool king, int sq,
+                    const char *shown, size_t shown_len, char *err, size_t errlen)
+{
+    Bitboard b = square_bb(sq);
+    if (position_occupied(pos) & b)
+        return fen_fail(err, errlen, shown, shown_len, "square given twice");
+    if (!king && (v->promotion_bb[color] & b))
+        return fen_fail(err, errlen, shown, shown_len,
+                        color == WHITE ? "a white man on the rank where it would have been crowned"
+                                       : "a black man on the rank where it would have been crowned");
+    if (king)
+        pos->kings[color] |= b;
+    else
+        pos->men[color] |= b;
+    return true;
+}
+
+/* One square or range item ("a2", "Kd4"; on numbered boards also "31-50", "K1-5") of a colour. */
 static bool fen_item(Position *pos, const Variant *v, int color, const char *item, const char *end,
                      const char *shown, char *err, size_t errlen)
 {
@@ -106,21 +124,21 @@ static bool fen_item(Position *pos, const Variant *v, int color, const char *ite
         return fen_fail(err, errlen, shown, shown_len, "no such square");
     memcpy(buf, item, len);
     buf[len] = '\0';
-    int used = 0;
+    int used = 0, last_used = 0;
     int sq = v->parse_square(buf, &used);
-    if (sq < 0 || (size_t)used != len)
+    int last = sq;
+    if (sq >= 0 && v->numbered && buf[used] == '-') {
+        last = v->parse_square(buf + used + 1, &last_used);
+        used += 1 + last_used;
+        if (last >= 0 && last < sq)
+            return fen_fail(err, errlen, shown, shown_len, "a range must go up");
+    }
+    if (sq < 0 || last < 0 || (size_t)used != len)
         return fen_fail(err, errlen, shown, shown_len, "no such square");
-    Bitboard b = square_bb(sq);
-    if (position_occupied(pos) & b)
-        return fen_fail(err, errlen, shown, shown_len, "square given twice");
-    if (!king && sq / 8 == v->promotion_rank[color])
-        return fen_fail(err, errlen, shown, shown_len,
-                        color == WHITE ? "a white man on the rank where it would have been crowned"
-                                       : "a black man on the rank where it would have been crowned");
-    if (king)
-        pos->kings[color] |= b;
-    else
-        pos->men[color] |= b;
+    /* square numbers follow the bit order, so a range is the board's bits from sq to last */
+    for (int s = sq; s <= last; s++)
+        if ((v->board & square_bb(s)) && !fen_put(pos, v, color, king, s, shown, shown_len, err, errlen))
+            return false;
     return true;
 }
 

@@ -5,10 +5,13 @@
 #include <stddef.h>
 #include "types.h"
 
-/* Parses "W:Wa2,a3,Kd4:Ba6,Ke8" (sections in any order) or "start".  On error returns
+/* Parses "W:Wa2,a3,Kd4:Ba6,Ke8" (sections in any order) or "start"; on numbered boards
+ * (International) "W:W31-50:B1-20" with ranges and K prefixes, "W:W31,K45:BK1-5".  A trailing
+ * dot is accepted.  On error returns
  * false and writes a one-line reason naming the offending text into err. */
 bool position_from_fen(Position *pos, const Variant *v, const char *text, char *err, size_t errlen);
-/* Canonical text: side, then white and black pieces sorted by square, kings prefixed K. */
+/* Canonical text: side, then white and black pieces sorted by square, kings prefixed K,
+ * every square on its own (no ranges): "W:W31,32,K45:B1,2". */
 void position_to_fen(const Position *pos, const Variant *v, char *buf, size_t len);
 
 static inline Bitboard position_occupied(const Position *pos)

@@ -1,6 +1,7 @@
 /* Turkish draughts: start position, making a move, square names, and the variant table. */
 #include "turkish.h"
 #include "bitboard.h"
+#include "movelist.h"
 #include "variant.h"
 
 #define RANK_2_BB 0x000000000000FF00ULL
@@ -16,24 +17,7 @@ void turkish_start(Position *pos)
     pos->side = WHITE;
 }
 
-void turkish_make(Position *pos, const Move *move)
-{
-    int us = pos->side;
-    Bitboard from = square_bb(move->from), to = square_bb(move->to);
-    /* Clear then set: a king's capture may end on its own start square. */
-    if (pos->men[us] & from) {
-        pos->men[us] &= ~from;
-        if (move->promotes)
-            pos->kings[us] |= to;
-        else
-            pos->men[us] |= to;
-    } else {
-        pos->kings[us] = (pos->kings[us] & ~from) | to;
-    }
-    pos->men[!us] &= ~move->captured;
-    pos->kings[!us] &= ~move->captured;
-    pos->side = !us;
-}
+void turkish_make(Position *pos, const Move *move) { movelist_make(pos, move); }
 
 const char *turkish_square_name(int sq, char *buf)
 {
@@ -57,6 +41,10 @@ const Variant turkish_variant = {
     .name = "turkish",
     .max_pieces = 16,
     .promotion_rank = { 7, 0 },
+    .board = ~0ULL,
+    .promotion_bb = { RANK_8_BB, RANK_1_BB },
+    .numbered = false,
+    .evaluated = true,
     .start = turkish_start,
     .generate = turkish_generate,
     .for_each_path = turkish_for_each_path,

@@ -4,10 +4,7 @@
  * once (Turkish rule), forbids a king's 180-degree turn between two jumps, and keeps only the
  * sequences of maximum length over all pieces.  Paths with the same (from, to, captured) are
  * merged into one move that remembers how many paths reach it. */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
+#include "movelist.h"
 #include "turkish.h"
 #include "turkish_board.h"
 #include "position.h"
@@ -16,32 +13,14 @@
 /* State of one capture search.  occ holds every piece except the moving one and those
  * already captured, so captured squares and the start square can be crossed again. */
 typedef struct CaptureSearch {
-    const Position *pos;
     const Rules *rules;
     Bitboard occ, enemy;
     int color;
     bool man;          /* the moving piece started as a man */
     bool crowned;      /* promotion=king: the man became a king during this capture */
-    int best;          /* longest sequence found so far */
     Move cur;          /* the path being built */
-    /* Where complete sequences go: merged into a list, or handed to a visitor. */
-    MoveList *list;
-    void (*visit)(void *ctx, const Move *move);
-    void *ctx;
-    int want;          /* visitor mode: only sequences of exactly this length */
+    CaptureSink out;   /* where complete sequences go */
 } CaptureSearch;
-
-/* More distinct capture moves than MAX_MOVES: none is ever dropped in silence (a search that
- * missed one, or a perft that undercounts, would be wrong without a sign).  No position
- * known comes near; if one does, MAX_MOVES must grow. */
-static _Noreturn void too_many_moves(const Position *pos)
-{
-    char fen[256];
-    position_to_fen(pos, &turkish_variant, fen, sizeof fen);
-    fprintf(stderr, "dama: %s: more than %d legal moves (the generator's limit MAX_MOVES)\n",
-            fen, MAX_MOVES);
-    exit(1);
-}
 
 static void record(CaptureSearch *cs, int to, int depth)
 {
@@ -50,29 +29,7 @@ static void record(CaptureSearch *cs, int to, int depth)
     m->njumps = (uint8_t)depth;
     m->promotes = cs->man && (cs->crowned || (square_bb(to) & promotion_rank_bb(cs->color)));
 
-    if (cs->visit) {
-        if (depth == cs->want)
-            cs->visit(cs->ctx, m);
-        return;
-    }
-    if (depth < cs->best)
-        return;
-    MoveList *list = cs->list;
-    if (depth > cs->best) {
-        cs->best = depth;
-        list->count = 0;
-    }
-    for (int i = 0; i < list->count; i++) {
-        const Move *o = &list->moves[i];
-        if (o->from == m->from && o->to == m->to && o->captured == m->captured) {
-            list->npaths[i]++;
-            return;
-        }
-    }
-    if (list->count == MAX_MOVES)
-        too_many_moves(cs->pos);
-    list->moves[list->count] = *m;
-    list->npaths[list->count++] = 1;
+    capture_sink_take(&cs->out, m);
 }
 
 static void king_jumps(CaptureSearch *cs, int sq, int lastdir, int depth)
@@ -206,17 +163,6 @@ bool turkish_capture_pending(const Position *pos)
 #define MAX_QUIET_MOVES 196
 _Static_assert(MAX_QUIET_MOVES <= MAX_MOVES, "a quiet move list must fit in a MoveList");
 
-static void add_quiet(MoveList *list, int from, int to, bool promotes)
-{
-    Move *m = &list->moves[list->count];
-    m->captured = 0;
-    m->from = (uint8_t)from;
-    m->to = (uint8_t)to;
-    m->njumps = 0;
-    m->promotes = promotes;
-    list->npaths[list->count++] = 1;
-}
-
 static void generate_quiet(const Position *pos, MoveList *list)
 {
     int us = pos->side;
@@ -227,7 +173,7 @@ static void generate_quiet(const Position *pos, MoveList *list)
         Bitboard to = shift(pos->men[us], dirs[i]) & empty;
         while (to) {
             int t = pop_lsb(&to);
-            add_quiet(list, t - delta[dirs[i]], t, square_bb(t) & promotion_rank_bb(us));
+            movelist_add_quiet(list, t - delta[dirs[i]], t, square_bb(t) & promotion_rank_bb(us));
         }
     }
     Bitboard kings = pos->kings[us];
@@ -235,7 +181,7 @@ static void generate_quiet(const Position *pos, MoveList *list)
         int from = pop_lsb(&kings);
         for (int dir = 0; dir < 4; dir++)
             for (int t = step(from, dir); t >= 0 && (empty & square_bb(t)); t = step(t, dir))
-                add_quiet(list, from, t, false);
+                movelist_add_quiet(list, from, t, false);
     }
 }
 
@@ -243,7 +189,7 @@ void turkish_generate(const Position *pos, const Rules *rules, MoveList *list)
 {
     list->count = 0;
     if (turkish_capture_pending(pos)) {
-        CaptureSearch cs = { .pos = pos, .rules = rules, .list = list, .best = 0 };
+        CaptureSearch cs = { .rules = rules, .out = { .pos = pos, .variant = &turkish_variant, .list = list } };
         search_captures(pos, &cs);
     } else {
         generate_quiet(pos, list);
@@ -255,13 +201,10 @@ void turkish_for_each_path(const Position *pos, const Rules *rules,
 {
     MoveList list;
     turkish_generate(pos, rules, &list);
-    if (list.count == 0 || list.moves[0].njumps == 0) {
-        for (int i = 0; i < list.count; i++)
-            visit(ctx, &list.moves[i]);
+    if (movelist_visit_quiet(&list, visit, ctx))
         return;
-    }
-    CaptureSearch cs = { .pos = pos, .rules = rules, .visit = visit, .ctx = ctx,
-                         .want = list.moves[0].njumps };
+    CaptureSearch cs = { .rules = rules, .out = { .pos = pos, .variant = &turkish_variant, .visit = visit,
+                                                  .ctx = ctx, .want = list.moves[0].njumps } };
     search_captures(pos, &cs);
 }
 
@@ -270,12 +213,7 @@ uint64_t turkish_count(const Position *pos, const Rules *rules, bool count_paths
     if (turkish_capture_pending(pos)) {
         MoveList list;
         turkish_generate(pos, rules, &list);
-        if (!count_paths)
-            return (uint64_t)list.count;
-        uint64_t n = 0;
-        for (int i = 0; i < list.count; i++)
-            n += list.npaths[i];
-        return n;
+        return movelist_total(&list, count_paths);
     }
     /* No capture: count quiet moves with popcounts, no list. */
     int us = pos->side;

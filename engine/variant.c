@@ -9,6 +9,8 @@ const Variant *variant_by_name(const char *name)
 {
     if (strcmp(name, "turkish") == 0)
         return &turkish_variant;
+    if (strcmp(name, "international") == 0 || strcmp(name, "intl") == 0)
+        return &international_variant;
     return NULL;
 }
 

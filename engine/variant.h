@@ -9,7 +9,12 @@
 struct Variant {
     const char *name;     /* "turkish" */
     int max_pieces;       /* pieces a side at the start (16 in Turkish) */
-    int promotion_rank[2];/* rank where WHITE / BLACK men are crowned */
+    int promotion_rank[2];/* rank where WHITE / BLACK men are crowned (Turkish; -1 on a
+                             board whose crowning squares are no rank of 8 bits) */
+    Bitboard board;       /* the bits that are squares (International leaves ghost bits) */
+    Bitboard promotion_bb[2]; /* squares where WHITE / BLACK men are crowned */
+    bool numbered;        /* squares are numbers: FEN ranges "31-50", short capture text */
+    bool evaluated;       /* has an evaluation: search, self-play, tuner accept it */
 
     /* The initial position. */
     void (*start)(Position *pos);
@@ -32,9 +37,10 @@ struct Variant {
     int (*parse_square)(const char *text, int *used);
 };
 
-/* Looks a variant up by name ("turkish"); NULL when unknown. */
+/* Looks a variant up by name ("turkish", "international" or "intl"); NULL when unknown. */
 const Variant *variant_by_name(const char *name);
 extern const Variant turkish_variant;
+extern const Variant international_variant;
 
 /* Rule options: "promotion=man|stop|king,kvm=draw|win,noprogress=N".  Returns false and
  * fills err on a bad option.  rules_default() gives the official rules. */

@@ -1,0 +1,18 @@
+/* International draughts (FMJD 10x10): the functions behind international_variant (see
+ * variant.h for the contracts, international_board.h for the board in 64 bits). */
+#ifndef DAMA_INTERNATIONAL_H
+#define DAMA_INTERNATIONAL_H
+
+#include "types.h"
+
+void international_start(Position *pos);
+void international_generate(const Position *pos, const Rules *rules, MoveList *list);
+void international_for_each_path(const Position *pos, const Rules *rules,
+                                 void (*visit)(void *ctx, const Move *move), void *ctx);
+uint64_t international_count(const Position *pos, const Rules *rules, bool count_paths);
+bool international_capture_pending(const Position *pos);
+void international_make(Position *pos, const Move *move);
+const char *international_square_name(int sq, char *buf);
+int international_parse_square(const char *text, int *used);
+
+#endif
