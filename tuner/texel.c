@@ -83,6 +83,7 @@ typedef struct Workspace {
     int threads;                 /* team size asked for */
     double partial[MAX_BLOCKS];  /* per-block sums of squared errors */
     double *buf;                 /* MAX_BLOCKS * num_weights block gradients (or NULL) */
+    double *one;                 /* without buf: one block's gradient at a time (or NULL) */
 } Workspace;
 
 static int resolve_threads(int threads)
@@ -96,13 +97,17 @@ static void workspace_init(Workspace *ws, int threads, int num_weights, bool gra
 {
     ws->threads = resolve_threads(threads);
     ws->buf = gradient ? malloc((size_t)MAX_BLOCKS * (size_t)num_weights * sizeof *ws->buf) : NULL;
-    if (gradient && !ws->buf)
+    ws->one = NULL;
+    if (gradient && !ws->buf) {
         ws->threads = 1;
+        ws->one = malloc((size_t)num_weights * sizeof *ws->one);
+    }
 }
 
 static void workspace_free(Workspace *ws)
 {
     free(ws->buf);
+    free(ws->one);
 }
 
 /* One block into its own gradient buffer g (zeroed first) and partial sum. */
@@ -125,11 +130,17 @@ static double pass(const Dataset *ds, const size_t *order, size_t n, const doubl
     if (grad)
         memset(grad, 0, (size_t)nw * sizeof *grad);
     if (grad && !ws->buf) {
-        double one[nw];
+        /* Memory short: the blocks one after the other through one buffer (the same sums);
+         * without even that, straight into grad (the last bits may then differ). */
         for (int b = 0; b < blocks; b++) {
-            pass_block(ds, order, n, b, blocks, w, K, gscale, one, ws);
+            if (!ws->one) {
+                ws->partial[b] = kernel(ds, order, block_begin(n, b, blocks), block_begin(n, b + 1, blocks),
+                                        w, K, gscale, grad);
+                continue;
+            }
+            pass_block(ds, order, n, b, blocks, w, K, gscale, ws->one, ws);
             for (int j = 0; j < nw; j++)
-                grad[j] += one[j];
+                grad[j] += ws->one[j];
         }
     } else {
         const int team = ws->threads < blocks ? ws->threads : blocks;
