@@ -102,7 +102,7 @@ bool pipeline_weights_by_name(Weights *w, const char *name, char *err, size_t er
 typedef struct StoredScan {
     const RunnerConfig *cfg;
     int *stored;
-    int seed_col, result_col;
+    int index_col, result_col;
     char error[160];
 } StoredScan;
 
@@ -110,13 +110,13 @@ static int scan_header(void *ctx, int ncols, const char *const *names)
 {
     StoredScan *sc = ctx;
     for (int i = 0; i < ncols; i++) {
-        if (strcmp(names[i], "seed") == 0)
-            sc->seed_col = i;
+        if (strcmp(names[i], "game_index") == 0)
+            sc->index_col = i;
         else if (strcmp(names[i], "result") == 0)
             sc->result_col = i;
     }
-    if (sc->seed_col < 0 || sc->result_col < 0) {
-        snprintf(sc->error, sizeof sc->error, "the games export has no seed or result column");
+    if (sc->index_col < 0 || sc->result_col < 0) {
+        snprintf(sc->error, sizeof sc->error, "the games export has no game_index or result column");
         return 1;
     }
     return 0;
@@ -126,9 +126,9 @@ static int scan_row(void *ctx, int ncols, const StoreCell *cells)
 {
     StoredScan *sc = ctx;
     (void)ncols;
-    const StoreCell *seed = &cells[sc->seed_col], *result = &cells[sc->result_col];
-    /* Game i of a run has seed S + i: the seed gives the game's index back. */
-    uint64_t index = seed->type == STORE_CELL_INT ? (uint64_t)seed->i - sc->cfg->seed : UINT64_MAX;
+    const StoreCell *game_index = &cells[sc->index_col], *result = &cells[sc->result_col];
+    /* The game's identity in its run (NULL only in games stored before schema v3). */
+    uint64_t index = game_index->type == STORE_CELL_INT ? (uint64_t)game_index->i : UINT64_MAX;
     int r = result->type != STORE_CELL_TEXT ? RESULT_NONE
           : strcmp(result->text, "white") == 0 ? RESULT_WHITE_WINS
           : strcmp(result->text, "black") == 0 ? RESULT_BLACK_WINS
@@ -158,7 +158,7 @@ int pipeline_run_open(Store *store, const char *db_path, const char *kind, const
             return cli_usage_error("--resume needs the options of %s run %lld: %s", kind,
                                    (long long)last, old_params);
         if (same) {
-            StoredScan sc = { .cfg = cfg, .seed_col = -1, .result_col = -1 };
+            StoredScan sc = { .cfg = cfg, .index_col = -1, .result_col = -1 };
             sc.stored = calloc((size_t)cfg->games, sizeof *sc.stored);
             if (!sc.stored)
                 return cli_runtime_error("out of memory");
