@@ -382,6 +382,24 @@ static void test_cli(void **state)
     expect_run("moves --variant international --fen W:W32:B5,28,29,38,39 --paths", 0,
                "32x23x34x43x32\n32x43x34x23x32\n");
     expect_run("perft --variant international --fen W:W51 1", 2, "no such square");
+    /* Majority rule (rules doc, captures 2).  32x23 over 28 goes on over 18 to 12: two pieces;
+     * 32x21 over 27 ends there: one.  Majority keeps 32x12 alone; majority=off (seed 002's
+     * reading: any complete capture, still compulsory) allows both.  32x23 is no move:
+     * a sequence may not stop early. */
+    expect_run("moves --variant international --fen W:W32:B18,27,28", 0, "32x12\n");
+    expect_run("moves --variant international --rules majority=on --fen W:W32:B18,27,28", 0, "32x12\n");
+    expect_run("perft --variant international --fen W:W32:B18,27,28 1", 0, "nodes 1 ");
+    expect_run("moves --variant international --rules majority=off --fen W:W32:B18,27,28", 0,
+               "32x12\n32x21\n");
+    /* --rules may come before --variant: the options are read by the variant chosen */
+    expect_run("perft --rules majority=off --variant international --fen W:W32:B18,27,28 1", 0,
+               "nodes 2 ");
+    expect_run("perft --variant international --rules noprogress=3 1", 2,
+               "bad rules: unknown option 'noprogress' (majority, kingmoves, endgame16, endgame5)");
+    expect_run("perft --variant international --rules majority=maybe 1", 2,
+               "bad rules: 'maybe' is no value for majority");
+    expect_run("perft --rules majority=off 1", 2,
+               "bad rules: unknown option 'majority' (promotion, kvm, noprogress)");
     /* no evaluation for International yet: a command that needs one refuses it */
     expect_run("analyze --variant international --depth 1", 2,
                "variant 'international' has no evaluation yet");
