@@ -83,6 +83,15 @@ static void play_fresh_quiet_move(Game *game, bool kings_only)
     fail_msg("ply %d: %s: no fresh quiet move", game->ply, fen);
 }
 
+/* plies fresh quiet moves, the game going on before each. */
+static void walk_going_on(Game *game, int plies, bool kings_only)
+{
+    for (int ply = 0; ply < plies; ply++) {
+        expect_going_on(game);
+        play_fresh_quiet_move(game, kings_only);
+    }
+}
+
 static void test_options(void **state)
 {
     (void)state;
@@ -177,12 +186,7 @@ static void test_king_moves(void **state)
     for (int ply = 0; ply < 20; ply++)
         play_fresh_quiet_move(&game, true);
     play_text(&game, "50-45"); /* white's man: the count restarts */
-    for (int ply = 0; ply < 49; ply++) {
-        expect_going_on(&game);
-        play_fresh_quiet_move(&game, true);
-    }
-    expect_going_on(&game);
-    play_fresh_quiet_move(&game, true);
+    walk_going_on(&game, 50, true);
     expect_end(&game, RESULT_DRAW, REASON_KING_MOVES);
 
     rules.kingmoves_plies = 0; /* never */
@@ -197,10 +201,7 @@ static void test_five_move_endgame(void **state)
     Game game;
     Rules rules = rules_default(V);
     start_game(&game, &rules, "W:WK47,45:BK3");
-    for (int ply = 0; ply < 10; ply++) {
-        expect_going_on(&game);
-        play_fresh_quiet_move(&game, true);
-    }
+    walk_going_on(&game, 10, true);
     expect_end(&game, RESULT_DRAW, REASON_ENDGAME);
 }
 
@@ -214,10 +215,7 @@ static void test_sixteen_move_endgame(void **state)
     start_game(&game, &rules, "B:WK46,K47,K48,33:BK28");
     play_text(&game, "28x50");
     assert_int_equal(game.endgame_plies, 0);
-    for (int ply = 0; ply < 32; ply++) {
-        expect_going_on(&game);
-        play_fresh_quiet_move(&game, false);
-    }
+    walk_going_on(&game, 32, false);
     expect_end(&game, RESULT_DRAW, REASON_ENDGAME);
 }
 
