@@ -64,14 +64,14 @@ bool cli_u64(const char *option, const char *text, uint64_t *out)
 void engine_context_init(EngineContext *ctx)
 {
     ctx->variant = &turkish_variant;
-    ctx->rules = rules_default();
+    ctx->rules = rules_default(ctx->variant);
+    ctx->nrules_text = 0;
     ctx->fen = NULL;
     ctx->rules_only = false;
 }
 
 int engine_context_option(EngineContext *ctx, int opt, const char *arg)
 {
-    char err[256];
     switch (opt) {
     case OPT_VARIANT:
         ctx->variant = variant_by_name(arg);
@@ -88,10 +88,13 @@ int engine_context_option(EngineContext *ctx, int opt, const char *arg)
         }
         return 1;
     case OPT_RULES:
-        if (!rules_parse(&ctx->rules, arg, err, sizeof err)) {
-            cli_usage_error("%s", err);
+        /* Rule options belong to the variant, which may come later on the command line. */
+        if (ctx->nrules_text == MAX_RULES_OPTIONS) {
+            cli_usage_error("too many --rules options (at most %d): join them with commas",
+                            MAX_RULES_OPTIONS);
             return -1;
         }
+        ctx->rules_text[ctx->nrules_text++] = arg;
         return 1;
     case OPT_FEN:
         ctx->fen = arg;
@@ -104,6 +107,12 @@ int engine_context_option(EngineContext *ctx, int opt, const char *arg)
 bool engine_context_finish(EngineContext *ctx)
 {
     char err[256];
+    ctx->rules = rules_default(ctx->variant);
+    for (int i = 0; i < ctx->nrules_text; i++)
+        if (!rules_parse(ctx->variant, &ctx->rules, ctx->rules_text[i], err, sizeof err)) {
+            cli_usage_error("%s", err);
+            return false;
+        }
     if (!ctx->fen) {
         ctx->variant->start(&ctx->pos);
         return true;

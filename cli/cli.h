@@ -27,9 +27,12 @@ bool cli_long(const char *option, const char *text, long min, long max, long *ou
 bool cli_u64(const char *option, const char *text, uint64_t *out);
 
 /* The options every engine command shares: --variant, --rules, --fen. */
+#define MAX_RULES_OPTIONS 16
 typedef struct EngineContext {
     const Variant *variant;
-    Rules rules;
+    Rules rules;      /* the variant's defaults with every --rules applied (set by finish) */
+    const char *rules_text[MAX_RULES_OPTIONS]; /* the --rules given, in order: read by */
+    int nrules_text;                           /* finish, once the variant is known */
     Position pos;
     const char *fen; /* NULL = start */
     bool rules_only; /* the command needs no evaluation (perft, moves): any variant will do */

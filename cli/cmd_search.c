@@ -343,7 +343,8 @@ static int run_analyze(int argc, char **argv)
 
     /* A finished game has no move to look for: say how it ended (a position given alone has
      * no history, so no-progress and repetition cannot apply). */
-    GameEnd end = game_end(&ctx.pos, &ctx.rules, ctx.variant->count(&ctx.pos, &ctx.rules, false) > 0, 0, 0);
+    GameEnd end = game_end(ctx.variant, &ctx.pos, &ctx.rules,
+                           ctx.variant->count(&ctx.pos, &ctx.rules, false) > 0, (DrawCounts){ 0 });
     if (end.result != RESULT_NONE) {
         char text[64];
         printf("game over: %s\n", game_end_text(end, text, sizeof text));

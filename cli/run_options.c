@@ -12,7 +12,7 @@ void run_options_init(RunOptions *ro)
     ro->db_path = "dama.db";
     RunnerConfig *c = &ro->cfg;
     c->setup.variant = &turkish_variant;
-    c->setup.rules = rules_default();
+    c->setup.rules = rules_default(c->setup.variant);
     c->setup.limits.nodes = 3000;
     c->setup.move_cap = 300;
     c->games = 100;
@@ -93,7 +93,7 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
         c->batch_games = (int)n;
         return 1;
     case OPT_RULES:
-        if (!rules_parse(&c->setup.rules, arg, err, sizeof err))
+        if (!rules_parse(c->setup.variant, &c->setup.rules, arg, err, sizeof err))
             return cli_usage_error("%s", err), -1;
         return 1;
     default:

@@ -37,7 +37,7 @@ bool bench_run_set(const char *const *fens, int count, const Weights *w, int dep
                    char *err, size_t errlen)
 {
     const Variant *v = &turkish_variant;
-    Rules rules = rules_default();
+    Rules rules = rules_default(v);
     *nodes = 0;
     *seconds = 0;
     /* Every position is read before the first search: a bad one prints nothing else. */

@@ -20,6 +20,8 @@ enum Reason {
     REASON_RESIGN,
     REASON_TIME,
     REASON_ADJUDICATION,
+    REASON_KING_MOVES,  /* International: 25 moves each of kings only, no capture */
+    REASON_ENDGAME,     /* International: the 16- or 5-move count of a lone king's endgame */
     REASON_COUNT
 };
 
@@ -28,27 +30,35 @@ struct Game {
     Rules rules;
     Position pos;
     int ply;                          /* plies played */
-    int since_capture;                /* plies since the last capture */
+    int since_capture;                /* plies since the last irreversible move (a capture;
+                                         in International a man's move too) */
+    int endgame_plies;                /* plies since the variant's endgame class last changed */
     uint64_t keys[MAX_GAME_PLIES + 1];/* key of the position before each ply, and now */
 };
 
-/* The end of a game by the rules (docs/rules.md), decided in one place for play, search and
- * the tests.  In order of precedence:
- *   1. the side to move has no legal move: it loses (even when a draw rule holds too, as on
- *      the ply that reaches the no-progress limit by blocking the last piece);
- *   2. one piece each: a draw, or with kvm=win a win for a king against a man;
- *   3. repetition: the position with the same side to move for the third time;
- *   4. no progress: rules->noprogress_plies plies without a capture.
- * can_move: the side to move has a legal move.  since_capture: plies since the last capture.
- * repetitions: earlier occurrences of this position since the last capture.  Returns
- * RESULT_NONE (and REASON_NONE) while the game goes on. */
+/* What the draw rules count.  since_irreversible: plies since the last irreversible move
+ * (move_irreversible in variant.h); repetitions: earlier occurrences of this position since
+ * then; endgame_plies: plies since the material class that the variant's endgame counts
+ * look at last changed (variant->endgame_class; 0 where a variant has none). */
+typedef struct DrawCounts {
+    int since_irreversible;
+    int repetitions;
+    int endgame_plies;
+} DrawCounts;
+
+/* The end of a game by the rules of v, decided in one place for play, search and the tests
+ * (Turkish: turkish_rules.c, International: international_rules.c state the precedence).
+ * can_move: the side to move has a legal move.  Returns RESULT_NONE (and REASON_NONE) while
+ * the game goes on. */
 typedef struct GameEnd {
     int result;  /* enum Result */
     int reason;  /* enum Reason */
 } GameEnd;
 #define REPETITIONS_FOR_DRAW 2 /* earlier occurrences: the third time draws */
-GameEnd game_end(const Position *pos, const Rules *rules, bool can_move, int since_capture,
-                 int repetitions);
+GameEnd game_end(const Variant *v, const Position *pos, const Rules *rules, bool can_move,
+                 DrawCounts counts);
+/* The side to move has no legal move: it loses (every variant). */
+GameEnd game_end_no_moves(const Position *pos);
 /* "black wins (no-moves)", "draw (one-each)": the end in words, for messages.  Returns buf. */
 char *game_end_text(GameEnd end, char *buf, size_t len);
 /* A finished game's result from the side to move: +1 it won, -1 it lost, 0 a draw. */

@@ -58,4 +58,11 @@ const Variant international_variant = {
     .make = international_make,
     .square_name = international_square_name,
     .parse_square = international_parse_square,
+    .rules_default = international_rules_default,
+    .rules_option = international_rules_option,
+    .rules_help = "majority=on|off, kingmoves=N, endgame16=N, endgame5=N (N: moves each)",
+    .rules_keys = "majority, kingmoves, endgame16, endgame5",
+    .men_irreversible = true, /* men only move forward */
+    .endgame_class = international_endgame_class,
+    .game_end = international_game_end,
 };

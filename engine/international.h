@@ -3,6 +3,9 @@
 #ifndef DAMA_INTERNATIONAL_H
 #define DAMA_INTERNATIONAL_H
 
+#include <stddef.h>
+
+#include "game.h"
 #include "types.h"
 
 void international_start(Position *pos);
@@ -14,5 +17,12 @@ bool international_capture_pending(const Position *pos);
 void international_make(Position *pos, const Move *move);
 const char *international_square_name(int sq, char *buf);
 int international_parse_square(const char *text, int *used);
+
+Rules international_rules_default(void);
+bool international_rules_option(Rules *rules, const char *key, size_t keylen, const char *val,
+                        size_t vallen, char *err, size_t errlen);
+GameEnd international_game_end(const Position *pos, const Rules *rules, bool can_move,
+                       const DrawCounts *counts);
+int international_endgame_class(const Position *pos);
 
 #endif

@@ -4,7 +4,8 @@
  * Captures are found by a depth-first search per piece.  Unlike Turkish, the captured
  * pieces stay on the board until the move ends: during the search they still block lines
  * and cannot be jumped again (they are in occ and leave the set of jumpable enemies).  Only
- * the sequences that capture the most pieces are kept (majority rule; a king counts as one).
+ * the sequences that capture the most pieces are kept (majority rule; a king counts as one;
+ * with majority=off every complete sequence is a move).
  * Paths with the same (from, to, captured) are merged into one move that remembers how many
  * paths reach it.  A man that passes the crowning row during a capture stays a man; only a
  * move that ends there crowns. */
@@ -163,10 +164,10 @@ static void generate_quiet(const Position *pos, MoveList *list)
 
 void international_generate(const Position *pos, const Rules *rules, MoveList *list)
 {
-    (void)rules; /* International has no rule options yet */
     list->count = 0;
     if (international_capture_pending(pos)) {
-        CaptureSearch cs = { .out = { .pos = pos, .variant = &international_variant, .list = list } };
+        CaptureSearch cs = { .out = { .pos = pos, .variant = &international_variant, .list = list,
+                                      .any_length = !rules->majority } };
         search_captures(pos, &cs);
     } else {
         generate_quiet(pos, list);
@@ -181,7 +182,8 @@ void international_for_each_path(const Position *pos, const Rules *rules,
     if (movelist_visit_quiet(&list, visit, ctx))
         return;
     CaptureSearch cs = { .out = { .pos = pos, .variant = &international_variant, .visit = visit,
-                                  .ctx = ctx, .want = list.moves[0].njumps } };
+                                  .ctx = ctx, .want = list.moves[0].njumps,
+                                  .any_length = !rules->majority } };
     search_captures(pos, &cs);
 }
 

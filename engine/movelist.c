@@ -37,8 +37,12 @@ void capture_sink_take(CaptureSink *sink, const Move *m)
 {
     int depth = m->njumps;
     if (sink->visit) {
-        if (depth == sink->want)
+        if (depth == sink->want || sink->any_length)
             sink->visit(sink->ctx, m);
+        return;
+    }
+    if (sink->any_length) {
+        movelist_add_capture(sink->list, m, sink->pos, sink->variant);
         return;
     }
     if (depth < sink->best)

@@ -10,8 +10,9 @@
 void movelist_add_capture(MoveList *list, const Move *m, const Position *pos, const Variant *v);
 /* Where a capture search puts each complete sequence: the longest ones merged into list
  * (best is the most pieces taken so far), or, when visit is set, every sequence of exactly
- * want captures handed to visit with its own path.  pos and variant name the position when
- * the list overflows. */
+ * want captures handed to visit with its own path.  any_length (International majority=off)
+ * keeps every complete sequence whatever its length, and visits them all.  pos and variant
+ * name the position when the list overflows. */
 typedef struct CaptureSink {
     const Position *pos;
     const Variant *variant;
@@ -20,6 +21,7 @@ typedef struct CaptureSink {
     void (*visit)(void *ctx, const Move *move);
     void *ctx;
     int want;
+    bool any_length;
 } CaptureSink;
 
 /* Takes one complete sequence (m->njumps captures). */

@@ -125,15 +125,15 @@ static bool out_of_budget(Searcher *s)
     return false;
 }
 
-/* Earlier occurrences of this node's position since the last capture, as game_end reads
+/* Earlier occurrences of this node's position since the last irreversible move, as game_end reads
  * them.  One at the root or after it counts twice: the side that steered into the cycle can
  * go round it once more, so the position is as good as seen a third time.  One in the game
  * before the root counts once, as in play. */
-static int repetitions(const Searcher *s, int ply, int since_capture)
+static int repetitions(const Searcher *s, int ply, int since_irreversible)
 {
     int here = s->game_keys + ply, n = 0;
     uint64_t key = s->keys[here];
-    for (int i = here - 2; i >= 0 && here - i <= since_capture && n < REPETITIONS_FOR_DRAW; i -= 2)
+    for (int i = here - 2; i >= 0 && here - i <= since_irreversible && n < REPETITIONS_FOR_DRAW; i -= 2)
         if (s->keys[i] == key)
             n += i >= s->game_keys ? 2 : 1;
     return n;
@@ -186,7 +186,7 @@ static void pick_move(MoveList *list, int32_t *keys, int i)
 }
 
 static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int alpha, int beta,
-                     int since_capture)
+                     int since_irreversible)
 {
     const Variant *v = s->variant;
     bool pv_node = beta - alpha > 1;
@@ -206,8 +206,10 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
     bool capture = v->capture_pending(pos);
     if (ply > 0) {
         bool can_move = capture || v->count(pos, &s->rules, false) > 0;
-        GameEnd end = game_end(pos, &s->rules, can_move, since_capture,
-                               repetitions(s, ply, since_capture));
+        /* endgame_plies 0: the tree does not count International's 16/5-move endgames
+         * (play does, in game.c); their draw is left to the game. */
+        DrawCounts counts = { since_irreversible, repetitions(s, ply, since_irreversible), 0 };
+        GameEnd end = game_end(v, pos, &s->rules, can_move, counts);
         if (end.result != RESULT_NONE)
             return result_for_side(end.result, pos->side) * (SCORE_WIN - ply);
     }
@@ -250,8 +252,8 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
         uint64_t child_key = key_after_move(pos, key, m);
         __builtin_prefetch(&s->tt[child_key & s->tt_mask]); /* the child probes it soon */
         s->keys[s->game_keys + ply + 1] = child_key;
+        int child_since = move_irreversible(v, pos, m) ? 0 : since_irreversible + 1;
         v->make(&child, m);
-        int child_since = m->captured ? 0 : since_capture + 1;
 
         int score;
         if (i == 0) {

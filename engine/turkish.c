@@ -53,4 +53,11 @@ const Variant turkish_variant = {
     .make = turkish_make,
     .square_name = turkish_square_name,
     .parse_square = turkish_parse_square,
+    .rules_default = turkish_rules_default,
+    .rules_option = turkish_rules_option,
+    .rules_help = "promotion=man|stop|king, kvm=draw|win, noprogress=N",
+    .rules_keys = "promotion, kvm, noprogress",
+    .men_irreversible = false, /* men step sideways: only a capture is irreversible */
+    .endgame_class = NULL,
+    .game_end = turkish_game_end,
 };

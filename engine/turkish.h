@@ -2,6 +2,9 @@
 #ifndef DAMA_TURKISH_H
 #define DAMA_TURKISH_H
 
+#include <stddef.h>
+
+#include "game.h"
 #include "types.h"
 
 void turkish_start(Position *pos);
@@ -13,5 +16,11 @@ bool turkish_capture_pending(const Position *pos);
 void turkish_make(Position *pos, const Move *move);
 const char *turkish_square_name(int sq, char *buf);
 int turkish_parse_square(const char *text, int *used);
+
+Rules turkish_rules_default(void);
+bool turkish_rules_option(Rules *rules, const char *key, size_t keylen, const char *val,
+                        size_t vallen, char *err, size_t errlen);
+GameEnd turkish_game_end(const Position *pos, const Rules *rules, bool can_move,
+                       const DrawCounts *counts);
 
 #endif

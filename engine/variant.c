@@ -1,4 +1,4 @@
-/* Variant lookup and rule options. */
+/* Variant lookup and the parts of rule options every variant shares. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,53 +14,47 @@ const Variant *variant_by_name(const char *name)
     return NULL;
 }
 
-Rules rules_default(void)
-{
-    return (Rules){ .promotion = PROMOTE_MAN, .kvm = KVM_DRAW, .noprogress_plies = 100 };
-}
+Rules rules_default(const Variant *v) { return v->rules_default(); }
 
-/* One "key=value" option; returns false with a message on anything unknown. */
-static bool rules_option(Rules *rules, const char *key, size_t keylen, const char *val,
-                         size_t vallen, char *err, size_t errlen)
+bool rules_choice(const char *val, size_t vallen, const char *const *names, int n, int *out)
 {
-#define IS(s, n, lit) ((n) == sizeof(lit) - 1 && memcmp((s), (lit), (n)) == 0)
-    if (IS(key, keylen, "promotion")) {
-        if (IS(val, vallen, "man")) rules->promotion = PROMOTE_MAN;
-        else if (IS(val, vallen, "stop")) rules->promotion = PROMOTE_STOP;
-        else if (IS(val, vallen, "king")) rules->promotion = PROMOTE_KING;
-        else goto bad_value;
-        return true;
-    }
-    if (IS(key, keylen, "kvm")) {
-        if (IS(val, vallen, "draw")) rules->kvm = KVM_DRAW;
-        else if (IS(val, vallen, "win")) rules->kvm = KVM_WIN;
-        else goto bad_value;
-        return true;
-    }
-    if (IS(key, keylen, "noprogress")) {
-        char buf[16];
-        if (vallen == 0 || vallen >= sizeof buf)
-            goto bad_value;
-        memcpy(buf, val, vallen);
-        buf[vallen] = '\0';
-        char *end;
-        long n = strtol(buf, &end, 10);
-        if (*end || n < 0 || n > 100000)
-            goto bad_value;
-        rules->noprogress_plies = (int)n;
-        return true;
-    }
-#undef IS
-    snprintf(err, errlen, "bad rules: unknown option '%.*s' (promotion, kvm, noprogress)",
-             (int)keylen, key);
-    return false;
-bad_value:
-    snprintf(err, errlen, "bad rules: '%.*s' is no value for %.*s", (int)vallen, val,
-             (int)keylen, key);
+    for (int i = 0; i < n; i++)
+        if (strlen(names[i]) == vallen && memcmp(val, names[i], vallen) == 0) {
+            *out = i;
+            return true;
+        }
     return false;
 }
 
-bool rules_parse(Rules *rules, const char *text, char *err, size_t errlen)
+bool rules_number(const char *val, size_t vallen, int max, int *out)
+{
+    char buf[16];
+    if (vallen == 0 || vallen >= sizeof buf)
+        return false;
+    memcpy(buf, val, vallen);
+    buf[vallen] = '\0';
+    char *end;
+    long n = strtol(buf, &end, 10);
+    if (*end || n < 0 || n > max)
+        return false;
+    *out = (int)n;
+    return true;
+}
+
+bool rules_unknown(const Variant *v, const char *key, size_t keylen, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "bad rules: unknown option '%.*s' (%s)", (int)keylen, key, v->rules_keys);
+    return false;
+}
+
+bool rules_bad_value(const char *key, size_t keylen, const char *val, size_t vallen, char *err,
+                     size_t errlen)
+{
+    snprintf(err, errlen, "bad rules: '%.*s' is no value for %.*s", (int)vallen, val, (int)keylen, key);
+    return false;
+}
+
+bool rules_parse(const Variant *v, Rules *rules, const char *text, char *err, size_t errlen)
 {
     const char *p = text;
     while (*p) {
@@ -71,7 +65,7 @@ bool rules_parse(Rules *rules, const char *text, char *err, size_t errlen)
             snprintf(err, errlen, "bad rules: '%.*s' is not key=value", (int)len, p);
             return false;
         }
-        if (!rules_option(rules, p, (size_t)(eq - p), eq + 1, len - (size_t)(eq - p) - 1,
+        if (!v->rules_option(rules, p, (size_t)(eq - p), eq + 1, len - (size_t)(eq - p) - 1,
                           err, errlen))
             return false;
         p += len;

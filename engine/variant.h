@@ -4,6 +4,7 @@
 #define DAMA_VARIANT_H
 
 #include <stddef.h>
+#include "game.h"
 #include "types.h"
 
 struct Variant {
@@ -35,16 +36,49 @@ struct Variant {
     const char *(*square_name)(int sq, char *buf);
     /* Reads a square name at text; returns the square and sets *used, or -1. */
     int (*parse_square)(const char *text, int *used);
+
+    /* Rule options, owned by the variant: the official rules, one "key=value" option
+     * (false with a message in err on an unknown key or a bad value), and their help. */
+    Rules (*rules_default)(void);
+    bool (*rules_option)(Rules *rules, const char *key, size_t keylen, const char *val,
+                         size_t vallen, char *err, size_t errlen);
+    const char *rules_help; /* "promotion=man|stop|king, kvm=draw|win, noprogress=N" */
+    const char *rules_keys; /* "promotion, kvm, noprogress": named by the unknown-key error */
+    /* A man's move is irreversible too (International: men never step back), not only a
+     * capture: the draw counters and the repetition window restart after it. */
+    bool men_irreversible;
+    /* Material class the endgame counts look at (International: which lone-king count
+     * applies); NULL when the variant has none.  game.c restarts endgame_plies on a change. */
+    int (*endgame_class)(const Position *pos);
+    /* The end of the game by this variant's rules (see game_end in game.h). */
+    GameEnd (*game_end)(const Position *pos, const Rules *rules, bool can_move,
+                        const DrawCounts *counts);
 };
+
+/* The one notion of an irreversible move: after it no earlier position can come back, so
+ * repetition looks no further back and the draw counters restart (game.c, search.c). */
+static inline bool move_irreversible(const Variant *v, const Position *pos, const Move *m)
+{
+    return m->captured || (v->men_irreversible && ((pos->men[pos->side] >> m->from) & 1));
+}
 
 /* Looks a variant up by name ("turkish", "international" or "intl"); NULL when unknown. */
 const Variant *variant_by_name(const char *name);
 extern const Variant turkish_variant;
 extern const Variant international_variant;
 
-/* Rule options: "promotion=man|stop|king,kvm=draw|win,noprogress=N".  Returns false and
- * fills err on a bad option.  rules_default() gives the official rules. */
-Rules rules_default(void);
-bool rules_parse(Rules *rules, const char *text, char *err, size_t errlen);
+/* Rule options of variant v: rules_default gives its official rules; rules_parse reads
+ * comma-separated "key=value" options over *rules (false and err on a bad one). */
+Rules rules_default(const Variant *v);
+bool rules_parse(const Variant *v, Rules *rules, const char *text, char *err, size_t errlen);
+
+/* Helpers for the variants' option parsers: val (vallen bytes) is one of names[0..n-1]
+ * (*out gets its index), or a whole number in 0..max. */
+bool rules_choice(const char *val, size_t vallen, const char *const *names, int n, int *out);
+bool rules_number(const char *val, size_t vallen, int max, int *out);
+/* Writes the error for a key no variant option has, or a bad value; returns false. */
+bool rules_unknown(const Variant *v, const char *key, size_t keylen, char *err, size_t errlen);
+bool rules_bad_value(const char *key, size_t keylen, const char *val, size_t vallen, char *err,
+                     size_t errlen);
 
 #endif

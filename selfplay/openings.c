@@ -27,7 +27,7 @@ static bool add_opening(OpeningBook *book, int *cap, const Variant *v, const Rul
     /* A game must be playable from it: the same judge as play decides. */
     MoveList list;
     v->generate(pos, rules, &list);
-    GameEnd end = game_end(pos, rules, list.count > 0, 0, 0);
+    GameEnd end = game_end(v, pos, rules, list.count > 0, (DrawCounts){ 0 });
     if (end.result != RESULT_NONE) {
         char text[64];
         snprintf(why, whylen, "the game is already over there: %s", game_end_text(end, text, sizeof text));

@@ -35,7 +35,7 @@ static inline bool mm_leaf(const Rules *rules, const Position *p, int depth, int
                            MoveList *list, int *value)
 {
     turkish_variant.generate(p, rules, list);
-    GameEnd end = game_end(p, rules, list->count > 0, 0, 0);
+    GameEnd end = game_end(&turkish_variant, p, rules, list->count > 0, (DrawCounts){ 0 });
     if (end.result != RESULT_NONE)
         *value = result_for_side(end.result, p->side) * (MM_WIN - ply);
     else if (depth <= 0 && list->moves[0].captured == 0)

@@ -161,7 +161,7 @@ static void test_vector_positions(void **state)
             assert_true(position_equal(&pos, &fenpos));
 
         for (size_t o = 0; o < sizeof option_sets / sizeof option_sets[0]; o++) {
-            Rules rules = rules_default();
+            Rules rules = rules_default(&turkish_variant);
             rules.promotion = option_sets[o].promotion;
             char key[32];
             snprintf(key, sizeof key, "moves%s", option_sets[o].suffix);
@@ -174,7 +174,7 @@ static void test_vector_positions(void **state)
             snprintf(key, sizeof key, "perft%s", option_sets[o].suffix);
             check_perft_list(&pos, &rules, field(&f, key), true, id);
         }
-        Rules official = rules_default();
+        Rules official = rules_default(&turkish_variant);
         check_perft_list(&pos, &official, field(&f, "perft_unique"), false, id);
         checked++;
     }
@@ -191,7 +191,7 @@ static void test_start_perft(void **state)
     int max_depth = test_sanitized() ? 6 : 7, checked = 0;
     Position start;
     V->start(&start);
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
         int depth;
         unsigned long long paths, unique;
@@ -217,7 +217,7 @@ static void test_start_divide(void **state)
     assert_non_null(text);
     Position start;
     V->start(&start);
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     int depth = 0, checked = 0;
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
         if (line[0] == '#')
@@ -312,14 +312,14 @@ static void test_round_trips(void **state)
         split_fields(line, &f);
         Position pos = position_from_fields(&f);
         for (size_t o = 0; o < 3; o++) {
-            Rules rules = rules_default();
+            Rules rules = rules_default(&turkish_variant);
             rules.promotion = option_sets[o].promotion;
             walk(&pos, &rules, 2, &rt);
         }
     }
     Position start;
     V->start(&start);
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     walk(&start, &rules, 3, &rt);
     assert_true(rt.moves > 1000);
     free(text);
@@ -329,7 +329,7 @@ static void test_round_trips(void **state)
 static void test_short_and_ambiguous_text(void **state)
 {
     (void)state;
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     Position pos;
     char err[256];
     Move m;
@@ -436,7 +436,7 @@ static void test_errors_quote_one_line(void **state)
     assert_null(strchr(err, '\n'));
     assert_non_null(strstr(err, "'W\\xFF\\xFF;\\x0A\\x0Ax'"));
 
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     V->start(&pos);
     Move m;
     assert_false(move_from_text(V, &pos, &rules, "c3-c4\x1B[31m", &m, err, sizeof err));
@@ -467,7 +467,7 @@ static void play(Game *g, const char *text)
 static void test_game_results(void **state)
 {
     (void)state;
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     Position pos;
     Game g;
     char err[256];
@@ -502,7 +502,7 @@ static void test_game_results(void **state)
     assert_int_equal(reason, REASON_NOPROGRESS);
 
     /* one piece each: draw by default, a king beats a man with kvm=win */
-    rules = rules_default();
+    rules = rules_default(&turkish_variant);
     assert_true(position_from_fen(&pos, V, "B:WKa1:Bh5", err, sizeof err));
     game_init(&g, V, &rules, &pos);
     assert_int_equal(game_result(&g, &reason), RESULT_DRAW);
@@ -518,7 +518,7 @@ static void test_game_results(void **state)
 static void test_game_end_precedence(void **state)
 {
     (void)state;
-    Rules rules = rules_default(); /* noprogress 100, kvm=draw */
+    Rules rules = rules_default(&turkish_variant); /* noprogress 100, kvm=draw */
     Position blocked, lone, kings;
     char err[256];
     assert_true(position_from_fen(&blocked, V, "B:Wa2,a3,b1,c1:BKa1", err, sizeof err));
@@ -541,13 +541,14 @@ static void test_game_end_precedence(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         rules.kvm = cases[i].kvm;
         bool can_move = V->count(cases[i].pos, &rules, false) > 0;
-        GameEnd end = game_end(cases[i].pos, &rules, can_move, cases[i].since, cases[i].reps);
+        GameEnd end = game_end(V, cases[i].pos, &rules, can_move,
+                               (DrawCounts){ cases[i].since, cases[i].reps, 0 });
         assert_int_equal(end.result, cases[i].result);
         assert_int_equal(end.reason, cases[i].reason);
     }
-    rules = rules_default();
+    rules = rules_default(&turkish_variant);
     rules.noprogress_plies = 0; /* never */
-    assert_int_equal(game_end(&kings, &rules, true, 100000, 0).result, RESULT_NONE);
+    assert_int_equal(game_end(V, &kings, &rules, true, (DrawCounts){ 100000, 0, 0 }).result, RESULT_NONE);
     assert_int_equal(result_for_side(RESULT_WHITE_WINS, BLACK), -1);
     assert_int_equal(result_for_side(RESULT_BLACK_WINS, BLACK), 1);
     assert_int_equal(result_for_side(RESULT_DRAW, WHITE), 0);
@@ -557,7 +558,7 @@ static void test_game_end_precedence(void **state)
 static void test_zobrist_incremental(void **state)
 {
     (void)state;
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     uint64_t seed = 12345;
     for (int game = 0; game < 50; game++) {
         Position pos;
@@ -580,17 +581,17 @@ static void test_zobrist_incremental(void **state)
 static void test_rules_option_text(void **state)
 {
     (void)state;
-    Rules r = rules_default();
+    Rules r = rules_default(&turkish_variant);
     char err[256];
-    assert_true(rules_parse(&r, "promotion=king,kvm=win,noprogress=60", err, sizeof err));
+    assert_true(rules_parse(V, &r, "promotion=king,kvm=win,noprogress=60", err, sizeof err));
     assert_int_equal(r.promotion, PROMOTE_KING);
     assert_int_equal(r.kvm, KVM_WIN);
     assert_int_equal(r.noprogress_plies, 60);
-    assert_false(rules_parse(&r, "promotion=queen", err, sizeof err));
+    assert_false(rules_parse(V, &r, "promotion=queen", err, sizeof err));
     assert_non_null(strstr(err, "queen"));
-    assert_false(rules_parse(&r, "speed=fast", err, sizeof err));
+    assert_false(rules_parse(V, &r, "speed=fast", err, sizeof err));
     assert_non_null(strstr(err, "speed"));
-    assert_false(rules_parse(&r, "noprogress=x", err, sizeof err));
+    assert_false(rules_parse(V, &r, "noprogress=x", err, sizeof err));
 }
 
 int main(void)

@@ -192,7 +192,7 @@ static void test_tactics_file(void **state)
     (void)state;
     static Tactic tactics[MAX_TACTICS];
     int n = read_tactics(tactics, MAX_TACTICS);
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     Weights w;
     weights_default(&w);
     Searcher *s = new_searcher(&rules, &w);
@@ -272,7 +272,7 @@ static void test_minimax_alphabeta_exact(void **state)
     (void)state;
     static Tactic tactics[MAX_TACTICS];
     int n = read_tactics(tactics, MAX_TACTICS);
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     int depth = test_sanitized() ? 2 : 3;
     for (int i = 0; i < n; i++) {
         Position pos;
@@ -293,7 +293,7 @@ static void test_node_limit_determinism(void **state)
         "W:Wa2,d2,e2,f2,g2,h2,e3,f3,g3,h3,Kd5,a6:Bg5,h5,c6,e6,f6,g6,h6,e7,f7,Kb8",
         "W:WKb3,a5,Ka6,d6:Bf2,h3,f7",
     };
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     Weights w;
     weights_default(&w);
     SearchLimits limits = { .nodes = test_sanitized() ? 20000 : 50000 };
@@ -329,7 +329,7 @@ static void test_node_limit_determinism(void **state)
 static int play_vs_random(Searcher *s, int engine_color, int opening_plies, uint64_t seed,
                           int *plies)
 {
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     Position start;
     V->start(&start);
     Game game;
@@ -364,7 +364,7 @@ static int play_vs_random(Searcher *s, int engine_color, int opening_plies, uint
 static void test_never_loses_to_random(void **state)
 {
     (void)state;
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     Weights w;
     weights_default(&w);
     Searcher *s = new_searcher(&rules, &w);
@@ -527,7 +527,7 @@ static void random_dense_position(uint64_t *rng, Position *p)
 static void test_engine_takes_maximum(void **state)
 {
     (void)state;
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     Weights w;
     weights_default(&w);
     Searcher *s = new_searcher(&rules, &w);
@@ -588,7 +588,7 @@ static void test_win_scores_shortest(void **state)
         { "B:We4,a4:Bd5", -6 },             /* the one above after e3-e4 */
         { "B:Wb2,g2,a3:Bc3", -8 },          /* the one above after a2-b2 */
     };
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     Weights w;
     weights_default(&w);
     Searcher *s = new_searcher(&rules, &w);
@@ -632,7 +632,7 @@ static void test_win_scores_shortest(void **state)
 static void test_claimed_results_exist(void **state)
 {
     (void)state;
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     Weights w;
     weights_default(&w);
     Searcher *s = new_searcher(&rules, &w);
@@ -650,7 +650,7 @@ static void test_claimed_results_exist(void **state)
         pos.men[BLACK] = drop(&rng, &occ, men_ok, 1 + (int)(next_random(&rng) % 2));
         pos.side = (int)(next_random(&rng) & 1);
         /* only games in progress: a finished one (one piece each) has no result to claim */
-        if (game_end(&pos, &rules, V->count(&pos, &rules, false) > 0, 0, 0).result != RESULT_NONE)
+        if (game_end(V, &pos, &rules, V->count(&pos, &rules, false) > 0, (DrawCounts){ 0 }).result != RESULT_NONE)
             continue;
         SearchInfo info = search_depth(s, &pos, 8);
         if (info.score >= -SCORE_WIN_BOUND && info.score <= SCORE_WIN_BOUND)
@@ -693,7 +693,7 @@ static void test_one_each_at_the_horizon(void **state)
     Position pos;
     parse_fen("W:WKd4:Bd6,f4", &pos);
     for (int kvm = KVM_DRAW; kvm <= KVM_WIN; kvm++) {
-        Rules rules = rules_default();
+        Rules rules = rules_default(&turkish_variant);
         rules.kvm = kvm;
         MoveList list;
         V->generate(&pos, &rules, &list);
@@ -714,7 +714,7 @@ static void test_one_each_at_the_horizon(void **state)
 static void test_no_move_before_no_progress(void **state)
 {
     (void)state;
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     rules.noprogress_plies = 1;
     Weights w;
     weights_default(&w);
@@ -746,14 +746,15 @@ static void test_no_move_before_no_progress(void **state)
 static void test_no_move_before_repetition(void **state)
 {
     (void)state;
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     Weights w;
     weights_default(&w);
     Position pos, locked;
     parse_fen("W:Wf2,g2,h3,Kd1:Bh2", &pos);
     parse_fen("B:Wf2,g2,h3,Kh1:Bh2", &locked);
     uint64_t history[4] = { 0x1111, position_key(&locked), 0x2222, position_key(&locked) };
-    GameEnd rules_say = game_end(&locked, &rules, V->count(&locked, &rules, false) > 0, 5, 2);
+    GameEnd rules_say = game_end(V, &locked, &rules, V->count(&locked, &rules, false) > 0,
+                                (DrawCounts){ 5, 2, 0 });
     assert_int_equal(rules_say.result, RESULT_WHITE_WINS);
     assert_int_equal(rules_say.reason, REASON_NO_MOVES);
     Searcher *s = new_searcher(&rules, &w);
@@ -869,7 +870,7 @@ static int quiet_moves_by_hand(const Position *p)
 static void test_many_moves_all_listed(void **state)
 {
     (void)state;
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     Position pos;
     parse_fen("W:WKa1,Ka2,Ka3,Kb3,Kf3,Kd5,Kc7,Ke7,Kg7,Kh7,Kh8:"
               "BKf1,b2,f2,c3,Kd3,Ke3,g3,Kh3,Kd4,Ka7,Kb7,d7,Kf7,Kc8,g8", &pos);

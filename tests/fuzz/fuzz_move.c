@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1)
         return 0;
     const Variant *v = &turkish_variant;
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     rules.promotion = data[0] % 3;
     char *text = fuzz_string(data + 1, size - 1);
     char *move_text = text, err[1024];

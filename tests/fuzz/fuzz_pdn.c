@@ -6,7 +6,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     FuzzList fl;
     fuzz_list_init(&fl);
-    Rules rules = rules_default();
+    Rules rules = rules_default(&turkish_variant);
     rules.promotion = size ? data[size - 1] % 3 : 0;
     char err[512];
     int code = batch_read_pdn_text(&fl.l, &turkish_variant, &rules, "fuzz", (const char *)data, size,

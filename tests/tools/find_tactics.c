@@ -484,7 +484,7 @@ static int file(const char *path)
 
 int main(int argc, char **argv)
 {
-    R = rules_default();
+    R = rules_default(&turkish_variant);
     if (argc >= 4 && strcmp(argv[1], "gen") == 0)
         return gen(strtoull(argv[2], NULL, 10), atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 5, false);
     if (argc >= 4 && strcmp(argv[1], "race") == 0)

@@ -1,0 +1,93 @@
+/* International draughts: the rule options and the end of the game, as decided in
+ * shared/rules/international.md (FMJD articles 4.13 and 6). */
+#include <string.h>
+
+#include "bitboard.h"
+#include "international.h"
+#include "position.h"
+#include "variant.h"
+
+/* FMJD counts moves of each side; the counters here count plies (one move each = 2). */
+#define PLIES_PER_MOVE_PAIR 2
+
+Rules international_rules_default(void)
+{
+    return (Rules){ .majority = true,
+                    .kingmoves_plies = 25 * PLIES_PER_MOVE_PAIR,  /* article 6.2 */
+                    .endgame16_plies = 16 * PLIES_PER_MOVE_PAIR,  /* article 6.3 */
+                    .endgame5_plies = 5 * PLIES_PER_MOVE_PAIR };  /* article 6.4 */
+}
+
+#define KEY_IS(lit) (keylen == sizeof(lit) - 1 && memcmp(key, (lit), keylen) == 0)
+
+/* Draw counts are given in moves of each side, as FMJD states them. */
+static bool moves_each(const char *val, size_t vallen, int *plies)
+{
+    int moves;
+    if (!rules_number(val, vallen, 50000, &moves))
+        return false;
+    *plies = moves * PLIES_PER_MOVE_PAIR;
+    return true;
+}
+
+bool international_rules_option(Rules *rules, const char *key, size_t keylen, const char *val,
+                                size_t vallen, char *err, size_t errlen)
+{
+    static const char *const offon[] = { "off", "on" };
+    bool ok;
+    if (KEY_IS("majority")) {
+        int on = 0;
+        ok = rules_choice(val, vallen, offon, 2, &on);
+        rules->majority = on == 1;
+    } else if (KEY_IS("kingmoves"))
+        ok = moves_each(val, vallen, &rules->kingmoves_plies);
+    else if (KEY_IS("endgame16"))
+        ok = moves_each(val, vallen, &rules->endgame16_plies);
+    else if (KEY_IS("endgame5"))
+        ok = moves_each(val, vallen, &rules->endgame5_plies);
+    else
+        return rules_unknown(&international_variant, key, keylen, err, errlen);
+    return ok || rules_bad_value(key, keylen, val, vallen, err, errlen);
+}
+
+/* The lone-king endgames of article 6.3 and 6.4, by the other side's material. */
+enum { ENDGAME_NONE = 0, ENDGAME_16, ENDGAME_5 };
+
+int international_endgame_class(const Position *pos)
+{
+    for (int lone = WHITE; lone <= BLACK; lone++) {
+        int other = !lone;
+        if (pos->men[lone] || popcount(pos->kings[lone]) != 1 || !pos->kings[other])
+            continue;
+        int n = popcount(position_pieces(pos, other));
+        if (n == 3)
+            return ENDGAME_16; /* three kings, two kings and a man, a king and two men */
+        if (n <= 2)
+            return ENDGAME_5;  /* two kings, a king and a man, or one king */
+    }
+    return ENDGAME_NONE;
+}
+
+/* In order of precedence:
+ *   1. the side to move has no legal move (no pieces, or blocked): it loses;
+ *   2. threefold repetition (article 6.1);
+ *   3. 25 moves each of kings only without a capture (article 6.2): since_irreversible,
+ *      as a man's move and a capture are the irreversible moves here;
+ *   4. a lone king against three pieces with a king, 16 moves each (article 6.3), or
+ *      against at most two pieces with a king, 5 moves each (article 6.4), counted from
+ *      the ply the endgame arose. */
+GameEnd international_game_end(const Position *pos, const Rules *rules, bool can_move,
+                               const DrawCounts *counts)
+{
+    if (!can_move)
+        return game_end_no_moves(pos);
+    if (counts->repetitions >= REPETITIONS_FOR_DRAW)
+        return (GameEnd){ RESULT_DRAW, REASON_REPETITION };
+    if (rules->kingmoves_plies > 0 && counts->since_irreversible >= rules->kingmoves_plies)
+        return (GameEnd){ RESULT_DRAW, REASON_KING_MOVES };
+    int cls = international_endgame_class(pos);
+    int limit = cls == ENDGAME_16 ? rules->endgame16_plies : cls == ENDGAME_5 ? rules->endgame5_plies : 0;
+    if (limit > 0 && counts->endgame_plies >= limit)
+        return (GameEnd){ RESULT_DRAW, REASON_ENDGAME };
+    return (GameEnd){ RESULT_NONE, REASON_NONE };
+}
