@@ -55,11 +55,13 @@
 #include <stdio.h>
 
 #include "store.h"
+#include "variant.h"
 
 #define EXPORT_DEFAULT_K 0.0055
 #define EXPORT_DEFAULT_BUCKET 50
 
 typedef struct ExportOptions {
+    const Variant *variant; /* required: only this game's rows (a database may hold both) */
     int64_t run_id;      /* > 0: only this run's rows */
     double k;            /* calibration logistic scale */
     int bucket;          /* calibration bucket width, hundredths of a man */

@@ -151,7 +151,11 @@ int pipeline_run_open(Store *store, const char *db_path, const char *kind, const
         int64_t last = store_last_run(store, kind, status, sizeof status, old_params, sizeof old_params);
         if (last < 0)
             return cli_runtime_error("%s: %s", db_path, store_error(store));
-        bool same = last > 0 && strcmp(old_params, params) == 0;
+        char variant[32] = "";
+        if (last > 0 && store_run_info(store, last, NULL, 0, NULL, 0, NULL, variant, sizeof variant) < 0)
+            return cli_runtime_error("%s: %s", db_path, store_error(store));
+        /* a run of the other game is never continued with this one's games */
+        bool same = last > 0 && strcmp(old_params, params) == 0 && strcmp(variant, cfg->setup.variant->name) == 0;
         if (resume == RESUME_REQUIRED && last == 0)
             return cli_usage_error("%s: no %s run to resume", db_path, kind);
         if (resume == RESUME_REQUIRED && !same)
@@ -162,7 +166,7 @@ int pipeline_run_open(Store *store, const char *db_path, const char *kind, const
             sc.stored = calloc((size_t)cfg->games, sizeof *sc.stored);
             if (!sc.stored)
                 return cli_runtime_error("out of memory");
-            if (!store_export_rows(store, "games", last, scan_header, scan_row, &sc) || sc.error[0]) {
+            if (!store_export_rows(store, "games", cfg->setup.variant->name, last, scan_header, scan_row, &sc) || sc.error[0]) {
                 int code = cli_runtime_error("%s: run %lld: %s", db_path, (long long)last,
                                              sc.error[0] ? sc.error : store_error(store));
                 free(sc.stored);
@@ -176,7 +180,7 @@ int pipeline_run_open(Store *store, const char *db_path, const char *kind, const
     }
     char signature[64];
     pipeline_bench_signature(signature, sizeof signature);
-    run->id = store_run_begin(store, kind, params, pipeline_engine_version(), signature, weights_id);
+    run->id = store_run_begin(store, kind, cfg->setup.variant->name, params, pipeline_engine_version(), signature, weights_id);
     if (run->id < 0)
         return cli_runtime_error("%s: %s", db_path, store_error(store));
     return EXIT_OK;
