@@ -2,6 +2,8 @@
  * streamed from one read snapshot straight to the file (never a whole table in memory).
  *
  * WHATs and their columns:
+ * Rows of the options' variant only; runs, games, positions, summary and openings end with
+ * a variant column.
  *   runs         id, kind, status, started_at, ended_at, weights_id, engine_version,
  *                bench_signature, params
  *   games        id, run_id, pair_id, opening_id, opening_fen, white_weights_id,

@@ -83,6 +83,20 @@ static int group_teardown(void **state)
     return 0;
 }
 
+/* The files FX.DIR/A and FX.DIR/B hold the same bytes. */
+static void expect_same_files(const char *a, const char *b)
+{
+    char pa[160], pb[160];
+    snprintf(pa, sizeof pa, "%s/%s", fx.dir, a);
+    snprintf(pb, sizeof pb, "%s/%s", fx.dir, b);
+    char *ta = test_read_file(pa), *tb = test_read_file(pb);
+    assert_non_null(ta);
+    assert_non_null(tb);
+    if (strcmp(ta, tb) != 0) fail_msg("%s differs with International rows in the file:\n%s\n---\n%s", b, ta, tb);
+    free(ta);
+    free(tb);
+}
+
 /* Every export file of the mixed database equals the pure one's, byte for byte. */
 static void test_export_ignores_the_other_variant(void **state)
 {
@@ -92,15 +106,10 @@ static void test_export_ignores_the_other_variant(void **state)
     static const char *const files[] = { "runs", "games", "positions", "summary", "openings", "calibration",
                                          "weights", "tuning", "tune_runs", "matches", "analyses" };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        char a[160], b[160];
-        snprintf(a, sizeof a, "%s/pure/%s.csv", fx.dir, files[i]);
-        snprintf(b, sizeof b, "%s/mixed/%s.csv", fx.dir, files[i]);
-        char *ta = test_read_file(a), *tb = test_read_file(b);
-        assert_non_null(ta);
-        assert_non_null(tb);
-        if (strcmp(ta, tb) != 0) fail_msg("%s differs with International rows in the file:\n%s\n---\n%s", files[i], ta, tb);
-        free(ta);
-        free(tb);
+        char a[64], b[64];
+        snprintf(a, sizeof a, "pure/%s.csv", files[i]);
+        snprintf(b, sizeof b, "mixed/%s.csv", files[i]);
+        expect_same_files(a, b);
     }
     /* the files say their variant: games end with a variant column of 'turkish' */
     char games[160];
@@ -122,15 +131,7 @@ static void test_tune_ignores_the_other_variant(void **state)
                         fx.dir), 0);
     assert_int_equal(sh("%s tune --db %s --epochs 3 --threads 1 --skip-plies 0 --out %s/mixed.txt", bin, fx.mixed,
                         fx.dir), 0);
-    char a[160], b[160];
-    snprintf(a, sizeof a, "%s/pure.txt", fx.dir);
-    snprintf(b, sizeof b, "%s/mixed.txt", fx.dir);
-    char *ta = test_read_file(a), *tb = test_read_file(b);
-    assert_non_null(ta);
-    assert_non_null(tb);
-    assert_string_equal(ta, tb);
-    free(ta);
-    free(tb);
+    expect_same_files("pure.txt", "mixed.txt");
 }
 
 /* The other variant's run or game, asked for by id: exit 2, both variants named. */
