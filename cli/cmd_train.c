@@ -293,7 +293,8 @@ static int train(Store *store, TrainOptions *to, const Weights *start_weights)
     int first_gen = 1;
     if (to->resume) {
         char old_params[2048];
-        train_id = store_last_run(store, "train", status, sizeof status, old_params, sizeof old_params);
+        train_id = store_last_run(store, "train", to->ro.cfg.setup.variant->name, status, sizeof status,
+                                  old_params, sizeof old_params);
         if (train_id < 0)
             return cli_runtime_error("%s: %s", to->ro.db_path, store_error(store));
         if (train_id == 0)

@@ -148,14 +148,12 @@ int pipeline_run_open(Store *store, const char *db_path, const char *kind, const
     memset(run, 0, sizeof *run);
     if (resume != RESUME_NEVER) {
         char status[32], old_params[2048];
-        int64_t last = store_last_run(store, kind, status, sizeof status, old_params, sizeof old_params);
+        /* a run of the other game is never continued with this one's games */
+        int64_t last = store_last_run(store, kind, cfg->setup.variant->name, status, sizeof status, old_params,
+                                      sizeof old_params);
         if (last < 0)
             return cli_runtime_error("%s: %s", db_path, store_error(store));
-        char variant[32] = "";
-        if (last > 0 && store_run_info(store, last, NULL, 0, NULL, 0, NULL, variant, sizeof variant) < 0)
-            return cli_runtime_error("%s: %s", db_path, store_error(store));
-        /* a run of the other game is never continued with this one's games */
-        bool same = last > 0 && strcmp(old_params, params) == 0 && strcmp(variant, cfg->setup.variant->name) == 0;
+        bool same = last > 0 && strcmp(old_params, params) == 0;
         if (resume == RESUME_REQUIRED && last == 0)
             return cli_usage_error("%s: no %s run to resume", db_path, kind);
         if (resume == RESUME_REQUIRED && !same)

@@ -123,18 +123,21 @@ int store_recent_runs(Store *s, const char *kind, const char *variant, int n, in
     return count;
 }
 
-int64_t store_last_run(Store *s, const char *kind, char *status, size_t status_len,
-                       char *params, size_t params_len)
+int64_t store_last_run(Store *s, const char *kind, const char *variant, char *status,
+                       size_t status_len, char *params, size_t params_len)
 {
     if (!store_ready(s))
         return -1;
     if (!kind)
         return store_fail(s, "store_last_run: bad arguments"), -1;
+    if (!store_variant_given(s, variant, "store_last_run"))
+        return -1;
     sqlite3_stmt *st = store_prepare(s, "SELECT id, status, params FROM runs WHERE kind = ?1"
-                                  " ORDER BY id DESC LIMIT 1", "store_last_run");
+                                  " AND variant = ?2 ORDER BY id DESC LIMIT 1", "store_last_run");
     if (!st)
         return -1;
     store_bind_text(s, st, 1, kind);
+    store_bind_text(s, st, 2, variant);
     int64_t id = 0;
     int rc = store_step(s, st);
     if (rc == SQLITE_ROW) {

@@ -162,10 +162,10 @@ int store_run_info(Store *s, int64_t run_id, char *kind, size_t kind_len, char *
  * NULL when none) of variant: only those that ended 'done' unless include_unfinished.  Returns how
  * many, or -1. */
 int store_game_runs(Store *s, const char *variant, bool include_unfinished, int64_t **ids);
-/* The most recent run of kind whatever its status: its id (0 when none, -1 on error), and
+/* The most recent run of kind and variant whatever its status: its id (0 when none, -1 on error), and
  * its status and params copied into the buffers. */
-int64_t store_last_run(Store *s, const char *kind, char *status, size_t status_len,
-                       char *params, size_t params_len);
+int64_t store_last_run(Store *s, const char *kind, const char *variant, char *status,
+                       size_t status_len, char *params, size_t params_len);
 
 /* The training journal: one row per finished step of a generation. */
 typedef struct TrainStep {

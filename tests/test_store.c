@@ -844,6 +844,9 @@ static void test_variants_kept_apart(void **state)
     int64_t recent[4];
     assert_int_equal(store_recent_runs(s, "selfplay", "turkish", 4, recent), 1);
     assert_true(recent[0] == tr);
+    /* resuming: the last run of this variant, though the other's came later */
+    assert_true(store_last_run(s, "selfplay", "turkish", NULL, 0, NULL, 0) == tr);
+    assert_true(store_last_run(s, "selfplay", NULL, NULL, 0, NULL, 0) < 0);
     char variant[32];
     assert_int_equal(store_run_info(s, in, NULL, 0, NULL, 0, NULL, variant, sizeof variant), 1);
     assert_string_equal(variant, "international");

@@ -191,7 +191,7 @@ static void test_kill_writer(void **state)
         /* The writer's run, if it got that far, ended with its process: the reopening
          * writer marked it stale. */
         char run_status[16] = "", params[64] = "";
-        if (store_last_run(s, "selfplay", run_status, sizeof run_status, params, sizeof params) > 0 &&
+        if (store_last_run(s, "selfplay", "turkish", run_status, sizeof run_status, params, sizeof params) > 0 &&
             strstr(params, "crash"))
             assert_string_equal(run_status, "stale");
         int64_t games = count(s, "games");
