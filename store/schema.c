@@ -200,9 +200,9 @@ static const char *const migrations[SCHEMA_VERSION] = {
     "ALTER TABLE runs ADD COLUMN pid INTEGER;\n"
     "PRAGMA user_version = 3;\n",
     /* 3 -> 4: the variant of runs, games and openings (every older row is Turkish) */
-    [3] = "ALTER TABLE runs ADD COLUMN variant         TEXT NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'));\n"
+    [3] = "ALTER TABLE runs ADD COLUMN variant TEXT NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'));\n"
     "ALTER TABLE openings ADD COLUMN variant TEXT NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'));\n"
-    "ALTER TABLE games ADD COLUMN variant           TEXT NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'));\n"
+    "ALTER TABLE games ADD COLUMN variant TEXT NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'));\n"
     "PRAGMA user_version = 4;\n",
 };
 
