@@ -168,7 +168,7 @@ bool batch_write_csv(const BatchList *l, const BatchResult *r, const char *path,
     return csv_writer_commit(&w, err, errlen);
 }
 
-int64_t batch_store(Store *s, const BatchList *l, const BatchResult *r, const char *params,
+int64_t batch_store(Store *s, const Variant *v, const BatchList *l, const BatchResult *r, const char *params,
                     const char *engine_version, const char *bench_signature, int64_t weights_id,
                     int64_t started_at)
 {
@@ -190,7 +190,7 @@ int64_t batch_store(Store *s, const BatchList *l, const BatchResult *r, const ch
             .time_ms = r[i].time_ms,
         };
     }
-    int64_t id = store_analyses_put(s, params, engine_version, bench_signature, weights_id,
+    int64_t id = store_analyses_put(s, v->name, params, engine_version, bench_signature, weights_id,
                                     started_at, rows, n);
     free(rows);
     return id;

@@ -103,7 +103,7 @@ extern const char *const batch_csv_columns[];
 bool batch_write_csv(const BatchList *l, const BatchResult *r, const char *path, char *err,
                      size_t errlen);
 /* The results as one 'analysis' run and its rows, in one transaction: the run id or -1. */
-int64_t batch_store(Store *s, const BatchList *l, const BatchResult *r, const char *params,
+int64_t batch_store(Store *s, const Variant *v, const BatchList *l, const BatchResult *r, const char *params,
                     const char *engine_version, const char *bench_signature, int64_t weights_id,
                     int64_t started_at);
 

@@ -490,6 +490,10 @@ int batch_add_game(BatchList *l, Store *s, const Variant *v, int64_t game_id,
         return 1;
     }
     int code = 0;
+    if (strcmp(g.rec.variant, v->name) != 0) {
+        snprintf(err, errlen, "game %lld is a %s game, not %s", (long long)game_id, g.rec.variant, v->name);
+        code = 2;
+    }
     for (int i = 0; i < g.rec.npositions && !code; i++) {
         if (!plies_selected(plies, i))
             continue;
@@ -590,7 +594,8 @@ int batch_add_run_sample(BatchList *l, Store *s, const Variant *v, int64_t run_i
                          uint64_t seed, char *err, size_t errlen)
 {
     err[0] = '\0';
-    int found = store_has_id(s, "runs", run_id);
+    char variant[32] = "";
+    int found = store_run_info(s, run_id, NULL, 0, NULL, 0, NULL, variant, sizeof variant);
     if (found < 0) {
         snprintf(err, errlen, "%s", store_error(s));
         return 1;
@@ -599,8 +604,12 @@ int batch_add_run_sample(BatchList *l, Store *s, const Variant *v, int64_t run_i
         snprintf(err, errlen, "no run %lld in the database", (long long)run_id);
         return 2;
     }
+    if (strcmp(variant, v->name) != 0) {
+        snprintf(err, errlen, "run %lld plays %s, not %s", (long long)run_id, variant, v->name);
+        return 2;
+    }
     Sampler sm = { .n = n > 0 ? n : 0, .seed = seed };
-    bool ok = store_positions_foreach(s, &run_id, 1, false, sample_position, &sm);
+    bool ok = store_positions_foreach(s, v->name, &run_id, 1, false, sample_position, &sm);
     int code = 0;
     if (sm.oom)
         code = out_of_memory(err, errlen);

@@ -101,7 +101,7 @@ static void positions_header(Exporter *e, int n, const char *const *names)
 {
     static const char *const cols[] = { "game_id", "ply", "fen", "white_men", "white_kings",
                                         "black_men", "black_kings", "side", "score",
-                                        "capture_pending", "result", "points" };
+                                        "capture_pending", "result", "points", "variant" };
     (void)n, (void)names;
     csv_header(&e->w, cols, (int)(sizeof cols / sizeof cols[0]));
 }
@@ -145,6 +145,7 @@ static int positions_row(void *ctx, const StorePositionRow *r)
         csv_raw(w, "win,1", 5);
     else
         csv_raw(w, "loss,0", 6);
+    csv_text(w, e->v->name);  /* the filter's: every row is of that variant */
     csv_end_row(w);
     e->rows++;
     return w->error != 0 || stop_requested(e);
@@ -154,7 +155,7 @@ static int positions_row(void *ctx, const StorePositionRow *r)
 
 enum { SUM_RUN, SUM_KIND, SUM_STATUS, SUM_GAMES, SUM_WHITE, SUM_DRAWS, SUM_BLACK, SUM_WMARS,
        SUM_BMARS, SUM_DREP, SUM_DNOPROG, SUM_DONE, SUM_DCAP, SUM_DOTHER, SUM_MIN, SUM_MAX,
-       SUM_PLIES, SUM_PLIES2, SUM_NCOLS };
+       SUM_PLIES, SUM_PLIES2, SUM_VARIANT, SUM_NCOLS };
 
 static void summary_header(Exporter *e, int n, const char *const *names)
 {
@@ -169,6 +170,8 @@ static void summary_header(Exporter *e, int n, const char *const *names)
     }
     cols[k++] = "mean_plies";
     cols[k++] = "stddev_plies";
+    if (n > SUM_VARIANT)
+        cols[k++] = names[SUM_VARIANT];
     csv_header(&e->w, cols, k);
 }
 
@@ -190,6 +193,8 @@ static void summary_row(Exporter *e, int n, const StoreCell *c)
     double var = games > 1 ? (sumsq - sum * sum / games) / (games - 1) : 0.0;
     csv_real(w, mean);
     csv_real(w, games > 0 ? sqrt(var > 0 ? var : 0) : NAN);
+    if (n > SUM_VARIANT)
+        write_cell(w, &c[SUM_VARIANT]);
     csv_end_row(w);
 }
 
@@ -385,7 +390,11 @@ bool export_write(Store *s, const char *what, const ExportOptions *o, const char
         opts.k = EXPORT_DEFAULT_K;
     if (opts.bucket <= 0)
         opts.bucket = EXPORT_DEFAULT_BUCKET;
-    Exporter e = { .o = &opts, .v = &turkish_variant };
+    if (!opts.variant) {
+        snprintf(err, errlen, "export %s: no variant", what);
+        return false;
+    }
+    Exporter e = { .o = &opts, .v = opts.variant };
     if (spec->finish) { /* calibration: every bucket that a non-forced score can fall in */
         e.first_bucket = floor_div(-SCORE_WIN_BOUND, opts.bucket);
         e.nbuckets = floor_div(SCORE_WIN_BOUND, opts.bucket) - e.first_bucket + 1;
@@ -402,9 +411,9 @@ bool export_write(Store *s, const char *what, const ExportOptions *o, const char
     bool ok;
     if (spec->header == positions_header) { /* the fast path: a million rows a second */
         positions_header(&e, 0, NULL);
-        ok = store_export_positions(s, opts.run_id, positions_row, &e);
+        ok = store_export_positions(s, opts.variant->name, opts.run_id, positions_row, &e);
     } else {
-        ok = store_export_rows_ex(s, spec->name, opts.run_id, opts.include_unfinished, on_header, on_row, &wc);
+        ok = store_export_rows_ex(s, spec->name, opts.variant->name, opts.run_id, opts.include_unfinished, on_header, on_row, &wc);
     }
     if (!ok || stop_requested(&e)) {
         snprintf(err, errlen, "%s", ok ? "interrupted" : store_error(s));

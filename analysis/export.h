@@ -2,6 +2,8 @@
  * streamed from one read snapshot straight to the file (never a whole table in memory).
  *
  * WHATs and their columns:
+ * Rows of the options' variant only; runs, games, positions, summary and openings end with
+ * a variant column.
  *   runs         id, kind, status, started_at, ended_at, weights_id, engine_version,
  *                bench_signature, params
  *   games        id, run_id, pair_id, opening_id, opening_fen, white_weights_id,
@@ -55,11 +57,13 @@
 #include <stdio.h>
 
 #include "store.h"
+#include "variant.h"
 
 #define EXPORT_DEFAULT_K 0.0055
 #define EXPORT_DEFAULT_BUCKET 50
 
 typedef struct ExportOptions {
+    const Variant *variant; /* required: only this game's rows (a database may hold both) */
     int64_t run_id;      /* > 0: only this run's rows */
     double k;            /* calibration logistic scale */
     int bucket;          /* calibration bucket width, hundredths of a man */

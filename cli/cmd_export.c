@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "export.h"
 #include "pipeline.h"
+#include "variant.h"
 
 enum { OPT_E_DB = OPT_FIRST_FREE, OPT_E_RUN, OPT_E_OUT, OPT_E_K, OPT_E_BUCKET, OPT_E_UNFINISHED };
 
@@ -72,7 +73,8 @@ static int run_export(int argc, char **argv)
         { 0, 0, 0, 0 },
     };
     const char *db_path = "dama.db", *out = NULL;
-    ExportOptions eo = { .k = EXPORT_DEFAULT_K, .bucket = EXPORT_DEFAULT_BUCKET, .warnings = stderr };
+    /* export takes no --variant yet: Turkish, the only game self-play plays today */
+    ExportOptions eo = { .variant = &turkish_variant, .k = EXPORT_DEFAULT_K, .bucket = EXPORT_DEFAULT_BUCKET, .warnings = stderr };
     int o;
     long n;
     uint64_t u;
@@ -135,11 +137,15 @@ static int run_export(int argc, char **argv)
     int code = EXIT_OK;
     eo.include_unfinished |= eo.run_id > 0; /* a run named is counted whatever its status */
     if (eo.run_id > 0) {
-        int found = store_has_id(store, "runs", eo.run_id);
+        char variant[32] = "";
+        int found = store_run_info(store, eo.run_id, NULL, 0, NULL, 0, NULL, variant, sizeof variant);
         if (found < 0)
             code = cli_runtime_error("%s: %s", db_path, store_error(store));
         else if (!found)
             code = cli_usage_error("no run %lld in %s", (long long)eo.run_id, db_path);
+        else if (strcmp(variant, eo.variant->name) != 0)
+            code = cli_usage_error("%s: run %lld plays %s, not %s", db_path, (long long)eo.run_id, variant,
+                                   eo.variant->name);
     }
     if (code == EXIT_OK && dir && mkdir(out, 0777) != 0 && errno != EEXIST)
         code = cli_runtime_error("%s: cannot create the directory: %s", out, strerror(errno));

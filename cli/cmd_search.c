@@ -279,7 +279,7 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
                                                     so->weights_name ? so->weights_name
                                                                      : "built-in hand-set weights");
         int64_t run_id = weights_id < 0 ? -1
-                         : batch_store(store, &list, results, params, pipeline_engine_version(),
+                         : batch_store(store, ctx->variant, &list, results, params, pipeline_engine_version(),
                                        signature, weights_id, (int64_t)started);
         if (run_id < 0)
             code = cli_runtime_error("%s: %s", db_path, store_error(store));

@@ -12,6 +12,7 @@
 #include "pipeline.h"
 #include "run_options.h"
 #include "tune.h"
+#include "variant.h"
 
 enum { OPT_GENERATIONS = OPT_RUN_FIRST_FREE, OPT_MATCH_GAMES, OPT_START, OPT_WINDOW, OPT_SPRT_T,
        OPT_OUT_T, OPT_RESUME, OPT_EPOCHS_T, OPT_MATCH_NOISE, OPT_FINAL_GAMES };
@@ -115,6 +116,7 @@ static int train_generation(Store *store, TrainOptions *to, int64_t train_id, in
         TuneConfig cfg;
         tune_default_config(&cfg);
         cfg.start = best;
+        cfg.variant = to->ro.cfg.setup.variant->name;
         cfg.run_ids = runs;
         cfg.nruns = nruns;
         cfg.threads = to->ro.cfg.threads;
@@ -203,7 +205,7 @@ static int match_row(void *ctx, int ncols, const StoreCell *cells)
 
 /* What each generation decided, from the journal and the match rows (so a resumed run
  * reports its earlier generations too). */
-static int print_summary(Store *store, int64_t train_id, int generations)
+static int print_summary(Store *store, const char *variant, int64_t train_id, int generations)
 {
     printf("summary of train run %lld:\n", (long long)train_id);
     for (int gen = 1; gen <= generations; gen++) {
@@ -213,7 +215,7 @@ static int print_summary(Store *store, int64_t train_id, int generations)
             return cli_runtime_error("train run %lld: generation %d is not in the journal: %s",
                                      (long long)train_id, gen, store_error(store));
         MatchRow mr = { .found = false };
-        if (match.ref_id > 0 && !store_export_rows(store, "matches", match.ref_id, match_row_header,
+        if (match.ref_id > 0 && !store_export_rows(store, "matches", variant, match.ref_id, match_row_header,
                                                    match_row, &mr))
             return cli_runtime_error("%s", store_error(store));
         if (mr.found) {
@@ -291,7 +293,8 @@ static int train(Store *store, TrainOptions *to, const Weights *start_weights)
     int first_gen = 1;
     if (to->resume) {
         char old_params[2048];
-        train_id = store_last_run(store, "train", status, sizeof status, old_params, sizeof old_params);
+        train_id = store_last_run(store, "train", to->ro.cfg.setup.variant->name, status, sizeof status,
+                                  old_params, sizeof old_params);
         if (train_id < 0)
             return cli_runtime_error("%s: %s", to->ro.db_path, store_error(store));
         if (train_id == 0)
@@ -305,7 +308,7 @@ static int train(Store *store, TrainOptions *to, const Weights *start_weights)
     } else {
         char signature[64];
         pipeline_bench_signature(signature, sizeof signature);
-        train_id = store_run_begin(store, "train", params, pipeline_engine_version(), signature, start_id);
+        train_id = store_run_begin(store, "train", to->ro.cfg.setup.variant->name, params, pipeline_engine_version(), signature, start_id);
         if (train_id < 0)
             return cli_runtime_error("%s: %s", to->ro.db_path, store_error(store));
     }
@@ -329,7 +332,7 @@ static int train(Store *store, TrainOptions *to, const Weights *start_weights)
     if (code == EXIT_OK)
         code = final_match(store, to, train_id, start_id, best_id);
     if (code == EXIT_OK)
-        code = print_summary(store, train_id, to->generations);
+        code = print_summary(store, to->ro.cfg.setup.variant->name, train_id, to->generations);
     const char *end = code == EXIT_OK ? "done" : code == EXIT_INTERRUPTED ? "interrupted" : "failed";
     /* A failure has said why already; its status may not be writable (a full disk). */
     if (!store_run_end(store, train_id, end) && code == EXIT_OK)

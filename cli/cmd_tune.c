@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "pipeline.h"
 #include "tune.h"
+#include "variant.h"
 
 enum { OPT_DB_T = OPT_FIRST_FREE, OPT_RUNS, OPT_LAST, OPT_OUT, OPT_EPOCHS, OPT_LR, OPT_BATCH_T,
        OPT_VALIDATION, OPT_THREADS_T, OPT_WEIGHTS_T, OPT_SKIP, OPT_PATIENCE, OPT_LAMBDA };
@@ -83,7 +84,7 @@ int pipeline_tune(Store *store, const TuneConfig *cfg, int64_t parent_weights_id
         n += snprintf(params + n, sizeof params - (size_t)n, "%s%lld", i ? "," : "", (long long)c.run_ids[i]);
     if (c.nruns == 0)
         snprintf(params + n, sizeof params - (size_t)n, "all");
-    int64_t run_id = store_run_begin(store, "tune", params, pipeline_engine_version(), NULL,
+    int64_t run_id = store_run_begin(store, "tune", c.variant, params, pipeline_engine_version(), NULL,
                                      parent_weights_id);
     if (run_id < 0) {
         free(log.train);
@@ -160,12 +161,13 @@ static int check_out_path(const char *path)
 
 /* Every run named by --runs exists, played games (self-play or match) and has some;
  * an unfinished one is used as asked. */
-static int check_named_runs(Store *store, const char *db, const int64_t *ids, int n)
+static int check_named_runs(Store *store, const char *db, const char *variant, const int64_t *ids, int n)
 {
     for (int i = 0; i < n; i++) {
-        char kind[32] = "", status[32] = "";
+        char kind[32] = "", status[32] = "", run_variant[32] = "";
         int64_t games = 0;
-        int found = store_run_info(store, ids[i], kind, sizeof kind, status, sizeof status, &games);
+        int found = store_run_info(store, ids[i], kind, sizeof kind, status, sizeof status, &games,
+                                   run_variant, sizeof run_variant);
         if (found < 0)
             return cli_runtime_error("%s: %s", db, store_error(store));
         if (!found)
@@ -173,6 +175,8 @@ static int check_named_runs(Store *store, const char *db, const int64_t *ids, in
         if (strcmp(kind, "selfplay") != 0 && strcmp(kind, "match") != 0)
             return cli_usage_error("--runs: run %lld is a %s run, not a selfplay or match run",
                                    (long long)ids[i], kind);
+        if (strcmp(run_variant, variant) != 0)
+            return cli_usage_error("--runs: run %lld plays %s, not %s", (long long)ids[i], run_variant, variant);
         if (games == 0)
             return cli_usage_error("--runs: run %lld (%s, %s) has no games", (long long)ids[i], kind, status);
     }
@@ -202,6 +206,7 @@ static int run_tune(int argc, char **argv)
     long last = 0, n;
     TuneConfig cfg;
     tune_default_config(&cfg);
+    cfg.variant = turkish_variant.name; /* tune takes no --variant yet */
     char err[512], *end;
     int o;
     while ((o = cli_getopt(argc, argv, longopts)) != -1) {
@@ -264,11 +269,11 @@ static int run_tune(int argc, char **argv)
         free(ids);
         return EXIT_RUNTIME;
     }
-    if (runs_text && (code = check_named_runs(store, db, ids, cfg.nruns)) != EXIT_OK)
+    if (runs_text && (code = check_named_runs(store, db, cfg.variant, ids, cfg.nruns)) != EXIT_OK)
         goto out;
     if (!runs_text && !last) {
         /* By default every finished run's games; unfinished ones only when named. */
-        cfg.nruns = store_game_runs(store, false, &ids);
+        cfg.nruns = store_game_runs(store, cfg.variant, false, &ids);
         if (cfg.nruns < 0) {
             code = cli_runtime_error("%s: %s", db, store_error(store));
             goto out;
@@ -281,7 +286,7 @@ static int run_tune(int argc, char **argv)
     }
     if (last) {
         ids = calloc((size_t)last, sizeof *ids);
-        cfg.nruns = ids ? store_recent_runs(store, "selfplay", (int)last, ids) : -1;
+        cfg.nruns = ids ? store_recent_runs(store, "selfplay", cfg.variant, (int)last, ids) : -1;
         if (cfg.nruns < 0) {
             code = cli_runtime_error("%s: %s", db, store_error(store));
             goto out;

@@ -148,7 +148,9 @@ int pipeline_run_open(Store *store, const char *db_path, const char *kind, const
     memset(run, 0, sizeof *run);
     if (resume != RESUME_NEVER) {
         char status[32], old_params[2048];
-        int64_t last = store_last_run(store, kind, status, sizeof status, old_params, sizeof old_params);
+        /* a run of the other game is never continued with this one's games */
+        int64_t last = store_last_run(store, kind, cfg->setup.variant->name, status, sizeof status, old_params,
+                                      sizeof old_params);
         if (last < 0)
             return cli_runtime_error("%s: %s", db_path, store_error(store));
         bool same = last > 0 && strcmp(old_params, params) == 0;
@@ -162,7 +164,7 @@ int pipeline_run_open(Store *store, const char *db_path, const char *kind, const
             sc.stored = calloc((size_t)cfg->games, sizeof *sc.stored);
             if (!sc.stored)
                 return cli_runtime_error("out of memory");
-            if (!store_export_rows(store, "games", last, scan_header, scan_row, &sc) || sc.error[0]) {
+            if (!store_export_rows(store, "games", cfg->setup.variant->name, last, scan_header, scan_row, &sc) || sc.error[0]) {
                 int code = cli_runtime_error("%s: run %lld: %s", db_path, (long long)last,
                                              sc.error[0] ? sc.error : store_error(store));
                 free(sc.stored);
@@ -176,7 +178,7 @@ int pipeline_run_open(Store *store, const char *db_path, const char *kind, const
     }
     char signature[64];
     pipeline_bench_signature(signature, sizeof signature);
-    run->id = store_run_begin(store, kind, params, pipeline_engine_version(), signature, weights_id);
+    run->id = store_run_begin(store, kind, cfg->setup.variant->name, params, pipeline_engine_version(), signature, weights_id);
     if (run->id < 0)
         return cli_runtime_error("%s: %s", db_path, store_error(store));
     return EXIT_OK;

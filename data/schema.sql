@@ -1,11 +1,11 @@
--- dama database, schema version 3.
+-- dama database, schema version 4.
 -- store/schema.c embeds this text byte for byte (tests/test_store.c checks it), so the
 -- binary never reads it from the working directory.  Change both together, bump
 -- user_version, and add a migration step in store/schema.c.
 -- Times are Unix seconds.  Bitboards are uint64 stored as the int64 with the same bits.
 
 PRAGMA application_id = 1145130305; -- 'DAMA': tells a dama database from other files
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;
 
 -- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash of text).
 CREATE TABLE weights (
@@ -22,6 +22,8 @@ CREATE TABLE weights (
 CREATE INDEX weights_generation ON weights(variant, generation);
 
 -- One row per invocation of a pipeline step (selfplay, match, train, tune, analysis ...).
+-- variant (runs, games, openings; since v4): the game played, so one file may hold both
+-- and no reader mixes them.
 CREATE TABLE runs (
     id              INTEGER PRIMARY KEY,
     kind            TEXT    NOT NULL CHECK (length(kind) > 0),
@@ -35,13 +37,15 @@ CREATE TABLE runs (
     -- process died: found by a later writer from host and pid).
     status          TEXT    NOT NULL DEFAULT 'running',
     host            TEXT,
-    pid             INTEGER
+    pid             INTEGER,
+    variant         TEXT    NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'))
 );
 
 CREATE TABLE openings (
     id      INTEGER PRIMARY KEY,
     fen     TEXT    NOT NULL UNIQUE,
-    source  TEXT
+    source  TEXT,
+    variant TEXT    NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'))
 );
 
 -- The result lives here once; positions inherit it through game_id.
@@ -65,7 +69,8 @@ CREATE TABLE games (
     seed              INTEGER,
     npositions        INTEGER NOT NULL CHECK (npositions BETWEEN 0 AND plies + 1),
     created_at        INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),
-    game_index        INTEGER CHECK (game_index >= 0)
+    game_index        INTEGER CHECK (game_index >= 0),
+    variant           TEXT    NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'))
 );
 CREATE INDEX games_run ON games(run_id);
 CREATE UNIQUE INDEX games_run_index ON games(run_id, game_index);

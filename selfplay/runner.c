@@ -80,12 +80,13 @@ static bool writer_flush(Writer *w)
         Finished *f = &w->batch[i];
         char fen[256];
         position_to_fen(&f->opening, cfg->setup.variant, fen, sizeof fen);
-        int64_t opening_id = store_opening_put(cfg->store, fen, cfg->book ? "file" : "random");
+        int64_t opening_id = store_opening_put(cfg->store, cfg->setup.variant->name, fen, cfg->book ? "file" : "random");
         if (opening_id < 0) {
             ok = false;
             break;
         }
         recs[i] = (GameRecord){
+            .variant = cfg->setup.variant->name,
             .run_id = cfg->run_id,
             .pair_id = f->index / 2 + 1, /* ids start at 1 */
             .opening_id = opening_id,

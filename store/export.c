@@ -26,7 +26,9 @@
  *   weights      id, variant, generation, parent_id, note, created_at, text
  *   analyses     id, run_id, item_id, fen, best_move, score, depth, nodes, time_ms, pv,
  *                created_at
- * ?1 is the run filter (0 = every run).  summary, openings and calibration are statistics:
+ * runs, games, positions, summary and openings end with the variant.
+ * ?1 is the run filter (0 = every run), ?3 the variant (required): every query keeps the rows
+ * of that variant only (tuning, matches and analyses by their run's, or else their weights').  summary, openings and calibration are statistics:
  * they count the games of runs that ended 'done' only, unless ?2 is 1. */
 #include <stdio.h>
 
@@ -36,6 +38,9 @@
 #define RUN_FILTER(col) "(?1 = 0 OR " col " = ?1)"
 /* ?2: count the games of runs that did not end 'done' (statistics leave them out). */
 #define FINISHED_FILTER "(?2 OR r.status = 'done')"
+/* ?3: the variant; one database may hold both games, and no export mixes them. */
+#define VARIANT_FILTER "g.variant = ?3"
+#define RUN_VARIANT(col) "(SELECT variant FROM runs WHERE id = " col ")"
 
 static const struct ExportQuery {
     const char *name;
@@ -43,18 +48,19 @@ static const struct ExportQuery {
 } export_queries[] = {
     { "runs",
       "SELECT id, kind, status, started_at, ended_at, weights_id, engine_version,"
-      " bench_signature, params FROM runs WHERE " RUN_FILTER("id") " ORDER BY id" },
+      " bench_signature, params, variant FROM runs WHERE " RUN_FILTER("id") " AND variant = ?3"
+      " ORDER BY id" },
     { "games",
       "SELECT g.id, g.run_id, g.pair_id, g.opening_id, o.fen AS opening_fen,"
       " g.white_weights_id, g.black_weights_id, g.result, g.reason, g.plies, g.mars,"
-      " g.npositions, g.seed, g.created_at, r.kind AS run_kind, g.game_index, g.moves"
+      " g.npositions, g.seed, g.created_at, r.kind AS run_kind, g.game_index, g.moves, g.variant"
       " FROM games g JOIN runs r ON r.id = g.run_id LEFT JOIN openings o ON o.id = g.opening_id"
-      " WHERE " RUN_FILTER("g.run_id") " ORDER BY g.id" },
+      " WHERE " RUN_FILTER("g.run_id") " AND " VARIANT_FILTER " ORDER BY g.id" },
     { "positions",
       "SELECT p.game_id, p.ply, p.white_men, p.white_kings, p.black_men, p.black_kings,"
-      " p.side, p.score, p.capture_pending, g.result"
+      " p.side, p.score, p.capture_pending, g.result, g.variant"
       " FROM games g JOIN positions p ON p.game_id = g.id"
-      " WHERE " RUN_FILTER("g.run_id") " ORDER BY g.id, p.ply" },
+      " WHERE " RUN_FILTER("g.run_id") " AND " VARIANT_FILTER " ORDER BY g.id, p.ply" },
     { "summary",
       "SELECT g.run_id, r.kind, r.status, count(*) AS games,"
       " sum(g.result = 'white') AS white_wins, sum(g.result = 'draw') AS draws,"
@@ -68,36 +74,39 @@ static const struct ExportQuery {
       " sum(g.result = 'draw' AND coalesce(g.reason, '') NOT IN"
       "     ('repetition', 'no-progress', 'one-each', 'move-cap')) AS draws_other,"
       " min(g.plies) AS min_plies, max(g.plies) AS max_plies,"
-      " sum(g.plies) AS plies_sum, sum(g.plies * g.plies) AS plies_sumsq"
+      " sum(g.plies) AS plies_sum, sum(g.plies * g.plies) AS plies_sumsq, r.variant"
       " FROM games g JOIN runs r ON r.id = g.run_id"
-      " WHERE " RUN_FILTER("g.run_id") " AND " FINISHED_FILTER
+      " WHERE " RUN_FILTER("g.run_id") " AND " FINISHED_FILTER " AND " VARIANT_FILTER
       " GROUP BY g.run_id ORDER BY g.run_id" },
     { "openings",
       "SELECT g.opening_id, o.fen, o.source, count(*) AS games,"
       " sum(g.result = 'white') AS white_wins, sum(g.result = 'draw') AS draws,"
       " sum(g.result = 'black') AS black_wins,"
       " (sum(g.result = 'white') + 0.5 * sum(g.result = 'draw')) / count(*) AS white_score,"
-      " avg(g.plies) AS mean_plies"
+      " avg(g.plies) AS mean_plies, min(g.variant) AS variant"
       " FROM games g JOIN runs r ON r.id = g.run_id LEFT JOIN openings o ON o.id = g.opening_id"
-      " WHERE " RUN_FILTER("g.run_id") " AND " FINISHED_FILTER
+      " WHERE " RUN_FILTER("g.run_id") " AND " FINISHED_FILTER " AND " VARIANT_FILTER
       " GROUP BY g.opening_id ORDER BY g.opening_id" },
     { "calibration",
       "SELECT p.side, p.score, g.result FROM games g JOIN runs r ON r.id = g.run_id"
       " JOIN positions p ON p.game_id = g.id"
-      " WHERE p.score IS NOT NULL AND " RUN_FILTER("g.run_id") " AND " FINISHED_FILTER },
+      " WHERE p.score IS NOT NULL AND " RUN_FILTER("g.run_id") " AND " FINISHED_FILTER
+      " AND " VARIANT_FILTER },
     { "tuning",
       "SELECT e.tune_run_id, t.run_id, e.epoch, e.train_loss, e.validation_loss, t.k,"
       " t.positions, t.parent_weights_id, t.result_weights_id, w.generation AS result_generation"
       " FROM tune_epochs e JOIN tune_runs t ON t.id = e.tune_run_id"
       " LEFT JOIN weights w ON w.id = t.result_weights_id"
-      " WHERE " RUN_FILTER("t.run_id") " ORDER BY e.tune_run_id, e.epoch" },
+      " WHERE " RUN_FILTER("t.run_id") " AND coalesce(" RUN_VARIANT("t.run_id") ", w.variant) IS ?3"
+      " ORDER BY e.tune_run_id, e.epoch" },
     { "tune_runs",
       "SELECT t.id AS tune_run_id, t.run_id, t.parent_weights_id, pw.generation AS parent_generation,"
       " t.result_weights_id, w.generation AS result_generation, t.k, t.train_loss,"
       " t.validation_loss, t.positions, t.epochs, t.created_at"
       " FROM tune_runs t LEFT JOIN weights pw ON pw.id = t.parent_weights_id"
       " LEFT JOIN weights w ON w.id = t.result_weights_id"
-      " WHERE " RUN_FILTER("t.run_id") " ORDER BY t.id" },
+      " WHERE " RUN_FILTER("t.run_id") " AND coalesce(" RUN_VARIANT("t.run_id") ", w.variant, pw.variant)"
+      " IS ?3 ORDER BY t.id" },
     { "matches",
       "SELECT m.id AS match_id, m.run_id, m.weights_a, wa.generation AS generation_a,"
       " m.weights_b, wb.generation AS generation_b, m.games, m.wins, m.draws, m.losses,"
@@ -110,19 +119,20 @@ static const struct ExportQuery {
       " LEFT JOIN (SELECT candidate_weights_id, best_weights_id, max(generation) AS generation, outcome"
       "   FROM train_steps WHERE step = 'decision' GROUP BY candidate_weights_id, best_weights_id) d"
       "   ON d.candidate_weights_id = m.weights_a AND d.best_weights_id = m.weights_b"
-      " WHERE " RUN_FILTER("m.run_id") " ORDER BY m.id" },
+      " WHERE " RUN_FILTER("m.run_id") " AND coalesce(" RUN_VARIANT("m.run_id") ", wa.variant) IS ?3"
+      " ORDER BY m.id" },
     { "weights",
       "SELECT id, variant, generation, parent_id, note, created_at, text FROM weights"
-      " WHERE ?1 = 0 OR id IN (SELECT weights_id FROM runs WHERE id = ?1"
+      " WHERE variant = ?3 AND (?1 = 0 OR id IN (SELECT weights_id FROM runs WHERE id = ?1"
       "   UNION SELECT white_weights_id FROM games WHERE run_id = ?1"
       "   UNION SELECT black_weights_id FROM games WHERE run_id = ?1"
       "   UNION SELECT weights_a FROM matches WHERE run_id = ?1"
       "   UNION SELECT weights_b FROM matches WHERE run_id = ?1"
-      "   UNION SELECT result_weights_id FROM tune_runs WHERE run_id = ?1)"
+      "   UNION SELECT result_weights_id FROM tune_runs WHERE run_id = ?1))"
       " ORDER BY id" },
     { "analyses",
       "SELECT id, run_id, item_id, fen, best_move, score, depth, nodes, time_ms, pv, created_at"
-      " FROM analyses WHERE " RUN_FILTER("run_id") " ORDER BY id" },
+      " FROM analyses WHERE " RUN_FILTER("run_id") " AND " RUN_VARIANT("run_id") " IS ?3 ORDER BY id" },
 };
 
 #define NQUERIES ((int)(sizeof export_queries / sizeof export_queries[0]))
@@ -195,16 +205,18 @@ static void map_for_reading(Store *s)
     sqlite3_exec(s->db, "PRAGMA mmap_size = 1073741824", NULL, NULL, NULL);
 }
 
-bool store_export_rows(Store *s, const char *query, int64_t run_id, StoreHeaderFn header,
-                       StoreRowFn row, void *ctx)
+bool store_export_rows(Store *s, const char *query, const char *variant, int64_t run_id,
+                       StoreHeaderFn header, StoreRowFn row, void *ctx)
 {
-    return store_export_rows_ex(s, query, run_id, false, header, row, ctx);
+    return store_export_rows_ex(s, query, variant, run_id, false, header, row, ctx);
 }
 
-bool store_export_rows_ex(Store *s, const char *query, int64_t run_id, bool include_unfinished,
-                          StoreHeaderFn header, StoreRowFn row, void *ctx)
+bool store_export_rows_ex(Store *s, const char *query, const char *variant, int64_t run_id,
+                          bool include_unfinished, StoreHeaderFn header, StoreRowFn row, void *ctx)
 {
     if (!store_ready(s))
+        return false;
+    if (!store_variant_given(s, variant, "store_export_rows"))
         return false;
     if (!query)
         return store_fail(s, "store_export_rows: no query");
@@ -216,8 +228,9 @@ bool store_export_rows_ex(Store *s, const char *query, int64_t run_id, bool incl
     if (!st)
         return false;
     store_bind_int(s, st, 1, run_id > 0 ? run_id : 0);
-    if (sqlite3_bind_parameter_count(st) >= 2)
+    if (sqlite3_bind_parameter_count(st) >= 2)  /* ?3 is in every query, so ?2 is bindable */
         store_bind_int(s, st, 2, include_unfinished ? 1 : 0);
+    store_bind_text(s, st, 3, variant);
     bool ok = store_bind_ok(s, q->name) && store_read_begin(s);
     if (ok) {
         ok = walk_rows(s, st, q->name, header, row, ctx);
@@ -240,9 +253,12 @@ static int result_code(const unsigned char *text)
     }
 }
 
-bool store_export_positions(Store *s, int64_t run_id, StorePositionRowFn cb, void *ctx)
+bool store_export_positions(Store *s, const char *variant, int64_t run_id, StorePositionRowFn cb,
+                            void *ctx)
 {
     if (!store_ready(s))
+        return false;
+    if (!store_variant_given(s, variant, "store_export_positions"))
         return false;
     if (!cb)
         return store_fail(s, "store_export_positions: no callback");
@@ -251,6 +267,7 @@ bool store_export_positions(Store *s, int64_t run_id, StorePositionRowFn cb, voi
     if (!st)
         return false;
     store_bind_int(s, st, 1, run_id > 0 ? run_id : 0);
+    store_bind_text(s, st, 3, variant);
     bool ok = store_bind_ok(s, "positions") && store_read_begin(s);
     if (ok) {
         int rc;
@@ -339,11 +356,13 @@ static bool insert_analyses(Store *s, int64_t run_id, const AnalysisRecord *rows
     return ok;
 }
 
-int64_t store_analyses_put(Store *s, const char *params, const char *engine_version,
-                           const char *bench_signature, int64_t weights_id, int64_t started_at,
-                           const AnalysisRecord *rows, int n)
+int64_t store_analyses_put(Store *s, const char *variant, const char *params,
+                           const char *engine_version, const char *bench_signature,
+                           int64_t weights_id, int64_t started_at, const AnalysisRecord *rows, int n)
 {
     if (!store_ready(s))
+        return -1;
+    if (!store_variant_given(s, variant, "store_analyses_put"))
         return -1;
     if (n < 0 || (n > 0 && !rows))
         return store_fail(s, "store_analyses_put: bad arguments"), -1;
@@ -351,14 +370,15 @@ int64_t store_analyses_put(Store *s, const char *params, const char *engine_vers
         return -1;
     int64_t run_id = -1;
     sqlite3_stmt *st = store_prepare(s, "INSERT INTO runs (kind, params, engine_version, bench_signature,"
-                                  " weights_id, started_at, ended_at, status) VALUES ('analysis',"
-                                  " ?1, ?2, ?3, ?4, ?5, " STORE_NOW ", 'done')", "store_analyses_put run");
+                                  " weights_id, started_at, ended_at, status, variant) VALUES ('analysis',"
+                                  " ?1, ?2, ?3, ?4, ?5, " STORE_NOW ", 'done', ?6)", "store_analyses_put run");
     if (st) {
         store_bind_text(s, st, 1, params);
         store_bind_text(s, st, 2, engine_version);
         store_bind_text(s, st, 3, bench_signature);
         store_bind_id(s, st, 4, weights_id);
         store_bind_int(s, st, 5, started_at);
+        store_bind_text(s, st, 6, variant);
         if (store_step(s, st) == SQLITE_DONE)
             run_id = sqlite3_last_insert_rowid(s->db);
         else

@@ -73,6 +73,9 @@ static bool read_game_row(Store *s, int64_t id, StoredGame *out)
         out->created_at = sqlite3_column_int64(st, 12);
         r->has_index = sqlite3_column_type(st, 13) != SQLITE_NULL;
         r->game_index = sqlite3_column_int(st, 13);
+        const unsigned char *variant = sqlite3_column_text(st, 14);
+        snprintf(out->variant, sizeof out->variant, "%s", variant ? (const char *)variant : "");
+        r->variant = out->variant;
         if (oom) store_fail(s, "store_game_read: out of memory");
         else if (r->result == RESULT_NONE) store_fail(s, "game %lld: unknown result", (long long)id);
         else if (r->npositions < 0 || r->npositions > r->plies + 1)
@@ -181,10 +184,11 @@ static bool walk(Store *s, sqlite3_stmt *st, StorePositionFn cb, void *ctx, bool
     return rc == SQLITE_DONE || store_fail_db(s, "store_positions_foreach");
 }
 
-bool store_positions_foreach(Store *s, const int64_t *run_ids, int nruns, bool quiet_only,
-                             StorePositionFn cb, void *ctx)
+bool store_positions_foreach(Store *s, const char *variant, const int64_t *run_ids, int nruns,
+                             bool quiet_only, StorePositionFn cb, void *ctx)
 {
     if (!store_ready(s)) return false;
+    if (!store_variant_given(s, variant, "store_positions_foreach")) return false;
     if (!cb || nruns < 0 || (nruns > 0 && !run_ids))
         return store_fail(s, "store_positions_foreach: bad arguments");
     if (!store_read_begin(s)) return false;
@@ -196,6 +200,7 @@ bool store_positions_foreach(Store *s, const int64_t *run_ids, int nruns, bool q
         sqlite3_stmt *st = store_stmt(s, nruns ? STMT_FOREACH_RUN : STMT_FOREACH_ALL);
         store_bind_int(s, st, 1, quiet_only ? 1 : 0);
         if (nruns) store_bind_int(s, st, 2, run_ids[i]);
+        store_bind_text(s, st, 3, variant);
         ok = walk(s, st, cb, ctx, &stopped);
         store_done(st);
     }

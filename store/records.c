@@ -99,18 +99,21 @@ int64_t store_match_put(Store *s, const MatchRecord *rec)
     return run_once(s, st, "store_match_put") ? sqlite3_last_insert_rowid(s->db) : -1;
 }
 
-int store_recent_runs(Store *s, const char *kind, int n, int64_t *ids)
+int store_recent_runs(Store *s, const char *kind, const char *variant, int n, int64_t *ids)
 {
     if (!store_ready(s))
         return -1;
     if (!kind || n < 0 || (n > 0 && !ids))
         return store_fail(s, "store_recent_runs: bad arguments"), -1;
+    if (!store_variant_given(s, variant, "store_recent_runs"))
+        return -1;
     sqlite3_stmt *st = store_prepare(s, "SELECT id FROM runs WHERE kind = ?1 AND status = 'done'"
-                                  " ORDER BY id DESC LIMIT ?2", "store_recent_runs");
+                                  " AND variant = ?3 ORDER BY id DESC LIMIT ?2", "store_recent_runs");
     if (!st)
         return -1;
     store_bind_text(s, st, 1, kind);
     store_bind_int(s, st, 2, n);
+    store_bind_text(s, st, 3, variant);
     int count = 0, rc;
     while ((rc = store_step(s, st)) == SQLITE_ROW)
         ids[count++] = sqlite3_column_int64(st, 0);
@@ -120,18 +123,21 @@ int store_recent_runs(Store *s, const char *kind, int n, int64_t *ids)
     return count;
 }
 
-int64_t store_last_run(Store *s, const char *kind, char *status, size_t status_len,
-                       char *params, size_t params_len)
+int64_t store_last_run(Store *s, const char *kind, const char *variant, char *status,
+                       size_t status_len, char *params, size_t params_len)
 {
     if (!store_ready(s))
         return -1;
     if (!kind)
         return store_fail(s, "store_last_run: bad arguments"), -1;
+    if (!store_variant_given(s, variant, "store_last_run"))
+        return -1;
     sqlite3_stmt *st = store_prepare(s, "SELECT id, status, params FROM runs WHERE kind = ?1"
-                                  " ORDER BY id DESC LIMIT 1", "store_last_run");
+                                  " AND variant = ?2 ORDER BY id DESC LIMIT 1", "store_last_run");
     if (!st)
         return -1;
     store_bind_text(s, st, 1, kind);
+    store_bind_text(s, st, 2, variant);
     int64_t id = 0;
     int rc = store_step(s, st);
     if (rc == SQLITE_ROW) {
@@ -199,11 +205,12 @@ int store_train_step_get(Store *s, int64_t train_run_id, int generation, const c
 }
 
 int store_run_info(Store *s, int64_t run_id, char *kind, size_t kind_len, char *status,
-                   size_t status_len, int64_t *games)
+                   size_t status_len, int64_t *games, char *variant, size_t variant_len)
 {
     if (!store_ready(s))
         return -1;
-    sqlite3_stmt *st = store_prepare(s, "SELECT kind, status, (SELECT count(*) FROM games WHERE run_id = ?1)"
+    sqlite3_stmt *st = store_prepare(s, "SELECT kind, status, (SELECT count(*) FROM games WHERE run_id = ?1),"
+                                     " variant"
                                      " FROM runs WHERE id = ?1", "store_run_info");
     if (!st)
         return -1;
@@ -215,6 +222,7 @@ int store_run_info(Store *s, int64_t run_id, char *kind, size_t kind_len, char *
         copy_text(st, 1, status, status_len);
         if (games)
             *games = sqlite3_column_int64(st, 2);
+        copy_text(st, 3, variant, variant_len);
     } else if (rc != SQLITE_DONE) {
         found = -1;
         store_fail_db(s, "store_run_info");
@@ -223,7 +231,7 @@ int store_run_info(Store *s, int64_t run_id, char *kind, size_t kind_len, char *
     return found;
 }
 
-int store_game_runs(Store *s, bool include_unfinished, int64_t **ids)
+int store_game_runs(Store *s, const char *variant, bool include_unfinished, int64_t **ids)
 {
     if (ids)
         *ids = NULL;
@@ -231,12 +239,15 @@ int store_game_runs(Store *s, bool include_unfinished, int64_t **ids)
         return -1;
     if (!ids)
         return store_fail(s, "store_game_runs: no output"), -1;
-    sqlite3_stmt *st = store_prepare(s, "SELECT r.id FROM runs r WHERE (?1 OR r.status = 'done')"
+    if (!store_variant_given(s, variant, "store_game_runs"))
+        return -1;
+    sqlite3_stmt *st = store_prepare(s, "SELECT r.id FROM runs r WHERE (?1 OR r.status = 'done') AND r.variant = ?2"
                                      " AND EXISTS (SELECT 1 FROM games g WHERE g.run_id = r.id)"
                                      " ORDER BY r.id", "store_game_runs");
     if (!st)
         return -1;
     store_bind_int(s, st, 1, include_unfinished ? 1 : 0);
+    store_bind_text(s, st, 2, variant);
     int count = 0, cap = 0, rc;
     int64_t *list = NULL;
     while ((rc = store_step(s, st)) == SQLITE_ROW) {

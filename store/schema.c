@@ -3,21 +3,21 @@
 #include <stdio.h>
 #include "store_internal.h"
 
-#define SCHEMA_VERSION 3
+#define SCHEMA_VERSION 4
 #define APPLICATION_ID 1145130305 /* 'DAMA' in the file header: marks a dama database */
 
 /* data/schema.sql, byte for byte (tests/test_store.c compares them).  After editing the
  * .sql file, regenerate the literal, e.g. with
  *   sed 's/\\/\\\\/g; s/"/\\"/g; s/^/    "/; s/$/\\n"/' data/schema.sql */
 static const char schema_sql[] =
-    "-- dama database, schema version 3.\n"
+    "-- dama database, schema version 4.\n"
     "-- store/schema.c embeds this text byte for byte (tests/test_store.c checks it), so the\n"
     "-- binary never reads it from the working directory.  Change both together, bump\n"
     "-- user_version, and add a migration step in store/schema.c.\n"
     "-- Times are Unix seconds.  Bitboards are uint64 stored as the int64 with the same bits.\n"
     "\n"
     "PRAGMA application_id = 1145130305; -- 'DAMA': tells a dama database from other files\n"
-    "PRAGMA user_version = 3;\n"
+    "PRAGMA user_version = 4;\n"
     "\n"
     "-- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash of text).\n"
     "CREATE TABLE weights (\n"
@@ -34,6 +34,8 @@ static const char schema_sql[] =
     "CREATE INDEX weights_generation ON weights(variant, generation);\n"
     "\n"
     "-- One row per invocation of a pipeline step (selfplay, match, train, tune, analysis ...).\n"
+    "-- variant (runs, games, openings; since v4): the game played, so one file may hold both\n"
+    "-- and no reader mixes them.\n"
     "CREATE TABLE runs (\n"
     "    id              INTEGER PRIMARY KEY,\n"
     "    kind            TEXT    NOT NULL CHECK (length(kind) > 0),\n"
@@ -47,13 +49,15 @@ static const char schema_sql[] =
     "    -- process died: found by a later writer from host and pid).\n"
     "    status          TEXT    NOT NULL DEFAULT 'running',\n"
     "    host            TEXT,\n"
-    "    pid             INTEGER\n"
+    "    pid             INTEGER,\n"
+    "    variant         TEXT    NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'))\n"
     ");\n"
     "\n"
     "CREATE TABLE openings (\n"
     "    id      INTEGER PRIMARY KEY,\n"
     "    fen     TEXT    NOT NULL UNIQUE,\n"
-    "    source  TEXT\n"
+    "    source  TEXT,\n"
+    "    variant TEXT    NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'))\n"
     ");\n"
     "\n"
     "-- The result lives here once; positions inherit it through game_id.\n"
@@ -77,7 +81,8 @@ static const char schema_sql[] =
     "    seed              INTEGER,\n"
     "    npositions        INTEGER NOT NULL CHECK (npositions BETWEEN 0 AND plies + 1),\n"
     "    created_at        INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),\n"
-    "    game_index        INTEGER CHECK (game_index >= 0)\n"
+    "    game_index        INTEGER CHECK (game_index >= 0),\n"
+    "    variant           TEXT    NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'))\n"
     ");\n"
     "CREATE INDEX games_run ON games(run_id);\n"
     "CREATE UNIQUE INDEX games_run_index ON games(run_id, game_index);\n"
@@ -194,6 +199,11 @@ static const char *const migrations[SCHEMA_VERSION] = {
     "ALTER TABLE runs ADD COLUMN host TEXT;\n"
     "ALTER TABLE runs ADD COLUMN pid INTEGER;\n"
     "PRAGMA user_version = 3;\n",
+    /* 3 -> 4: the variant of runs, games and openings (every older row is Turkish) */
+    [3] = "ALTER TABLE runs ADD COLUMN variant TEXT NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'));\n"
+    "ALTER TABLE openings ADD COLUMN variant TEXT NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'));\n"
+    "ALTER TABLE games ADD COLUMN variant TEXT NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'));\n"
+    "PRAGMA user_version = 4;\n",
 };
 
 const char *store_schema_sql(void) { return schema_sql; }

@@ -28,6 +28,7 @@ typedef struct StoredPosition {
  * (positions[0] = the opening position), so 0 <= npositions <= plies + 1; store_check()
  * verifies that each game has exactly npositions rows. */
 typedef struct GameRecord {
+    const char *variant;      /* required: the run's (Variant.name) */
     int64_t run_id, pair_id, opening_id, white_weights_id, black_weights_id;
     int result;               /* enum Result: RESULT_WHITE_WINS, RESULT_BLACK_WINS, RESULT_DRAW */
     const char *reason;       /* e.g. reason_name(); NULL = none */
@@ -51,6 +52,7 @@ typedef struct StoredGame {
     char *reason;             /* owned; NULL when none */
     char *moves;              /* owned */
     StoredPosition *positions;/* owned, rec.npositions entries */
+    char variant[16];         /* rec.variant points here */
 } StoredGame;
 
 /* Opens or creates the database at path, creating the schema or migrating an older one.
@@ -80,11 +82,12 @@ void store_snapshot_end(Store *s);            /* NULL or no snapshot: nothing ha
 const char *store_schema_sql(void);
 int store_schema_version(void);
 
-/* Runs.  kind is required ("selfplay", "match", "train", ...); other texts may be NULL;
+/* Runs.  kind and variant (Variant.name: "turkish", "international") are required; the
+ * run's games must be of its variant.  Other texts may be NULL;
  * weights_id <= 0 = none.  The run records this host and process id, so a later writer can
  * tell a run whose process died.  store_run_end sets ended_at and status ("done",
  * "interrupted", "failed"). */
-int64_t store_run_begin(Store *s, const char *kind, const char *params,
+int64_t store_run_begin(Store *s, const char *kind, const char *variant, const char *params,
                         const char *engine_version, const char *bench_signature,
                         int64_t weights_id);
 bool store_run_end(Store *s, int64_t run_id, const char *status);
@@ -99,8 +102,8 @@ bool store_weights_get(Store *s, int64_t id, char **text_out);
  * 0 when the variant has none, negative on error. */
 int64_t store_latest_weights(Store *s, const char *variant);
 
-/* Openings: the same FEN returns the existing id. */
-int64_t store_opening_put(Store *s, const char *fen, const char *source);
+/* Openings: the same FEN returns the existing id (an error when stored for another variant). */
+int64_t store_opening_put(Store *s, const char *variant, const char *fen, const char *source);
 
 /* Writes n games and all their positions in one transaction: all of them or none. */
 bool store_games_write(Store *s, const GameRecord *games, int n);
@@ -117,11 +120,12 @@ bool store_count(Store *s, const char *table, int64_t *n);
  * run's games in game index order (a game's identity; rowid for games without one), each
  * game's positions by ply, with their game's result (enum Result), in one read snapshot.
  * quiet_only skips positions with a capture pending.  A non-zero return from cb stops the
- * walk early (still a success).  cb must not call into the same Store. */
+ * walk early (still a success).  cb must not call into the same Store.  Only the games of
+ * variant (required) are walked: one database may hold both games. */
 typedef int (*StorePositionFn)(void *ctx, int64_t game_id, int ply, const Position *pos,
                                int score, bool has_score, int result);
-bool store_positions_foreach(Store *s, const int64_t *run_ids, int nruns, bool quiet_only,
-                             StorePositionFn cb, void *ctx);
+bool store_positions_foreach(Store *s, const char *variant, const int64_t *run_ids, int nruns,
+                             bool quiet_only, StorePositionFn cb, void *ctx);
 
 /* ---- Pipeline records (store/records.c) ---- */
 
@@ -146,21 +150,22 @@ typedef struct MatchRecord {
 } MatchRecord;
 int64_t store_match_put(Store *s, const MatchRecord *rec);
 
-/* Ids of the n most recent runs of kind that ended 'done' (newest first); returns how many
+/* Ids of the n most recent runs of kind and variant that ended 'done' (newest first); returns how many
  * were found (0..n) or -1. */
-int store_recent_runs(Store *s, const char *kind, int n, int64_t *ids);
-/* What a run is: kind and status copied into the buffers, and how many games it has.
+int store_recent_runs(Store *s, const char *kind, const char *variant, int n, int64_t *ids);
+/* What a run is: kind, status and variant copied into the buffers (each may be NULL), and
+ * how many games it has.
  * 1 when the run exists, 0 when not, -1 on error. */
 int store_run_info(Store *s, int64_t run_id, char *kind, size_t kind_len, char *status,
-                   size_t status_len, int64_t *games);
+                   size_t status_len, int64_t *games, char *variant, size_t variant_len);
 /* Ids of the runs that have games, in id order, into *ids (malloc'd; the caller frees it;
- * NULL when none): only those that ended 'done' unless include_unfinished.  Returns how
+ * NULL when none) of variant: only those that ended 'done' unless include_unfinished.  Returns how
  * many, or -1. */
-int store_game_runs(Store *s, bool include_unfinished, int64_t **ids);
-/* The most recent run of kind whatever its status: its id (0 when none, -1 on error), and
+int store_game_runs(Store *s, const char *variant, bool include_unfinished, int64_t **ids);
+/* The most recent run of kind and variant whatever its status: its id (0 when none, -1 on error), and
  * its status and params copied into the buffers. */
-int64_t store_last_run(Store *s, const char *kind, char *status, size_t status_len,
-                       char *params, size_t params_len);
+int64_t store_last_run(Store *s, const char *kind, const char *variant, char *status,
+                       size_t status_len, char *params, size_t params_len);
 
 /* The training journal: one row per finished step of a generation. */
 typedef struct TrainStep {
@@ -197,14 +202,15 @@ typedef int (*StoreRowFn)(void *ctx, int ncols, const StoreCell *cells);
 /* Streams the rows of one export query ("runs", "games", "positions", "summary",
  * "openings", "calibration", "tuning", "tune_runs", "matches", "weights", "analyses"; their
  * columns are documented in store/export.c) in one read snapshot (readers never block the
- * writer); run_id > 0 keeps the rows of that run only.  Unknown query: an error. */
-bool store_export_rows(Store *s, const char *query, int64_t run_id, StoreHeaderFn header,
-                       StoreRowFn row, void *ctx);
+ * writer); only the rows of variant (required); run_id > 0 keeps the rows of that run
+ * only.  Unknown query: an error. */
+bool store_export_rows(Store *s, const char *query, const char *variant, int64_t run_id,
+                       StoreHeaderFn header, StoreRowFn row, void *ctx);
 /* The same with the statistics queries (summary, openings, calibration) told whether to
  * count the games of runs that did not end 'done' (running, interrupted, failed, stale);
  * store_export_rows leaves them out.  The other queries list every row either way. */
-bool store_export_rows_ex(Store *s, const char *query, int64_t run_id, bool include_unfinished,
-                          StoreHeaderFn header, StoreRowFn row, void *ctx);
+bool store_export_rows_ex(Store *s, const char *query, const char *variant, int64_t run_id,
+                          bool include_unfinished, StoreHeaderFn header, StoreRowFn row, void *ctx);
 
 /* The "positions" query decoded, for the export's fast path: the same rows and order. */
 typedef struct StorePositionRow {
@@ -217,7 +223,8 @@ typedef struct StorePositionRow {
     int result;               /* the game's: enum Result */
 } StorePositionRow;
 typedef int (*StorePositionRowFn)(void *ctx, const StorePositionRow *row);
-bool store_export_positions(Store *s, int64_t run_id, StorePositionRowFn cb, void *ctx);
+bool store_export_positions(Store *s, const char *variant, int64_t run_id, StorePositionRowFn cb,
+                            void *ctx);
 
 /* 1 when table ("runs", "games" or "weights") has a row with this id, 0 when not, -1 on
  * error. */
@@ -231,8 +238,8 @@ typedef struct AnalysisRecord {
 } AnalysisRecord;
 /* Writes a run of kind 'analysis' (status 'done', started at started_at Unix seconds) and
  * its n rows in one transaction; returns the run id, or -1 (nothing written). */
-int64_t store_analyses_put(Store *s, const char *params, const char *engine_version,
-                           const char *bench_signature, int64_t weights_id, int64_t started_at,
-                           const AnalysisRecord *rows, int n);
+int64_t store_analyses_put(Store *s, const char *variant, const char *params,
+                           const char *engine_version, const char *bench_signature,
+                           int64_t weights_id, int64_t started_at, const AnalysisRecord *rows, int n);
 
 #endif

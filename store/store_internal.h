@@ -17,7 +17,7 @@
     X(TX_COMMIT, "COMMIT")                                                                   \
     X(TX_ROLLBACK, "ROLLBACK")                                                               \
     X(RUN_INSERT, "INSERT INTO runs (kind, params, engine_version, bench_signature,"         \
-                  " weights_id, host, pid) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")             \
+                  " weights_id, host, pid, variant) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)") \
     X(RUN_END, "UPDATE runs SET ended_at = " STORE_NOW ", status = ?2 WHERE id = ?1")        \
     X(WEIGHTS_FIND, "SELECT id, text FROM weights WHERE variant = ?1 AND hash = ?2")         \
     X(WEIGHTS_INSERT, "INSERT INTO weights (variant, generation, parent_id, text, hash,"     \
@@ -25,18 +25,21 @@
     X(WEIGHTS_GET, "SELECT text FROM weights WHERE id = ?1")                                 \
     X(WEIGHTS_LATEST, "SELECT id FROM weights WHERE variant = ?1"                            \
                       " ORDER BY generation DESC, id DESC LIMIT 1")                          \
-    X(OPENING_FIND, "SELECT id FROM openings WHERE fen = ?1")                                \
-    X(OPENING_INSERT, "INSERT INTO openings (fen, source) VALUES (?1, ?2)")                  \
+    X(OPENING_FIND, "SELECT id, variant FROM openings WHERE fen = ?1")                       \
+    X(OPENING_INSERT, "INSERT INTO openings (fen, source, variant) VALUES (?1, ?2, ?3)")     \
     X(GAME_INSERT, "INSERT INTO games (run_id, pair_id, opening_id, white_weights_id,"       \
                    " black_weights_id, result, reason, plies, mars, moves, seed, npositions,"  \
-                   " game_index) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"  \
-                   " ?13)")                                                                   \
+                   " game_index, variant) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"    \
+                   " ?11, ?12, ?13, ?14"                                                      \
+                   /* nothing when the run plays another variant (a missing run: the      \
+                    * foreign key says so) */                                             \
+                   " WHERE NOT EXISTS (SELECT 1 FROM runs WHERE id = ?1 AND variant IS NOT ?14)") \
     X(POSITION_INSERT, "INSERT INTO positions (game_id, ply, white_men, white_kings,"        \
                        " black_men, black_kings, side, score, capture_pending)"              \
                        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")                       \
     X(GAME_GET, "SELECT run_id, pair_id, opening_id, white_weights_id, black_weights_id,"    \
                 " result, reason, plies, mars, moves, seed, npositions, created_at,"         \
-                " game_index"                                                                \
+                " game_index, variant"                                                       \
                 " FROM games WHERE id = ?1")                                                 \
     X(GAME_POSITIONS, "SELECT ply, white_men, white_kings, black_men, black_kings, side,"    \
                       " score, capture_pending FROM positions WHERE game_id = ?1"            \
@@ -44,12 +47,13 @@
     X(FOREACH_ALL, "SELECT p.game_id, p.ply, p.white_men, p.white_kings, p.black_men,"       \
                    " p.black_kings, p.side, p.score, g.result"                               \
                    " FROM positions p JOIN games g ON g.id = p.game_id"                      \
-                   " WHERE (?1 = 0 OR p.capture_pending = 0)"                                \
+                   " WHERE (?1 = 0 OR p.capture_pending = 0) AND g.variant = ?3"             \
                    " ORDER BY g.run_id, g.game_index, g.id, p.ply")                          \
     X(FOREACH_RUN, "SELECT p.game_id, p.ply, p.white_men, p.white_kings, p.black_men,"       \
                    " p.black_kings, p.side, p.score, g.result"                               \
                    " FROM games g JOIN positions p ON p.game_id = g.id"                      \
                    " WHERE g.run_id = ?2 AND (?1 = 0 OR p.capture_pending = 0)"              \
+                   " AND g.variant = ?3"                                                     \
                    " ORDER BY g.game_index, g.id, p.ply")                                    \
     X(CHECK_INTEGRITY, "PRAGMA integrity_check")                                             \
     X(CHECK_FOREIGN_KEYS, "PRAGMA foreign_key_check")                                        \
@@ -150,6 +154,12 @@ static inline void store_bind_id(Store *s, sqlite3_stmt *st, int col, int64_t id
 static inline int store_step(Store *s, sqlite3_stmt *st)
 {
     return s->bind_rc != SQLITE_OK ? s->bind_rc : sqlite3_step(st);
+}
+
+/* Every record and every filter names its variant: there is no default to mix games by. */
+static inline bool store_variant_given(Store *s, const char *variant, const char *what)
+{
+    return (variant && variant[0]) || store_fail(s, "%s: no variant", what);
 }
 
 /* uint64 <-> int64 with the same bits: SQLite integers are signed 64-bit. */

@@ -17,12 +17,13 @@ static bool step_done(Store *s, sqlite3_stmt *st, const char *what)
     return rc == SQLITE_DONE;
 }
 
-int64_t store_run_begin(Store *s, const char *kind, const char *params,
+int64_t store_run_begin(Store *s, const char *kind, const char *variant, const char *params,
                         const char *engine_version, const char *bench_signature,
                         int64_t weights_id)
 {
     if (!store_ready(s)) return -1;
     if (!kind || !kind[0]) return store_fail(s, "store_run_begin: no kind"), -1;
+    if (!store_variant_given(s, variant, "store_run_begin")) return -1;
     sqlite3_stmt *st = store_stmt(s, STMT_RUN_INSERT);
     store_bind_text(s, st, 1, kind);
     store_bind_text(s, st, 2, params);
@@ -35,6 +36,7 @@ int64_t store_run_begin(Store *s, const char *kind, const char *params,
     host[sizeof host - 1] = '\0';
     store_bind_text(s, st, 6, host[0] ? host : NULL);  /* outlives the step */
     store_bind_int(s, st, 7, (int64_t)getpid());
+    store_bind_text(s, st, 8, variant);
     if (!step_done(s, st, "store_run_begin")) return -1;
     return sqlite3_last_insert_rowid(s->db);
 }
@@ -121,17 +123,25 @@ int64_t store_weights_put(Store *s, const char *variant, int generation, int64_t
     return store_commit(s) ? id : -1;
 }
 
-int64_t store_opening_put(Store *s, const char *fen, const char *source)
+int64_t store_opening_put(Store *s, const char *variant, const char *fen, const char *source)
 {
     if (!store_ready(s)) return -1;
     if (!fen || !fen[0]) return store_fail(s, "store_opening_put: no FEN"), -1;
+    if (!store_variant_given(s, variant, "store_opening_put")) return -1;
     if (!store_begin_write(s)) return -1;
     sqlite3_stmt *st = store_stmt(s, STMT_OPENING_FIND);
     store_bind_text(s, st, 1, fen);
     int64_t id = 0;
     int rc = store_step(s, st);
-    if (rc == SQLITE_ROW) id = sqlite3_column_int64(st, 0);
-    else if (rc != SQLITE_DONE) {
+    if (rc == SQLITE_ROW) {
+        id = sqlite3_column_int64(st, 0);
+        const char *stored = (const char *)sqlite3_column_text(st, 1);
+        if (!stored || strcmp(stored, variant) != 0) {
+            store_fail(s, "store_opening_put: opening '%s' is stored as %s, not %s", fen,
+                       stored ? stored : "(none)", variant);
+            id = -1;
+        }
+    } else if (rc != SQLITE_DONE) {
         store_fail_db(s, "store_opening_put");
         id = -1;
     }
@@ -140,6 +150,7 @@ int64_t store_opening_put(Store *s, const char *fen, const char *source)
         st = store_stmt(s, STMT_OPENING_INSERT);
         store_bind_text(s, st, 1, fen);
         store_bind_text(s, st, 2, source);
+        store_bind_text(s, st, 3, variant);
         id = step_done(s, st, "store_opening_put") ? sqlite3_last_insert_rowid(s->db) : -1;
     }
     if (id < 0) {
@@ -166,6 +177,8 @@ static bool game_valid(Store *s, const GameRecord *g, int index)
         return store_fail(s, "game %d of the batch: result %d is not a finished game's", index, g->result);
     if (g->run_id <= 0)
         return store_fail(s, "game %d of the batch: no run_id", index);
+    if (!g->variant || !g->variant[0])
+        return store_fail(s, "game %d of the batch: no variant", index);
     if (g->plies < 0 || g->npositions < 0 || g->npositions > g->plies + 1)
         return store_fail(s, "game %d of the batch: %d positions for %d plies (0 to plies+1 allowed)",
                           index, g->npositions, g->plies);
@@ -197,9 +210,13 @@ static bool game_insert(Store *s, const GameRecord *g, int index)
         store_bind_int(s, st, 13, g->game_index);
     else
         store_bind_null(s, st, 13);
+    store_bind_text(s, st, 14, g->variant);
     char what[64];
     snprintf(what, sizeof what, "game %d of the batch", index);
     if (!step_done(s, st, what)) return false;
+    if (sqlite3_changes(s->db) == 0)
+        return store_fail(s, "game %d of the batch: a %s game in run %lld, which plays another variant",
+                          index, g->variant, (long long)g->run_id);
 
     int64_t game_id = sqlite3_last_insert_rowid(s->db);
     /* The hot loop: every column is rebound each row, so no clear_bindings. */

@@ -300,14 +300,14 @@ static void test_db_stores_rows(void **state)
     Store *s = store_open(dbname, e, sizeof e);
     assert_non_null(s);
     Rows rows = { 0 };
-    assert_true(store_export_rows(s, "analyses", 0, NULL, collect, &rows));
+    assert_true(store_export_rows(s, "analyses", "turkish", 0, NULL, collect, &rows));
     assert_int_equal(rows.n, c->nrows - 1);
     for (int i = 0; i < rows.n; i++) {
         assert_string_equal(rows.ids[i], csv_cell(c, i + 1, "id"));
         assert_string_equal(rows.best[i], csv_cell(c, i + 1, "bestmove"));
     }
     char kind[32] = "";
-    assert_true(store_export_rows(s, "runs", rows.run, NULL, run_kind, kind));
+    assert_true(store_export_rows(s, "runs", "turkish", rows.run, NULL, run_kind, kind));
     assert_string_equal(kind, "analysis");
     store_close(s);
     csv_release(c);

@@ -172,9 +172,10 @@ static void test_positions(void **state)
     Store *s = open_db();
     Csv *c = export_load("positions", "");
     static const char *const header[] = { "game_id", "ply", "fen", "white_men", "white_kings", "black_men",
-                                          "black_kings", "side", "score", "capture_pending", "result", "points" };
-    assert_int_equal(c->ncols[0], 12);
-    for (int i = 0; i < 12; i++)
+                                          "black_kings", "side", "score", "capture_pending", "result", "points",
+                                          "variant" };
+    assert_int_equal(c->ncols[0], 13);
+    for (int i = 0; i < 13; i++)
         assert_string_equal(c->rows[0][i], header[i]);
     assert_int_equal(c->nrows - 1, count(s, "positions"));
     StoredGame g = { 0 };
@@ -270,7 +271,7 @@ static void test_calibration(void **state)
     (void)state;
     Store *s = open_db();
     Tally t = { 0 };
-    assert_true(store_positions_foreach(s, NULL, 0, false, tally, &t));
+    assert_true(store_positions_foreach(s, "turkish", NULL, 0, false, tally, &t));
     store_close(s);
     Csv *c = export_load("calibration", "--bucket 100");
     int64_t total = 0;
@@ -482,7 +483,7 @@ static void write_games(Store *s, int64_t run, int n, uint64_t white_kings)
                                             .kings = { i == 0 ? white_kings : 0, 0 }, .side = i % 2 },
                                    .score = 10 * i, .has_score = true };
     for (int g = 0; g < n; g++) {
-        GameRecord rec = { .run_id = run, .result = g % 2 ? RESULT_DRAW : RESULT_WHITE_WINS, .plies = 3,
+        GameRecord rec = { .variant = "turkish", .run_id = run, .result = g % 2 ? RESULT_DRAW : RESULT_WHITE_WINS, .plies = 3,
                            .moves = "a3-a4 h6-h5 a4-a5", .seed = (uint64_t)g, .positions = pos, .npositions = 4 };
         if (!store_games_write(s, &rec, 1))
             fail_msg("%s", store_error(s));
@@ -527,7 +528,7 @@ static void test_one_snapshot_for_all_files(void **state)
     Store *w = new_db("snap.db", db, sizeof db);
     snprintf(dir, sizeof dir, "%s/snap", fx.dir);
     assert_int_equal(mkdir(dir, 0777), 0);
-    int64_t run = store_run_begin(w, "selfplay", NULL, NULL, NULL, 0);
+    int64_t run = store_run_begin(w, "selfplay", "turkish", NULL, NULL, NULL, 0);
     write_games(w, run, 5, 0);
     assert_true(store_run_end(w, run, "done"));
 
@@ -535,7 +536,7 @@ static void test_one_snapshot_for_all_files(void **state)
     if (!r)
         fail_msg("%s", err);
     assert_true(store_snapshot_begin(r));
-    ExportOptions eo = { .k = EXPORT_DEFAULT_K, .bucket = EXPORT_DEFAULT_BUCKET };
+    ExportOptions eo = { .variant = &turkish_variant, .k = EXPORT_DEFAULT_K, .bucket = EXPORT_DEFAULT_BUCKET };
     static const char *const order[] = { "games", "summary", "positions", "openings", "calibration" };
     for (int i = 0; i < 5; i++) {
         write_games(w, run, 3, 0); /* between every two files, three more games */
@@ -566,7 +567,7 @@ static void test_unfinished_runs(void **state)
     Store *s = new_db("unfinished.db", db, sizeof db);
     static const char *const status[] = { "done", "interrupted", "failed", NULL };
     for (int i = 0; i < 4; i++) {
-        int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 0);
+        int64_t run = store_run_begin(s, "selfplay", "turkish", NULL, NULL, NULL, 0);
         write_games(s, run, i + 1, 0); /* run 1: 1 game, run 2: 2, ... */
         if (status[i])
             assert_true(store_run_end(s, run, status[i]));
@@ -600,7 +601,7 @@ static void test_bitboard_bit_63(void **state)
     (void)state;
     char db[128];
     Store *s = new_db("h8.db", db, sizeof db);
-    int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 0);
+    int64_t run = store_run_begin(s, "selfplay", "turkish", NULL, NULL, NULL, 0);
     write_games(s, run, 1, 1ull << 63);
     assert_true(store_run_end(s, run, "done"));
     store_close(s);

@@ -154,7 +154,7 @@ static void test_selfplay_interrupt_and_kill(void **state)
     int64_t after_int = count(s, "games");
     assert_true(after_int >= 4);
     char run_status[32];
-    assert_int_equal(store_last_run(s, "selfplay", run_status, sizeof run_status, NULL, 0), 1);
+    assert_int_equal(store_last_run(s, "selfplay", "turkish", run_status, sizeof run_status, NULL, 0), 1);
     assert_string_equal(run_status, "interrupted");
     store_close(s);
 
@@ -324,7 +324,7 @@ static void test_train_interrupt_and_resume(void **state)
     assert_int_equal(again.ref_id, first.ref_id);
     assert_int_equal(count(s, "train_steps"), 8); /* 2 generations x 4 steps */
     char run_status[32];
-    assert_int_equal(store_last_run(s, "train", run_status, sizeof run_status, NULL, 0), 1);
+    assert_int_equal(store_last_run(s, "train", "turkish", run_status, sizeof run_status, NULL, 0), 1);
     assert_string_equal(run_status, "done");
     assert_true(store_check(s));
     store_close(s);

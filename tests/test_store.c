@@ -159,7 +159,7 @@ static void make_game(TestGame *g, int64_t run_id, int plies, uint64_t seed)
         p->capture_pending = i % 3 == 0;
     }
     snprintf(g->moves, sizeof g->moves, "c3-d4 f6-e5 d4xf6");
-    g->rec = (GameRecord){
+    g->rec = (GameRecord){ .variant = "turkish",
         .run_id = run_id, .pair_id = (int64_t)(seed % 7) + 1, .result = RESULT_WHITE_WINS + (int)(seed % 3),
         .reason = seed % 2 ? "no-moves" : NULL, .plies = plies, .mars = seed % 2 == 0,
         .moves = g->moves, .seed = seed | (1ull << 63), .positions = g->pos, .npositions = plies + 1,
@@ -317,7 +317,7 @@ static void test_reopen_is_idempotent(void **state)
 {
     const TempDb *t = *state;
     Store *s = open_ok(t->path);
-    int64_t run = store_run_begin(s, "selfplay", "{\"games\":2}", "dama 0.1", "bench 123", 0);
+    int64_t run = store_run_begin(s, "selfplay", "turkish", "{\"games\":2}", "dama 0.1", "bench 123", 0);
     assert_true(run > 0);
     int64_t objects = raw_int(t->path, "SELECT count(*) FROM sqlite_master");
     store_close(s);
@@ -388,6 +388,9 @@ static void make_old_database(const char *path, int version)
     if (version >= 2)
         raw_exec(path, "INSERT INTO train_steps (train_run_id, generation, step, ref_id, outcome) VALUES"
                        " (1, 1, 'decision', 1, 'promoted')");
+    if (version >= 3)
+        raw_exec(path, "UPDATE games SET game_index = id - 1;"
+                       "UPDATE runs SET host = 'old-host', pid = 4242 WHERE id = 1");
 }
 
 /* After migration: the rows of make_old_database, read through the store and raw SQL. */
@@ -407,7 +410,8 @@ static void expect_old_data(const char *path, int version)
     assert_string_equal(g.rec.moves, "a3-a4 h6-h5");
     assert_true(g.rec.mars);
     assert_true(g.rec.seed == (uint64_t)-5);
-    assert_false(g.rec.has_index);  /* games from before v3 have no index */
+    assert_int_equal(g.rec.has_index, version >= 3);  /* games from before v3 have no index */
+    assert_string_equal(g.rec.variant, "turkish");    /* every game before v4 was Turkish */
     assert_true(g.positions[0].pos.men[WHITE] == 1ull << 63);
     assert_false(g.positions[1].has_score);
     assert_int_equal(g.positions[2].score, -30);
@@ -418,7 +422,7 @@ static void expect_old_data(const char *path, int version)
     free(text);
     assert_true(store_check(s));
     /* the new columns work: a game index is unique within its run */
-    int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 1);
+    int64_t run = store_run_begin(s, "selfplay", "turkish", NULL, NULL, NULL, 1);
     assert_true(run > 2);
     static TestGame tg;
     make_game(&tg, run, 4, 3);
@@ -427,15 +431,33 @@ static void expect_old_data(const char *path, int version)
     assert_true(store_games_write(s, &tg.rec, 1));
     assert_false(store_games_write(s, &tg.rec, 1));
     assert_non_null(strstr(store_error(s), "UNIQUE"));
+    /* ... and the variant: the old rows are Turkish, an International run can be added */
+    assert_true(store_run_begin(s, "selfplay", "international", NULL, NULL, NULL, 0) > run);
     store_close(s);
     assert_string_equal(raw_text(path, "SELECT params FROM runs WHERE id = 1"), "games=2");
-    assert_int_equal(raw_int(path, "SELECT count(*) FROM runs WHERE id = 1 AND host IS NULL AND pid IS NULL"), 1);
+    if (version >= 3)
+        assert_int_equal(raw_int(path, "SELECT count(*) FROM runs WHERE id = 1 AND host = 'old-host' AND pid = 4242"), 1);
+    else
+        assert_int_equal(raw_int(path, "SELECT count(*) FROM runs WHERE id = 1 AND host IS NULL AND pid IS NULL"), 1);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM runs WHERE id <= 2 AND variant = 'turkish'"), 2);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM games WHERE id <= 2 AND variant = 'turkish'"), 2);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM openings WHERE variant = 'turkish'"), 1);
+    assert_int_equal(raw_int(path, "SELECT count(*) FROM runs WHERE variant = 'international'"), 1);
+    /* the CHECK came with the migrated column too: no unknown variant gets in */
+    char *msg = NULL;
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_not_equal(sqlite3_exec(db, "INSERT INTO runs (kind, variant) VALUES ('selfplay', 'chess')", NULL, NULL,
+                                      &msg), SQLITE_OK);
+    assert_non_null(msg && strstr(msg, "CHECK") ? msg : NULL);
+    sqlite3_free(msg);
+    sqlite3_close(db);
 }
 
 static void test_migrate_real_old_files(void **state)
 {
     const TempDb *t = *state;
-    for (int version = 1; version <= 2; version++) {
+    for (int version = 1; version <= 3; version++) {
         temp_db_reset(t);
         make_old_database(t->path, version);
         assert_int_equal(raw_int(t->path, "PRAGMA user_version"), version);
@@ -529,29 +551,29 @@ static void test_bad_arguments(void **state)
     char *text = NULL;
     StoredGame g;
     assert_false(store_count(NULL, "games", &n));
-    assert_true(store_run_begin(NULL, "selfplay", NULL, NULL, NULL, 0) < 0);
+    assert_true(store_run_begin(NULL, "selfplay", "turkish", NULL, NULL, NULL, 0) < 0);
     assert_false(store_run_end(NULL, 1, "done"));
     assert_true(store_weights_put(NULL, "turkish", 0, 0, "x 1\n", NULL) < 0);
     assert_false(store_weights_get(NULL, 1, &text));
     assert_true(store_latest_weights(NULL, "turkish") < 0);
-    assert_true(store_opening_put(NULL, "W:Wa3:Bh6", NULL) < 0);
+    assert_true(store_opening_put(NULL, "turkish", "W:Wa3:Bh6", NULL) < 0);
     assert_false(store_games_write(NULL, NULL, 1));
     assert_false(store_game_read(NULL, 1, &g));
-    assert_false(store_positions_foreach(NULL, NULL, 0, false, NULL, NULL));
+    assert_false(store_positions_foreach(NULL, "turkish", NULL, 0, false, NULL, NULL));
     assert_false(store_check(NULL));
 
     const TempDb *t = *state;
     Store *s = open_ok(t->path);
-    int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 0);
+    int64_t run = store_run_begin(s, "selfplay", "turkish", NULL, NULL, NULL, 0);
     assert_true(run > 0);
 
     assert_false(store_count(s, "games; DROP TABLE games", &n));
     assert_non_null(strstr(store_error(s), "unknown table"));
     assert_false(store_count(s, NULL, &n));
     assert_false(store_count(s, "games", NULL));
-    assert_true(store_run_begin(s, NULL, NULL, NULL, NULL, 0) < 0);
-    assert_true(store_run_begin(s, "", NULL, NULL, NULL, 0) < 0);
-    assert_true(store_run_begin(s, "selfplay", NULL, NULL, NULL, 12345) < 0);  /* no such weights */
+    assert_true(store_run_begin(s, NULL, "turkish", NULL, NULL, NULL, 0) < 0);
+    assert_true(store_run_begin(s, "", "turkish", NULL, NULL, NULL, 0) < 0);
+    assert_true(store_run_begin(s, "selfplay", "turkish", NULL, NULL, NULL, 12345) < 0);  /* no such weights */
     assert_false(store_run_end(s, 999, "done"));
     assert_false(store_run_end(s, run, NULL));
     assert_true(store_weights_put(s, NULL, 0, 0, "x 1\n", NULL) < 0);
@@ -560,13 +582,13 @@ static void test_bad_arguments(void **state)
     assert_null(text);
     assert_false(store_weights_get(s, 1, NULL));
     assert_true(store_latest_weights(s, NULL) < 0);
-    assert_true(store_opening_put(s, NULL, NULL) < 0);
-    assert_true(store_opening_put(s, "", NULL) < 0);
+    assert_true(store_opening_put(s, "turkish", NULL, NULL) < 0);
+    assert_true(store_opening_put(s, "turkish", "", NULL) < 0);
     assert_false(store_game_read(s, 1, &g));
     assert_non_null(strstr(store_error(s), "no game"));
     assert_false(store_game_read(s, 1, NULL));
-    assert_false(store_positions_foreach(s, NULL, 2, false, NULL, NULL));
-    assert_false(store_positions_foreach(s, NULL, -1, false, NULL, NULL));
+    assert_false(store_positions_foreach(s, "turkish", NULL, 2, false, NULL, NULL));
+    assert_false(store_positions_foreach(s, "turkish", NULL, -1, false, NULL, NULL));
 
     static TestGame tg;
     make_game(&tg, run, 10, 1);
@@ -605,8 +627,8 @@ static void test_game_round_trip(void **state)
     const TempDb *t = *state;
     Store *s = open_ok(t->path);
     int64_t w = store_weights_put(s, "turkish", 0, 0, "man 100\nking 300\n", "initial");
-    int64_t run = store_run_begin(s, "selfplay", NULL, "dama 0.1", NULL, w);
-    int64_t opening = store_opening_put(s, "W:Wa3,b3:Bg6,h6", "test");
+    int64_t run = store_run_begin(s, "selfplay", "turkish", NULL, "dama 0.1", NULL, w);
+    int64_t opening = store_opening_put(s, "turkish", "W:Wa3,b3:Bg6,h6", "test");
     assert_true(w > 0 && run > 0 && opening > 0);
 
     static TestGame tg[3];
@@ -685,8 +707,8 @@ static void test_positions_foreach(void **state)
 {
     const TempDb *t = *state;
     Store *s = open_ok(t->path);
-    int64_t runs[2] = {store_run_begin(s, "selfplay", NULL, NULL, NULL, 0),
-                       store_run_begin(s, "selfplay", NULL, NULL, NULL, 0)};
+    int64_t runs[2] = {store_run_begin(s, "selfplay", "turkish", NULL, NULL, NULL, 0),
+                       store_run_begin(s, "selfplay", "turkish", NULL, NULL, NULL, 0)};
     static TestGame tg[6];
     GameRecord batch[6];
     int64_t total[2] = {0, 0}, quiet[2] = {0, 0};
@@ -703,37 +725,145 @@ static void test_positions_foreach(void **state)
     assert_true(store_games_write(s, batch, 6));
 
     Walk w = {.games = tg, .ngames = 6, .last_ply = -1};
-    assert_true(store_positions_foreach(s, NULL, 0, false, walk_cb, &w));
+    assert_true(store_positions_foreach(s, "turkish", NULL, 0, false, walk_cb, &w));
     assert_false(w.bad);
     assert_int_equal(w.seen, total[0] + total[1]);
 
     w = (Walk){.games = tg, .ngames = 6, .last_ply = -1};
-    assert_true(store_positions_foreach(s, NULL, 0, true, walk_cb, &w));
+    assert_true(store_positions_foreach(s, "turkish", NULL, 0, true, walk_cb, &w));
     assert_false(w.bad);
     assert_int_equal(w.seen, quiet[0] + quiet[1]);
 
     int64_t second_twice[2] = {runs[1], runs[1]};
     w = (Walk){.games = tg, .ngames = 6, .last_ply = -1};
-    assert_true(store_positions_foreach(s, second_twice, 2, false, walk_cb, &w));
+    assert_true(store_positions_foreach(s, "turkish", second_twice, 2, false, walk_cb, &w));
     assert_false(w.bad);
     assert_int_equal(w.seen, total[1]);
 
     w = (Walk){.games = tg, .ngames = 6, .last_ply = -1};
-    assert_true(store_positions_foreach(s, runs, 2, true, walk_cb, &w));
+    assert_true(store_positions_foreach(s, "turkish", runs, 2, true, walk_cb, &w));
     assert_int_equal(w.seen, quiet[0] + quiet[1]);
 
     int64_t none = 4242;
     w = (Walk){.games = tg, .ngames = 6, .last_ply = -1};
-    assert_true(store_positions_foreach(s, &none, 1, false, walk_cb, &w));
+    assert_true(store_positions_foreach(s, "turkish", &none, 1, false, walk_cb, &w));
     assert_int_equal(w.seen, 0);
 
     w = (Walk){.games = tg, .ngames = 6, .last_ply = -1, .stop_after = 17};
-    assert_true(store_positions_foreach(s, NULL, 0, false, walk_cb, &w));
+    assert_true(store_positions_foreach(s, "turkish", NULL, 0, false, walk_cb, &w));
     assert_int_equal(w.seen, 17);
 
     /* The read transaction is over: writes still work. */
     batch[0].game_index = 100;
     assert_true(store_games_write(s, batch, 1));
+    store_close(s);
+}
+
+/* ---- two variants in one file ---- */
+
+static int count_cb(void *ctx, int64_t game_id, int ply, const Position *pos, int score,
+                    bool has_score, int result);
+
+static int count_rows(void *ctx, int ncols, const StoreCell *cells)
+{
+    (void)ncols, (void)cells;
+    ++*(int64_t *)ctx;
+    return 0;
+}
+
+/* Rows of an export query for variant (every run). */
+static int64_t export_count(Store *s, const char *query, const char *variant)
+{
+    int64_t n = 0;
+    if (!store_export_rows_ex(s, query, variant, 0, true, NULL, count_rows, &n)) fail_msg("%s", store_error(s));
+    return n;
+}
+
+static void test_variants_kept_apart(void **state)
+{
+    const TempDb *t = *state;
+    Store *s = open_ok(t->path);
+    int64_t tr = store_run_begin(s, "selfplay", "turkish", NULL, NULL, NULL, 0);
+    int64_t in = store_run_begin(s, "selfplay", "international", NULL, NULL, NULL, 0);
+    assert_true(tr > 0 && in > tr);
+    /* every record names its variant, and only a known one */
+    assert_true(store_run_begin(s, "selfplay", NULL, NULL, NULL, NULL, 0) < 0);
+    assert_non_null(strstr(store_error(s), "no variant"));
+    assert_true(store_run_begin(s, "selfplay", "chess", NULL, NULL, NULL, 0) < 0);
+    assert_non_null(strstr(store_error(s), "CHECK"));
+    assert_true(store_opening_put(s, NULL, "W:Wa3:Bh6", NULL) < 0);
+    int64_t o = store_opening_put(s, "turkish", "W:Wa3:Bh6", NULL);
+    assert_true(o > 0);
+    assert_true(store_opening_put(s, "international", "W:Wa3:Bh6", NULL) < 0);  /* not the same opening */
+    assert_non_null(strstr(store_error(s), "turkish"));
+
+    static TestGame tg[5];
+    GameRecord batch[5];
+    int64_t positions[2] = {0, 0};
+    for (int i = 0; i < 5; i++) {
+        bool intl = i >= 3;
+        make_game(&tg[i], intl ? in : tr, 6 + i, (uint64_t)i);
+        tg[i].rec.variant = intl ? "international" : "turkish";
+        tg[i].rec.result = intl ? RESULT_BLACK_WINS : RESULT_WHITE_WINS;
+        batch[i] = tg[i].rec;
+        positions[intl] += tg[i].rec.npositions;
+    }
+    /* a game of the other variant in a run: the whole batch is refused */
+    GameRecord wrong[2] = {batch[0], batch[3]};
+    wrong[1].run_id = tr;
+    assert_false(store_games_write(s, wrong, 2));
+    assert_non_null(strstr(store_error(s), "another variant"));
+    assert_int_equal(count(s, "games"), 0);
+    wrong[1].variant = NULL;
+    assert_false(store_games_write(s, wrong, 2));
+    assert_non_null(strstr(store_error(s), "no variant"));
+    assert_true(store_games_write(s, batch, 5));
+    assert_true(store_run_end(s, tr, "done") && store_run_end(s, in, "done"));
+
+    StoredGame g;
+    assert_true(store_game_read(s, 4, &g));
+    assert_string_equal(g.rec.variant, "international");
+    store_game_free(&g);
+
+    /* the tuner's stream: one variant's positions, never the other's */
+    int64_t seen = 0;
+    assert_true(store_positions_foreach(s, "turkish", NULL, 0, false, count_cb, &seen));
+    assert_int_equal(seen, positions[0]);
+    seen = 0;
+    assert_true(store_positions_foreach(s, "international", NULL, 0, false, count_cb, &seen));
+    assert_int_equal(seen, positions[1]);
+    seen = 0;
+    assert_true(store_positions_foreach(s, "turkish", &in, 1, false, count_cb, &seen));
+    assert_int_equal(seen, 0);
+    assert_false(store_positions_foreach(s, NULL, NULL, 0, false, count_cb, &seen));
+
+    int64_t *ids = NULL;
+    assert_int_equal(store_game_runs(s, "international", false, &ids), 1);
+    assert_true(ids[0] == in);
+    free(ids);
+    int64_t recent[4];
+    assert_int_equal(store_recent_runs(s, "selfplay", "turkish", 4, recent), 1);
+    assert_true(recent[0] == tr);
+    /* resuming: the last run of this variant, though the other's came later */
+    assert_true(store_last_run(s, "selfplay", "turkish", NULL, 0, NULL, 0) == tr);
+    assert_true(store_last_run(s, "selfplay", NULL, NULL, 0, NULL, 0) < 0);
+    char variant[32];
+    assert_int_equal(store_run_info(s, in, NULL, 0, NULL, 0, NULL, variant, sizeof variant), 1);
+    assert_string_equal(variant, "international");
+
+    /* exports: one variant's rows and statistics */
+    assert_int_equal(export_count(s, "runs", "turkish"), 1);
+    assert_int_equal(export_count(s, "games", "turkish"), 3);
+    assert_int_equal(export_count(s, "games", "international"), 2);
+    assert_int_equal(export_count(s, "positions", "turkish"), positions[0]);
+    assert_int_equal(export_count(s, "positions", "international"), positions[1]);
+    assert_int_equal(export_count(s, "summary", "turkish"), 1);
+    assert_int_equal(export_count(s, "openings", "international"), 1);
+    int64_t scored[2] = {0, 0};
+    for (int i = 0; i < 5; i++)
+        for (int k = 0; k < tg[i].rec.npositions; k++) scored[i >= 3] += tg[i].pos[k].has_score;
+    assert_int_equal(export_count(s, "calibration", "turkish"), scored[0]);
+    assert_false(store_export_rows(s, "games", NULL, 0, NULL, count_rows, &seen));
     store_close(s);
 }
 
@@ -743,7 +873,7 @@ static void test_batch_all_or_nothing(void **state)
 {
     const TempDb *t = *state;
     Store *s = open_ok(t->path);
-    int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 0);
+    int64_t run = store_run_begin(s, "selfplay", "turkish", NULL, NULL, NULL, 0);
     static TestGame tg[8];
     GameRecord batch[8];
     make_batch(tg, batch, 8, run, 40);
@@ -773,7 +903,7 @@ static void test_check_detects_damage(void **state)
     const TempDb *t = *state;
     Store *s = open_ok(t->path);
     static TestGame tg;
-    make_game(&tg, store_run_begin(s, "selfplay", NULL, NULL, NULL, 0), 12, 5);
+    make_game(&tg, store_run_begin(s, "selfplay", "turkish", NULL, NULL, NULL, 0), 12, 5);
     assert_true(store_games_write(s, &tg.rec, 1));
     assert_true(store_check(s));
     raw_exec(t->path, "DELETE FROM positions WHERE game_id = 1 AND ply = 12");
@@ -815,21 +945,18 @@ static void test_weights_and_openings(void **state)
     assert_string_equal(text, "");
     free(text);
 
-    int64_t o = store_opening_put(s, "W:Wa3:Bh6", "file");
+    int64_t o = store_opening_put(s, "turkish", "W:Wa3:Bh6", "file");
     assert_true(o > 0);
-    assert_int_equal(store_opening_put(s, "W:Wa3:Bh6", "random"), o);
-    assert_true(store_opening_put(s, "B:Wa3:Bh6", NULL) > o);
+    assert_int_equal(store_opening_put(s, "turkish", "W:Wa3:Bh6", "random"), o);
+    assert_true(store_opening_put(s, "turkish", "B:Wa3:Bh6", NULL) > o);
     assert_int_equal(count(s, "openings"), 2);
 
-    int64_t run = store_run_begin(s, "train", "{}", NULL, NULL, b);
+    int64_t run = store_run_begin(s, "train", "turkish", "{}", NULL, NULL, b);
     assert_true(store_run_end(s, run, "done"));
     store_close(s);
     assert_int_equal(raw_int(t->path, "SELECT count(*) FROM runs WHERE status = 'done' AND ended_at >= started_at"), 1);
 }
 
-
-static int count_cb(void *ctx, int64_t game_id, int ply, const Position *pos, int score,
-                    bool has_score, int result);
 
 /* ---- one snapshot for many reads ---- */
 
@@ -837,7 +964,7 @@ static void test_snapshot(void **state)
 {
     const TempDb *t = *state;
     Store *w = open_ok(t->path);
-    int64_t run = store_run_begin(w, "selfplay", NULL, NULL, NULL, 0);
+    int64_t run = store_run_begin(w, "selfplay", "turkish", NULL, NULL, NULL, 0);
     static TestGame tg[4];
     GameRecord batch[4];
     make_batch(tg, batch, 4, run, 10);
@@ -855,14 +982,14 @@ static void test_snapshot(void **state)
     store_game_free(&g);
     assert_false(store_game_read(r, 3, &g));
     int64_t seen = 0;
-    assert_true(store_positions_foreach(r, NULL, 0, false, count_cb, &seen));
+    assert_true(store_positions_foreach(r, "turkish", NULL, 0, false, count_cb, &seen));
     assert_int_equal(seen, 22);
     assert_true(store_check(r));
     assert_int_equal(count(r, "games"), 2);  /* the reads above did not end the snapshot */
-    assert_true(store_run_begin(r, "selfplay", NULL, NULL, NULL, 0) < 0);  /* no writes inside */
+    assert_true(store_run_begin(r, "selfplay", "turkish", NULL, NULL, NULL, 0) < 0);  /* no writes inside */
     store_snapshot_end(r);
     assert_int_equal(count(r, "games"), 4);
-    assert_true(store_run_begin(r, "selfplay", NULL, NULL, NULL, 0) > 0);
+    assert_true(store_run_begin(r, "selfplay", "turkish", NULL, NULL, NULL, 0) > 0);
     store_snapshot_end(r);   /* none open: harmless */
     store_snapshot_end(NULL);
     store_close(r);
@@ -920,7 +1047,7 @@ static void test_open_readonly(void **state)
      * the file's permissions (root ignores those) */
     temp_db_reset(t);
     Store *w = open_ok(t->path);
-    int64_t run = store_run_begin(w, "selfplay", NULL, NULL, NULL, 0);
+    int64_t run = store_run_begin(w, "selfplay", "turkish", NULL, NULL, NULL, 0);
     static TestGame tg;
     make_game(&tg, run, 8, 1);
     assert_true(store_games_write(w, &tg.rec, 1));
@@ -934,7 +1061,7 @@ static void test_open_readonly(void **state)
     assert_true(store_game_read(r, 1, &g));
     store_game_free(&g);
     assert_true(store_check(r));
-    assert_true(store_run_begin(r, "selfplay", NULL, NULL, NULL, 0) < 0);
+    assert_true(store_run_begin(r, "selfplay", "turkish", NULL, NULL, NULL, 0) < 0);
     assert_non_null(strstr(store_error(r), "readonly"));
     assert_false(store_games_write(r, &tg.rec, 1));
     assert_true(store_weights_put(r, "turkish", 0, 0, "man 1\n", NULL) < 0);
@@ -1004,7 +1131,7 @@ static void test_readonly_directory(void **state)
     snprintf(wal, sizeof wal, "%s-wal", db);
     snprintf(shm, sizeof shm, "%s-shm", db);
     Store *w = open_ok(t->path);
-    int64_t run = store_run_begin(w, "selfplay", NULL, NULL, NULL, 0);
+    int64_t run = store_run_begin(w, "selfplay", "turkish", NULL, NULL, NULL, 0);
     static TestGame tg;
     make_game(&tg, run, 8, 1);
     assert_true(store_games_write(w, &tg.rec, 1));
@@ -1052,7 +1179,7 @@ static void test_stale_runs(void **state)
     if (pid == 0) {
         char err[256];
         Store *s = store_open(t->path, err, sizeof err);
-        _exit(s && store_run_begin(s, "selfplay", "killed", NULL, NULL, 0) == 1 ? 0 : 1);
+        _exit(s && store_run_begin(s, "selfplay", "turkish", "killed", NULL, NULL, 0) == 1 ? 0 : 1);
     }
     int status = 0;
     assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -1088,11 +1215,11 @@ static void test_stale_runs(void **state)
     char kind[16], st[16];
     int64_t games = -1;
     Store *s = open_ok(t->path);
-    assert_int_equal(store_run_info(s, 1, kind, sizeof kind, st, sizeof st, &games), 1);
+    assert_int_equal(store_run_info(s, 1, kind, sizeof kind, st, sizeof st, &games, NULL, 0), 1);
     assert_string_equal(kind, "selfplay");
     assert_string_equal(st, "stale");
     assert_int_equal(games, 0);
-    assert_int_equal(store_run_info(s, 99, kind, sizeof kind, st, sizeof st, &games), 0);
+    assert_int_equal(store_run_info(s, 99, kind, sizeof kind, st, sizeof st, &games, NULL, 0), 0);
     store_close(s);
 }
 
@@ -1104,7 +1231,7 @@ static void test_game_runs(void **state)
     int64_t runs[4];
     static TestGame tg;
     for (int i = 0; i < 4; i++) {
-        runs[i] = store_run_begin(s, i == 3 ? "tune" : "selfplay", NULL, NULL, NULL, 0);
+        runs[i] = store_run_begin(s, i == 3 ? "tune" : "selfplay", "turkish", NULL, NULL, NULL, 0);
         if (i < 3) {
             make_game(&tg, runs[i], 4, (uint64_t)i);
             assert_true(store_games_write(s, &tg.rec, 1));
@@ -1114,15 +1241,15 @@ static void test_game_runs(void **state)
     assert_true(store_run_end(s, runs[1], "interrupted"));
     assert_true(store_run_end(s, runs[3], "done"));  /* done, but no games */
     int64_t *ids = NULL;
-    assert_int_equal(store_game_runs(s, false, &ids), 1);
+    assert_int_equal(store_game_runs(s, "turkish", false, &ids), 1);
     assert_int_equal(ids[0], runs[0]);
     free(ids);
-    assert_int_equal(store_game_runs(s, true, &ids), 3);
+    assert_int_equal(store_game_runs(s, "turkish", true, &ids), 3);
     assert_int_equal(ids[0], runs[0]);
     assert_int_equal(ids[1], runs[1]);
     assert_int_equal(ids[2], runs[2]);
     free(ids);
-    assert_int_equal(store_game_runs(s, true, NULL), -1);
+    assert_int_equal(store_game_runs(s, "turkish", true, NULL), -1);
     store_close(s);
 }
 
@@ -1142,7 +1269,7 @@ static void test_bind_failure(void **state)
     assert_non_null(strstr(store_error(s), "binding parameter 6"));
     assert_non_null(strstr(store_error(s), "too big"));
     assert_int_equal(count(s, "weights"), 0);
-    assert_true(store_run_begin(s, "selfplay", note, NULL, NULL, 0) < 0);
+    assert_true(store_run_begin(s, "selfplay", "turkish", note, NULL, NULL, 0) < 0);
     assert_non_null(strstr(store_error(s), "binding parameter 2"));
     assert_int_equal(count(s, "runs"), 0);
     /* the next call starts clean */
@@ -1186,7 +1313,7 @@ static void test_concurrent_reader(void **state)
 {
     const TempDb *t = *state;
     Store *s = open_ok(t->path);
-    int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 0);
+    int64_t run = store_run_begin(s, "selfplay", "turkish", NULL, NULL, NULL, 0);
     int fds[2];
     assert_int_equal(pipe(fds), 0);
     pid_t pid = fork();
@@ -1228,7 +1355,7 @@ static void test_concurrent_open(void **state)
         if (pids[i] == 0) {
             char err[256];
             Store *s = store_open(t->path, err, sizeof err);
-            bool ok = s && store_run_begin(s, "selfplay", NULL, NULL, NULL, 0) > 0;
+            bool ok = s && store_run_begin(s, "selfplay", "turkish", NULL, NULL, NULL, 0) > 0;
             if (!ok) fprintf(stderr, "opener %d: %s\n", i, s ? store_error(s) : err);
             store_close(s);
             _exit(ok ? 0 : 1);
@@ -1261,7 +1388,7 @@ static void test_insert_rate(void **state)
     const TempDb *t = *state;
     enum { GAMES = 4000, BATCH = 100, PLIES = 80 };
     Store *s = open_ok(t->path);
-    int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 0);
+    int64_t run = store_run_begin(s, "selfplay", "turkish", NULL, NULL, NULL, 0);
     static TestGame tg[BATCH];
     GameRecord batch[BATCH];
     for (int i = 0; i < BATCH; i++) {
@@ -1280,7 +1407,7 @@ static void test_insert_rate(void **state)
 
     int64_t seen = 0;
     start = now_seconds();
-    assert_true(store_positions_foreach(s, NULL, 0, false, count_cb, &seen));
+    assert_true(store_positions_foreach(s, "turkish", NULL, 0, false, count_cb, &seen));
     double read_s = now_seconds() - start;
     assert_int_equal(seen, n);
     printf("store rate: wrote %lld positions (%d games, batches of %d) in %.3f s = %.0f positions/s "
@@ -1297,6 +1424,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_reopen_is_idempotent, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_migrate_from_version_0, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_migrate_real_old_files, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_variants_kept_apart, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_reject_newer_version, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_reject_foreign_files, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_bad_arguments, setup_db, teardown_db),

@@ -57,7 +57,7 @@ static void make_game(CrashGame *g, int64_t run_id, uint64_t seed)
         p->score = p->has_score ? (int)(next_random(&r) % 2001) - 1000 : 0;
         p->capture_pending = (next_random(&r) & 7) == 0;
     }
-    g->rec = (GameRecord){.run_id = run_id, .result = RESULT_DRAW, .reason = "move-cap",
+    g->rec = (GameRecord){ .variant = "turkish",.run_id = run_id, .result = RESULT_DRAW, .reason = "move-cap",
                           .plies = plies, .moves = "", .seed = seed, .positions = g->pos,
                           .npositions = plies + 1};
 }
@@ -68,7 +68,7 @@ static void writer_child(const char *path, int fd, uint64_t first_seed)
     char err[256];
     Store *s = store_open(path, err, sizeof err);
     if (!s) _exit(2);
-    int64_t run = store_run_begin(s, "selfplay", "{\"crash\":true}", NULL, NULL, 0);
+    int64_t run = store_run_begin(s, "selfplay", "turkish", "{\"crash\":true}", NULL, NULL, 0);
     if (run < 0) _exit(3);
     static CrashGame games[BATCH];
     GameRecord batch[BATCH];
@@ -191,7 +191,7 @@ static void test_kill_writer(void **state)
         /* The writer's run, if it got that far, ended with its process: the reopening
          * writer marked it stale. */
         char run_status[16] = "", params[64] = "";
-        if (store_last_run(s, "selfplay", run_status, sizeof run_status, params, sizeof params) > 0 &&
+        if (store_last_run(s, "selfplay", "turkish", run_status, sizeof run_status, params, sizeof params) > 0 &&
             strstr(params, "crash"))
             assert_string_equal(run_status, "stale");
         int64_t games = count(s, "games");
@@ -208,7 +208,7 @@ static void test_kill_writer(void **state)
         }
 
         /* New writes work on the recovered file. */
-        int64_t run = store_run_begin(s, "selfplay", NULL, NULL, NULL, 0);
+        int64_t run = store_run_begin(s, "selfplay", "turkish", NULL, NULL, NULL, 0);
         if (run < 0) fail_msg("round %d: %s", round, store_error(s));
         static CrashGame extra[BATCH];
         GameRecord batch[BATCH];

@@ -115,7 +115,7 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
         snprintf(out->error, sizeof out->error, "out of memory");
         goto done;
     }
-    if (!store_positions_foreach(store, cfg->run_ids, cfg->nruns, true, load_position, &ld)) {
+    if (!store_positions_foreach(store, cfg->variant, cfg->run_ids, cfg->nruns, true, load_position, &ld)) {
         snprintf(out->error, sizeof out->error, "%s", store_error(store));
         goto done;
     }

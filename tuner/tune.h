@@ -8,6 +8,7 @@
 #include "weights.h"
 
 typedef struct TuneConfig {
+    const char *variant;     /* required (Variant.name): only its games are learnt from */
     const int64_t *run_ids;  /* self-play runs to learn from; nruns = 0: every run */
     int nruns;
     Weights start;           /* starting point; the man weights stay fixed (the scale) */

@@ -17,7 +17,7 @@ int main(void)
         fprintf(stderr, "store_bench: %s\n", err);
         return 1;
     }
-    int64_t run = store_run_begin(s, "bench", NULL, NULL, NULL, 0);
+    int64_t run = store_run_begin(s, "bench", "turkish", NULL, NULL, NULL, 0);
     enum { GAMES = 2000, PLIES = 99, BATCH = 50 };
     StoredPosition *positions = calloc(PLIES + 1, sizeof *positions);
     GameRecord batch[BATCH];
@@ -33,7 +33,7 @@ int main(void)
     bool ok = run > 0;
     for (int g = 0; ok && g < GAMES; g += BATCH) {
         for (int i = 0; i < BATCH; i++)
-            batch[i] = (GameRecord){ .run_id = run, .result = RESULT_DRAW, .reason = "bench",
+            batch[i] = (GameRecord){ .variant = "turkish", .run_id = run, .result = RESULT_DRAW, .reason = "bench",
                                      .plies = PLIES, .moves = "", .seed = (uint64_t)(g + i),
                                      .positions = positions, .npositions = PLIES + 1 };
         ok = store_games_write(s, batch, BATCH);
