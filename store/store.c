@@ -129,10 +129,30 @@ static bool exec_once(Store *s, const char *sql, char *out, size_t outlen)
     return ok;
 }
 
+/* The switch to WAL needs the file to itself for a moment, and SQLite returns SQLITE_BUSY
+ * at once rather than waiting in the busy handler when another process holds a read lock
+ * on a fresh file (seen with four processes opening one new file): try again for as long
+ * as the busy timeout would have waited. */
+static bool switch_to_wal(Store *s, char *mode, size_t modelen)
+{
+    for (int waited_ms = 0;; waited_ms += 5) {
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1, &st, NULL) != SQLITE_OK)
+            return store_fail_db(s, "PRAGMA journal_mode = WAL");
+        int rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) snprintf(mode, modelen, "%s", (const char *)sqlite3_column_text(st, 0));
+        sqlite3_finalize(st);
+        if (rc == SQLITE_ROW || rc == SQLITE_DONE) return true;
+        if ((rc & 0xff) != SQLITE_BUSY || waited_ms >= BUSY_TIMEOUT_MS)
+            return store_fail_db(s, "PRAGMA journal_mode = WAL");
+        sqlite3_sleep(5);
+    }
+}
+
 static bool configure(Store *s, const char *path)
 {
     char mode[32] = "";
-    if (!exec_once(s, "PRAGMA journal_mode = WAL", mode, sizeof mode)) return false;
+    if (!switch_to_wal(s, mode, sizeof mode)) return false;
     /* An in-memory database cannot use WAL; everything else must, or readers would block
      * the self-play writer. */
     bool in_memory = path[0] == '\0' || strcmp(path, ":memory:") == 0;
