@@ -9,54 +9,45 @@
 
 #include "test_util.h"
 
-static void expect(const char *args, int code, const char *needle)
-{
-    static char out[1 << 16];
-    int got = test_dama_run(out, sizeof out, "%s", args);
-    if (got != code)
-        fail_msg("dama %s: exit %d, expected %d; output:\n%s", args, got, code, out);
-    if (needle && !strstr(out, needle))
-        fail_msg("dama %s: output lacks '%s':\n%s", args, needle, out);
-}
 
 static void test_perft_output(void **state)
 {
     (void)state;
-    expect("perft 5", 0, "nodes 85090 time ");
-    expect("perft --paths 7", 0, "nodes 10782382 ");
-    expect("perft 7", 0, "nodes 10782308 ");
-    expect("perft --no-bulk 4", 0, "nodes 7538 ");
-    expect("perft --divide 2", 0, "a3-a4 8\n");
-    expect("perft --fen W:WKa1:Ba4,a7,h5 --paths 1", 0, "nodes 2 ");
-    expect("perft --fen W:WKa1:Ba4,a7,h5 1", 0, "nodes 1 ");
-    expect("perft --rules promotion=king --fen W:Wd6:Bd7,a2,Ke8 1", 0, "nodes 3 ");
-    expect("perft --rules promotion=stop --fen W:Wd6:Bd7,a2,Ke8 2", 0, "nodes 3 ");
+    test_dama_expect("perft 5", 0, "nodes 85090 time ");
+    test_dama_expect("perft --paths 7", 0, "nodes 10782382 ");
+    test_dama_expect("perft 7", 0, "nodes 10782308 ");
+    test_dama_expect("perft --no-bulk 4", 0, "nodes 7538 ");
+    test_dama_expect("perft --divide 2", 0, "a3-a4 8\n");
+    test_dama_expect("perft --fen W:WKa1:Ba4,a7,h5 --paths 1", 0, "nodes 2 ");
+    test_dama_expect("perft --fen W:WKa1:Ba4,a7,h5 1", 0, "nodes 1 ");
+    test_dama_expect("perft --rules promotion=king --fen W:Wd6:Bd7,a2,Ke8 1", 0, "nodes 3 ");
+    test_dama_expect("perft --rules promotion=stop --fen W:Wd6:Bd7,a2,Ke8 2", 0, "nodes 3 ");
 }
 
 static void test_moves_output(void **state)
 {
     (void)state;
-    expect("moves", 0, "a3-a4\nb3-b4\nc3-c4\n");
-    expect("moves --fen W:Wb3:Bc3,d4,e5,f6,e7,a6", 0, "b3xd3xd5xf5xf7xd7\n");
-    expect("moves --fen W:WKa1:Ba4,a7,h5 --paths", 0, "a1xa5xa8\na1xa6xa8\n");
-    expect("moves --fen W:Wa7:Bb7,c7,Ka8", 0, NULL);
+    test_dama_expect("moves", 0, "a3-a4\nb3-b4\nc3-c4\n");
+    test_dama_expect("moves --fen W:Wb3:Bc3,d4,e5,f6,e7,a6", 0, "b3xd3xd5xf5xf7xd7\n");
+    test_dama_expect("moves --fen W:WKa1:Ba4,a7,h5 --paths", 0, "a1xa5xa8\na1xa6xa8\n");
+    test_dama_expect("moves --fen W:Wa7:Bb7,c7,Ka8", 0, NULL);
 }
 
 static void test_errors(void **state)
 {
     (void)state;
-    expect("perft --fen W:Wz9:Ba6 1", 2, "dama: bad FEN at 'Wz9': no such square");
-    expect("moves --fen W:Wa2,a2:Ba6", 2, "square given twice");
-    expect("moves --fen W:Wa8:Ba6", 2, "crowned");
-    expect("moves --fen Wa2:Ba6", 2, "missing side to move");
-    expect("moves --fen W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3,a4:Ba6", 2, "17 white pieces");
-    expect("perft --frobnicate 3", 2, "unknown option '--frobnicate'");
-    expect("perft", 2, "DEPTH");
-    expect("perft x", 2, "bad value 'x'");
-    expect("perft --rules promotion=queen 1", 2, "queen");
-    expect("perft --variant chess 1", 2, "unknown variant 'chess'");
-    expect("frobnicate", 2, "unknown command 'frobnicate'");
-    expect("perft --fen", 2, "needs a value");
+    test_dama_expect("perft --fen W:Wz9:Ba6 1", 2, "dama: bad FEN at 'Wz9': no such square");
+    test_dama_expect("moves --fen W:Wa2,a2:Ba6", 2, "square given twice");
+    test_dama_expect("moves --fen W:Wa8:Ba6", 2, "crowned");
+    test_dama_expect("moves --fen Wa2:Ba6", 2, "missing side to move");
+    test_dama_expect("moves --fen W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3,a4:Ba6", 2, "17 white pieces");
+    test_dama_expect("perft --frobnicate 3", 2, "unknown option '--frobnicate'");
+    test_dama_expect("perft", 2, "DEPTH");
+    test_dama_expect("perft x", 2, "bad value 'x'");
+    test_dama_expect("perft --rules promotion=queen 1", 2, "queen");
+    test_dama_expect("perft --variant chess 1", 2, "unknown variant 'chess'");
+    test_dama_expect("frobnicate", 2, "unknown command 'frobnicate'");
+    test_dama_expect("perft --fen", 2, "needs a value");
 }
 
 /* Bad input to the pipeline commands: one line naming what is wrong, exit 2, nothing run. */
@@ -76,27 +67,27 @@ static void test_pipeline_errors(void **state)
     fclose(f);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "selfplay --db /nonexistent/x.db --openings %s", bad_openings);
-    expect(cmd, 2, ":4: bad FEN at 'd4': square given twice");
+    test_dama_expect(cmd, 2, ":4: bad FEN at 'd4': square given twice");
     snprintf(cmd, sizeof cmd, "selfplay --db /nonexistent/x.db --weights %s", bad_weights);
-    expect(cmd, 2, ":2:");
+    test_dama_expect(cmd, 2, ":2:");
     snprintf(cmd, sizeof cmd, "match --a %s --b default", bad_weights);
-    expect(cmd, 2, ":2:");
-    expect("selfplay --games 0", 2, "bad value '0' for --games");
-    expect("selfplay --nodes x", 2, "bad value 'x' for --nodes");
-    expect("selfplay --openings /nonexistent/file", 2, "cannot read");
-    expect("selfplay --frobnicate", 2, "unknown option '--frobnicate'");
-    expect("match --a default", 2, "needs --a and --b");
-    expect("match --a default --b material --sprt elo0=5,elo1=1", 2, "elo1 > elo0");
-    expect("tune --lr -1", 2, "--lr");
-    expect("tune --runs 1,x", 2, "--runs");
-    expect("train --generations 0", 2, "--generations");
+    test_dama_expect(cmd, 2, ":2:");
+    test_dama_expect("selfplay --games 0", 2, "bad value '0' for --games");
+    test_dama_expect("selfplay --nodes x", 2, "bad value 'x' for --nodes");
+    test_dama_expect("selfplay --openings /nonexistent/file", 2, "cannot read");
+    test_dama_expect("selfplay --frobnicate", 2, "unknown option '--frobnicate'");
+    test_dama_expect("match --a default", 2, "needs --a and --b");
+    test_dama_expect("match --a default --b material --sprt elo0=5,elo1=1", 2, "elo1 > elo0");
+    test_dama_expect("tune --lr -1", 2, "--lr");
+    test_dama_expect("tune --runs 1,x", 2, "--runs");
+    test_dama_expect("train --generations 0", 2, "--generations");
     /* refused before the database is touched: no file appears */
     char db[64];
     snprintf(db, sizeof db, "/tmp/dama-cli-%d.db", (int)getpid());
     snprintf(cmd, sizeof cmd, "train --db %s --start nothere.txt", db);
-    expect(cmd, 2, "nothere.txt");
+    test_dama_expect(cmd, 2, "nothere.txt");
     assert_int_equal(access(db, F_OK), -1);
-    expect("selfplay --db /nonexistent/dir/x.db --games 2", 1, "/nonexistent/dir/x.db");
+    test_dama_expect("selfplay --db /nonexistent/dir/x.db --games 2", 1, "/nonexistent/dir/x.db");
     remove(bad_openings);
     remove(bad_weights);
 }
@@ -104,16 +95,16 @@ static void test_pipeline_errors(void **state)
 static void test_help(void **state)
 {
     (void)state;
-    expect("help", 0, "perft");
-    expect("perft --help", 0, "usage: dama perft");
-    expect("help moves", 0, "usage: dama moves");
+    test_dama_expect("help", 0, "perft");
+    test_dama_expect("perft --help", 0, "usage: dama perft");
+    test_dama_expect("help moves", 0, "usage: dama moves");
     static const char *const commands[] = { "analyze", "bench", "selfplay", "tune", "match",
                                             "train", "export" };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         char args[64], usage[64];
         snprintf(args, sizeof args, "%s --help", commands[i]);
         snprintf(usage, sizeof usage, "usage: dama %s", commands[i]);
-        expect(args, 0, usage);
+        test_dama_expect(args, 0, usage);
     }
 }
 
@@ -144,22 +135,22 @@ static void test_version(void **state)
         assert_true(*n >= '1' && *n <= '9');
         assert_int_equal(n[strspn(n, "0123456789")], '\n');
     }
-    expect("version --help", 0, "usage: dama --version");
-    expect("version extra", 2, "version takes no arguments");
+    test_dama_expect("version --help", 0, "usage: dama --version");
+    test_dama_expect("version extra", 2, "version takes no arguments");
 }
 
 /* help is a command like the others: its own --help, and errors that name the problem. */
 static void test_help_command(void **state)
 {
     (void)state;
-    expect("help --help", 0, "usage: dama help [COMMAND]");
-    expect("help help", 0, "usage: dama help [COMMAND]");
-    expect("--help", 0, "commands:");
-    expect("-h", 0, "commands:");
-    expect("help match", 0, "usage: dama match");
-    expect("help frobnicate", 2, "unknown command 'frobnicate'");
-    expect("help match train", 2, "one command at a time");
-    expect("help --frobnicate", 2, "unknown option '--frobnicate'");
+    test_dama_expect("help --help", 0, "usage: dama help [COMMAND]");
+    test_dama_expect("help help", 0, "usage: dama help [COMMAND]");
+    test_dama_expect("--help", 0, "commands:");
+    test_dama_expect("-h", 0, "commands:");
+    test_dama_expect("help match", 0, "usage: dama match");
+    test_dama_expect("help frobnicate", 2, "unknown command 'frobnicate'");
+    test_dama_expect("help match train", 2, "one command at a time");
+    test_dama_expect("help --frobnicate", 2, "unknown option '--frobnicate'");
 }
 
 /* No --help lists an option twice (two defaults for one option contradict each other:
@@ -191,15 +182,15 @@ static void test_help_no_duplicates(void **state)
 static void test_exit_codes(void **state)
 {
     (void)state;
-    expect("analyze --in /nonexistent/in.fen", 2, "/nonexistent/in.fen");
-    expect("match --a /nonexistent/w.txt --b default", 2, "/nonexistent/w.txt");
-    expect("selfplay --weights /nonexistent/w.txt", 2, "/nonexistent/w.txt");
-    expect("selfplay --openings /nonexistent/o.fen", 2, "/nonexistent/o.fen");
+    test_dama_expect("analyze --in /nonexistent/in.fen", 2, "/nonexistent/in.fen");
+    test_dama_expect("match --a /nonexistent/w.txt --b default", 2, "/nonexistent/w.txt");
+    test_dama_expect("selfplay --weights /nonexistent/w.txt", 2, "/nonexistent/w.txt");
+    test_dama_expect("selfplay --openings /nonexistent/o.fen", 2, "/nonexistent/o.fen");
     /* the database or the output cannot be used: a run-time failure */
-    expect("export --db /nonexistent/x.db runs --out /tmp/never.csv", 1, "/nonexistent/x.db");
-    expect("analyze --db /nonexistent/x.db --game 1", 1, "/nonexistent/x.db");
-    expect("selfplay --db /nonexistent/dir/x.db --games 2", 1, "/nonexistent/dir/x.db");
-    expect("match --a default --b default --games 2 --db /nonexistent/dir/x.db", 1,
+    test_dama_expect("export --db /nonexistent/x.db runs --out /tmp/never.csv", 1, "/nonexistent/x.db");
+    test_dama_expect("analyze --db /nonexistent/x.db --game 1", 1, "/nonexistent/x.db");
+    test_dama_expect("selfplay --db /nonexistent/dir/x.db --games 2", 1, "/nonexistent/dir/x.db");
+    test_dama_expect("match --a default --b default --games 2 --db /nonexistent/dir/x.db", 1,
            "/nonexistent/dir/x.db");
     assert_int_equal(access("/tmp/never.csv", F_OK), -1);
 }

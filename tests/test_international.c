@@ -363,47 +363,40 @@ static void test_fen(void **state)
 
 /* ---- the command line ---- */
 
-static void expect_run(const char *args, int code, const char *want)
-{
-    char out[4096];
-    int got = test_dama_run(out, sizeof out, "%s", args);
-    if (got != code || !strstr(out, want))
-        fail_msg("dama %s: exit %d, output '%s' (expected %d, '%s')", args, got, out, code, want);
-}
 
 static void test_cli(void **state)
 {
     (void)state;
-    expect_run("perft --variant international 6", 0, "nodes 167140 ");
-    expect_run("perft --variant intl --fen W:W31-50:B1-20. --divide 2", 0, "31-26 9\n");
-    expect_run("perft --variant international --fen W:W32:B5,28,29,38,39 --paths 1", 0, "nodes 2 ");
-    expect_run("moves --variant international --fen W:WK46:B23", 0, "46x10\n46x14\n46x19\n46x5\n");
-    expect_run("moves --variant international --fen W:WK2,K7:B11,13,14,23,29,37", 0, "2x19x28x6\n2x24x33x6\n");
-    expect_run("moves --variant international --fen W:W32:B5,28,29,38,39 --paths", 0,
+    test_dama_expect("perft --variant international 6", 0, "nodes 167140 ");
+    test_dama_expect("perft --variant intl --fen W:W31-50:B1-20. --divide 2", 0, "31-26 9\n");
+    test_dama_expect("perft --variant international --fen W:W32:B5,28,29,38,39 --paths 1", 0, "nodes 2 ");
+    test_dama_expect("moves --variant international --fen W:WK46:B23", 0, "46x10\n46x14\n46x19\n46x5\n");
+    test_dama_expect("moves --variant international --fen W:WK2,K7:B11,13,14,23,29,37", 0, "2x19x28x6\n2x24x33x6\n");
+    test_dama_expect("moves --variant international --fen W:W32:B5,28,29,38,39 --paths", 0,
                "32x23x34x43x32\n32x43x34x23x32\n");
-    expect_run("perft --variant international --fen W:W51 1", 2, "no such square");
+    test_dama_expect("perft --variant international --fen W:W51 1", 2, "no such square");
     /* Majority rule (rules doc, captures 2).  32x23 over 28 goes on over 18 to 12: two pieces;
      * 32x21 over 27 ends there: one.  Majority keeps 32x12 alone; majority=off (seed 002's
      * reading: any complete capture, still compulsory) allows both.  32x23 is no move:
      * a sequence may not stop early. */
-    expect_run("moves --variant international --fen W:W32:B18,27,28", 0, "32x12\n");
-    expect_run("moves --variant international --rules majority=on --fen W:W32:B18,27,28", 0, "32x12\n");
-    expect_run("perft --variant international --fen W:W32:B18,27,28 1", 0, "nodes 1 ");
-    expect_run("moves --variant international --rules majority=off --fen W:W32:B18,27,28", 0,
+    test_dama_expect("moves --variant international --fen W:W32:B18,27,28", 0, "32x12\n");
+    test_dama_expect("moves --variant international --rules majority=on --fen W:W32:B18,27,28", 0, "32x12\n");
+    test_dama_expect("perft --variant international --fen W:W32:B18,27,28 1", 0, "nodes 1 ");
+    test_dama_expect("moves --variant international --rules majority=off --fen W:W32:B18,27,28", 0,
                "32x12\n32x21\n");
     /* --rules may come before --variant: the options are read by the variant chosen */
-    expect_run("perft --rules majority=off --variant international --fen W:W32:B18,27,28 1", 0,
+    test_dama_expect("perft --rules majority=off --variant international --fen W:W32:B18,27,28 1", 0,
                "nodes 2 ");
-    expect_run("perft --variant international --rules noprogress=3 1", 2,
+    test_dama_expect("perft --variant international --rules noprogress=3 1", 2,
                "bad rules: unknown option 'noprogress' (majority, kingmoves, endgame16, endgame5)");
-    expect_run("perft --variant international --rules majority=maybe 1", 2,
+    test_dama_expect("perft --variant international --rules majority=maybe 1", 2,
                "bad rules: 'maybe' is no value for majority");
-    expect_run("perft --rules majority=off 1", 2,
+    test_dama_expect("perft --rules majority=off 1", 2,
                "bad rules: unknown option 'majority' (promotion, kvm, noprogress)");
     /* no evaluation for International yet: a command that needs one refuses it */
-    expect_run("analyze --variant international --depth 1", 2,
+    test_dama_expect("analyze --variant international --depth 1", 2,
                "variant 'international' has no evaluation yet");
-    expect_run("perft --variant checkers 1", 2, "unknown variant 'checkers'");
+    test_dama_expect("perft --variant checkers 1", 2, "unknown variant 'checkers'");
 }
 
 int main(void)

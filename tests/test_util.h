@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 
 /* Reads a whole file into a NUL-terminated buffer (caller frees); NULL on failure. */
@@ -70,6 +71,20 @@ static inline int test_shell(const char *redirect, const char *fmt, ...)
     int status = system(line);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
+
+#ifdef cmocka_unit_test /* for the tests that include cmocka.h first */
+/* Runs `dama ARGS` and fails the test unless it exits with code and its output (stdout and
+ * stderr) contains needle (NULL: anything). */
+static inline void test_dama_expect(const char *args, int code, const char *needle)
+{
+    static char out[1 << 16];
+    int got = test_dama_run(out, sizeof out, "%s", args);
+    if (got != code)
+        fail_msg("dama %s: exit %d, expected %d; output:\n%s", args, got, code, out);
+    if (needle && !strstr(out, needle))
+        fail_msg("dama %s: output lacks '%s':\n%s", args, needle, out);
+}
+#endif
 
 /* True under the sanitizer build: deep perfts are cut to keep the suite short. */
 static inline int test_sanitized(void) { return getenv("DAMA_SANITIZE") != NULL; }
