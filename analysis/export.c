@@ -266,12 +266,13 @@ enum { WCOL_TEXT = 6 };
 
 static void weights_header(Exporter *e, int n, const char *const *names)
 {
-    const char *cols[WCOL_TEXT + EVAL_NUM_WEIGHTS];
+    const EvalSpec *spec = e->o->variant->eval;
+    const char *cols[WCOL_TEXT + EVAL_MAX_WEIGHTS];
     int k = 0;
     for (int i = 0; i < n && i < WCOL_TEXT; i++)
         cols[k++] = names[i];
-    for (int i = 0; i < EVAL_NUM_WEIGHTS; i++)
-        cols[k++] = weight_name(i);
+    for (int i = 0; i < weights_count(spec); i++)
+        cols[k++] = weight_name(spec, i);
     csv_header(&e->w, cols, k);
 }
 
@@ -280,15 +281,16 @@ static void weights_row(Exporter *e, int n, const StoreCell *c)
     CsvWriter *w = &e->w;
     for (int i = 0; i < n && i < WCOL_TEXT; i++)
         write_cell(w, &c[i]);
+    const EvalSpec *spec = e->o->variant->eval;
     Weights wt;
     char source[64], err[512];
     snprintf(source, sizeof source, "weights %lld", (long long)cell_int(&c[0]));
     bool ok = n > WCOL_TEXT && c[WCOL_TEXT].type == STORE_CELL_TEXT &&
-              weights_parse(&wt, c[WCOL_TEXT].text, source, err, sizeof err);
+              weights_parse(&wt, spec, c[WCOL_TEXT].text, source, err, sizeof err);
     if (!ok && e->o->warnings)
         fprintf(e->o->warnings, "dama: export weights: %s: the stored text does not parse with "
                 "this build; its weight columns are left empty\n", source);
-    for (int i = 0; i < EVAL_NUM_WEIGHTS; i++) {
+    for (int i = 0; i < weights_count(spec); i++) {
         if (ok)
             csv_int(w, wt.w[i]);
         else

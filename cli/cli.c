@@ -61,6 +61,26 @@ bool cli_u64(const char *option, const char *text, uint64_t *out)
     return true;
 }
 
+const Variant *cli_variant_any(const char *name)
+{
+    const Variant *v = variant_by_name(name);
+    if (!v)
+        cli_usage_error("unknown variant '%s' (this build knows: turkish or tr, international or intl)",
+                        name);
+    return v;
+}
+
+const Variant *cli_variant(const char *name)
+{
+    const Variant *v = cli_variant_any(name);
+    if (v && !v->eval) {
+        cli_usage_error("variant '%s' has no evaluation yet: only 'dama perft' and 'dama moves' "
+                        "accept it", v->name);
+        return NULL;
+    }
+    return v;
+}
+
 void engine_context_init(EngineContext *ctx)
 {
     ctx->variant = &turkish_variant;
@@ -74,19 +94,8 @@ int engine_context_option(EngineContext *ctx, int opt, const char *arg)
 {
     switch (opt) {
     case OPT_VARIANT:
-        ctx->variant = variant_by_name(arg);
-        if (!ctx->variant) {
-            cli_usage_error("unknown variant '%s' (this build knows: turkish, international)", arg);
-            return -1;
-        }
-        /* Evaluation and weights exist for Turkish only: refuse here rather than search with
-         * Turkish weights on another board. */
-        if (!ctx->variant->evaluated && !ctx->rules_only) {
-            cli_usage_error("variant '%s' has no evaluation yet: only 'dama perft' and 'dama moves' "
-                            "accept it", ctx->variant->name);
-            return -1;
-        }
-        return 1;
+        ctx->variant = ctx->rules_only ? cli_variant_any(arg) : cli_variant(arg);
+        return ctx->variant ? 1 : -1;
     case OPT_RULES:
         /* Rule options belong to the variant, which may come later on the command line. */
         if (ctx->nrules_text == MAX_RULES_OPTIONS) {
@@ -124,10 +133,21 @@ bool engine_context_finish(EngineContext *ctx)
     return true;
 }
 
+/* True when longopts has --variant: then -v is its short form. */
+static bool takes_variant(const struct option *longopts)
+{
+    for (const struct option *o = longopts; o->name; o++)
+        if (strcmp(o->name, "variant") == 0)
+            return true;
+    return false;
+}
+
 int cli_getopt(int argc, char **argv, const struct option *longopts)
 {
     opterr = 0;
-    int opt = getopt_long(argc, argv, "", longopts, NULL);
+    int opt = getopt_long(argc, argv, takes_variant(longopts) ? "v:" : "", longopts, NULL);
+    if (opt == 'v')
+        opt = OPT_VARIANT;
     if (opt == '?') {
         if (optopt)
             cli_usage_error("option '%s' needs a value (see 'dama %s --help')", argv[optind - 1], argv[0]);

@@ -26,6 +26,11 @@ int cli_runtime_error(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 bool cli_long(const char *option, const char *text, long min, long max, long *out);
 bool cli_u64(const char *option, const char *text, uint64_t *out);
 
+/* The variant called name (turkish, tr, international, intl); NULL after printing the error.
+ * cli_variant also refuses a variant without an evaluation (every command but perft, moves). */
+const Variant *cli_variant_any(const char *name);
+const Variant *cli_variant(const char *name);
+
 /* The options every engine command shares: --variant, --rules, --fen. */
 #define MAX_RULES_OPTIONS 16
 typedef struct EngineContext {

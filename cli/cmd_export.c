@@ -69,11 +69,11 @@ static int run_export(int argc, char **argv)
         { "k", required_argument, 0, OPT_E_K },
         { "bucket", required_argument, 0, OPT_E_BUCKET },
         { "include-unfinished", no_argument, 0, OPT_E_UNFINISHED },
+        { "variant", required_argument, 0, OPT_VARIANT },
         { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
     const char *db_path = "dama.db", *out = NULL;
-    /* export takes no --variant yet: Turkish, the only game self-play plays today */
     ExportOptions eo = { .variant = &turkish_variant, .k = EXPORT_DEFAULT_K, .bucket = EXPORT_DEFAULT_BUCKET, .warnings = stderr };
     int o;
     long n;
@@ -85,6 +85,7 @@ static int run_export(int argc, char **argv)
         case OPT_E_DB: db_path = optarg; break;
         case OPT_E_OUT: out = optarg; break;
         case OPT_E_UNFINISHED: eo.include_unfinished = true; break;
+        case OPT_VARIANT: if (!(eo.variant = cli_variant(optarg))) return EXIT_USAGE; break;
         case OPT_E_RUN:
             if (!cli_u64("--run", optarg, &u))
                 return EXIT_USAGE;
@@ -173,8 +174,8 @@ static int run_export(int argc, char **argv)
 
 const Command cmd_export = {
     "export", "write tables and statistics of the database to CSV files",
-    "usage: dama export [--db FILE] [--run R] WHAT --out FILE.csv\n"
-    "       dama export [--db FILE] [--run R] [WHAT | all] --out DIR/\n"
+    "usage: dama export [--variant NAME] [--db FILE] [--run R] WHAT --out FILE.csv\n"
+    "       dama export [--variant NAME] [--db FILE] [--run R] [WHAT | all] --out DIR/\n"
     "\n"
     "Streams rows from one read snapshot of the database (self-play may keep writing; with\n"
     "DIR/ every file comes from the same snapshot, so they agree) into a CSV file: a header\n"
@@ -206,6 +207,8 @@ const Command cmd_export = {
     "  weights      one row per stored weight set, one column per weight name\n"
     "  analyses     results of batch analyses (dama analyze --db)\n"
     "\n"
+    "  -v, --variant NAME  turkish (default) or international (short tr, intl): only that\n"
+    "                 game's rows; a database may hold both\n"
     "  --db FILE      the database (default dama.db); it must exist\n"
     "  --run R        only run R's rows (weights: the sets run R used or produced)\n"
     "  --out PATH     FILE.csv, or DIR/ for one file per WHAT\n"

@@ -8,6 +8,7 @@
 #include "pipeline.h"
 #include "run_options.h"
 #include "sprt.h"
+#include "variant.h"
 
 enum { OPT_A = OPT_RUN_FIRST_FREE, OPT_B, OPT_SPRT, OPT_RESUME_M };
 
@@ -245,19 +246,21 @@ static int run_match(int argc, char **argv)
     }
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama match --help')", argv[optind]);
-    Weights w[2];
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 2; i++)
         if (!paths[i])
             return cli_usage_error("match needs --a and --b weights files ('default' and "
                                    "'material' name the built-in sets)");
-        if (!pipeline_weights_by_name(&w[i], paths[i], err, sizeof err))
-            return cli_usage_error("%s", err);
-    }
     if (ro.cfg.games % 2)
         return cli_usage_error("--games %d: a match plays pairs of games (colours swapped), so "
                                "give an even number", ro.cfg.games);
     if (!run_options_finish(&ro))
         return EXIT_USAGE;
+    Weights w[2];
+    for (int i = 0; i < 2; i++)
+        if (!pipeline_weights_by_name(&w[i], ro.cfg.setup.variant->eval, paths[i], err, sizeof err)) {
+            run_options_free(&ro);
+            return cli_usage_error("%s", err);
+        }
     Store *store = pipeline_open_store(ro.db_path);
     if (!store) {
         run_options_free(&ro);

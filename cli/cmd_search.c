@@ -55,7 +55,6 @@ typedef struct SearchOptions {
 static int search_option(SearchOptions *so, int opt, const char *arg)
 {
     long n;
-    char err[512];
     switch (opt) {
     case OPT_DEPTH:
         if (!cli_long("--depth", arg, 1, MAX_PLY - 2, &n)) return -1;
@@ -73,15 +72,27 @@ static int search_option(SearchOptions *so, int opt, const char *arg)
         so->hash_mb = n;
         return 1;
     case OPT_WEIGHTS:
-        if (!weights_load(&so->weights, arg, err, sizeof err)) {
-            cli_usage_error("%s", err);
-            return -1;
-        }
-        so->weights_name = arg;
+        so->weights_name = arg; /* read by search_options_finish, once the variant is known */
         return 1;
     default:
         return 0;
     }
+}
+
+/* The weights of variant v: the file of --weights, or v's built-in ones; false after
+ * printing the error. */
+static bool search_options_finish(SearchOptions *so, const Variant *v)
+{
+    char err[512];
+    if (!so->weights_name) {
+        weights_default(&so->weights, v->eval);
+        return true;
+    }
+    if (!weights_load(&so->weights, v->eval, so->weights_name, err, sizeof err)) {
+        cli_usage_error("%s", err);
+        return false;
+    }
+    return true;
 }
 
 static void report_iteration(void *ctx, const SearchInfo *info)
@@ -274,7 +285,7 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
                  "hash=%ld weights=%s", source, so->limits.depth, (unsigned long long)so->limits.nodes,
                  so->limits.movetime_ms, bo->threads, so->hash_mb,
                  so->weights_name ? so->weights_name : "built-in");
-        pipeline_bench_signature(signature, sizeof signature);
+        pipeline_bench_signature(ctx->variant, signature, sizeof signature);
         int64_t weights_id = pipeline_store_weights(store, &so->weights, 0, 0,
                                                     so->weights_name ? so->weights_name
                                                                      : "built-in hand-set weights");
@@ -306,7 +317,6 @@ static int run_analyze(int argc, char **argv)
     EngineContext ctx;
     engine_context_init(&ctx);
     SearchOptions so = { .hash_mb = 0 };
-    weights_default(&so.weights);
     BatchOptions bo = { .threads = 0 };
     bool batch = false;
     int o, r;
@@ -330,11 +340,11 @@ static int run_analyze(int argc, char **argv)
         if (!bo.in && !bo.game && !bo.run)
             return cli_usage_error("the batch options (--out, --db, --threads, --strict, ...) need "
                                    "--in FILE, --game ID or --run R (see 'dama analyze --help')");
-        if (!engine_context_finish(&ctx))
+        if (!engine_context_finish(&ctx) || !search_options_finish(&so, ctx.variant))
             return EXIT_USAGE;
         return run_batch(&ctx, &so, &bo);
     }
-    if (!engine_context_finish(&ctx))
+    if (!engine_context_finish(&ctx) || !search_options_finish(&so, ctx.variant))
         return EXIT_USAGE;
     if (!so.limits.depth && !so.limits.nodes && !so.limits.movetime_ms)
         so.limits.depth = 12;
@@ -374,31 +384,37 @@ static void print_bench_line(void *ctx, int index, const Position *pos, const Se
     printf("%2d %-14s %-8s nodes %10llu  %s\n", index + 1,
            info->pv_length ? move_to_text(v, &info->pv[0], text, sizeof text) : "none",
            score_to_text(info->score, score, sizeof score), (unsigned long long)info->nodes,
-           bench_positions[index]);
+           v->bench_fens[index]);
 }
 
 static int run_bench(int argc, char **argv)
 {
     static const struct option longopts[] = {
         { "depth", required_argument, 0, OPT_DEPTH },
+        { "variant", required_argument, 0, OPT_VARIANT },
         { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
+    EngineContext ctx;
+    engine_context_init(&ctx);
     SearchOptions so = { .limits = { .depth = BENCH_DEPTH } };
-    weights_default(&so.weights);
-    int o;
+    int o, r;
     while ((o = cli_getopt(argc, argv, longopts)) != -1) {
         if (o == OPT_HELP)
             return cli_print_help("bench");
-        if (o == '?' || search_option(&so, o, optarg) < 0)
+        if (o == '?' || (r = engine_context_option(&ctx, o, optarg)) < 0)
+            return EXIT_USAGE;
+        if (r == 0 && search_option(&so, o, optarg) < 0)
             return EXIT_USAGE;
     }
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama bench --help')", argv[optind]);
+    if (!engine_context_finish(&ctx) || !search_options_finish(&so, ctx.variant))
+        return EXIT_USAGE;
     uint64_t nodes;
     double seconds;
     char err[512];
-    if (!bench_run(&so.weights, so.limits.depth, print_bench_line, (void *)&turkish_variant,
+    if (!bench_run(ctx.variant, &so.weights, so.limits.depth, print_bench_line, (void *)ctx.variant,
                    &nodes, &seconds, err, sizeof err))
         return cli_runtime_error("%s", err);
     printf("bench %llu nodes %.0f nps\n", (unsigned long long)nodes, seconds > 0 ? (double)nodes / seconds : 0.0);
@@ -462,9 +478,10 @@ const Command cmd_analyze = {
 #define TEXT_OF(x) TEXT_OF_(x) /* a number macro as a string literal, for the help text */
 const Command cmd_bench = {
     "bench", "search a fixed set of positions; the node count is the search's signature",
-    "usage: dama bench [--depth D]\n"
+    "usage: dama bench [--variant NAME] [--depth D]\n"
     "\n"
-    "Searches a fixed set of openings, middlegames and endgames with kings to depth D\n"
+    "Searches a fixed set of openings, middlegames and endgames with kings of the variant\n"
+    "(-v, --variant turkish|international, short tr|intl; default turkish) to depth D\n"
     "(default " TEXT_OF(BENCH_DEPTH) "), each with a fresh " TEXT_OF(BENCH_HASH_MB) " MB hash table, and prints last:\n"
     "bench N nodes X nps.  N changes only when the search or evaluation changes; at depth\n"
     TEXT_OF(BENCH_SIGNATURE_DEPTH) " it is the signature stored with every run ('bench depth "

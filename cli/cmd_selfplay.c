@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "pipeline.h"
 #include "run_options.h"
+#include "variant.h"
 
 enum { OPT_WEIGHTS_S = OPT_RUN_FIRST_FREE, OPT_RESUME_S };
 
@@ -70,9 +71,7 @@ static int run_selfplay(int argc, char **argv)
     RunOptions ro;
     run_options_init(&ro);
     ro.cfg.setup.noise = 10;
-    Weights weights;
-    weights_default(&weights);
-    const char *weights_note = "built-in hand-set weights";
+    const char *weights_path = NULL;
     char err[512];
     int o, r;
     while ((o = cli_getopt(argc, argv, longopts)) != -1) {
@@ -85,9 +84,7 @@ static int run_selfplay(int argc, char **argv)
             continue;
         }
         if (o == OPT_WEIGHTS_S) {
-            if (!weights_load(&weights, optarg, err, sizeof err))
-                return cli_usage_error("%s", err);
-            weights_note = optarg;
+            weights_path = optarg; /* read once the variant is known */
             continue;
         }
         if ((r = run_options_parse(&ro, o, optarg)) < 0)
@@ -97,6 +94,14 @@ static int run_selfplay(int argc, char **argv)
         return cli_usage_error("unexpected argument '%s' (see 'dama selfplay --help')", argv[optind]);
     if (!run_options_finish(&ro))
         return EXIT_USAGE;
+    const EvalSpec *spec = ro.cfg.setup.variant->eval;
+    Weights weights;
+    weights_default(&weights, spec);
+    if (weights_path && !weights_load(&weights, spec, weights_path, err, sizeof err)) {
+        run_options_free(&ro);
+        return cli_usage_error("%s", err);
+    }
+    const char *weights_note = weights_path ? weights_path : "built-in hand-set weights";
 
     Store *store = pipeline_open_store(ro.db_path);
     if (!store) {

@@ -32,10 +32,10 @@ static uint64_t step_seed(const TrainOptions *to, int gen, bool match)
     return to->ro.cfg.seed + (uint64_t)gen * 1000003u + (match ? 500000u : 0u);
 }
 
-static bool load_weights_id(Store *store, int64_t id, Weights *w)
+static bool load_weights_id(Store *store, const EvalSpec *spec, int64_t id, Weights *w)
 {
     char *text = NULL, err[512];
-    bool ok = store_weights_get(store, id, &text) && weights_parse(w, text, "stored weights", err, sizeof err);
+    bool ok = store_weights_get(store, id, &text) && weights_parse(w, spec, text, "stored weights", err, sizeof err);
     if (!ok)
         cli_runtime_error("weights %lld: %s", (long long)id, text ? err : store_error(store));
     free(text);
@@ -79,7 +79,7 @@ static int train_generation(Store *store, TrainOptions *to, int64_t train_id, in
 {
     TrainStep ts;
     Weights best;
-    if (!load_weights_id(store, *best_id, &best))
+    if (!load_weights_id(store, to->ro.cfg.setup.variant->eval, *best_id, &best))
         return EXIT_RUNTIME;
 
     /* Step 1. Self-play with the best weights; an interrupted one plays its missing games. */
@@ -114,9 +114,8 @@ static int train_generation(Store *store, TrainOptions *to, int64_t train_id, in
                 runs[nruns++] = sp.ref_id;
         }
         TuneConfig cfg;
-        tune_default_config(&cfg);
+        tune_default_config(&cfg, best.spec);
         cfg.start = best;
-        cfg.variant = to->ro.cfg.setup.variant->name;
         cfg.run_ids = runs;
         cfg.nruns = nruns;
         cfg.threads = to->ro.cfg.threads;
@@ -142,7 +141,7 @@ static int train_generation(Store *store, TrainOptions *to, int64_t train_id, in
             return EXIT_RUNTIME;
     } else {
         Weights candidate;
-        if (!load_weights_id(store, candidate_id, &candidate))
+        if (!load_weights_id(store, to->ro.cfg.setup.variant->eval, candidate_id, &candidate))
             return EXIT_RUNTIME;
         MatchOutcome mo;
         int code = train_match(store, to, train_id, gen, to->match_games, &to->sprt, &candidate,
@@ -246,7 +245,7 @@ static int final_match(Store *store, TrainOptions *to, int64_t train_id, int64_t
         return EXIT_OK;
     }
     Weights best, start;
-    if (!load_weights_id(store, best_id, &best) || !load_weights_id(store, start_id, &start))
+    if (!load_weights_id(store, to->ro.cfg.setup.variant->eval, best_id, &best) || !load_weights_id(store, to->ro.cfg.setup.variant->eval, start_id, &start))
         return EXIT_RUNTIME;
     SprtConfig none = { .enabled = false, .alpha = 0.05, .beta = 0.05 };
     MatchOutcome mo;
@@ -307,7 +306,7 @@ static int train(Store *store, TrainOptions *to, const Weights *start_weights)
         printf("resuming training run %lld at generation %d\n", (long long)train_id, first_gen);
     } else {
         char signature[64];
-        pipeline_bench_signature(signature, sizeof signature);
+        pipeline_bench_signature(to->ro.cfg.setup.variant, signature, sizeof signature);
         train_id = store_run_begin(store, "train", to->ro.cfg.setup.variant->name, params, pipeline_engine_version(), signature, start_id);
         if (train_id < 0)
             return cli_runtime_error("%s: %s", to->ro.db_path, store_error(store));
@@ -321,7 +320,7 @@ static int train(Store *store, TrainOptions *to, const Weights *start_weights)
     }
     if (code == EXIT_OK) {
         Weights best;
-        if (!load_weights_id(store, best_id, &best))
+        if (!load_weights_id(store, to->ro.cfg.setup.variant->eval, best_id, &best))
             code = EXIT_RUNTIME;
         else if (!weights_save(&best, to->out_path, err, sizeof err))
             code = cli_runtime_error("%s", err);
@@ -396,11 +395,13 @@ static int run_train(int argc, char **argv)
         return cli_usage_error("--%s %d: a match plays pairs of games (colours swapped), so give "
                                "an even number", to.match_games % 2 ? "match-games" : "final-games",
                                to.match_games % 2 ? to.match_games : to.final_games);
-    Weights start;
-    if (!pipeline_weights_by_name(&start, to.start, err, sizeof err))
-        return cli_usage_error("%s", err);
     if (!run_options_finish(&to.ro))
         return EXIT_USAGE;
+    Weights start;
+    if (!pipeline_weights_by_name(&start, to.ro.cfg.setup.variant->eval, to.start, err, sizeof err)) {
+        run_options_free(&to.ro);
+        return cli_usage_error("%s", err);
+    }
     Store *store = pipeline_open_store(to.ro.db_path);
     int code = store ? train(store, &to, &start) : EXIT_RUNTIME;
     store_close(store);

@@ -199,14 +199,15 @@ static int run_tune(int argc, char **argv)
         { "skip-plies", required_argument, 0, OPT_SKIP },
         { "patience", required_argument, 0, OPT_PATIENCE },
         { "lambda", required_argument, 0, OPT_LAMBDA },
+        { "variant", required_argument, 0, OPT_VARIANT },
         { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
-    const char *db = "dama.db", *out_path = "tuned-weights.txt", *runs_text = NULL;
+    const char *db = "dama.db", *out_path = "tuned-weights.txt", *runs_text = NULL, *start_path = NULL;
     long last = 0, n;
+    const Variant *variant = &turkish_variant;
     TuneConfig cfg;
-    tune_default_config(&cfg);
-    cfg.variant = turkish_variant.name; /* tune takes no --variant yet */
+    tune_default_config(&cfg, variant->eval);
     char err[512], *end;
     int o;
     while ((o = cli_getopt(argc, argv, longopts)) != -1) {
@@ -236,13 +237,16 @@ static int run_tune(int argc, char **argv)
             if (*end || end == optarg || !(cfg.validation >= 0 && cfg.validation < 1))
                 return cli_usage_error("bad value '%s' for --validation: expected a number in [0, 1)", optarg);
             break;
-        case OPT_WEIGHTS_T:
-            if (!weights_load(&cfg.start, optarg, err, sizeof err))
-                return cli_usage_error("%s", err);
-            break;
+        case OPT_WEIGHTS_T: start_path = optarg; break; /* read once the variant is known */
+        case OPT_VARIANT: if (!(variant = cli_variant(optarg))) return EXIT_USAGE; break;
         default: return EXIT_USAGE;
         }
     }
+    /* The variant's games and weights; the other options keep their values. */
+    cfg.variant = variant->name;
+    weights_default(&cfg.start, variant->eval);
+    if (start_path && !weights_load(&cfg.start, variant->eval, start_path, err, sizeof err))
+        return cli_usage_error("%s", err);
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama tune --help')", argv[optind]);
     if (runs_text && last)
@@ -314,7 +318,7 @@ out:
 
 const Command cmd_tune = {
     "tune", "fit the evaluation weights to the stored games (Texel method)",
-    "usage: dama tune [--db FILE] [--runs LIST | --last-generations K] [--out FILE]\n"
+    "usage: dama tune [--variant NAME] [--db FILE] [--runs LIST | --last-generations K] [--out FILE]\n"
     "                 [--epochs E] [--lr X] [--batch B] [--validation F] [--threads T]\n"
     "                 [--weights START] [--skip-plies P] [--patience N] [--lambda L]\n"
     "\n"
@@ -325,6 +329,8 @@ const Command cmd_tune = {
     "weights and the fit in the database (so it opens it to write; it never creates one).\n"
     "The database, the runs and the --out path are checked before the fit starts.\n"
     "\n"
+    "  -v, --variant NAME   turkish (default) or international (short tr, intl): only that\n"
+    "                       game's runs are learnt from\n"
     "  --db FILE            database (default dama.db); it must exist\n"
     "  --runs LIST          self-play or match run ids, comma separated, used whatever their\n"
     "                       status (default: every run that ended 'done' and has games)\n"

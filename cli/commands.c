@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "pipeline.h"
+#include "variant.h"
 #include "version.h"
 
 static const Command cmd_help, cmd_version;
@@ -18,6 +19,7 @@ const Command *const dama_commands[] = {
     &cmd_match,
     &cmd_train,
     &cmd_export,
+    &cmd_weights,
     &cmd_help,
     &cmd_version,
     NULL,
@@ -34,7 +36,7 @@ const Command *command_find(const char *name)
 void print_overview(FILE *out)
 {
     fputs("usage: dama COMMAND [OPTIONS]\n\n"
-          "dama plays, trains and analyses Turkish draughts.\n\ncommands:\n", out);
+          "dama plays, trains and analyses Turkish and International draughts.\n\ncommands:\n", out);
     for (int i = 0; dama_commands[i]; i++)
         fprintf(out, "  %-10s %s\n", dama_commands[i]->name, dama_commands[i]->summary);
     fputs("\n'dama help CMD' or 'dama CMD --help' explains one; 'dama --version' is 'dama version'.\n"
@@ -91,8 +93,14 @@ static int run_version(int argc, char **argv)
     if (argc > 1)
         return cli_usage_error("version takes no arguments, not '%s'", argv[1]);
     char signature[64];
-    pipeline_bench_signature(signature, sizeof signature);
+    pipeline_bench_signature(&turkish_variant, signature, sizeof signature);
     printf("dama %s\ncommit %s\n%s\n", dama_version(), dama_commit(), signature);
+    /* The default variant's signature stays the third line; the others follow, named. */
+    for (int i = 1; variant_at(i); i++)
+        if (variant_at(i)->eval) {
+            pipeline_bench_signature(variant_at(i), signature, sizeof signature);
+            printf("%s %s\n", variant_at(i)->name, signature);
+        }
     return EXIT_OK;
 }
 
@@ -100,9 +108,11 @@ static const Command cmd_version = {
     "version", "the version, the git commit of the build and the bench signature",
     "usage: dama --version   (or dama version)\n"
     "\n"
-    "Prints three lines:\n"
+    "Prints:\n"
     "  dama VERSION\n"
     "  commit C          (git rev-parse --short HEAD when built; 'unknown' outside git)\n"
-    "  bench depth 6: N  (the search's signature, also stored with every run)\n",
+    "  bench depth 6: N  (the search's signature on Turkish draughts, also stored with\n"
+    "                    every run), then one line per other variant:\n"
+    "  international bench depth 6: N\n",
     run_version,
 };

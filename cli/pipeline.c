@@ -38,10 +38,10 @@ const char *pipeline_engine_version(void) { return dama_engine_version(); }
 
 /* The bench set is compiled in and pinned by tests/test_search.c, so a failure here is a
  * broken build: it stops the command before anything is written. */
-void pipeline_bench_signature(char *buf, size_t len)
+void pipeline_bench_signature(const Variant *v, char *buf, size_t len)
 {
     char err[512];
-    if (!bench_signature(buf, len, err, sizeof err)) {
+    if (!bench_signature(v, buf, len, err, sizeof err)) {
         cli_runtime_error("%s", err);
         exit(EXIT_RUNTIME);
     }
@@ -68,7 +68,7 @@ int64_t pipeline_store_weights(Store *store, const Weights *w, int generation, i
     char *text = weights_to_text(w);
     if (!text)
         return -1;
-    int64_t id = store_weights_put(store, "turkish", generation, parent, text, note);
+    int64_t id = store_weights_put(store, w->spec->variant, generation, parent, text, note);
     free(text);
     return id;
 }
@@ -85,17 +85,18 @@ static Store *open_with(Store *(*open)(const char *, char *, size_t), const char
 Store *pipeline_open_store(const char *path) { return open_with(store_open, path); }
 Store *pipeline_open_store_readonly(const char *path) { return open_with(store_open_readonly, path); }
 
-bool pipeline_weights_by_name(Weights *w, const char *name, char *err, size_t errlen)
+bool pipeline_weights_by_name(Weights *w, const EvalSpec *spec, const char *name, char *err,
+                              size_t errlen)
 {
     if (strcmp(name, "default") == 0) {
-        weights_default(w);
+        weights_default(w, spec);
         return true;
     }
     if (strcmp(name, "material") == 0) {
-        weights_material_only(w);
+        weights_material_only(w, spec);
         return true;
     }
-    return weights_load(w, name, err, errlen);
+    return weights_load(w, spec, name, err, errlen);
 }
 
 /* The stored games of a run, read back as results by game index. */
@@ -177,7 +178,7 @@ int pipeline_run_open(Store *store, const char *db_path, const char *kind, const
         }
     }
     char signature[64];
-    pipeline_bench_signature(signature, sizeof signature);
+    pipeline_bench_signature(cfg->setup.variant, signature, sizeof signature);
     run->id = store_run_begin(store, kind, cfg->setup.variant->name, params, pipeline_engine_version(), signature, weights_id);
     if (run->id < 0)
         return cli_runtime_error("%s: %s", db_path, store_error(store));

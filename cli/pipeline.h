@@ -15,7 +15,7 @@ const atomic_bool *pipeline_interrupt_flag(void);
 const char *pipeline_engine_version(void);
 /* "bench depth 6: N" (bench_signature): the signature of search and evaluation, the same
  * count `dama bench --depth 6` prints.  Exits with an error if the bench cannot run. */
-void pipeline_bench_signature(char *buf, size_t len);
+void pipeline_bench_signature(const Variant *v, char *buf, size_t len);
 
 /* The canonical text of w (malloc'd), or NULL when out of memory. */
 char *weights_to_text(const Weights *w);
@@ -37,7 +37,8 @@ int pipeline_tune(Store *store, const struct TuneConfig *cfg, int64_t parent_wei
                   const atomic_bool *stop, int64_t *result_weights_id);
 
 /* Weights by name: a file, or "default" / "material" for the built-in sets. */
-bool pipeline_weights_by_name(Weights *w, const char *name, char *err, size_t errlen);
+bool pipeline_weights_by_name(Weights *w, const EvalSpec *spec, const char *name, char *err,
+                              size_t errlen);
 
 /* The match step (cmd_match.c). */
 #include "run_options.h"

@@ -40,7 +40,6 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
 {
     RunnerConfig *c = &ro->cfg;
     long n;
-    char err[256];
     switch (opt) {
     case OPT_DB: ro->db_path = arg; return 1;
     case OPT_GAMES:
@@ -92,9 +91,16 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
         if (!cli_long("--batch", arg, 1, 100000, &n)) return -1;
         c->batch_games = (int)n;
         return 1;
+    case OPT_VARIANT:
+        if (!(c->setup.variant = cli_variant(arg)))
+            return -1;
+        return 1;
     case OPT_RULES:
-        if (!rules_parse(c->setup.variant, &c->setup.rules, arg, err, sizeof err))
-            return cli_usage_error("%s", err), -1;
+        /* Rule options belong to the variant, which may come later on the command line. */
+        if (ro->nrules_text == MAX_RULES_OPTIONS)
+            return cli_usage_error("too many --rules options (at most %d): join them with commas",
+                                   MAX_RULES_OPTIONS), -1;
+        ro->rules_text[ro->nrules_text++] = arg;
         return 1;
     default:
         return 0;
@@ -103,6 +109,14 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
 
 bool run_options_finish(RunOptions *ro)
 {
+    char err[512];
+    Rules *rules = &ro->cfg.setup.rules;
+    *rules = rules_default(ro->cfg.setup.variant);
+    for (int i = 0; i < ro->nrules_text; i++)
+        if (!rules_parse(ro->cfg.setup.variant, rules, ro->rules_text[i], err, sizeof err)) {
+            cli_usage_error("%s", err);
+            return false;
+        }
     if (!ro->openings_path)
         return true;
     if (ro->random_plies_given) {
@@ -110,7 +124,6 @@ bool run_options_finish(RunOptions *ro)
                         "from the file's positions");
         return false;
     }
-    char err[512];
     if (!openings_load(&ro->book, ro->cfg.setup.variant, &ro->cfg.setup.rules, ro->openings_path, err,
                        sizeof err)) {
         cli_usage_error("%s", err);
@@ -125,10 +138,12 @@ void run_options_free(RunOptions *ro) { openings_free(&ro->book); }
 void run_options_describe(const RunOptions *ro, char *buf, size_t len)
 {
     const RunnerConfig *c = &ro->cfg;
+    char rules[256];
+    c->setup.variant->rules_describe(&c->setup.rules, rules, sizeof rules);
     snprintf(buf, len, "games=%d nodes=%llu depth=%d movetime=%d seed=%llu openings=%s random_plies=%d "
-             "move_cap=%d noise=%d hash=%zu promotion=%d kvm=%d noprogress=%d",
+             "move_cap=%d noise=%d hash=%zu %s",
              c->games, (unsigned long long)c->setup.limits.nodes, c->setup.limits.depth,
              c->setup.limits.movetime_ms, (unsigned long long)c->seed,
              ro->openings_path ? ro->openings_path : "random", c->random_plies, c->setup.move_cap, c->setup.noise,
-             c->hash_mb, c->setup.rules.promotion, c->setup.rules.kvm, c->setup.rules.noprogress_plies);
+             c->hash_mb, rules);
 }

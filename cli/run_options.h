@@ -25,11 +25,13 @@ enum {
     { "batch", required_argument, 0, OPT_BATCH }, \
     { "noise", required_argument, 0, OPT_NOISE }, \
     { "rules", required_argument, 0, OPT_RULES }, \
+    { "variant", required_argument, 0, OPT_VARIANT }, \
     { "help", no_argument, 0, OPT_HELP }
 
 /* The help lines for RUN_LONG_OPTIONS, shared by every command's --help text; --games and
  * --noise mean something else in each command, so each command describes them. */
 #define RUN_OPTIONS_HELP \
+    "  -v, --variant NAME turkish (default) or international; short tr, intl\n" \
     "  --db FILE          SQLite database (default dama.db)\n" \
     "  --threads T        parallel games (default: all cores); the results do not depend on it\n" \
     "  --nodes K          search nodes per move (default 3000; deterministic)\n" \
@@ -41,7 +43,9 @@ enum {
     "  --move-cap N       plies before a game is adjudicated a draw (default 300)\n" \
     "  --hash MB          transposition table per player (default 2)\n" \
     "  --batch N          games per database transaction (default 64)\n" \
-    "  --rules OPTIONS    promotion=man|stop|king, kvm=draw|win, noprogress=N\n"
+    "  --rules OPTIONS    the variant's rule options (Turkish: promotion=man|stop|king,\n" \
+    "                     kvm=draw|win, noprogress=N; International: majority=on|off,\n" \
+    "                     kingmoves=N, endgame16=N, endgame5=N)\n"
 
 typedef struct RunOptions {
     const char *db_path;
@@ -50,14 +54,17 @@ typedef struct RunOptions {
     OpeningBook book;
     const char *limit_option;  /* the search limit given (--nodes, --depth or --movetime) */
     bool random_plies_given;   /* --random-plies, which an openings file would override */
+    const char *rules_text[MAX_RULES_OPTIONS]; /* the --rules given: read by finish, once */
+    int nrules_text;                           /* the variant is known */
 } RunOptions;
 
 void run_options_init(RunOptions *ro);
-/* Handles one option: 1 used, 0 not ours, -1 error (printed).  --rules is handled too.
- * Two different search limits are refused: which one wins would be a guess. */
+/* Handles one option: 1 used, 0 not ours, -1 error (printed).  --variant and --rules are
+ * handled too.  Two different search limits are refused: which one wins would be a guess. */
 int run_options_parse(RunOptions *ro, int opt, const char *arg);
-/* Loads the openings file if one was named (refused with --random-plies, which it would
- * override); false after printing the error. */
+/* Applies the --rules to the variant's defaults and loads the openings file if one was
+ * named (refused with --random-plies, which it would override); false after printing the
+ * error. */
 bool run_options_finish(RunOptions *ro);
 void run_options_free(RunOptions *ro);
 /* "games=N nodes=K ..." for the run record: every setting that changes the games. */

@@ -49,7 +49,8 @@ const Variant international_variant = {
     .board = INTL_BOARD_BB,
     .promotion_bb = { INTL_ROW_TOP_BB, INTL_ROW_BOTTOM_BB },
     .numbered = true,
-    .evaluated = false,
+    .eval = NULL,
+    .pdn_gametype = 20,
     .start = international_start,
     .generate = international_generate,
     .for_each_path = international_for_each_path,
@@ -60,6 +61,7 @@ const Variant international_variant = {
     .parse_square = international_parse_square,
     .rules_default = international_rules_default,
     .rules_option = international_rules_option,
+    .rules_describe = international_rules_describe,
     .rules_help = "majority=on|off, kingmoves=N, endgame16=N, endgame5=N (N: moves each)",
     .rules_keys = "majority, kingmoves, endgame16, endgame5",
     .men_irreversible = true, /* men only move forward */

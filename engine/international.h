@@ -19,6 +19,7 @@ const char *international_square_name(int sq, char *buf);
 int international_parse_square(const char *text, int *used);
 
 Rules international_rules_default(void);
+void international_rules_describe(const Rules *rules, char *buf, size_t len);
 bool international_rules_option(Rules *rules, const char *key, size_t keylen, const char *val,
                         size_t vallen, char *err, size_t errlen);
 GameEnd international_game_end(const Position *pos, const Rules *rules, bool can_move,

@@ -1,5 +1,6 @@
 /* International draughts: the rule options and the end of the game, as decided in
  * shared/rules/international.md (FMJD articles 4.13 and 6). */
+#include <stdio.h>
 #include <string.h>
 
 #include "bitboard.h"
@@ -48,6 +49,14 @@ bool international_rules_option(Rules *rules, const char *key, size_t keylen, co
     else
         return rules_unknown(&international_variant, key, keylen, err, errlen);
     return ok || rules_bad_value(key, keylen, val, vallen, err, errlen);
+}
+
+/* The options as --rules would give them (counts in moves of each side). */
+void international_rules_describe(const Rules *rules, char *buf, size_t len)
+{
+    snprintf(buf, len, "majority=%s kingmoves=%d endgame16=%d endgame5=%d", rules->majority ? "on" : "off",
+             rules->kingmoves_plies / PLIES_PER_MOVE_PAIR, rules->endgame16_plies / PLIES_PER_MOVE_PAIR,
+             rules->endgame5_plies / PLIES_PER_MOVE_PAIR);
 }
 
 /* The lone-king endgames of article 6.3 and 6.4, by the other side's material. */

@@ -186,7 +186,7 @@ static void pick_move(MoveList *list, int32_t *keys, int i)
 }
 
 static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int alpha, int beta,
-                     int since_irreversible)
+                     int since_irreversible, int endgame_plies)
 {
     const Variant *v = s->variant;
     bool pv_node = beta - alpha > 1;
@@ -206,9 +206,7 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
     bool capture = v->capture_pending(pos);
     if (ply > 0) {
         bool can_move = capture || v->count(pos, &s->rules, false) > 0;
-        /* endgame_plies 0: the tree does not count International's 16/5-move endgames
-         * (play does, in game.c); their draw is left to the game. */
-        DrawCounts counts = { since_irreversible, repetitions(s, ply, since_irreversible), 0 };
+        DrawCounts counts = { since_irreversible, repetitions(s, ply, since_irreversible), endgame_plies };
         GameEnd end = game_end(v, pos, &s->rules, can_move, counts);
         if (end.result != RESULT_NONE)
             return result_for_side(end.result, pos->side) * (SCORE_WIN - ply);
@@ -241,6 +239,8 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
         depth++;
 
     score_moves(s, pos, list, tt_move, ply, keys);
+    /* The endgame count runs on while the variant's endgame class stays (as in game.c). */
+    int endgame_class = v->endgame_class ? v->endgame_class(pos) : 0;
 
     /* Step 7. Principal variation search with late move reductions. */
     int best = -SCORE_INF, alpha0 = alpha;
@@ -254,10 +254,11 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
         s->keys[s->game_keys + ply + 1] = child_key;
         int child_since = move_irreversible(v, pos, m) ? 0 : since_irreversible + 1;
         v->make(&child, m);
+        int child_endgame = v->endgame_class && v->endgame_class(&child) == endgame_class ? endgame_plies + 1 : 0;
 
         int score;
         if (i == 0) {
-            score = -alphabeta(s, &child, depth - 1, ply + 1, -beta, -alpha, child_since);
+            score = -alphabeta(s, &child, depth - 1, ply + 1, -beta, -alpha, child_since, child_endgame);
         } else {
             /* Step 7a. Late quiet moves are searched shallower first. */
             int reduction = 0;
@@ -265,11 +266,11 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
             if (depth >= 3 && i >= 3 && stage_of(keys[i]) == STAGE_QUIET && !m->promotes
                 && alpha < SCORE_WIN_BOUND)
                 reduction = i >= 8 ? 2 : 1;
-            score = -alphabeta(s, &child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha, child_since);
+            score = -alphabeta(s, &child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha, child_since, child_endgame);
             if (score > alpha && reduction)
-                score = -alphabeta(s, &child, depth - 1, ply + 1, -alpha - 1, -alpha, child_since);
+                score = -alphabeta(s, &child, depth - 1, ply + 1, -alpha - 1, -alpha, child_since, child_endgame);
             if (score > alpha && score < beta)
-                score = -alphabeta(s, &child, depth - 1, ply + 1, -beta, -alpha, child_since);
+                score = -alphabeta(s, &child, depth - 1, ply + 1, -beta, -alpha, child_since, child_endgame);
         }
         if (s->stopped)
             return 0;
@@ -338,7 +339,7 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
     int max_depth = limits->depth > 0 && limits->depth < MAX_PLY - 1 ? limits->depth : MAX_PLY - 2;
     for (int depth = 1; depth <= max_depth; depth++) {
         s->may_stop = depth > 1; /* the first iteration always completes */
-        int score = alphabeta(s, pos, depth, 0, -SCORE_INF, SCORE_INF, nhistory);
+        int score = alphabeta(s, pos, depth, 0, -SCORE_INF, SCORE_INF, nhistory, s->root_endgame_plies);
         if (s->stopped) {
             result.interrupted = s->stop_request && atomic_load(s->stop_request);
             break;

@@ -63,6 +63,9 @@ typedef struct Searcher {
      * its twin yet stays reproducible.  0 (the default) for analysis, bench and matches. */
     int noise;
     uint64_t noise_seed;
+    /* Plies the root position's endgame count has run (Game.endgame_plies; 0 for a position
+     * given alone): the tree goes on counting the 16- and 5-move draws of International. */
+    int root_endgame_plies;
     PlyMoves *ply_moves;         /* MAX_PLY move lists and ordering keys, off the stack */
     Move pv_table[MAX_PLY][MAX_PLY];
     int pv_length[MAX_PLY];

@@ -1,5 +1,6 @@
 /* Turkish draughts: start position, making a move, square names, and the variant table. */
 #include "turkish.h"
+#include "turkish_eval.h"
 #include "bitboard.h"
 #include "movelist.h"
 #include "variant.h"
@@ -37,6 +38,23 @@ int turkish_parse_square(const char *text, int *used)
     return make_square(text[0] - 'a', text[1] - '1');
 }
 
+/* The bench set (bench.h): openings, middlegames, endgames with kings.  Changing it changes
+ * the signature; so does any change to search or evaluation. */
+static const char *const bench_fens[] = {
+    "start",
+    "B:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,e3,f3,g3,h3,d4:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
+    "W:Wa2,b2,d2,e2,g2,h2,a3,c3,d3,f3,h3,c4,e4:Ba6,b6,d6,f6,h6,a7,c7,e7,f7,g7,h7,b5,g5",
+    "W:Wb2,c2,f2,g2,a3,d3,e3,h3,c4,f4,b5:Ba7,c7,f7,g7,b6,d6,e6,h6,c5,g5,a4",
+    "B:Wa2,c2,e2,h2,b3,d3,g3,e4,f4:Bb7,d7,g7,a6,c6,f6,h6,d5,b4",
+    "W:Wc2,d2,f2,b3,g3,e5:Bb7,c6,e6,g6,a5,h4",
+    "W:WKa1,d3,f3,g4:Bb6,c6,e7,h5,Kh8",
+    "B:WKd1,Ke4,b2,g3:BKa8,c5,f6,h6",
+    "W:WKc3,a4,h3:BKf6,Kb8,d5",
+    "W:Wd5,e4:Bd7,g6,Ka1",
+    "W:WKh1:Bb5,c6,Ka8",
+    "B:Wb3,c4,d4,f3,g2:Bb6,c7,e6,f6,g7",
+};
+
 const Variant turkish_variant = {
     .name = "turkish",
     .max_pieces = 16,
@@ -44,7 +62,10 @@ const Variant turkish_variant = {
     .board = ~0ULL,
     .promotion_bb = { RANK_8_BB, RANK_1_BB },
     .numbered = false,
-    .evaluated = true,
+    .eval = &turkish_eval_spec,
+    .pdn_gametype = 30,
+    .bench_fens = bench_fens,
+    .bench_count = (int)(sizeof bench_fens / sizeof bench_fens[0]),
     .start = turkish_start,
     .generate = turkish_generate,
     .for_each_path = turkish_for_each_path,
@@ -55,6 +76,7 @@ const Variant turkish_variant = {
     .parse_square = turkish_parse_square,
     .rules_default = turkish_rules_default,
     .rules_option = turkish_rules_option,
+    .rules_describe = turkish_rules_describe,
     .rules_help = "promotion=man|stop|king, kvm=draw|win, noprogress=N",
     .rules_keys = "promotion, kvm, noprogress",
     .men_irreversible = false, /* men step sideways: only a capture is irreversible */

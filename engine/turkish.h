@@ -18,6 +18,7 @@ const char *turkish_square_name(int sq, char *buf);
 int turkish_parse_square(const char *text, int *used);
 
 Rules turkish_rules_default(void);
+void turkish_rules_describe(const Rules *rules, char *buf, size_t len);
 bool turkish_rules_option(Rules *rules, const char *key, size_t keylen, const char *val,
                         size_t vallen, char *err, size_t errlen);
 GameEnd turkish_game_end(const Position *pos, const Rules *rules, bool can_move,

@@ -1,4 +1,5 @@
 /* Turkish draughts: the rule options (docs/rules.md) and the end of the game. */
+#include <stdio.h>
 #include <string.h>
 
 #include "bitboard.h"
@@ -28,6 +29,14 @@ bool turkish_rules_option(Rules *rules, const char *key, size_t keylen, const ch
     else
         return rules_unknown(&turkish_variant, key, keylen, err, errlen);
     return ok || rules_bad_value(key, keylen, val, vallen, err, errlen);
+}
+
+/* Numbers, not names, for the options: runs stored before variants existed wrote them so,
+ * and a resumed run compares this text with its stored params. */
+void turkish_rules_describe(const Rules *rules, char *buf, size_t len)
+{
+    snprintf(buf, len, "promotion=%d kvm=%d noprogress=%d", rules->promotion, rules->kvm,
+             rules->noprogress_plies);
 }
 
 /* In order of precedence:

@@ -7,11 +7,17 @@
 
 const Variant *variant_by_name(const char *name)
 {
-    if (strcmp(name, "turkish") == 0)
+    if (strcmp(name, "turkish") == 0 || strcmp(name, "tr") == 0)
         return &turkish_variant;
     if (strcmp(name, "international") == 0 || strcmp(name, "intl") == 0)
         return &international_variant;
     return NULL;
+}
+
+const Variant *variant_at(int i)
+{
+    static const Variant *const all[] = { &turkish_variant, &international_variant };
+    return i >= 0 && i < (int)(sizeof all / sizeof all[0]) ? all[i] : NULL;
 }
 
 Rules rules_default(const Variant *v) { return v->rules_default(); }

@@ -4,6 +4,7 @@
 #define DAMA_VARIANT_H
 
 #include <stddef.h>
+#include "eval_spec.h"
 #include "game.h"
 #include "types.h"
 
@@ -15,7 +16,12 @@ struct Variant {
     Bitboard board;       /* the bits that are squares (International leaves ghost bits) */
     Bitboard promotion_bb[2]; /* squares where WHITE / BLACK men are crowned */
     bool numbered;        /* squares are numbers: FEN ranges "31-50", short capture text */
-    bool evaluated;       /* has an evaluation: search, self-play, tuner accept it */
+    const EvalSpec *eval; /* its evaluation (eval_spec.h); NULL while it has none */
+    int pdn_gametype;     /* PDN GameType tag: 30 Turkish, 20 International */
+    /* The bench set (bench.h): openings, middlegames and endgames of this game as FEN.
+     * Changing it changes the variant's signature. */
+    const char *const *bench_fens;
+    int bench_count;
 
     /* The initial position. */
     void (*start)(Position *pos);
@@ -44,6 +50,8 @@ struct Variant {
                          size_t vallen, char *err, size_t errlen);
     const char *rules_help; /* "promotion=man|stop|king, kvm=draw|win, noprogress=N" */
     const char *rules_keys; /* "promotion, kvm, noprogress": named by the unknown-key error */
+    /* Writes the options as "key=value ..." for a run's params: equal text, equal rules. */
+    void (*rules_describe)(const Rules *rules, char *buf, size_t len);
     /* A man's move is irreversible too (International: men never step back), not only a
      * capture: the draw counters and the repetition window restart after it. */
     bool men_irreversible;
@@ -62,8 +70,11 @@ static inline bool move_irreversible(const Variant *v, const Position *pos, cons
     return m->captured || (v->men_irreversible && ((pos->men[pos->side] >> m->from) & 1));
 }
 
-/* Looks a variant up by name ("turkish", "international" or "intl"); NULL when unknown. */
+/* Looks a variant up by name ("turkish" or "tr", "international" or "intl"); NULL when
+ * unknown. */
 const Variant *variant_by_name(const char *name);
+/* The variants of this build, Turkish (the default) first: i = 0, 1, ... until NULL. */
+const Variant *variant_at(int i);
 extern const Variant turkish_variant;
 extern const Variant international_variant;
 

@@ -7,24 +7,6 @@
 #include "text_input.h"
 #include "weights.h"
 
-static const char *const weight_names[EVAL_NUM_WEIGHTS] = {
-#define WEIGHT_NAMES(name, mg, eg, why) #name "_MG", #name "_EG",
-    EVAL_FEATURES(WEIGHT_NAMES)
-#undef WEIGHT_NAMES
-};
-
-static const int32_t default_values[EVAL_NUM_WEIGHTS] = {
-#define WEIGHT_DEFAULTS(name, mg, eg, why) mg, eg,
-    EVAL_FEATURES(WEIGHT_DEFAULTS)
-#undef WEIGHT_DEFAULTS
-};
-
-static const char *const feature_why[EVAL_NUM_FEATURES] = {
-#define FEATURE_WHY(name, mg, eg, why) why,
-    EVAL_FEATURES(FEATURE_WHY)
-#undef FEATURE_WHY
-};
-
 /* Longest token quoted back in an error message. */
 #define QUOTE_MAX 40
 /* Missing names listed by name before "and N more". */
@@ -32,31 +14,35 @@ static const char *const feature_why[EVAL_NUM_FEATURES] = {
 /* A weights file is a few kilobytes; a larger one is not a weights file. */
 #define WEIGHTS_FILE_MAX (1u << 20)
 
-void weights_default(Weights *w) { memcpy(w->w, default_values, sizeof w->w); }
+/* The header line naming the variant: "variant turkish". */
+#define VARIANT_KEY "variant"
 
-void weights_material_only(Weights *w)
+static void weights_fill(Weights *w, const EvalSpec *spec, const int32_t *values)
 {
     memset(w, 0, sizeof *w);
-    w->w[W_MAN_MG] = w->w[W_MAN_EG] = 100;
-    w->w[W_KING_FIRST_MG] = w->w[W_KING_FIRST_EG] = 300;
-    w->w[W_KING_EXTRA_MG] = w->w[W_KING_EXTRA_EG] = 200;
+    w->spec = spec;
+    memcpy(w->w, values, (size_t)weights_count(spec) * sizeof w->w[0]);
 }
 
-const char *weight_name(int index)
+void weights_default(Weights *w, const EvalSpec *spec) { weights_fill(w, spec, spec->defaults); }
+
+void weights_material_only(Weights *w, const EvalSpec *spec) { weights_fill(w, spec, spec->material_only); }
+
+const char *weight_name(const EvalSpec *spec, int index)
 {
-    return index >= 0 && index < EVAL_NUM_WEIGHTS ? weight_names[index] : NULL;
+    return index >= 0 && index < weights_count(spec) ? spec->weight_names[index] : NULL;
 }
 
 /* Lookup of a name that is not NUL-terminated (a token inside a line). */
-static int index_of(const char *name, size_t len)
+static int index_of(const EvalSpec *spec, const char *name, size_t len)
 {
-    for (int i = 0; i < EVAL_NUM_WEIGHTS; i++)
-        if (strlen(weight_names[i]) == len && memcmp(weight_names[i], name, len) == 0)
+    for (int i = 0; i < weights_count(spec); i++)
+        if (strlen(spec->weight_names[i]) == len && memcmp(spec->weight_names[i], name, len) == 0)
             return i;
     return -1;
 }
 
-int weight_index(const char *name) { return index_of(name, strlen(name)); }
+int weight_index(const EvalSpec *spec, const char *name) { return index_of(spec, name, strlen(name)); }
 
 __attribute__((format(printf, 3, 4)))
 static bool fail(char *err, size_t errlen, const char *fmt, ...)
@@ -128,11 +114,30 @@ static Quoted quote(const char *p, const char *end)
 /* Parsing state shared by the lines of one text. */
 typedef struct Parse {
     Weights values;
-    long set_on_line[EVAL_NUM_WEIGHTS]; /* 0 while unnamed */
+    long set_on_line[EVAL_MAX_WEIGHTS]; /* 0 while unnamed */
+    long variant_line;                  /* line of the "variant" header, 0 while none */
     const char *source;
     char *err;
     size_t errlen;
 } Parse;
+
+/* "variant NAME": the weights must be for the variant the caller expects. */
+static bool parse_variant(Parse *ps, const char *p, const char *end, long line)
+{
+    if (ps->variant_line)
+        return fail(ps->err, ps->errlen, "%s:%ld: second 'variant' line (first on line %ld)", ps->source,
+                    line, ps->variant_line);
+    const char *name_end = token_end(p, end);
+    const char *expected = ps->values.spec->variant;
+    if (p == end || skip_blanks(name_end, end) != end)
+        return fail(ps->err, ps->errlen, "%s:%ld: 'variant' needs one name, e.g. 'variant %s'", ps->source,
+                    line, expected);
+    if ((size_t)(name_end - p) != strlen(expected) || memcmp(p, expected, strlen(expected)) != 0)
+        return fail(ps->err, ps->errlen, "%s:%ld: weights for variant '%s', not %s", ps->source, line,
+                    quote(p, name_end).text, expected);
+    ps->variant_line = line;
+    return true;
+}
 
 static bool parse_line(Parse *ps, const char *p, const char *end, long line)
 {
@@ -145,33 +150,36 @@ static bool parse_line(Parse *ps, const char *p, const char *end, long line)
     if (name == end)
         return true;
     const char *name_end = token_end(name, end);
-    int index = index_of(name, (size_t)(name_end - name));
+    if ((size_t)(name_end - name) == strlen(VARIANT_KEY) && memcmp(name, VARIANT_KEY, strlen(VARIANT_KEY)) == 0)
+        return parse_variant(ps, skip_blanks(name_end, end), end, line);
+    const EvalSpec *spec = ps->values.spec;
+    int index = index_of(spec, name, (size_t)(name_end - name));
     if (index < 0)
         return fail(ps->err, ps->errlen, "%s:%ld: unknown weight '%s'", ps->source, line,
                     quote(name, name_end).text);
     if (ps->set_on_line[index])
         return fail(ps->err, ps->errlen, "%s:%ld: duplicate weight '%s' (first on line %ld)",
-                    ps->source, line, weight_names[index], ps->set_on_line[index]);
+                    ps->source, line, spec->weight_names[index], ps->set_on_line[index]);
 
     const char *value = skip_blanks(name_end, end);
     const char *value_end = token_end(value, end);
     if (value == end)
         return fail(ps->err, ps->errlen, "%s:%ld: weight '%s' has no value", ps->source, line,
-                    weight_names[index]);
+                    spec->weight_names[index]);
     switch (parse_int32(value, value_end, &ps->values.w[index])) {
     case 1:
         return fail(ps->err, ps->errlen, "%s:%ld: value '%s' of '%s' is not an integer",
-                    ps->source, line, quote(value, value_end).text, weight_names[index]);
+                    ps->source, line, quote(value, value_end).text, spec->weight_names[index]);
     case 2:
         return fail(ps->err, ps->errlen, "%s:%ld: value '%s' of '%s' is out of range (int32)",
-                    ps->source, line, quote(value, value_end).text, weight_names[index]);
+                    ps->source, line, quote(value, value_end).text, spec->weight_names[index]);
     default:
         break;
     }
     const char *rest = skip_blanks(value_end, end);
     if (rest != end) {
         return fail(ps->err, ps->errlen, "%s:%ld: unexpected text '%s' after the value of '%s'",
-                    ps->source, line, quote(rest, end).text, weight_names[index]);
+                    ps->source, line, quote(rest, end).text, spec->weight_names[index]);
     }
     ps->set_on_line[index] = line;
     return true;
@@ -183,11 +191,12 @@ static bool report_missing(const Parse *ps, long line)
     char list[256] = "";
     size_t used = 0;
     int missing = 0;
-    for (int i = 0; i < EVAL_NUM_WEIGHTS; i++) {
+    const EvalSpec *spec = ps->values.spec;
+    for (int i = 0; i < weights_count(spec); i++) {
         if (ps->set_on_line[i])
             continue;
         if (missing++ < MISSING_LISTED && used < sizeof list) {
-            int n = snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", weight_names[i]);
+            int n = snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", spec->weight_names[i]);
             used += n > 0 ? (size_t)n : 0;
         }
     }
@@ -200,13 +209,13 @@ static bool report_missing(const Parse *ps, long line)
                 missing == 1 ? "weight" : "weights", list);
 }
 
-bool weights_parse_text(Weights *w, const char *text, size_t len, const char *source_name,
-                       char *err, size_t errlen)
+bool weights_parse_text(Weights *w, const EvalSpec *spec, const char *text, size_t len,
+                        const char *source_name, char *err, size_t errlen)
 {
     if (!text_prepare(source_name, &text, &len, err, errlen))
         return false;
     /* Parse into a copy so that a bad file leaves *w untouched. */
-    Parse ps = { .source = source_name, .err = err, .errlen = errlen };
+    Parse ps = { .values = { .spec = spec }, .source = source_name, .err = err, .errlen = errlen };
     long line = 0;
     for (const char *p = text, *stop = text + len; p < stop;) {
         const char *end = memchr(p, '\n', (size_t)(stop - p));
@@ -222,32 +231,35 @@ bool weights_parse_text(Weights *w, const char *text, size_t len, const char *so
     return true;
 }
 
-bool weights_parse(Weights *w, const char *text, const char *source_name, char *err, size_t errlen)
+bool weights_parse(Weights *w, const EvalSpec *spec, const char *text, const char *source_name,
+                   char *err, size_t errlen)
 {
-    return weights_parse_text(w, text, strlen(text), source_name, err, errlen);
+    return weights_parse_text(w, spec, text, strlen(text), source_name, err, errlen);
 }
 
-bool weights_load(Weights *w, const char *path, char *err, size_t errlen)
+bool weights_load(Weights *w, const EvalSpec *spec, const char *path, char *err, size_t errlen)
 {
     char *text;
     size_t len;
     if (!text_file_read(path, WEIGHTS_FILE_MAX, &text, &len, err, errlen))
         return false;
-    bool ok = weights_parse_text(w, text, len, path, err, errlen);
+    bool ok = weights_parse_text(w, spec, text, len, path, err, errlen);
     free(text);
     return ok;
 }
 
 bool weights_write(const Weights *w, FILE *out)
 {
-    if (fprintf(out, "# dama evaluation weights, Turkish draughts (terms: engine/eval_features.h).\n"
+    const EvalSpec *spec = w->spec;
+    if (fprintf(out, "# dama evaluation weights (terms: engine/%s_eval_features.h).\n"
                      "# One \"name value\" per line; '#' starts a comment.  Unit: 1/100 of a man.\n"
                      "# NAME_MG counts with many men on the board, NAME_EG with few: the engine\n"
-                     "# blends the two by the number of men left.\n") < 0)
+                     "# blends the two by the number of men left.\n"
+                     VARIANT_KEY " %s\n", spec->variant, spec->variant) < 0)
         return false;
-    for (int f = 0; f < EVAL_NUM_FEATURES; f++) {
-        if (fprintf(out, "\n# %s\n%s %d\n%s %d\n", feature_why[f], weight_names[2 * f],
-                    (int)w->w[2 * f], weight_names[2 * f + 1], (int)w->w[2 * f + 1]) < 0)
+    for (int f = 0; f < spec->nfeatures; f++) {
+        if (fprintf(out, "\n# %s\n%s %d\n%s %d\n", spec->feature_why[f], spec->weight_names[2 * f],
+                    (int)w->w[2 * f], spec->weight_names[2 * f + 1], (int)w->w[2 * f + 1]) < 0)
             return false;
     }
     return fflush(out) == 0 && !ferror(out);

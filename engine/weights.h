@@ -1,6 +1,8 @@
 /* Evaluation weights as data: the vector the engine plays with and the tuner fits, and its
  * text form (files in data/weights/): one "name value" per line, '#' starts a comment, blank
- * lines are ignored, and every weight of eval_features.h is named exactly once. */
+ * lines are ignored, every weight of the variant's EvalSpec is named exactly once, and a
+ * line "variant NAME" says which variant the weights are for (files without it are read as
+ * the variant the caller expects: Turkish files from before the line existed). */
 #ifndef DAMA_WEIGHTS_H
 #define DAMA_WEIGHTS_H
 
@@ -9,37 +11,43 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "eval_features.h"
+#include "eval_spec.h"
 
-/* Score unit: hundredths of a man.  Indexed by enum EvalWeight. */
+/* Score unit: hundredths of a man.  w[2f] and w[2f + 1] are feature f's (eval_spec.h); the
+ * count is the spec's, known at run time, within a fixed bound so Weights copy as values. */
 typedef struct Weights {
-    int32_t w[EVAL_NUM_WEIGHTS];
+    const EvalSpec *spec; /* the variant and features these values are for */
+    int32_t w[EVAL_MAX_WEIGHTS];
 } Weights;
 
-/* The hand-set values of eval_features.h (the same as data/weights/turkish.txt). */
-void weights_default(Weights *w);
-/* Only material: men 100, first king 300, further kings 200 in both phases, all else 0.
- * The naive baseline for experiments. */
-void weights_material_only(Weights *w);
+static inline int weights_count(const EvalSpec *spec) { return 2 * spec->nfeatures; }
+
+/* The spec's hand-set values (the same as data/weights/VARIANT.txt). */
+void weights_default(Weights *w, const EvalSpec *spec);
+/* Only material (the spec's material_only): the naive baseline for experiments. */
+void weights_material_only(Weights *w, const EvalSpec *spec);
 
 /* Name of weight index ("MAN_MG"), or NULL when index is out of range. */
-const char *weight_name(int index);
+const char *weight_name(const EvalSpec *spec, int index);
 /* Index of the weight called name, or -1. */
-int weight_index(const char *name);
+int weight_index(const EvalSpec *spec, const char *name);
 
-/* Parses the len bytes at text (a leading byte-order mark is skipped, CRLF line ends are
- * fine).  On error returns false, leaves *w unchanged and writes one line to err:
- * "SOURCE:LINE: reason" (a NUL byte or invalid UTF-8, unknown, duplicate or missing names,
- * a value that is not an integer or does not fit int32, text after the value). */
-bool weights_parse_text(Weights *w, const char *text, size_t len, const char *source_name,
-                        char *err, size_t errlen);
+/* Parses the len bytes at text as weights of spec (a leading byte-order mark is skipped,
+ * CRLF line ends are fine).  On error returns false, leaves *w unchanged and writes one line
+ * to err: "SOURCE:LINE: reason" (a NUL byte or invalid UTF-8, weights of another variant,
+ * unknown, duplicate or missing names, a value that is not an integer or does not fit
+ * int32, text after the value). */
+bool weights_parse_text(Weights *w, const EvalSpec *spec, const char *text, size_t len,
+                        const char *source_name, char *err, size_t errlen);
 /* The same for a NUL-terminated text. */
-bool weights_parse(Weights *w, const char *text, const char *source_name, char *err, size_t errlen);
+bool weights_parse(Weights *w, const EvalSpec *spec, const char *text, const char *source_name,
+                   char *err, size_t errlen);
 /* Reads and parses the file at path (at most 1 MiB); errors as weights_parse_text, or
  * "PATH: cannot read: why". */
-bool weights_load(Weights *w, const char *path, char *err, size_t errlen);
-/* Writes the canonical text: a header comment, then every weight in table order, each
- * feature's pair under a comment saying why it exists.  False on a write error. */
+bool weights_load(Weights *w, const EvalSpec *spec, const char *path, char *err, size_t errlen);
+/* Writes the canonical text: a header comment and the variant line, then every weight in
+ * table order, each feature's pair under a comment saying why it exists.  False on a write
+ * error. */
 bool weights_write(const Weights *w, FILE *out);
 
 /* Writes the canonical text to path through a temporary file renamed into place, so a

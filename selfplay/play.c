@@ -75,6 +75,7 @@ bool play_game(const GameSetup *setup, Searcher *white, Searcher *black, const P
             goto fail;
         Searcher *s = game->pos.side == WHITE ? white : black;
         const uint64_t *history = &game->keys[game->ply - game->since_capture];
+        s->root_endgame_plies = game->endgame_plies;
         SearchInfo info = search(s, &game->pos, history, game->since_capture, &setup->limits, NULL, NULL);
         if (info.interrupted || info.pv_length == 0)
             goto fail; /* stopped, or cannot happen: game_result saw a legal move */

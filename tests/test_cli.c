@@ -140,6 +140,24 @@ static void test_version(void **state)
 }
 
 /* help is a command like the others: its own --help, and errors that name the problem. */
+/* `dama weights` prints a file that reads back; -v is --variant; the variant line of a
+ * weights file is checked against the variant asked for. */
+static void test_weights_command(void **state)
+{
+    (void)state;
+    test_dama_expect("weights", 0, "\nvariant turkish\n");
+    test_dama_expect("weights material", 0, "\nKING_FIRST_MG 300\nKING_FIRST_EG 300\n");
+    test_dama_expect("weights --check data/weights/turkish.txt", 0,
+                     "data/weights/turkish.txt: 72 weights for turkish");
+    test_dama_expect("weights -v tr --check data/weights/turkish-trained.txt", 0, "72 weights for turkish");
+    test_dama_expect("weights --variant chess", 2, "unknown variant 'chess'");
+    test_dama_expect("weights --check no-such-file.txt", 2, "no-such-file.txt: cannot read");
+    /* -v is the short --variant everywhere: International perft 3 from the start is 658
+     * (tests/vectors/international/perft_start.txt), Turkish 708 (tests/vectors/turkish/perft_start.txt). */
+    test_dama_expect("perft -v intl 3", 0, "nodes 658 ");
+    test_dama_expect("perft -v tr 3", 0, "nodes 708 ");
+}
+
 static void test_help_command(void **state)
 {
     (void)state;
@@ -204,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_pipeline_errors),
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_version),
+        cmocka_unit_test(test_weights_command),
         cmocka_unit_test(test_help_command),
         cmocka_unit_test(test_help_no_duplicates),
         cmocka_unit_test(test_exit_codes),

@@ -15,6 +15,8 @@
 #include "evaluate.h"
 #include "random_pieces.h"
 #include "position.h"
+#include "turkish_eval.h"
+#include "turkish_eval_features.h"
 #include "weights.h"
 
 #define WEIGHTS_FILE "data/weights/turkish.txt"
@@ -40,6 +42,8 @@ static void random_position(uint64_t *rng, Position *pos)
 static void random_weights(uint64_t *rng, Weights *w, int32_t range)
 {
     uint64_t span = 2 * (uint64_t)range + 1;
+    memset(w, 0, sizeof *w);
+    w->spec = &turkish_eval_spec;
     for (int i = 0; i < EVAL_NUM_WEIGHTS; i++)
         w->w[i] = (int32_t)((int64_t)(next_random(rng) % span) - range);
 }
@@ -53,7 +57,7 @@ static int white_view(const Position *pos, const Weights *w)
 static int dot_of_extract(const Position *pos, const Weights *w)
 {
     EvalTerm terms[EVAL_MAX_TERMS];
-    int n = eval_extract(pos, terms);
+    int n = eval_extract(&turkish_eval_spec, pos, terms);
     return eval_dot(terms, n, w);
 }
 
@@ -61,14 +65,14 @@ static int dot_of_extract(const Position *pos, const Weights *w)
 static int feature_value(const Position *pos, int f)
 {
     EvalTerm terms[EVAL_MAX_TERMS];
-    int n = eval_extract(pos, terms);
+    int n = eval_extract(&turkish_eval_spec, pos, terms);
     int men = popcount(pos->men[WHITE] | pos->men[BLACK]);
-    int mg = men < EVAL_PHASE_MAX ? men : EVAL_PHASE_MAX;
+    int mg = men < TURKISH_PHASE_MAX ? men : TURKISH_PHASE_MAX;
     for (int i = 0; i < n; i++) {
         if (terms[i].index == 2 * f && mg)
             return terms[i].coef / mg;
         if (terms[i].index == 2 * f + 1)
-            return terms[i].coef / (EVAL_PHASE_MAX - mg);
+            return terms[i].coef / (TURKISH_PHASE_MAX - mg);
     }
     return 0;
 }
@@ -117,7 +121,7 @@ static void test_flip_symmetry(void **state)
     (void)state;
     uint64_t rng = 0x9E3779B97F4A7C15ULL;
     Weights def, rnd;
-    weights_default(&def);
+    weights_default(&def, &turkish_eval_spec);
     for (int i = 0; i < NRANDOM; i++) {
         Position pos, flipped;
         random_position(&rng, &pos);
@@ -129,7 +133,7 @@ static void test_flip_symmetry(void **state)
         assert_int_equal(evaluate(&pos, &def), evaluate(&flipped, &def));
 
         EvalTerm a[EVAL_MAX_TERMS], b[EVAL_MAX_TERMS];
-        int na = eval_extract(&pos, a), nb = eval_extract(&flipped, b);
+        int na = eval_extract(&turkish_eval_spec, &pos, a), nb = eval_extract(&turkish_eval_spec, &flipped, b);
         assert_int_equal(na, nb);
         assert_memory_equal(a, b, (size_t)na * sizeof a[0]);
     }
@@ -141,7 +145,7 @@ static void test_file_mirror_symmetry(void **state)
     (void)state;
     uint64_t rng = 12345;
     Weights def;
-    weights_default(&def);
+    weights_default(&def, &turkish_eval_spec);
     for (int i = 0; i < NRANDOM; i++) {
         Position pos, mirrored;
         random_position(&rng, &pos);
@@ -165,8 +169,8 @@ static void test_evaluate_is_dot_of_extract(void **state)
     (void)state;
     uint64_t rng = 0xD1B54A32D192ED03ULL;
     Weights def, mat, rnd, huge;
-    weights_default(&def);
-    weights_material_only(&mat);
+    weights_default(&def, &turkish_eval_spec);
+    weights_material_only(&mat, &turkish_eval_spec);
     for (int i = 0; i < NRANDOM; i++) {
         Position pos;
         random_position(&rng, &pos);
@@ -189,7 +193,7 @@ static void test_extract_shape(void **state)
         Position pos;
         random_position(&rng, &pos);
         EvalTerm terms[EVAL_MAX_TERMS];
-        int n = eval_extract(&pos, terms);
+        int n = eval_extract(&turkish_eval_spec, &pos, terms);
         assert_in_range(n, 1, EVAL_MAX_TERMS); /* SIDE_TO_MOVE is always there */
         for (int t = 0; t < n; t++) {
             assert_in_range(terms[t].index, 0, EVAL_NUM_WEIGHTS - 1);
@@ -206,6 +210,7 @@ static void test_dot_rounding(void **state)
     (void)state;
     Weights w;
     memset(&w, 0, sizeof w);
+    w.spec = &turkish_eval_spec;
     w.w[0] = 1;
     const struct { int32_t coef; int score; } cases[] = {
         { 0, 0 }, { 15, 0 }, { 16, 1 }, { 17, 1 }, { 47, 1 }, { 48, 2 },
@@ -229,14 +234,14 @@ static void test_weights_file_round_trip(void **state)
     (void)state;
     char err[256] = "";
     Weights loaded, def, parsed, again;
-    bool ok = weights_load(&loaded, WEIGHTS_FILE, err, sizeof err);
+    bool ok = weights_load(&loaded, &turkish_eval_spec, WEIGHTS_FILE, err, sizeof err);
     if (!ok)
         fail_msg("%s", err);
-    weights_default(&def);
+    weights_default(&def, &turkish_eval_spec);
     assert_memory_equal(&loaded, &def, sizeof def);
 
     char *text = write_to_string(&loaded);
-    assert_true(weights_parse(&parsed, text, "written", err, sizeof err));
+    assert_true(weights_parse(&parsed, &turkish_eval_spec, text, "written", err, sizeof err));
     assert_memory_equal(&parsed, &loaded, sizeof loaded);
     char *text2 = write_to_string(&parsed);
     assert_string_equal(text, text2);
@@ -245,7 +250,7 @@ static void test_weights_file_round_trip(void **state)
     const char *p = text;
     for (int i = 0; i < EVAL_NUM_WEIGHTS; i++) {
         char line[64];
-        snprintf(line, sizeof line, "\n%s ", weight_name(i));
+        snprintf(line, sizeof line, "\n%s ", weight_name(&turkish_eval_spec, i));
         const char *at = strstr(p, line);
         assert_non_null(at);
         p = at + 1;
@@ -258,7 +263,7 @@ static void test_weights_file_round_trip(void **state)
     again.w[1] = INT32_MAX;
     free(text);
     text = write_to_string(&again);
-    assert_true(weights_parse(&parsed, text, "written", err, sizeof err));
+    assert_true(weights_parse(&parsed, &turkish_eval_spec, text, "written", err, sizeof err));
     assert_memory_equal(&parsed, &again, sizeof again);
     free(text);
     free(text2);
@@ -268,16 +273,16 @@ static void test_names(void **state)
 {
     (void)state;
     for (int i = 0; i < EVAL_NUM_WEIGHTS; i++) {
-        assert_non_null(weight_name(i));
-        assert_int_equal(weight_index(weight_name(i)), i);
+        assert_non_null(weight_name(&turkish_eval_spec, i));
+        assert_int_equal(weight_index(&turkish_eval_spec, weight_name(&turkish_eval_spec, i)), i);
     }
-    assert_string_equal(weight_name(W_MAN_MG), "MAN_MG");
-    assert_string_equal(weight_name(W_KING_FIRST_EG), "KING_FIRST_EG");
-    assert_null(weight_name(-1));
-    assert_null(weight_name(EVAL_NUM_WEIGHTS));
-    assert_int_equal(weight_index("MAN"), -1);
-    assert_int_equal(weight_index("man_mg"), -1);
-    assert_int_equal(weight_index(""), -1);
+    assert_string_equal(weight_name(&turkish_eval_spec, W_MAN_MG), "MAN_MG");
+    assert_string_equal(weight_name(&turkish_eval_spec, W_KING_FIRST_EG), "KING_FIRST_EG");
+    assert_null(weight_name(&turkish_eval_spec, -1));
+    assert_null(weight_name(&turkish_eval_spec, EVAL_NUM_WEIGHTS));
+    assert_int_equal(weight_index(&turkish_eval_spec, "MAN"), -1);
+    assert_int_equal(weight_index(&turkish_eval_spec, "man_mg"), -1);
+    assert_int_equal(weight_index(&turkish_eval_spec, ""), -1);
 }
 
 /* Canonical text of the defaults with the line naming `name` replaced by `replacement`
@@ -285,7 +290,7 @@ static void test_names(void **state)
 static char *edit_line(const char *name, const char *replacement, int *line_no)
 {
     Weights def;
-    weights_default(&def);
+    weights_default(&def, &turkish_eval_spec);
     char *text = write_to_string(&def);
     char key[64];
     snprintf(key, sizeof key, "\n%s ", name);
@@ -312,7 +317,7 @@ static void expect_error(const char *text, const char *piece1, const char *piece
     memset(&w, 0x5A, sizeof w);
     before = w;
     char err[256] = "";
-    assert_false(weights_parse(&w, text, "test.txt", err, sizeof err));
+    assert_false(weights_parse(&w, &turkish_eval_spec, text, "test.txt", err, sizeof err));
     assert_memory_equal(&w, &before, sizeof w);
     if (!strstr(err, piece1) || (piece2 && !strstr(err, piece2)))
         fail_msg("message '%s' lacks '%s' / '%s'", err, piece1, piece2 ? piece2 : "");
@@ -325,6 +330,23 @@ static void test_weights_errors(void **state)
     int line;
     char expected[64];
     char *text;
+
+    /* The variant line: weights for another game are refused by its name. */
+    text = edit_line("variant", "variant international", &line);
+    snprintf(expected, sizeof expected, "test.txt:%d: ", line);
+    expect_error(text, expected, "weights for variant 'international', not turkish");
+    free(text);
+    text = edit_line("KING_EDGE_MG", "KING_EDGE_MG 4\nvariant turkish", &line);
+    snprintf(expected, sizeof expected, "test.txt:%d: ", line + 1);
+    expect_error(text, expected, "second 'variant' line (first on line");
+    free(text);
+    text = edit_line("variant", "variant", &line);
+    snprintf(expected, sizeof expected, "test.txt:%d: ", line);
+    expect_error(text, expected, "'variant' needs one name");
+    free(text);
+    text = edit_line("variant", "variant turkish x", &line);
+    expect_error(text, "'variant' needs one name", NULL);
+    free(text);
 
     text = edit_line("KING_EDGE_MG", "KING_EDGE_MG 4\nFOO 12", &line);
     snprintf(expected, sizeof expected, "test.txt:%d: unknown weight 'FOO'", line + 1);
@@ -370,9 +392,9 @@ static void test_weights_errors(void **state)
 
     char err[256] = "";
     Weights w;
-    assert_false(weights_load(&w, "data/weights/no-such-file.txt", err, sizeof err));
+    assert_false(weights_load(&w, &turkish_eval_spec, "data/weights/no-such-file.txt", err, sizeof err));
     assert_non_null(strstr(err, "data/weights/no-such-file.txt: cannot read"));
-    assert_false(weights_parse(&w, "FOO 1", "x", NULL, 0)); /* no room for a message: fine */
+    assert_false(weights_parse(&w, &turkish_eval_spec, "FOO 1", "x", NULL, 0)); /* no room for a message: fine */
 }
 
 /* Comments, blanks, tabs, CRLF, signs and the int32 limits are all accepted. */
@@ -384,12 +406,12 @@ static void test_weights_lenient_layout(void **state)
     char *text2 = edit_line("SIDE_TO_MOVE_MG", "SIDE_TO_MOVE_MG +2147483647\r\n\n# gap\n   ", &line);
     Weights w, expect;
     char err[256] = "";
-    assert_true(weights_parse(&w, text, "t", err, sizeof err));
-    weights_default(&expect);
+    assert_true(weights_parse(&w, &turkish_eval_spec, text, "t", err, sizeof err));
+    weights_default(&expect, &turkish_eval_spec);
     expect.w[W_SIDE_TO_MOVE_EG] = INT32_MIN;
     assert_memory_equal(&w, &expect, sizeof w);
-    assert_true(weights_parse(&w, text2, "t", err, sizeof err));
-    weights_default(&expect);
+    assert_true(weights_parse(&w, &turkish_eval_spec, text2, "t", err, sizeof err));
+    weights_default(&expect, &turkish_eval_spec);
     expect.w[W_SIDE_TO_MOVE_MG] = INT32_MAX;
     assert_memory_equal(&w, &expect, sizeof w);
     free(text);
@@ -401,8 +423,8 @@ static void test_material_sanity(void **state)
 {
     (void)state;
     Weights def, mat;
-    weights_default(&def);
-    weights_material_only(&mat);
+    weights_default(&def, &turkish_eval_spec);
+    weights_material_only(&mat, &turkish_eval_spec);
 
     Position start = { { START_WHITE_MEN, START_BLACK_MEN }, { 0, 0 }, WHITE };
     assert_int_equal(evaluate(&start, &mat), 0);

@@ -25,6 +25,7 @@
 #include "store.h"
 #include "test_util.h"
 #include "test_csv.h"
+#include "turkish_eval.h"
 #include "variant.h"
 #include "weights.h"
 
@@ -322,11 +323,11 @@ static void test_tuning_matches_weights_runs(void **state)
 
     c = export_load("weights", "");
     assert_int_equal(c->nrows - 1, 1);
-    assert_int_equal(c->ncols[0], 6 + EVAL_NUM_WEIGHTS);
+    assert_int_equal(c->ncols[0], 6 + weights_count(&turkish_eval_spec));
     Weights w;
-    weights_default(&w);
-    for (int i = 0; i < EVAL_NUM_WEIGHTS; i++)
-        assert_int_equal(cell_ll(c, 1, weight_name(i)), w.w[i]);
+    weights_default(&w, &turkish_eval_spec);
+    for (int i = 0; i < weights_count(&turkish_eval_spec); i++)
+        assert_int_equal(cell_ll(c, 1, weight_name(&turkish_eval_spec, i)), w.w[i]);
     csv_release(c);
 
     c = export_load("runs", "");

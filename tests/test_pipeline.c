@@ -19,6 +19,8 @@
 #include "game.h"
 #include "store.h"
 #include "test_util.h"
+#include "turkish_eval.h"
+#include "turkish_eval_features.h"
 #include "weights.h"
 
 static char db_path[64];
@@ -218,14 +220,14 @@ static void test_tune_and_match(void **state)
     assert_non_null(strstr(out, "tune positions"));
     Weights w;
     char err[512];
-    if (!weights_load(&w, weights, err, sizeof err))
+    if (!weights_load(&w, &turkish_eval_spec, weights, err, sizeof err))
         fail_msg("%s", err);
     assert_int_equal(w.w[W_MAN_MG], 100); /* the anchor stays */
     /* labels blended with the stored search scores */
     assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --runs 1 --epochs 5 --lambda 0.5 --out %s", db_path, weights), 0);
     assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --lambda 1.5 --out %s", db_path, weights), 2);
     assert_non_null(strstr(out, "--lambda"));
-    if (!weights_load(&w, weights, err, sizeof err))
+    if (!weights_load(&w, &turkish_eval_spec, weights, err, sizeof err))
         fail_msg("%s", err);
     /* a run that does not exist is bad input, named before any fit (exit 2) */
     assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --runs 999 --out %s", db_path, weights), 2);
@@ -330,7 +332,7 @@ static void test_train_interrupt_and_resume(void **state)
     store_close(s);
     Weights w;
     char err[512];
-    if (!weights_load(&w, best, err, sizeof err))
+    if (!weights_load(&w, &turkish_eval_spec, best, err, sizeof err))
         fail_msg("%s", err);
     /* different options cannot resume the run */
     assert_int_equal(test_dama_run(out, sizeof out, "train --db %s --games 13 --resume", db_path), 2);

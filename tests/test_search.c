@@ -29,6 +29,7 @@
 #include "material_minimax.h"
 #include "random_pieces.h"
 #include "test_util.h"
+#include "turkish_eval.h"
 #include "variant.h"
 #include "weights.h"
 
@@ -194,7 +195,7 @@ static void test_tactics_file(void **state)
     int n = read_tactics(tactics, MAX_TACTICS);
     Rules rules = rules_default(&turkish_variant);
     Weights w;
-    weights_default(&w);
+    weights_default(&w, &turkish_eval_spec);
     Searcher *s = new_searcher(&rules, &w);
     int shots = 0, promotions = 0, endgames = 0, failures = 0;
     /* Every line is re-proved one (sanitizer build) or two plies deeper than its proof depth too. */
@@ -295,7 +296,7 @@ static void test_node_limit_determinism(void **state)
     };
     Rules rules = rules_default(&turkish_variant);
     Weights w;
-    weights_default(&w);
+    weights_default(&w, &turkish_eval_spec);
     SearchLimits limits = { .nodes = test_sanitized() ? 20000 : 50000 };
     for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
         Position pos;
@@ -366,7 +367,7 @@ static void test_never_loses_to_random(void **state)
     (void)state;
     Rules rules = rules_default(&turkish_variant);
     Weights w;
-    weights_default(&w);
+    weights_default(&w, &turkish_eval_spec);
     Searcher *s = new_searcher(&rules, &w);
     int games = test_sanitized() ? 8 : 20;
     int wins = 0, draws = 0, losses = 0, total_plies = 0;
@@ -529,7 +530,7 @@ static void test_engine_takes_maximum(void **state)
     (void)state;
     Rules rules = rules_default(&turkish_variant);
     Weights w;
-    weights_default(&w);
+    weights_default(&w, &turkish_eval_spec);
     Searcher *s = new_searcher(&rules, &w);
     uint64_t rng = 0xC0FFEE1234567ULL;
     int wanted = test_sanitized() ? 100 : 300, found = 0, tries = 0;
@@ -590,7 +591,7 @@ static void test_win_scores_shortest(void **state)
     };
     Rules rules = rules_default(&turkish_variant);
     Weights w;
-    weights_default(&w);
+    weights_default(&w, &turkish_eval_spec);
     Searcher *s = new_searcher(&rules, &w);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Position pos;
@@ -634,7 +635,7 @@ static void test_claimed_results_exist(void **state)
     (void)state;
     Rules rules = rules_default(&turkish_variant);
     Weights w;
-    weights_default(&w);
+    weights_default(&w, &turkish_eval_spec);
     Searcher *s = new_searcher(&rules, &w);
     uint64_t rng = 0x5EED5EED12345ULL;
     int wanted = test_sanitized() ? 40 : 120, claims = 0, exact = 0, tries = 0;
@@ -689,7 +690,7 @@ static void test_one_each_at_the_horizon(void **state)
 {
     (void)state;
     Weights w;
-    weights_default(&w);
+    weights_default(&w, &turkish_eval_spec);
     Position pos;
     parse_fen("W:WKd4:Bd6,f4", &pos);
     for (int kvm = KVM_DRAW; kvm <= KVM_WIN; kvm++) {
@@ -717,7 +718,7 @@ static void test_no_move_before_no_progress(void **state)
     Rules rules = rules_default(&turkish_variant);
     rules.noprogress_plies = 1;
     Weights w;
-    weights_default(&w);
+    weights_default(&w, &turkish_eval_spec);
     Position pos;
     parse_fen("W:Wa2,a3,b1,d1:BKa1", &pos);
     Move block;
@@ -748,7 +749,7 @@ static void test_no_move_before_repetition(void **state)
     (void)state;
     Rules rules = rules_default(&turkish_variant);
     Weights w;
-    weights_default(&w);
+    weights_default(&w, &turkish_eval_spec);
     Position pos, locked;
     parse_fen("W:Wf2,g2,h3,Kd1:Bh2", &pos);
     parse_fen("B:Wf2,g2,h3,Kh1:Bh2", &locked);
@@ -777,7 +778,7 @@ static void test_bench_signature_pinned(void **state)
 {
     (void)state;
     char sig[64], err[512], out[8192];
-    assert_true(bench_signature(sig, sizeof sig, err, sizeof err));
+    assert_true(bench_signature(&turkish_variant, sig, sizeof sig, err, sizeof err));
     assert_string_equal(sig, PINNED_SIGNATURE);
     /* `dama bench --depth 6` counts the same nodes as the signature */
     assert_int_equal(test_dama_run(out, sizeof out, "bench --depth %d", BENCH_SIGNATURE_DEPTH), 0);
@@ -787,10 +788,10 @@ static void test_bench_signature_pinned(void **state)
     if (test_sanitized())
         return; /* the default depth takes a minute under the sanitizers */
     Weights w;
-    weights_default(&w);
+    weights_default(&w, &turkish_eval_spec);
     uint64_t nodes;
     double seconds;
-    assert_true(bench_run(&w, BENCH_DEPTH, NULL, NULL, &nodes, &seconds, err, sizeof err));
+    assert_true(bench_run(&turkish_variant, &w, BENCH_DEPTH, NULL, NULL, &nodes, &seconds, err, sizeof err));
     assert_int_equal(nodes, PINNED_DEFAULT_BENCH_NODES);
 }
 
@@ -807,11 +808,11 @@ static void test_bench_bad_position_is_fatal(void **state)
     static const char *const fens[] = { "start", "W:Wa2,z9:Bh7", "start" };
     int searched = 0;
     Weights w;
-    weights_default(&w);
+    weights_default(&w, &turkish_eval_spec);
     uint64_t nodes;
     double seconds;
     char err[512] = "";
-    assert_false(bench_run_set(fens, 3, &w, 2, count_search, &searched, &nodes, &seconds, err, sizeof err));
+    assert_false(bench_run_set(&turkish_variant, fens, 3, &w, 2, count_search, &searched, &nodes, &seconds, err, sizeof err));
     assert_int_equal(searched, 0);
     assert_int_equal(nodes, 0);
     assert_non_null(strstr(err, "bench position 2 'W:Wa2,z9:Bh7'"));

@@ -17,10 +17,11 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-void tune_default_config(TuneConfig *cfg)
+void tune_default_config(TuneConfig *cfg, const EvalSpec *spec)
 {
     memset(cfg, 0, sizeof *cfg);
-    weights_default(&cfg->start);
+    cfg->variant = spec->variant;
+    weights_default(&cfg->start, spec);
     cfg->validation = 0.1;
     cfg->epochs = 300;
     cfg->learning_rate = 1.0;
@@ -55,7 +56,7 @@ static int load_position(void *vctx, int64_t game_id, int ply, const Position *p
     if (ply < ld->cfg->skip_plies || result == RESULT_NONE)
         return 0;
     EvalTerm terms[EVAL_MAX_TERMS];
-    int n = eval_extract(pos, terms);
+    int n = eval_extract(ld->cfg->start.spec, pos, terms);
     /* What is fitted must be what is played: the dot product must be the engine's eval. */
     if (eval_dot(terms, n, &ld->cfg->start) != evaluate(pos, &ld->cfg->start)) {
         if (ld->mismatches++ == 0)
@@ -106,10 +107,12 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
     memset(out, 0, sizeof *out);
     out->weights = cfg->start;
     double t0 = now_seconds();
-    Dataset *ds = dataset_new(EVAL_NUM_WEIGHTS, EVAL_SCALE);
+    const EvalSpec *spec = cfg->start.spec;
+    int nweights = weights_count(spec);
+    Dataset *ds = dataset_new(nweights, spec->phase_max);
     Dataset *train = NULL, *valid = NULL;
     Loader ld = { .ds = ds, .cfg = cfg };
-    double *w = calloc(EVAL_NUM_WEIGHTS, sizeof *w);
+    double *w = calloc((size_t)nweights, sizeof *w);
     bool ok = false;
     if (!ds || !w) {
         snprintf(out->error, sizeof out->error, "out of memory");
@@ -135,7 +138,7 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
                  "only %zu quiet positions to learn from (play more games first)", ds->npos);
         goto done;
     }
-    for (int i = 0; i < EVAL_NUM_WEIGHTS; i++)
+    for (int i = 0; i < nweights; i++)
         w[i] = cfg->start.w[i];
     if (cfg->lambda > 0)
         blend_labels(ds, ld.scores, w, cfg->lambda, cfg->threads);
@@ -146,8 +149,8 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
     out->train_positions = train->npos;
     out->valid_positions = valid->npos;
     out->extract_seconds = now_seconds() - t0;
-    unsigned char frozen[EVAL_NUM_WEIGHTS] = { 0 };
-    frozen[W_MAN_MG] = frozen[W_MAN_EG] = 1; /* the man is the unit: it pins the scale */
+    unsigned char frozen[EVAL_MAX_WEIGHTS] = { 0 };
+    frozen[0] = frozen[1] = 1; /* feature 0, the man, is the unit: it pins the scale */
 
     TexelOptions opt = texel_default_options();
     opt.epochs = cfg->epochs;
@@ -172,7 +175,7 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
     out->best_epoch = res.best_epoch;
     out->train_loss = texel_loss(train, w, res.K, cfg->threads);
     out->valid_loss = texel_loss(holdout, w, res.K, cfg->threads);
-    for (int i = 0; i < EVAL_NUM_WEIGHTS; i++) {
+    for (int i = 0; i < nweights; i++) {
         double r = round(w[i]);
         out->weights.w[i] = r > INT32_MAX / 64 ? INT32_MAX / 64 : r < -INT32_MAX / 64 ? -INT32_MAX / 64 : (int32_t)r;
     }

@@ -8,7 +8,7 @@
 #include "weights.h"
 
 typedef struct TuneConfig {
-    const char *variant;     /* required (Variant.name): only its games are learnt from */
+    const char *variant;     /* Variant.name of start's spec: only its games are learnt from */
     const int64_t *run_ids;  /* self-play runs to learn from; nruns = 0: every run */
     int nruns;
     Weights start;           /* starting point; the man weights stay fixed (the scale) */
@@ -37,9 +37,9 @@ typedef struct TuneOutcome {
     char error[320];
 } TuneOutcome;
 
-/* Defaults: validation 0.1, 300 epochs, learning rate 1, full batch, patience 50,
- * skip 8 plies, seed 1, all threads. */
-void tune_default_config(TuneConfig *cfg);
+/* Defaults for the variant of spec, starting from its hand-set weights: validation 0.1,
+ * 300 epochs, learning rate 1, full batch, patience 50, skip 8 plies, seed 1, all threads. */
+void tune_default_config(TuneConfig *cfg, const EvalSpec *spec);
 
 /* Loads, checks, fits.  False with out->error on a database failure, on too few positions,
  * or when the extractor's dot product disagrees with the engine's evaluation. */

@@ -9,6 +9,7 @@
 #include "bitboard.h"
 #include "evaluate.h"
 #include "../random_pieces.h"
+#include "turkish_eval.h"
 
 #define NPOS 4096
 #define ROUNDS 2000
@@ -40,7 +41,7 @@ int main(void)
     for (int i = 0; i < NPOS; i++)
         random_position(&rng, &positions[i]);
     Weights w;
-    weights_default(&w);
+    weights_default(&w, &turkish_eval_spec);
 
     long long checksum = 0;
     double start = seconds();

@@ -1,12 +1,13 @@
 /* The evaluation terms of Turkish draughts, written once.  Every term is a feature value
  * computed as feature(White) - feature(Black) (Black seen with ranks mirrored), and has two
  * weights: NAME_MG counts when many men are on the board, NAME_EG when few (see evaluate.h).
+ * turkish_eval.c measures them and turns the table into the variant's EvalSpec.
  *
  * X(NAME, MG, EG, WHY): the hand-set default weights (hundredths of a man) and why the term
  * exists; the string is also written into weights files.  Ranks and files below are White's
  * (R2 = White's home rank); the man tables fold the board left-right (AH = files a and h). */
-#ifndef DAMA_EVAL_FEATURES_H
-#define DAMA_EVAL_FEATURES_H
+#ifndef DAMA_TURKISH_EVAL_FEATURES_H
+#define DAMA_TURKISH_EVAL_FEATURES_H
 
 #define EVAL_FEATURES(X)                                                                       \
     X(MAN,         100, 100, "men on the board: the unit of material")                          \

@@ -1,0 +1,228 @@
+/* The features of Turkish draughts (turkish_eval_features.h) measured on a position, and
+ * the EvalSpec that gives them to evaluate.c, weights.c and the tuner. */
+#include "turkish_board.h"
+#include "turkish_eval.h"
+#include "turkish_eval_features.h"
+
+/* Square sets of the features, in White's frame (White's men move north). */
+#define RANK_BB(r) (RANK_1_BB << (8 * ((r) - 1)))
+#define FILES_AH (FILE_A_BB | FILE_H_BB)
+#define WING_ABCD 0x0F0F0F0F0F0F0F0FULL /* files a-d */
+#define EDGE_BB (FILES_AH | RANK_1_BB | RANK_8_BB)
+/* Bit k of a square's rank index, for summing ranks with three popcounts. */
+#define RANK_BIT0 0xFF00FF00FF00FF00ULL
+#define RANK_BIT1 0xFFFF0000FFFF0000ULL
+#define RANK_BIT2 0xFFFFFFFF00000000ULL
+
+/* Feature of the man table that a man on each square counts for.  Men on d2/e2 (the
+ * reference square: MAN alone values them) and on ranks 1 and 8 (impossible in play) count
+ * for NO_TABLE, a spare slot past the features. */
+#define NO_TABLE EVAL_NUM_FEATURES
+#define FEATURE_SLOTS (EVAL_NUM_FEATURES + 1)
+#define FILE_PAIR(file) ((file) < 4 ? (file) : 7 - (file)) /* 0 = a/h ... 3 = d/e */
+#define TABLE_FEATURE(rank, file)                                                          \
+    ((rank) < 2 || (rank) > 7 || ((rank) == 2 && FILE_PAIR(file) == 3) ? NO_TABLE          \
+     : (rank) == 2 ? FEAT_MAN_R2_AH + FILE_PAIR(file)                                       \
+                   : FEAT_MAN_R3_AH + 4 * ((rank) - 3) + FILE_PAIR(file))
+#define TABLE_RANK(r)                                                                      \
+    TABLE_FEATURE(r, 0), TABLE_FEATURE(r, 1), TABLE_FEATURE(r, 2), TABLE_FEATURE(r, 3),     \
+    TABLE_FEATURE(r, 4), TABLE_FEATURE(r, 5), TABLE_FEATURE(r, 6), TABLE_FEATURE(r, 7)
+_Static_assert(FEAT_MAN_R3_AH == FEAT_MAN_R2_AH + 3 && FEAT_MAN_R7_DE == FEAT_MAN_R3_AH + 19,
+               "man table: a/h, b/g, c/f on rank 2, then a/h..d/e on ranks 3-7");
+
+static const uint8_t man_table_feature[64] = {
+    TABLE_RANK(1), TABLE_RANK(2), TABLE_RANK(3), TABLE_RANK(4),
+    TABLE_RANK(5), TABLE_RANK(6), TABLE_RANK(7), TABLE_RANK(8),
+};
+
+/* Home-rank men counted by BACK_GUARD at most: more guards are men that should advance. */
+#define BACK_GUARD_CAP 4
+
+/* One side's pieces seen from its own frame: its men move north. */
+typedef struct Frame {
+    Bitboard men, kings, opp_men, opp_kings, empty;
+} Frame;
+
+/* gen plus the squares its rays reach through empty squares in one direction: Kogge-Stone
+ * fills, three doubling steps cover a line of 8. */
+static inline Bitboard fill_north(Bitboard gen, Bitboard empty)
+{
+    gen |= empty & (gen << 8);
+    empty &= empty << 8;
+    gen |= empty & (gen << 16);
+    empty &= empty << 16;
+    return gen | (empty & (gen << 32));
+}
+
+static inline Bitboard fill_south(Bitboard gen, Bitboard empty)
+{
+    gen |= empty & (gen >> 8);
+    empty &= empty >> 8;
+    gen |= empty & (gen >> 16);
+    empty &= empty >> 16;
+    return gen | (empty & (gen >> 32));
+}
+
+static inline Bitboard fill_east(Bitboard gen, Bitboard empty)
+{
+    empty &= ~FILE_A_BB; /* nothing wraps from file h to file a */
+    gen |= empty & (gen << 1);
+    empty &= empty << 1;
+    gen |= empty & (gen << 2);
+    empty &= empty << 2;
+    return gen | (empty & (gen << 4));
+}
+
+static inline Bitboard fill_west(Bitboard gen, Bitboard empty)
+{
+    empty &= ~FILE_H_BB;
+    gen |= empty & (gen >> 1);
+    empty &= empty >> 1;
+    gen |= empty & (gen >> 2);
+    empty &= empty >> 2;
+    return gen | (empty & (gen >> 4));
+}
+
+/* b and every square below it on its file. */
+static inline Bitboard span_south(Bitboard b)
+{
+    b |= b >> 8;
+    b |= b >> 16;
+    return b | (b >> 32);
+}
+
+/* Own kings an enemy could jump now: an enemy man beside or in front of the king (men
+ * capture forward = south here, and sideways), or an enemy king seeing it along a line,
+ * with the square beyond the king empty. */
+static Bitboard exposed_kings(const Frame *f)
+{
+    Bitboard k = f->kings, e = f->empty;
+    Bitboard hit = (shift(f->opp_men, SOUTH) & shift(e, NORTH))
+                 | (shift(f->opp_men, WEST) & shift(e, EAST))
+                 | (shift(f->opp_men, EAST) & shift(e, WEST));
+    if (f->opp_kings) {
+        Bitboard ok = f->opp_kings;
+        hit |= shift(fill_north(ok, e), NORTH) & shift(e, SOUTH);
+        hit |= shift(fill_south(ok, e), SOUTH) & shift(e, NORTH);
+        hit |= shift(fill_east(ok, e), EAST) & shift(e, WEST);
+        hit |= shift(fill_west(ok, e), WEST) & shift(e, EAST);
+    }
+    return k & hit;
+}
+
+/* Men whose file ahead is empty up to the crown and with no enemy man on their own or a
+ * neighbouring file at their rank or ahead (nobody can step in front or jump them); none
+ * while the enemy has a king, which can reach any file. */
+static int runaway_men(const Frame *f)
+{
+    if (f->opp_kings)
+        return 0;
+    Bitboard has_piece_ahead = span_south(~f->empty >> 8);
+    Bitboard zone = span_south(f->opp_men);
+    zone |= shift(zone, EAST) | shift(zone, WEST);
+    return popcount(f->men & ~(has_piece_ahead | zone));
+}
+
+/* Adds sign * (the positional features of the side of frame f) into v. */
+static inline void add_side(const Frame *f, int sign, int32_t *v)
+{
+    Bitboard men = f->men, e = f->empty;
+    for (Bitboard b = men; b;) /* v has the NO_TABLE slot */
+        v[man_table_feature[pop_lsb(&b)]] += sign;
+
+    int guards = popcount(men & RANK_BB(2));
+    v[FEAT_BACK_GUARD] += sign * (guards < BACK_GUARD_CAP ? guards : BACK_GUARD_CAP);
+
+    Bitboard step_north = men & shift(e, SOUTH), step_east = men & shift(e, WEST),
+             step_west = men & shift(e, EAST);
+    v[FEAT_MAN_MOBILITY] += sign * (popcount(step_north) + popcount(step_east) + popcount(step_west));
+    v[FEAT_BLOCKED] += sign * popcount(men & ~(step_north | step_east | step_west));
+    v[FEAT_RUNAWAY] += sign * runaway_men(f);
+
+    int nmen = popcount(men);
+    if (nmen) {
+        /* rank index r = 1 is White's home rank: advancement r - 1 */
+        int ranks = popcount(men & RANK_BIT0) + 2 * popcount(men & RANK_BIT1)
+                  + 4 * popcount(men & RANK_BIT2);
+        v[FEAT_TEMPO] += sign * (4 * (ranks - nmen) / nmen);
+    }
+    int wing = popcount(men & WING_ABCD) * 2 - nmen;
+    v[FEAT_WING_IMBALANCE] += sign * (wing < 0 ? -wing : wing);
+
+    if (f->kings) {
+        Bitboard k = f->kings;
+        Bitboard reach = fill_north(k, e) | fill_south(k, e) | fill_east(k, e) | fill_west(k, e);
+        v[FEAT_KING_MOBILITY] += sign * popcount(reach & e);
+        v[FEAT_KING_EDGE] += sign * popcount(k & EDGE_BB);
+        v[FEAT_KING_EXPOSED] += sign * popcount(exposed_kings(f));
+    }
+}
+
+/* Feature values from the side to move into v (FEATURE_SLOTS of them); returns the phase
+ * (men on the board). */
+static int turkish_features(const Position *pos, int32_t *v)
+{
+    for (int i = 0; i < FEATURE_SLOTS; i++)
+        v[i] = 0;
+    Bitboard wm = pos->men[WHITE], wk = pos->kings[WHITE];
+    Bitboard bm = pos->men[BLACK], bk = pos->kings[BLACK];
+    Bitboard empty = ~(wm | wk | bm | bk);
+
+    /* Black is seen in its own frame: ranks mirrored (a byte swap), so its men go north. */
+    const Frame white = { wm, wk, bm, bk, empty };
+    const Frame black = { __builtin_bswap64(bm), __builtin_bswap64(bk), __builtin_bswap64(wm),
+                          __builtin_bswap64(wk), __builtin_bswap64(empty) };
+    add_side(&white, 1, v);
+    add_side(&black, -1, v);
+
+    int nw = popcount(wm), nb = popcount(bm), kw = popcount(wk), kb = popcount(bk);
+    v[FEAT_MAN] = nw - nb;
+    v[FEAT_KING_FIRST] = (kw > 0) - (kb > 0);
+    v[FEAT_KING_EXTRA] = (kw > 1 ? kw - 1 : 0) - (kb > 1 ? kb - 1 : 0);
+    if (pos->side == BLACK)
+        for (int i = 0; i < EVAL_NUM_FEATURES; i++)
+            v[i] = -v[i];
+    v[FEAT_SIDE_TO_MOVE] = 1;
+
+    int phase = nw + nb;
+    return phase < TURKISH_PHASE_MAX ? phase : TURKISH_PHASE_MAX;
+}
+
+
+static const char *const weight_names[2 * EVAL_NUM_FEATURES] = {
+#define WEIGHT_NAMES(name, mg, eg, why) #name "_MG", #name "_EG",
+    EVAL_FEATURES(WEIGHT_NAMES)
+#undef WEIGHT_NAMES
+};
+
+static const int32_t default_values[2 * EVAL_NUM_FEATURES] = {
+#define WEIGHT_DEFAULTS(name, mg, eg, why) mg, eg,
+    EVAL_FEATURES(WEIGHT_DEFAULTS)
+#undef WEIGHT_DEFAULTS
+};
+
+static const char *const feature_why[EVAL_NUM_FEATURES] = {
+#define FEATURE_WHY(name, mg, eg, why) why,
+    EVAL_FEATURES(FEATURE_WHY)
+#undef FEATURE_WHY
+};
+
+/* The naive baseline of experiments: men 100, the first king 300, further kings 200. */
+static const int32_t material_values[2 * EVAL_NUM_FEATURES] = {
+    [W_MAN_MG] = 100, [W_MAN_EG] = 100, [W_KING_FIRST_MG] = 300, [W_KING_FIRST_EG] = 300,
+    [W_KING_EXTRA_MG] = 200, [W_KING_EXTRA_EG] = 200,
+};
+
+_Static_assert(FEAT_MAN == 0, "feature 0 is the man, the unit of the scores");
+_Static_assert(FEATURE_SLOTS <= EVAL_MAX_FEATURES + 1, "turkish_features writes one spare slot");
+
+const EvalSpec turkish_eval_spec = {
+    .variant = "turkish",
+    .nfeatures = EVAL_NUM_FEATURES,
+    .weight_names = weight_names,
+    .feature_why = feature_why,
+    .defaults = default_values,
+    .material_only = material_values,
+    .phase_max = TURKISH_PHASE_MAX,
+    .features = turkish_features,
+};
