@@ -183,6 +183,8 @@ typedef struct PdnGame {
     long line;           /* where the game (or its FEN tag) starts */
     char fen[PDN_VALUE_MAX + 1]; /* the FEN tag; "" = start */
     bool fen_too_long;   /* the FEN tag did not fit fen */
+    int gametype;        /* the GameType tag's number (20 International, 30 Turkish); 0 = none */
+    long gametype_line;
     bool started;        /* the start position is set up */
     bool broken;         /* a bad FEN or move: the rest of the game is skipped */
     bool any;            /* the game has a tag or a move */
@@ -227,6 +229,21 @@ static int pdn_start(PdnReader *r)
     g->started = true;
     g->ply = 0;
     char why[256];
+    if (g->gametype && g->gametype != r->v->pdn_gametype) {
+        const Variant *other = NULL;
+        for (int i = 0; variant_at(i); i++)
+            if (variant_at(i)->pdn_gametype == g->gametype)
+                other = variant_at(i);
+        if (g->gametype < 0)
+            snprintf(why, sizeof why, "not a game type number (%s is %d)", r->v->name, r->v->pdn_gametype);
+        else if (other)
+            snprintf(why, sizeof why, "%d is %s draughts, not %s (give --variant %s)", g->gametype,
+                     other->name, r->v->name, other->name);
+        else
+            snprintf(why, sizeof why, "%d is no game dama plays (%s is %d)", g->gametype, r->v->name,
+                     r->v->pdn_gametype);
+        return pdn_bad(r, g->gametype_line, "GameType", why);
+    }
     if (g->fen_too_long) {
         snprintf(why, sizeof why, "longer than %d characters", PDN_VALUE_MAX);
         return pdn_bad(r, g->line, "FEN tag", why);
@@ -369,6 +386,13 @@ static size_t pdn_tag(PdnReader *r, const char *text, size_t len, long *line)
         memcpy(r->g.fen, value, vl + 1);
         r->g.fen_too_long = too_long;
         r->g.line = *line;
+    } else if (strcasecmp(name, "GameType") == 0) {
+        /* "20" or in full "20,W,10,10,N2,0": the number names the game */
+        int number = 0;
+        for (size_t k = 0; k < vl && value[k] >= '0' && value[k] <= '9' && number < 1000; k++)
+            number = number * 10 + (value[k] - '0');
+        r->g.gametype = number > 0 ? number : -1;
+        r->g.gametype_line = *line;
     }
     return i + 1;
 }

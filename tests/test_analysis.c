@@ -533,6 +533,25 @@ static void test_pdn_never_cuts(void **state)
     err_has("opentag.pdn:1: game 1: tag: '[' not closed by ']'");
 }
 
+/* The GameType tag names the game (PDN 3.0: 20 International, 30 Turkish): a game of
+ * another variant is a bad game, not moves read on the wrong board. */
+static void test_pdn_gametype(void **state)
+{
+    (void)state;
+    const char *bin = test_dama_bin();
+    write_file("types.pdn", "[GameType \"20\"]\n1. 32-28 *\n\n"
+                            "[GameType \"30,W,8,8,A0,0\"]\n1. c3-c4 *\n\n"
+                            "[GameType \"x\"]\n*\n[GameType \"21\"]\n*\n");
+    assert_int_equal(sh("%s analyze --in %s/types.pdn --nodes 100 --out %s/t.csv", bin, dir, dir), 2);
+    err_has("types.pdn:1: game 1: GameType: 20 is international draughts, not turkish (give --variant international)");
+    err_has("types.pdn:7: game 3: GameType: not a game type number (turkish is 30)");
+    err_has("types.pdn:9: game 4: GameType: 21 is no game dama plays (turkish is 30)");
+    Csv *c = load_csv("t.csv"); /* game 2, Turkish in full form: its two positions */
+    assert_int_equal(c->nrows, 3);
+    assert_string_equal(csv_cell(c, 2, "id"), "game2:ply1");
+    csv_release(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -546,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_bom_and_crlf),
         cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_pdn_never_cuts),
+        cmocka_unit_test(test_pdn_gametype),
     };
     return cmocka_run_group_tests_name("analysis", tests, setup, teardown);
 }
