@@ -2,6 +2,7 @@
  * variant table. */
 #include "international.h"
 #include "international_board.h"
+#include "international_eval.h"
 #include "movelist.h"
 #include "variant.h"
 
@@ -42,6 +43,25 @@ int international_parse_square(const char *text, int *used)
     return intl_bit_of_number(n);
 }
 
+/* The bench set (bench.h): the start, then positions of early self-play games with the
+ * hand-set weights, from the opening through the middlegame to endgames with kings.
+ * Changing it changes the signature; so does any change to search or evaluation. */
+static const char *const bench_fens[] = {
+    "start",
+    "W:W27,30,35,37,38,39,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,12,13,14,16,17,20",
+    "W:W25,26,30,31,32,33,35,36,38,41,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,13,14,15,16,17,18,19,20,22,24",
+    "W:W26,27,29,31,32,33,35,36,37,38,39,42,43,44,45,50:B2,6,7,8,9,10,12,13,14,16,17,21,23,25",
+    "W:W25,26,27,28,30,31,32,33,34,35,47,48,49:B3,7,11,12,13,14,16,17,18,19,20,23,24",
+    "W:W31,35,37,41,44,45,46,47,48,49,50:B1,2,3,4,5,7,8,10,12,16,17,32",
+    "W:W24,28,32,39,40,46,47,48,50:B1,2,3,4,10,11,13,15,17,37",
+    "W:W19,29,31,40,41,47,48,50:B1,4,11,15,18,21,22,25",
+    "W:W12,22,30,36,38,39,42,45,50:B2,10,13,23,29",
+    "W:WK5,16,26,35,42,48:B7,10,11,18,23,39",
+    "B:W10,26,47,48,50:B22,27,34",
+    "W:W12,26:BK25,44",
+    "W:W6,K17:BK1,K32",
+};
+
 const Variant international_variant = {
     .name = "international",
     .max_pieces = 20,
@@ -49,8 +69,10 @@ const Variant international_variant = {
     .board = INTL_BOARD_BB,
     .promotion_bb = { INTL_ROW_TOP_BB, INTL_ROW_BOTTOM_BB },
     .numbered = true,
-    .eval = NULL,
+    .eval = &international_eval_spec,
     .pdn_gametype = 20,
+    .bench_fens = bench_fens,
+    .bench_count = (int)(sizeof bench_fens / sizeof bench_fens[0]),
     .start = international_start,
     .generate = international_generate,
     .for_each_path = international_for_each_path,

@@ -393,9 +393,11 @@ static void test_cli(void **state)
                "bad rules: 'maybe' is no value for majority");
     test_dama_expect("perft --rules majority=off 1", 2,
                "bad rules: unknown option 'majority' (promotion, kvm, noprogress)");
-    /* no evaluation for International yet: a command that needs one refuses it */
-    test_dama_expect("analyze --variant international --depth 1", 2,
-               "variant 'international' has no evaluation yet");
+    /* analyze plays International with its own evaluation: the one legal move (the vector
+     * W:W28,32:B23 has perft 1) is the answer, and a lone man's capture into a king's reach
+     * (W:W35:B30,K40: 35x24 or 35x44, both lost) is seen as a loss */
+    test_dama_expect("analyze -v intl --fen W:W28,32:B23 --depth 3", 0, "bestmove 28x19\n");
+    test_dama_expect("analyze -v intl --fen W:W35:B30,K40 --depth 8", 0, " score loss");
     test_dama_expect("perft --variant checkers 1", 2, "unknown variant 'checkers'");
 }
 

@@ -772,7 +772,40 @@ static void test_no_move_before_repetition(void **state)
 /* When the search or the evaluation changes on purpose, update these numbers in the same
  * commit (and say so): any other change of them is a bug. */
 #define PINNED_SIGNATURE "bench depth 6: 130476"
+/* International's own bench set and evaluation (engine/international.c) */
+#define PINNED_SIGNATURE_INTERNATIONAL "bench depth 6: 65083"
 #define PINNED_DEFAULT_BENCH_NODES 8055851ULL /* depth BENCH_DEPTH = 11 */
+
+/* The search counts International's endgame draws (FMJD 6.4: a lone king against two kings,
+ * 5 moves each) from the count the game has reached.  Black's king on 5 can only step along
+ * the long diagonal into the capture of White's king on 46: with the count at 0 White wins in
+ * 3 plies, but one ply before the limit every White move draws first.  The tree once started
+ * every count at 0 and scored the drawn position as that win. */
+static void test_international_endgame_count_in_tree(void **state)
+{
+    (void)state;
+    const Variant *v = &international_variant;
+    Rules rules = rules_default(v);
+    Weights w;
+    weights_default(&w, v->eval);
+    Position pos;
+    char err[256];
+    /* White kings 46 and 50, Black's lone king 5: no capture for either side */
+    assert_true(position_from_fen(&pos, v, "W:WK46,K50:BK5", err, sizeof err));
+    assert_false(v->capture_pending(&pos));
+    SearchLimits limits = { .depth = 4 };
+    int scores[2];
+    const int counts[2] = { 0, rules.endgame5_plies - 1 };
+    for (int i = 0; i < 2; i++) {
+        Searcher *s = searcher_new(v, &rules, &w, TT_MB);
+        assert_non_null(s);
+        s->root_endgame_plies = counts[i];
+        scores[i] = search(s, &pos, NULL, 0, &limits, NULL, NULL).score;
+        searcher_free(s);
+    }
+    assert_int_equal(scores[0], SCORE_WIN - 3);
+    assert_int_equal(scores[1], 0);
+}
 
 static void test_bench_signature_pinned(void **state)
 {
@@ -780,6 +813,12 @@ static void test_bench_signature_pinned(void **state)
     char sig[64], err[512], out[8192];
     assert_true(bench_signature(&turkish_variant, sig, sizeof sig, err, sizeof err));
     assert_string_equal(sig, PINNED_SIGNATURE);
+    assert_true(bench_signature(&international_variant, sig, sizeof sig, err, sizeof err));
+    assert_string_equal(sig, PINNED_SIGNATURE_INTERNATIONAL);
+    assert_int_equal(test_dama_run(out, sizeof out, "bench -v intl --depth %d", BENCH_SIGNATURE_DEPTH), 0);
+    char want_intl[64];
+    snprintf(want_intl, sizeof want_intl, "bench %s nodes ", strchr(PINNED_SIGNATURE_INTERNATIONAL, ':') + 2);
+    assert_non_null(strstr(out, want_intl));
     /* `dama bench --depth 6` counts the same nodes as the signature */
     assert_int_equal(test_dama_run(out, sizeof out, "bench --depth %d", BENCH_SIGNATURE_DEPTH), 0);
     char want[64];
@@ -906,6 +945,7 @@ int main(void)
         cmocka_unit_test(test_one_each_at_the_horizon),
         cmocka_unit_test(test_no_move_before_no_progress),
         cmocka_unit_test(test_no_move_before_repetition),
+        cmocka_unit_test(test_international_endgame_count_in_tree),
         cmocka_unit_test(test_bench_signature_pinned),
         cmocka_unit_test(test_bench_bad_position_is_fatal),
         cmocka_unit_test(test_analyze_finished_game),
