@@ -1,5 +1,4 @@
-/* One database holding both games: Turkish self-play games from dama, International runs,
- * games and positions added through the store.  Every reader of Turkish games (export,
+/* One database holding both games: Turkish and International self-play games from dama.  Every reader of Turkish games (export,
  * tune, analyze) must behave exactly as on the same database without the International
  * rows, and a run or game of the other variant asked for by id is refused by name. */
 #include <setjmp.h>
@@ -18,7 +17,8 @@
 typedef struct Fixture {
     char dir[64];
     char pure[96];   /* Turkish games only */
-    char mixed[96];  /* the same file plus the International rows */
+    char intl[96];   /* International games only */
+    char mixed[96];  /* pure's file, then the same International self-play as intl's */
     int64_t intl_run, intl_game;
 } Fixture;
 
@@ -27,37 +27,13 @@ static Fixture fx;
 static char redirect[256];
 #define sh(...) test_shell(redirect, __VA_ARGS__)
 
-/* Stored positions for the International games: bit patterns, as the store keeps them. */
-enum { INTL_GAMES = 3, INTL_PLIES = 12 };
-
-static bool add_international(const char *path, int64_t *run_out, int64_t *game_out)
+/* The last run and game of the file at path. */
+static bool last_ids(const char *path, int64_t *run_out, int64_t *game_out)
 {
     char err[256];
     Store *s = store_open(path, err, sizeof err);
     if (!s) return false;
-    int64_t run = store_run_begin(s, "selfplay", "international", "intl", NULL, NULL, 0);
-    int64_t opening = store_opening_put(s, "international", "W:W31-50:B1-20", "test");
-    static StoredPosition pos[INTL_GAMES][INTL_PLIES + 1];
-    GameRecord recs[INTL_GAMES];
-    for (int g = 0; g < INTL_GAMES; g++) {
-        for (int i = 0; i <= INTL_PLIES; i++) {
-            pos[g][i].pos.men[0] = 0xfffff00000ull + (uint64_t)(g * 31 + i);
-            pos[g][i].pos.men[1] = 0xfffffull << 2;
-            pos[g][i].pos.side = i % 2;
-            pos[g][i].has_score = true;
-            pos[g][i].score = 40 * (g + 1);
-        }
-        recs[g] = (GameRecord){ .variant = "international", .run_id = run, .opening_id = opening,
-                                .result = g == 0 ? RESULT_BLACK_WINS : RESULT_WHITE_WINS, .reason = "no-moves",
-                                .plies = INTL_PLIES, .moves = "32-28", .positions = pos[g],
-                                .npositions = INTL_PLIES + 1, .has_index = true, .game_index = g };
-    }
-    bool ok = run > 0 && opening > 0 && store_games_write(s, recs, INTL_GAMES) && store_run_end(s, run, "done");
-    int64_t n = 0;
-    ok = ok && store_count(s, "games", &n);
-    *run_out = run;
-    *game_out = n;  /* the International games were written last */
-    if (!ok) fprintf(stderr, "%s: %s\n", path, store_error(s));
+    bool ok = store_count(s, "runs", run_out) && store_count(s, "games", game_out);
     store_close(s);
     return ok;
 }
@@ -70,10 +46,15 @@ static int group_setup(void **state)
     snprintf(redirect, sizeof redirect, ">%s/out.txt 2>%s/err.txt", fx.dir, fx.dir);
     snprintf(fx.pure, sizeof fx.pure, "%s/pure.db", fx.dir);
     snprintf(fx.mixed, sizeof fx.mixed, "%s/mixed.db", fx.dir);
+    snprintf(fx.intl, sizeof fx.intl, "%s/intl.db", fx.dir);
     if (sh("%s selfplay --db %s --games 4 --nodes 300 --threads 1", test_dama_bin(), fx.pure) != 0) return -1;
     /* dama has closed the file, so its WAL is checkpointed and gone: a plain copy is whole */
     if (sh("cp %s %s", fx.pure, fx.mixed) != 0) return -1;
-    return add_international(fx.mixed, &fx.intl_run, &fx.intl_game) ? 0 : -1;
+    for (int i = 0; i < 2; i++)
+        if (sh("%s selfplay -v intl --db %s --games 6 --nodes 300 --threads 1", test_dama_bin(),
+               i ? fx.mixed : fx.intl) != 0)
+            return -1;
+    return last_ids(fx.mixed, &fx.intl_run, &fx.intl_game) ? 0 : -1;
 }
 
 static int group_teardown(void **state)
@@ -122,6 +103,72 @@ static void test_export_ignores_the_other_variant(void **state)
     free(t);
 }
 
+/* International's export of the mixed file has International's rows only, with its weight
+ * names, and the same games as the file that holds nothing else. */
+static void test_international_export(void **state)
+{
+    (void)state;
+    const char *bin = test_dama_bin();
+    assert_int_equal(sh("%s export -v intl --db %s --out %s/mixed-intl/", bin, fx.mixed, fx.dir), 0);
+    assert_int_equal(sh("%s export -v intl --db %s --out %s/intl/", bin, fx.intl, fx.dir), 0);
+    /* the opening statistics count the same games: equal but for the openings' ids */
+    assert_int_equal(sh("(cut -d, -f2- %s/intl/openings.csv > %s/a.csv && cut -d, -f2- %s/mixed-intl/openings.csv "
+                        "> %s/b.csv)", fx.dir, fx.dir, fx.dir, fx.dir), 0);
+    expect_same_files("a.csv", "b.csv");
+    char path[160];
+    snprintf(path, sizeof path, "%s/mixed-intl/games.csv", fx.dir);
+    char *t = test_read_file(path);
+    assert_non_null(t);
+    assert_non_null(strstr(t, ",international\n"));
+    assert_null(strstr(t, "turkish"));
+    int rows = 0;
+    for (const char *p = t; (p = strchr(p, '\n')); p++)
+        rows++;
+    assert_int_equal(rows, 1 + 6); /* the header, then the 6 International games */
+    free(t);
+    snprintf(path, sizeof path, "%s/mixed-intl/weights.csv", fx.dir);
+    t = test_read_file(path);
+    assert_non_null(t);
+    assert_non_null(strstr(t, ",KING_MAIN_DIAGONAL_MG,")); /* International's own terms */
+    assert_null(strstr(t, "KING_EDGE_MG"));                /* not Turkish's */
+    free(t);
+}
+
+/* The whole loop on International draughts: self-play, tune, match, the final match, every
+ * run recorded as International, the best weights written as International weights, and
+ * nothing of it seen by Turkish readers of the same file. */
+static void test_international_train(void **state)
+{
+    (void)state;
+    const char *bin = test_dama_bin();
+    assert_int_equal(sh("%s train -v intl --db %s/train.db --generations 1 --games 8 --nodes 200 --match-games 4 "
+                        "--final-games 2 --threads 1 --out %s/best-intl.txt", bin, fx.dir, fx.dir), 0);
+    char path[160];
+    snprintf(path, sizeof path, "%s/best-intl.txt", fx.dir);
+    char *t = test_read_file(path);
+    assert_non_null(t);
+    assert_non_null(strstr(t, "\nvariant international\n"));
+    free(t);
+    assert_int_equal(sh("%s export -v intl --db %s/train.db runs --out %s/intl-runs.csv", bin, fx.dir, fx.dir), 0);
+    assert_int_equal(sh("%s export --db %s/train.db runs --out %s/tr-runs.csv", bin, fx.dir, fx.dir), 0);
+    snprintf(path, sizeof path, "%s/intl-runs.csv", fx.dir);
+    t = test_read_file(path);
+    assert_non_null(t);
+    /* train, then the selfplay, tune and match of generation 1 */
+    static const char *const kinds[] = { "\n1,train,done,", "\n2,selfplay,done,", "\n3,tune,done,",
+                                         "\n4,match,done," };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (!strstr(t, kinds[i]))
+            fail_msg("no run '%s' in:\n%s", kinds[i] + 1, t);
+    assert_null(strstr(t, "turkish"));
+    free(t);
+    snprintf(path, sizeof path, "%s/tr-runs.csv", fx.dir);
+    t = test_read_file(path);
+    assert_non_null(t);
+    assert_int_equal((int)(strchr(t, '\n') - t) + 1, (int)strlen(t)); /* the header alone */
+    free(t);
+}
+
 /* tune learns from the same positions, so it writes the same weights. */
 static void test_tune_ignores_the_other_variant(void **state)
 {
@@ -132,6 +179,18 @@ static void test_tune_ignores_the_other_variant(void **state)
     assert_int_equal(sh("%s tune --db %s --epochs 3 --threads 1 --skip-plies 0 --out %s/mixed.txt", bin, fx.mixed,
                         fx.dir), 0);
     expect_same_files("pure.txt", "mixed.txt");
+    /* and International's tuner learns from International's games only */
+    assert_int_equal(sh("%s tune -v intl --db %s --epochs 3 --threads 1 --skip-plies 0 --out %s/intl.txt", bin,
+                        fx.intl, fx.dir), 0);
+    assert_int_equal(sh("%s tune -v intl --db %s --epochs 3 --threads 1 --skip-plies 0 --out %s/mixed-intl.txt",
+                        bin, fx.mixed, fx.dir), 0);
+    expect_same_files("intl.txt", "mixed-intl.txt");
+    char path[160];
+    snprintf(path, sizeof path, "%s/intl.txt", fx.dir);
+    char *t = test_read_file(path);
+    assert_non_null(t);
+    assert_non_null(strstr(t, "\nvariant international\n"));
+    free(t);
 }
 
 /* The other variant's run or game, asked for by id: exit 2, both variants named. */
@@ -166,6 +225,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_export_ignores_the_other_variant),
+        cmocka_unit_test(test_international_export),
+        cmocka_unit_test(test_international_train),
         cmocka_unit_test(test_tune_ignores_the_other_variant),
         cmocka_unit_test(test_other_variant_by_id_refused),
     };
