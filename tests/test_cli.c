@@ -134,6 +134,8 @@ static void test_version(void **state)
         const char *n = strstr(out, "bench depth 6: ") + strlen("bench depth 6: ");
         assert_true(*n >= '1' && *n <= '9');
         assert_int_equal(n[strspn(n, "0123456789")], '\n');
+        /* then each other variant's, named: the same count `dama bench -v intl --depth 6` gives */
+        assert_non_null(strstr(out, "\ninternational bench depth 6: "));
     }
     test_dama_expect("version --help", 0, "usage: dama --version");
     test_dama_expect("version extra", 2, "version takes no arguments");
