@@ -71,31 +71,32 @@ typedef struct Frame {
     Bitboard men, kings, opp_men, opp_kings, empty;
 } Frame;
 
-static inline Bitboard step_up(Bitboard b) { return intl_shift(b, UP_LEFT) | intl_shift(b, UP_RIGHT); }
-static inline Bitboard step_down(Bitboard b) { return intl_shift(b, DOWN_LEFT) | intl_shift(b, DOWN_RIGHT); }
+static inline Bitboard step_up(Bitboard b)
+{
+    return intl_shift(b, UP_LEFT) | intl_shift(b, UP_RIGHT);
+}
+
+static inline Bitboard step_down(Bitboard b)
+{
+    return intl_shift(b, DOWN_LEFT) | intl_shift(b, DOWN_RIGHT);
+}
+
+/* b moved by delta bits (no masking: the callers mask with empty squares). */
+static inline Bitboard shift_by(Bitboard b, int delta)
+{
+    return delta > 0 ? b << delta : b >> -delta;
+}
 
 /* The empty squares the pieces of gen reach sliding in dir: an occluded fill in doubling
- * steps (one step, then 1, 2, 4, 8 more: the 9 of the long diagonal).  It cannot wrap: empty holds no ghost or
- * off-board bit, so a propagator over an edge is always cut. */
+ * steps (one step, then 1, 2, 4 and 8 more: the 9 of the long diagonal).  It cannot wrap:
+ * empty holds no ghost or off-board bit, so a propagator across an edge is always cut. */
 static inline Bitboard slide_fill(Bitboard gen, Bitboard empty, int dir)
 {
     int d = intl_step_delta[dir];
-    Bitboard flood = 0;
-    if (d > 0) {
-        gen = (gen << d) & empty;
-        flood = gen;
-        for (int k = 1; k <= 8; k *= 2) {
-            flood |= empty & (flood << (k * d));
-            empty &= empty << (k * d);
-        }
-    } else {
-        d = -d;
-        gen = (gen >> d) & empty;
-        flood = gen;
-        for (int k = 1; k <= 8; k *= 2) {
-            flood |= empty & (flood >> (k * d));
-            empty &= empty >> (k * d);
-        }
+    Bitboard flood = shift_by(gen, d) & empty;
+    for (int k = 1; k <= 8; k *= 2) {
+        flood |= empty & shift_by(flood, k * d);
+        empty &= shift_by(empty, k * d);
     }
     return flood;
 }
@@ -180,20 +181,23 @@ static inline void side_features(const Frame *f, int32_t *out)
     out[INTL_FEAT_OUTPOST_WEAK] = popcount(outposts & ~supported);
 
     out[INTL_FEAT_HALF_IMBALANCE] = absolute(2 * popcount(men & HALF_LEFT_BB) - nmen);
-    out[INTL_FEAT_FLANK_IMBALANCE] = absolute(popcount(men & FLANK_LEFT_BB) - popcount(men & FLANK_RIGHT_BB));
+    int left = popcount(men & FLANK_LEFT_BB), right = popcount(men & FLANK_RIGHT_BB);
+    out[INTL_FEAT_FLANK_IMBALANCE] = absolute(left - right);
     out[INTL_FEAT_EDGE_MEN] = popcount(men & EDGE_BB);
     int guards = popcount(men & GUARD_BB);
     out[INTL_FEAT_BACK_GUARD] = guards < BACK_GUARD_CAP ? guards : BACK_GUARD_CAP;
     out[INTL_FEAT_GOLDEN_MAN] = (men & GOLDEN_BB) != 0;
 
     /* a man on s steps to s - 6 or s - 5: free when s is in empty shifted by +6 or +5 */
-    Bitboard step_left = men & intl_shift(e, DOWN_RIGHT), step_right = men & intl_shift(e, DOWN_LEFT);
+    Bitboard step_left = men & intl_shift(e, DOWN_RIGHT);
+    Bitboard step_right = men & intl_shift(e, DOWN_LEFT);
     out[INTL_FEAT_MAN_MOBILITY] = popcount(step_left) + popcount(step_right);
     out[INTL_FEAT_BLOCKED] = popcount(men & ~(step_left | step_right));
     out[INTL_FEAT_RUNAWAY] = runaway_men(f);
     out[INTL_FEAT_EN_PRISE] = popcount(own & attacked_squares(f, 0));
 
-    out[INTL_FEAT_KING_MOBILITY] = out[INTL_FEAT_KING_DENIED] = out[INTL_FEAT_KING_MAIN_DIAGONAL] = 0;
+    out[INTL_FEAT_KING_MOBILITY] = out[INTL_FEAT_KING_DENIED] = 0;
+    out[INTL_FEAT_KING_MAIN_DIAGONAL] = 0;
     if (f->kings) {
         Bitboard k = f->kings, reach = 0;
         for (int dir = 0; dir < 4; dir++)
@@ -214,7 +218,8 @@ static int international_features(const Position *pos, int32_t *v)
     Bitboard empty = ~(wm | wk | bm | bk) & INTL_BOARD_BB;
 
     const Frame white = { wm, wk, bm, bk, empty };
-    const Frame black = { half_turn(bm), half_turn(bk), half_turn(wm), half_turn(wk), half_turn(empty) };
+    const Frame black = { half_turn(bm), half_turn(bk), half_turn(wm), half_turn(wk),
+                          half_turn(empty) };
     int32_t w[INTL_EVAL_NUM_FEATURES], b[INTL_EVAL_NUM_FEATURES];
     side_features(&white, w);
     side_features(&black, b);

@@ -37,9 +37,11 @@ static void parse_fen(Position *pos, const char *fen)
 static int feature_index(const char *name)
 {
     size_t len = strlen(name);
-    for (int f = 0; f < S->nfeatures; f++)
-        if (strncmp(S->weight_names[2 * f], name, len) == 0 && strcmp(S->weight_names[2 * f] + len, "_MG") == 0)
+    for (int f = 0; f < S->nfeatures; f++) {
+        const char *mg = S->weight_names[2 * f];
+        if (strncmp(mg, name, len) == 0 && strcmp(mg + len, "_MG") == 0)
             return f;
+    }
     fail_msg("no feature %s", name);
     return -1;
 }
@@ -95,7 +97,8 @@ static void check_flip(const Position *pos)
     int stm = feature_index("SIDE_TO_MOVE");
     for (int f = 0; f < S->nfeatures; f++)
         if (b[f] != (f == stm ? 1 : -a[f]))
-            fail_msg("%s: %s is %d, %d with the other side to move", fen, S->weight_names[2 * f], a[f], b[f]);
+            fail_msg("%s: %s is %d, %d with the other side to move", fen, S->weight_names[2 * f],
+                     a[f], b[f]);
     assert_in_range(pa, 0, S->phase_max);
 }
 
@@ -139,7 +142,8 @@ static void test_spec_shape(void **state)
 static void test_material_only(void **state)
 {
     (void)state;
-    int man = feature_index("MAN"), first = feature_index("KING_FIRST"), extra = feature_index("KING_EXTRA");
+    int man = feature_index("MAN"), first = feature_index("KING_FIRST");
+    int extra = feature_index("KING_EXTRA");
     for (int f = 0; f < S->nfeatures; f++) {
         int32_t want = f == man ? 100 : f == first ? 300 : f == extra ? 200 : 0;
         assert_int_equal(S->material_only[2 * f], want);
@@ -180,7 +184,8 @@ static void test_weights_file(void **state)
         assert_string_equal(name, S->weight_names[next]);
         assert_int_equal(value, S->defaults[next]);
         if (next % 2 == 0) {
-            if (strncmp(last_comment, "# ", 2) != 0 || strcmp(last_comment + 2, S->feature_why[next / 2]) != 0)
+            const char *why = S->feature_why[next / 2];
+            if (strncmp(last_comment, "# ", 2) != 0 || strcmp(last_comment + 2, why) != 0)
                 fail_msg("%s: before %s: '%s'", WEIGHTS_FILE, name, last_comment);
         }
         next++;
@@ -374,7 +379,8 @@ static int king_reach_walked(const Position *pos, int color)
     for (Bitboard k = pos->kings[color]; k;) {
         int from = pop_lsb(&k);
         for (int dir = 0; dir < 4; dir++)
-            for (int sq = intl_step(from, dir); sq >= 0 && !(occupied & square_bb(sq)); sq = intl_step(sq, dir))
+            for (int sq = intl_step(from, dir); sq >= 0 && !(occupied & square_bb(sq));
+                 sq = intl_step(sq, dir))
                 reach |= square_bb(sq);
     }
     return popcount(reach);
@@ -423,7 +429,8 @@ static void check_against_walks(const Position *pos)
     if (v[feature_index("EN_PRISE")] != want) {
         char fen[512];
         position_to_fen(pos, V, fen, sizeof fen);
-        fail_msg("%s: EN_PRISE %d, the move generator's first victims give %d", fen, v[feature_index("EN_PRISE")], want);
+        fail_msg("%s: EN_PRISE %d, the move generator's first victims give %d", fen,
+                 v[feature_index("EN_PRISE")], want);
     }
 }
 
@@ -496,10 +503,11 @@ static void test_flip_random(void **state)
         Bitboard occupied = 0;
         uint64_t r = next_random(&rng);
         Position pos;
-        pos.men[WHITE] = drop(&rng, &occupied, INTL_BOARD_BB & ~INTL_ROW_TOP_BB, (int)(r % 21));
-        pos.men[BLACK] = drop(&rng, &occupied, INTL_BOARD_BB & ~INTL_ROW_BOTTOM_BB, (int)((r >> 8) % 21));
-        pos.kings[WHITE] = drop(&rng, &occupied, INTL_BOARD_BB, (r >> 16) % 3 ? 0 : (int)((r >> 20) % 5));
-        pos.kings[BLACK] = drop(&rng, &occupied, INTL_BOARD_BB, (r >> 24) % 3 ? 0 : (int)((r >> 28) % 5));
+        const Bitboard board = INTL_BOARD_BB;
+        pos.men[WHITE] = drop(&rng, &occupied, board & ~INTL_ROW_TOP_BB, (int)(r % 21));
+        pos.men[BLACK] = drop(&rng, &occupied, board & ~INTL_ROW_BOTTOM_BB, (int)((r >> 8) % 21));
+        pos.kings[WHITE] = drop(&rng, &occupied, board, (r >> 16) % 3 ? 0 : (int)((r >> 20) % 5));
+        pos.kings[BLACK] = drop(&rng, &occupied, board, (r >> 24) % 3 ? 0 : (int)((r >> 28) % 5));
         pos.side = (int)(r >> 32) & 1;
         check_flip(&pos);
         check_against_walks(&pos);

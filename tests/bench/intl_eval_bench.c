@@ -71,11 +71,11 @@ static void measure(const char *label, const Position *positions, int n)
         return;
     int32_t v[EVAL_MAX_FEATURES + 1];
     long long checksum = 0;
-    long rounds = CALLS / n;
+    long rounds = CALLS / n, nfeatures = international_eval_spec.nfeatures;
     double start = seconds();
     for (long r = 0; r < rounds; r++)
         for (int i = 0; i < n; i++)
-            checksum += international_eval_spec.features(&positions[i], v) + v[r % international_eval_spec.nfeatures];
+            checksum += international_eval_spec.features(&positions[i], v) + v[r % nfeatures];
     double elapsed = seconds() - start;
     printf("intl features ns/call %.1f (%s, %d positions, checksum %lld)\n",
            1e9 * elapsed / ((double)rounds * n), label, n, checksum);
