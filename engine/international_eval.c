@@ -139,8 +139,9 @@ static inline int runaway_men(const Frame *f)
 
 static inline int absolute(int x) { return x < 0 ? -x : x; }
 
-/* ceil(2^16 / n) (0 for n = 0): x * reciprocal[n] >> 16 is x / n for every x <= 4 * 9 * 20
- * (the error, below x / 2^16, stays under 1 / n), without a division at every node. */
+/* ceil(2^16 / n) (0 for n = 0): x * reciprocal[n] >> 16 is x / n for every x <= 36 n, four
+ * times the advancement n men can have (the error, below x / 2^16, stays under 1 / n):
+ * TEMPO without a division at every node. */
 static const uint32_t reciprocal[] = {
     0, 65536, 32768, 21846, 16384, 13108, 10923, 9363, 8192, 7282, 6554, 5958,
     5462, 5042, 4682, 4370, 4096, 3856, 3641, 3450, 3277,
