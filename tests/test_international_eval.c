@@ -37,9 +37,11 @@ static void parse_fen(Position *pos, const char *fen)
 static int feature_index(const char *name)
 {
     size_t len = strlen(name);
-    for (int f = 0; f < S->nfeatures; f++)
-        if (strncmp(S->weight_names[2 * f], name, len) == 0 && strcmp(S->weight_names[2 * f] + len, "_MG") == 0)
+    for (int f = 0; f < S->nfeatures; f++) {
+        const char *mg = S->weight_names[2 * f];
+        if (strncmp(mg, name, len) == 0 && strcmp(mg + len, "_MG") == 0)
             return f;
+    }
     fail_msg("no feature %s", name);
     return -1;
 }
@@ -95,7 +97,8 @@ static void check_flip(const Position *pos)
     int stm = feature_index("SIDE_TO_MOVE");
     for (int f = 0; f < S->nfeatures; f++)
         if (b[f] != (f == stm ? 1 : -a[f]))
-            fail_msg("%s: %s is %d, %d with the other side to move", fen, S->weight_names[2 * f], a[f], b[f]);
+            fail_msg("%s: %s is %d, %d with the other side to move", fen, S->weight_names[2 * f],
+                     a[f], b[f]);
     assert_in_range(pa, 0, S->phase_max);
 }
 
@@ -139,7 +142,8 @@ static void test_spec_shape(void **state)
 static void test_material_only(void **state)
 {
     (void)state;
-    int man = feature_index("MAN"), first = feature_index("KING_FIRST"), extra = feature_index("KING_EXTRA");
+    int man = feature_index("MAN"), first = feature_index("KING_FIRST");
+    int extra = feature_index("KING_EXTRA");
     for (int f = 0; f < S->nfeatures; f++) {
         int32_t want = f == man ? 100 : f == first ? 300 : f == extra ? 200 : 0;
         assert_int_equal(S->material_only[2 * f], want);
@@ -180,7 +184,8 @@ static void test_weights_file(void **state)
         assert_string_equal(name, S->weight_names[next]);
         assert_int_equal(value, S->defaults[next]);
         if (next % 2 == 0) {
-            if (strncmp(last_comment, "# ", 2) != 0 || strcmp(last_comment + 2, S->feature_why[next / 2]) != 0)
+            const char *why = S->feature_why[next / 2];
+            if (strncmp(last_comment, "# ", 2) != 0 || strcmp(last_comment + 2, why) != 0)
                 fail_msg("%s: before %s: '%s'", WEIGHTS_FILE, name, last_comment);
         }
         next++;
@@ -334,6 +339,10 @@ static void test_runaway(void **state)
     /* an own man in the way: 22 stands in 28's cone, so only 22 runs (Black's 26 is a row
      * behind it and three columns off, and moves away): 1 */
     assert_int_equal(feature("W:W28,22,K50:B26", "RUNAWAY"), 1);
+    /* far away: from 41 the man on 3, eight rows up and four columns right, is in the cone;
+     * Black's 45 on 41's row is not */
+    assert_int_equal(feature("W:W41,K50:B3", "RUNAWAY"), 0);
+    assert_int_equal(feature("W:W41,K50:B45", "RUNAWAY"), 1);
     /* no runaway against a king */
     assert_int_equal(feature("W:W28:BK1", "RUNAWAY"), 0);
 }
@@ -359,6 +368,70 @@ static void test_kings_and_en_prise(void **state)
     assert_int_equal(feature("W:W28:B23", "EN_PRISE"), 0);
     /* a Black king far off on the line 50-6 takes 39 (to 33 or beyond): White's 39 en prise */
     assert_int_equal(feature("W:W39:BK50", "EN_PRISE"), 1);
+}
+
+/* ---- kings' reach and pieces en prise against independent counts ---- */
+
+/* Empty squares color's kings reach, walked square by square. */
+static int king_reach_walked(const Position *pos, int color)
+{
+    Bitboard occupied = position_occupied(pos), reach = 0;
+    for (Bitboard k = pos->kings[color]; k;) {
+        int from = pop_lsb(&k);
+        for (int dir = 0; dir < 4; dir++)
+            for (int sq = intl_step(from, dir); sq >= 0 && !(occupied & square_bb(sq));
+                 sq = intl_step(sq, dir))
+                reach |= square_bb(sq);
+    }
+    return popcount(reach);
+}
+
+/* Adds the first victim of the capture path move to *(Bitboard *)ctx: the piece between the
+ * start and the first landing square. */
+static void add_first_victim(void *ctx, const Move *m)
+{
+    if (m->njumps == 0)
+        return;
+    for (int dir = 0; dir < 4; dir++) {
+        Bitboard line = 0;
+        int sq = intl_step(m->from, dir);
+        while (sq >= 0 && sq != m->path[0]) {
+            line |= square_bb(sq);
+            sq = intl_step(sq, dir);
+        }
+        if (sq == m->path[0])
+            *(Bitboard *)ctx |= line & m->captured;
+    }
+}
+
+/* Pieces of !color that color could take with its first jump now: every capture path with
+ * majority=off (moves merge paths with the same end and victims, which hides the first
+ * jump of all but one). */
+static int en_prise_generated(const Position *pos, int color)
+{
+    Position p = *pos;
+    p.side = color;
+    Rules rules = rules_default(V);
+    rules.majority = false;
+    Bitboard victims = 0;
+    V->for_each_path(&p, &rules, add_first_victim, &victims);
+    return popcount(victims);
+}
+
+static void check_against_walks(const Position *pos)
+{
+    int32_t v[EVAL_MAX_FEATURES + 1];
+    S->features(pos, v);
+    int sign = pos->side == WHITE ? 1 : -1;
+    int reach = v[feature_index("KING_MOBILITY")] + v[feature_index("KING_DENIED")];
+    assert_int_equal(reach, sign * (king_reach_walked(pos, WHITE) - king_reach_walked(pos, BLACK)));
+    int want = sign * (en_prise_generated(pos, BLACK) - en_prise_generated(pos, WHITE));
+    if (v[feature_index("EN_PRISE")] != want) {
+        char fen[512];
+        position_to_fen(pos, V, fen, sizeof fen);
+        fail_msg("%s: EN_PRISE %d, the move generator's first victims give %d", fen,
+                 v[feature_index("EN_PRISE")], want);
+    }
 }
 
 /* ---- the colour flip ---- */
@@ -395,7 +468,8 @@ static uint64_t seed(void)
     return v ? v : 1;
 }
 
-/* Positions of random legal games from the start: every stage from 40 men to kings. */
+/* Positions of random legal games from the start: every stage from 40 men to kings.  Also
+ * the kings' reach and the pieces en prise against the walks above. */
 static void test_flip_games(void **state)
 {
     (void)state;
@@ -408,6 +482,7 @@ static void test_flip_games(void **state)
         V->start(&pos);
         for (int ply = 0; ply < 200; ply++) {
             check_flip(&pos);
+            check_against_walks(&pos);
             checked++;
             V->generate(&pos, &rules, &list);
             if (list.count == 0)
@@ -418,7 +493,8 @@ static void test_flip_games(void **state)
     printf("# %d game positions\n", checked);
 }
 
-/* Random piece sets: 0-20 men a side off its crowning row, 0-4 kings, either side to move. */
+/* Random piece sets: 0-20 men a side off its crowning row, 0-4 kings, either side to move;
+ * the same checks. */
 static void test_flip_random(void **state)
 {
     (void)state;
@@ -427,12 +503,14 @@ static void test_flip_random(void **state)
         Bitboard occupied = 0;
         uint64_t r = next_random(&rng);
         Position pos;
-        pos.men[WHITE] = drop(&rng, &occupied, INTL_BOARD_BB & ~INTL_ROW_TOP_BB, (int)(r % 21));
-        pos.men[BLACK] = drop(&rng, &occupied, INTL_BOARD_BB & ~INTL_ROW_BOTTOM_BB, (int)((r >> 8) % 21));
-        pos.kings[WHITE] = drop(&rng, &occupied, INTL_BOARD_BB, (r >> 16) % 3 ? 0 : (int)((r >> 20) % 5));
-        pos.kings[BLACK] = drop(&rng, &occupied, INTL_BOARD_BB, (r >> 24) % 3 ? 0 : (int)((r >> 28) % 5));
+        const Bitboard board = INTL_BOARD_BB;
+        pos.men[WHITE] = drop(&rng, &occupied, board & ~INTL_ROW_TOP_BB, (int)(r % 21));
+        pos.men[BLACK] = drop(&rng, &occupied, board & ~INTL_ROW_BOTTOM_BB, (int)((r >> 8) % 21));
+        pos.kings[WHITE] = drop(&rng, &occupied, board, (r >> 16) % 3 ? 0 : (int)((r >> 20) % 5));
+        pos.kings[BLACK] = drop(&rng, &occupied, board, (r >> 24) % 3 ? 0 : (int)((r >> 28) % 5));
         pos.side = (int)(r >> 32) & 1;
         check_flip(&pos);
+        check_against_walks(&pos);
     }
 }
 
