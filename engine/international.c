@@ -78,6 +78,7 @@ const Variant international_variant = {
     .for_each_path = international_for_each_path,
     .count = international_count,
     .capture_pending = international_capture_pending,
+    .mirror = intl_half_turn,
     .make = international_make,
     .square_name = international_square_name,
     .parse_square = international_parse_square,

@@ -60,6 +60,18 @@ static inline Bitboard intl_slide(Bitboard gen, Bitboard empty, int dir)
     return flood;
 }
 
+static inline Bitboard intl_reverse_bits(Bitboard x)
+{
+    x = __builtin_bswap64(x);
+    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
+    x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+    return ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+}
+
+/* The board turned half a turn, as the other side sees it: bit b -> bit 53 - b, square
+ * n -> square 51 - n (the ghosts map onto ghosts). */
+static inline Bitboard intl_half_turn(Bitboard b) { return intl_reverse_bits(b) >> 10; }
+
 static inline Bitboard intl_promotion_bb(int color) { return color == WHITE ? INTL_ROW_TOP_BB : INTL_ROW_BOTTOM_BB; }
 
 #endif

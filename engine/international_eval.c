@@ -53,19 +53,6 @@ _Static_assert((COL_A & SQ(46)) != 0 && (COL_J & SQ(5)) != 0 && (COL_I & SQ(50))
  * most break-throughs; more are men that should be playing. */
 #define BACK_GUARD_CAP 2
 
-/* ---- the half turn ---- */
-
-static inline Bitboard reverse_bits(Bitboard x)
-{
-    x = __builtin_bswap64(x);
-    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
-    x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
-    return ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
-}
-
-/* Bit b -> bit 53 - b: square n -> square 51 - n (the ghosts map onto ghosts). */
-static inline Bitboard half_turn(Bitboard b) { return reverse_bits(b) >> 10; }
-
 /* One side's pieces seen from its own frame: its men move towards squares 1-5. */
 typedef struct Frame {
     Bitboard men, kings, opp_men, opp_kings, empty;
@@ -219,8 +206,8 @@ static int international_features(const Position *pos, int32_t *v)
     Bitboard empty = ~(wm | wk | bm | bk) & INTL_BOARD_BB;
 
     const Frame white = { wm, wk, bm, bk, empty };
-    const Frame black = { half_turn(bm), half_turn(bk), half_turn(wm), half_turn(wk),
-                          half_turn(empty) };
+    const Frame black = { intl_half_turn(bm), intl_half_turn(bk), intl_half_turn(wm), intl_half_turn(wk),
+                          intl_half_turn(empty) };
     int32_t w[INTL_EVAL_NUM_FEATURES], b[INTL_EVAL_NUM_FEATURES];
     side_features(&white, w);
     side_features(&black, b);

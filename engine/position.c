@@ -14,14 +14,11 @@ bool position_equal(const Position *a, const Position *b)
         && a->kings[1] == b->kings[1] && a->side == b->side;
 }
 
-/* Mirror ranks: rank r goes to 7 - r, files stay. */
-static Bitboard mirror_ranks(Bitboard b) { return __builtin_bswap64(b); }
-
-void position_flip(const Position *pos, Position *out)
+void position_flip(const Variant *v, const Position *pos, Position *out)
 {
     Position p = {
-        .men = { mirror_ranks(pos->men[BLACK]), mirror_ranks(pos->men[WHITE]) },
-        .kings = { mirror_ranks(pos->kings[BLACK]), mirror_ranks(pos->kings[WHITE]) },
+        .men = { v->mirror(pos->men[BLACK]), v->mirror(pos->men[WHITE]) },
+        .kings = { v->mirror(pos->kings[BLACK]), v->mirror(pos->kings[WHITE]) },
         .side = !pos->side,
     };
     *out = p;

@@ -24,9 +24,9 @@ static inline Bitboard position_pieces(const Position *pos, int color)
 }
 bool position_equal(const Position *a, const Position *b);
 
-/* The same position with colours exchanged and the board mirrored top to bottom
- * (rank r -> 7 - r): evaluation must be antisymmetric under it. */
-void position_flip(const Position *pos, Position *out);
+/* The same position of variant v with colours exchanged and the board seen from the other
+ * side (v->mirror), the other side to move: evaluation from the side to move is the same. */
+void position_flip(const Variant *v, const Position *pos, Position *out);
 
 /* Zobrist keys from a fixed mixing function (no tables, no global state). */
 enum { KEY_WHITE_MAN, KEY_WHITE_KING, KEY_BLACK_MAN, KEY_BLACK_KING };

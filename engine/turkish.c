@@ -38,6 +38,9 @@ int turkish_parse_square(const char *text, int *used)
     return make_square(text[0] - 'a', text[1] - '1');
 }
 
+/* Ranks mirrored (rank r -> 9 - r), files kept: the board from Black's side. */
+static Bitboard turkish_mirror(Bitboard b) { return __builtin_bswap64(b); }
+
 /* The bench set (bench.h): openings, middlegames, endgames with kings.  Changing it changes
  * the signature; so does any change to search or evaluation. */
 static const char *const bench_fens[] = {
@@ -71,6 +74,7 @@ const Variant turkish_variant = {
     .for_each_path = turkish_for_each_path,
     .count = turkish_count,
     .capture_pending = turkish_capture_pending,
+    .mirror = turkish_mirror,
     .make = turkish_make,
     .square_name = turkish_square_name,
     .parse_square = turkish_parse_square,

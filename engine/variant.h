@@ -36,6 +36,9 @@ struct Variant {
     uint64_t (*count)(const Position *pos, const Rules *rules, bool count_paths);
     /* True when the side to move must capture. */
     bool (*capture_pending)(const Position *pos);
+    /* The board as the other side sees it (Turkish: ranks mirrored; International: the
+     * half turn): position_flip exchanges colours with it. */
+    Bitboard (*mirror)(Bitboard b);
     /* Apply a legal move; flips the side to move. */
     void (*make)(Position *pos, const Move *move);
     /* Square text: writes the name of sq into buf (at least 4 bytes); returns buf. */

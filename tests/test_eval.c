@@ -17,6 +17,7 @@
 #include "position.h"
 #include "turkish_eval.h"
 #include "turkish_eval_features.h"
+#include "variant.h"
 #include "weights.h"
 
 #define WEIGHTS_FILE "data/weights/turkish.txt"
@@ -125,7 +126,7 @@ static void test_flip_symmetry(void **state)
     for (int i = 0; i < NRANDOM; i++) {
         Position pos, flipped;
         random_position(&rng, &pos);
-        position_flip(&pos, &flipped);
+        position_flip(&turkish_variant, &pos, &flipped);
         random_weights(&rng, &rnd, 500);
 
         assert_int_equal(white_view(&pos, &def), -white_view(&flipped, &def));

@@ -82,8 +82,11 @@ static void colour_flip(const Position *pos, Position *out)
 static void check_flip(const Position *pos)
 {
     int32_t a[EVAL_MAX_FEATURES + 1], b[EVAL_MAX_FEATURES + 1];
-    Position flipped, other_side = *pos;
+    Position flipped, other_side = *pos, by_variant;
     colour_flip(pos, &flipped);
+    /* the variant's own flip (its mirror, the half turn) is the square-by-square one */
+    position_flip(&international_variant, pos, &by_variant);
+    assert_true(position_equal(&by_variant, &flipped));
     other_side.side = !pos->side;
     int pa = S->features(pos, a), pb = S->features(&flipped, b);
     char fen[512];

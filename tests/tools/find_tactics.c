@@ -293,7 +293,7 @@ static void random_blockade(Position *p)
         }
     if (rnd() % 2) {
         Position q;
-        position_flip(p, &q);
+        position_flip(&turkish_variant, p, &q);
         *p = q;
     }
 }
