@@ -156,8 +156,11 @@ static int train_generation(Store *store, TrainOptions *to, int64_t train_id, in
     bool promote = strcmp(verdict, "accept-H1") == 0;
     if (!journal(store, train_id, gen, "decision", 0, *best_id, candidate_id, promote ? "promoted" : "rejected"))
         return EXIT_RUNTIME;
-    printf("generation %d: candidate %lld %s (best was %lld)\n", gen, (long long)candidate_id,
-           promote ? "promoted" : "rejected", (long long)*best_id);
+    if (candidate_id == *best_id) /* said above: no candidate, nothing rejected */
+        printf("generation %d: the best weights stay %lld\n", gen, (long long)*best_id);
+    else
+        printf("generation %d: candidate %lld %s (best was %lld)\n", gen, (long long)candidate_id,
+               promote ? "promoted" : "rejected", (long long)*best_id);
     fflush(stdout);
     if (promote)
         *best_id = candidate_id;
