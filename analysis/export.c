@@ -41,11 +41,6 @@ size_t export_fen(const Position *pos, const Variant *v, char *buf)
             first = false;
             if ((pos->kings[c] >> sq) & 1)
                 *p++ = 'K';
-            if (v == &turkish_variant) { /* a1..h8, without the call */
-                *p++ = (char)('a' + (sq & 7));
-                *p++ = (char)('1' + (sq >> 3));
-                continue;
-            }
             char name[8];
             for (const char *q = v->square_name(sq, name); *q;)
                 *p++ = *q++;
