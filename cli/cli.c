@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "notation.h"
 #include "position.h"
 #include "variant.h"
 
@@ -87,6 +88,7 @@ void engine_context_init(EngineContext *ctx)
     ctx->rules = rules_default(ctx->variant);
     ctx->nrules_text = 0;
     ctx->fen = NULL;
+    ctx->moves_text = NULL;
     ctx->rules_only = false;
 }
 
@@ -108,9 +110,48 @@ int engine_context_option(EngineContext *ctx, int opt, const char *arg)
     case OPT_FEN:
         ctx->fen = arg;
         return 1;
+    case OPT_MOVES:
+        ctx->moves_text = arg;
+        return 1;
     default:
         return 0;
     }
+}
+
+/* Plays the moves of text (separated by blanks; move numbers like "12." are skipped) on
+ * the game; false after printing which move is wrong and why. */
+static bool play_moves(Game *game, const char *text)
+{
+    char tok[128], why[512], end_text[64];
+    int number = 0;
+    for (const char *p = text; *p;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+            p++;
+        size_t n = strcspn(p, " \t\n\r");
+        if (n == 0)
+            break;
+        const char *word = p;
+        p += n;
+        size_t digits = strspn(word, "0123456789");
+        if (digits > 0 && digits < n && strspn(word + digits, ".") == n - digits)
+            continue; /* a move number */
+        number++;
+        if (n >= sizeof tok)
+            return cli_usage_error("--moves: move %d '%.20s...' is too long", number, word), false;
+        memcpy(tok, word, n);
+        tok[n] = '\0';
+        int reason;
+        int result = game_result(game, &reason);
+        if (result != RESULT_NONE)
+            return cli_usage_error("--moves: move %d '%s': the game is over: %s", number, tok,
+                                   game_end_text((GameEnd){ result, reason }, end_text, sizeof end_text)), false;
+        Move m;
+        if (!move_from_text(game->variant, &game->pos, &game->rules, tok, &m, why, sizeof why))
+            return cli_usage_error("--moves: move %d '%s': %s", number, tok, why), false;
+        if (!game_play(game, &m))
+            return cli_usage_error("--moves: more than %d plies", MAX_GAME_PLIES), false;
+    }
+    return true;
 }
 
 bool engine_context_finish(EngineContext *ctx)
@@ -124,12 +165,14 @@ bool engine_context_finish(EngineContext *ctx)
         }
     if (!ctx->fen) {
         ctx->variant->start(&ctx->pos);
-        return true;
-    }
-    if (!position_from_fen(&ctx->pos, ctx->variant, ctx->fen, err, sizeof err)) {
+    } else if (!position_from_fen(&ctx->pos, ctx->variant, ctx->fen, err, sizeof err)) {
         cli_usage_error("%s", err);
         return false;
     }
+    game_init(&ctx->game, ctx->variant, &ctx->rules, &ctx->pos);
+    if (ctx->moves_text && !play_moves(&ctx->game, ctx->moves_text))
+        return false;
+    ctx->pos = ctx->game.pos;
     return true;
 }
 

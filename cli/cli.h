@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <getopt.h>
 
+#include "game.h"
 #include "types.h"
 
 enum ExitCode { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
@@ -31,30 +32,34 @@ bool cli_u64(const char *option, const char *text, uint64_t *out);
 const Variant *cli_variant_any(const char *name);
 const Variant *cli_variant(const char *name);
 
-/* The options every engine command shares: --variant, --rules, --fen. */
+/* The options every engine command shares: --variant, --rules, --fen, --moves. */
 #define MAX_RULES_OPTIONS 16
 typedef struct EngineContext {
     const Variant *variant;
     Rules rules;      /* the variant's defaults with every --rules applied (set by finish) */
     const char *rules_text[MAX_RULES_OPTIONS]; /* the --rules given, in order: read by */
     int nrules_text;                           /* finish, once the variant is known */
-    Position pos;
-    const char *fen; /* NULL = start */
+    Position pos;     /* the position of --fen after the --moves (set by finish) */
+    Game game;        /* from --fen through the --moves: the history the draw rules see */
+    const char *fen;  /* NULL = start */
+    const char *moves_text; /* --moves "m1 m2 ...": played from --fen; NULL = none */
     bool rules_only; /* the command needs no evaluation (perft, moves): any variant will do */
 } EngineContext;
 
 void engine_context_init(EngineContext *ctx);
 /* Handles one of the shared options; returns 1 if used, 0 if not ours, -1 on error. */
 int engine_context_option(EngineContext *ctx, int opt, const char *arg);
-/* Sets up the position once all options are read; false after printing the error. */
+/* Sets up the position once all options are read and plays the --moves (each checked
+ * against the rules, refused once the game is over); false after printing the error. */
 bool engine_context_finish(EngineContext *ctx);
 
 /* getopt_long entries and ids for the shared options. */
-enum { OPT_VARIANT = 1000, OPT_RULES, OPT_FEN, OPT_HELP, OPT_FIRST_FREE = 1100 };
+enum { OPT_VARIANT = 1000, OPT_RULES, OPT_FEN, OPT_HELP, OPT_MOVES, OPT_FIRST_FREE = 1100 };
 #define ENGINE_LONG_OPTIONS \
     { "variant", required_argument, 0, OPT_VARIANT }, \
     { "rules", required_argument, 0, OPT_RULES }, \
     { "fen", required_argument, 0, OPT_FEN }, \
+    { "moves", required_argument, 0, OPT_MOVES }, \
     { "help", no_argument, 0, OPT_HELP }
 
 /* Runs getopt_long with our error messages: returns the option, -1 at the end, or '?'

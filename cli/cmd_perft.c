@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "notation.h"
 #include "perft.h"
+#include "position.h"
 #include "variant.h"
 
 static double now_seconds(void)
@@ -109,6 +110,25 @@ static void collect_text(void *vctx, const Move *m)
 
 static int compare_text(const void *a, const void *b) { return strcmp(a, b); }
 
+/* The legal moves (or with paths every capture path) of ctx's position as text, sorted. */
+static TextList legal_move_texts(const EngineContext *ctx, bool paths)
+{
+    TextList tl = { .v = ctx->variant };
+    if (paths) {
+        ctx->variant->for_each_path(&ctx->pos, &ctx->rules, collect_text, &tl);
+    } else {
+        tl.pos = &ctx->pos;
+        tl.rules = &ctx->rules;
+        MoveList list;
+        ctx->variant->generate(&ctx->pos, &ctx->rules, &list);
+        for (int i = 0; i < list.count; i++)
+            collect_text(&tl, &list.moves[i]);
+    }
+    if (tl.count > 0)
+        qsort(tl.items, (size_t)tl.count, sizeof tl.items[0], compare_text);
+    return tl;
+}
+
 static int run_moves(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -136,21 +156,45 @@ static int run_moves(int argc, char **argv)
     if (!engine_context_finish(&ctx))
         return EXIT_USAGE;
 
-    TextList tl = { .v = ctx.variant };
-    if (paths) {
-        ctx.variant->for_each_path(&ctx.pos, &ctx.rules, collect_text, &tl);
-    } else {
-        tl.pos = &ctx.pos;
-        tl.rules = &ctx.rules;
-        MoveList list;
-        ctx.variant->generate(&ctx.pos, &ctx.rules, &list);
-        for (int i = 0; i < list.count; i++)
-            collect_text(&tl, &list.moves[i]);
-    }
-    if (tl.count > 0)
-        qsort(tl.items, (size_t)tl.count, sizeof tl.items[0], compare_text);
+    TextList tl = legal_move_texts(&ctx, paths);
     for (int i = 0; i < tl.count; i++)
         puts(tl.items[i]);
+    free(tl.items);
+    return EXIT_OK;
+}
+
+/* `dama position`: where a list of moves leads, for scripts that have no move generator. */
+static int run_position(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        ENGINE_LONG_OPTIONS,
+        { 0, 0, 0, 0 },
+    };
+    EngineContext ctx;
+    engine_context_init(&ctx);
+    ctx.rules_only = true;
+    int o;
+    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
+        if (o == OPT_HELP)
+            return cli_print_help("position");
+        if (o == '?' || engine_context_option(&ctx, o, optarg) <= 0)
+            return EXIT_USAGE;
+    }
+    if (optind != argc)
+        return cli_usage_error("unexpected argument '%s' (see 'dama position --help')", argv[optind]);
+    if (!engine_context_finish(&ctx))
+        return EXIT_USAGE;
+    char fen[512], end_text[64];
+    position_to_fen(&ctx.pos, ctx.variant, fen, sizeof fen);
+    GameEnd end;
+    end.result = game_result(&ctx.game, &end.reason);
+    printf("fen %s\nside %s\nply %d\nresult %s\n", fen, ctx.pos.side == WHITE ? "white" : "black",
+           ctx.game.ply, end.result == RESULT_NONE ? "none" : game_end_text(end, end_text, sizeof end_text));
+    TextList tl = legal_move_texts(&ctx, false);
+    printf("moves %d", end.result == RESULT_NONE ? tl.count : 0);
+    for (int i = 0; i < tl.count && end.result == RESULT_NONE; i++)
+        printf(" %s", tl.items[i]);
+    putchar('\n');
     free(tl.items);
     return EXIT_OK;
 }
@@ -177,7 +221,7 @@ const Command cmd_perft = {
 
 const Command cmd_moves = {
     "moves", "list the legal moves of a position",
-    "usage: dama moves [--fen FEN] [--rules OPTIONS] [--paths]\n"
+    "usage: dama moves [--variant NAME] [--fen FEN] [--moves LIST] [--rules OPTIONS] [--paths]\n"
     "\n"
     "Prints the legal moves, one per line, sorted, in long form (every landing square); in\n"
     "International as a player writes them: 26x37, the landing squares only where needed.\n"
@@ -187,8 +231,30 @@ const Command cmd_moves = {
     "  --rules OPTIONS  comma separated; Turkish: promotion=man|stop|king, kvm=draw|win,\n"
     "                   noprogress=N; International: majority=on|off, kingmoves=N,\n"
     "                   endgame16=N, endgame5=N (N: moves each)\n"
+    "  --moves LIST     moves played from --fen first (\"32-28 18-23\"; move numbers are skipped)\n"
     "  --paths          list every capture path (a king's capture that reaches the same\n"
     "                   result by two paths is then listed twice)\n"
-    "  --variant NAME   turkish (default) or international (intl)\n",
+    "  -v, --variant NAME  turkish (default) or international (short tr, intl)\n",
     run_moves,
+};
+
+const Command cmd_position = {
+    "position", "the position after a list of moves: FEN, result and legal moves",
+    "usage: dama position [--variant NAME] [--fen FEN] [--moves LIST] [--rules OPTIONS]\n"
+    "\n"
+    "Plays LIST from the position (each move checked against the rules; the error names the\n"
+    "move, exit 2) and prints five lines:\n"
+    "  fen FEN            the position reached\n"
+    "  side white|black   the side to move\n"
+    "  ply N              moves played\n"
+    "  result R           none, or how the game ended there, e.g. 'draw (repetition)'\n"
+    "  moves N M1 M2 ...  the legal moves, sorted (none once the game is over)\n"
+    "The draw rules see the moves played: a position repeated a third time is a draw.\n"
+    "\n"
+    "  --fen FEN        start position (default: start)\n"
+    "  --moves LIST     moves from it, separated by blanks (\"32-28 18-23\"; move numbers\n"
+    "                   like '12.' are skipped)\n"
+    "  --rules OPTIONS  the variant's rule options\n"
+    "  -v, --variant NAME  turkish (default) or international (short tr, intl)\n",
+    run_position,
 };

@@ -340,6 +340,9 @@ static int run_analyze(int argc, char **argv)
         if (!bo.in && !bo.game && !bo.run)
             return cli_usage_error("the batch options (--out, --db, --threads, --strict, ...) need "
                                    "--in FILE, --game ID or --run R (see 'dama analyze --help')");
+        if (ctx.moves_text)
+            return cli_usage_error("--moves is for one position: a batch's positions come from "
+                                   "--in, --game or --run");
         if (!engine_context_finish(&ctx) || !search_options_finish(&so, ctx.variant))
             return EXIT_USAGE;
         return run_batch(&ctx, &so, &bo);
@@ -351,10 +354,10 @@ static int run_analyze(int argc, char **argv)
     if (!so.hash_mb)
         so.hash_mb = 64;
 
-    /* A finished game has no move to look for: say how it ended (a position given alone has
-     * no history, so no-progress and repetition cannot apply). */
-    GameEnd end = game_end(ctx.variant, &ctx.pos, &ctx.rules,
-                           ctx.variant->count(&ctx.pos, &ctx.rules, false) > 0, (DrawCounts){ 0 });
+    /* A finished game has no move to look for: say how it ended (by the --moves played: a
+     * position given alone has no history, so no-progress and repetition cannot apply). */
+    GameEnd end;
+    end.result = game_result(&ctx.game, &end.reason);
     if (end.result != RESULT_NONE) {
         char text[64];
         printf("game over: %s\n", game_end_text(end, text, sizeof text));
@@ -365,7 +368,11 @@ static int run_analyze(int argc, char **argv)
     if (!s)
         return cli_runtime_error("out of memory for a %ld MB hash table", so.hash_mb);
     s->stop_request = pipeline_interrupt_flag();
-    SearchInfo info = search(s, &ctx.pos, NULL, 0, &so.limits, report_iteration, (void *)ctx.variant);
+    /* The game so far: the search sees repetitions and the draw counters of the --moves. */
+    const Game *g = &ctx.game;
+    s->root_endgame_plies = g->endgame_plies;
+    SearchInfo info = search(s, &ctx.pos, &g->keys[g->ply - g->since_capture], g->since_capture, &so.limits,
+                             report_iteration, (void *)ctx.variant);
     char text[128];
     /* Interrupted: the last completed iteration's move is still the answer. */
     if (info.pv_length > 0)
@@ -423,7 +430,7 @@ static int run_bench(int argc, char **argv)
 
 const Command cmd_analyze = {
     "analyze", "search a position, or a batch of positions into CSV and the database",
-    "usage: dama analyze [--variant NAME] [--fen FEN] [--weights FILE]\n"
+    "usage: dama analyze [--variant NAME] [--fen FEN] [--moves LIST] [--weights FILE]\n"
     "                    [--depth D | --nodes N | --movetime MS] [--rules OPTIONS] [--hash MB]\n"
     "       dama analyze (--in FILE [--format fen|pdn] [--plies LIST] | --game ID [--plies LIST]\n"
     "                    | --run R [--sample N] [--seed S]) [--db FILE] [--out FILE.csv]\n"
@@ -438,6 +445,8 @@ const Command cmd_analyze = {
     "\n"
     "  -v, --variant NAME  turkish (default) or international (short tr, intl)\n"
     "  --fen FEN        position (default: start)\n"
+    "  --moves LIST     moves played from --fen first, e.g. \"32-28 18-23\": the game so far, whose\n"
+    "                   repetitions and draw counters the search sees\n"
     "  --weights FILE   evaluation weights of the variant (default: the built-in hand-set\n"
     "                   weights, the same as data/weights/VARIANT.txt)\n"
     "  --depth D        iterations up to depth D (default 12 when no limit is given)\n"

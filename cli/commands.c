@@ -12,6 +12,7 @@ static const Command cmd_help, cmd_version;
 const Command *const dama_commands[] = {
     &cmd_perft,
     &cmd_moves,
+    &cmd_position,
     &cmd_analyze,
     &cmd_bench,
     &cmd_selfplay,

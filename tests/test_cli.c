@@ -160,6 +160,39 @@ static void test_weights_command(void **state)
     test_dama_expect("perft -v tr 3", 0, "nodes 708 ");
 }
 
+/* --moves plays the game so far: `dama position` shows where it leads, the draw rules see
+ * it, and the search uses it.  Three white kings against two: Black is lost, but after
+ * a1-a2 h8-h7 a2-a1 h7-h8 a1-a2 h8-h7 a2-a1 its h7-h8 repeats the start a third time. */
+static void test_moves_history(void **state)
+{
+    (void)state;
+    /* International: after 32-28 19-23 White must take, and 28x19 is the only capture */
+    test_dama_expect("position -v intl --moves \"1. 32-28 19-23\"", 0,
+                     "fen W:W28,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:"
+                     "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,20,23\nside white\nply 2\n"
+                     "result none\nmoves 1 28x19\n");
+    const char *f = "--fen W:WKa1,Kc1,Ke1:BKh8,Kf8";
+    const char *m = "a1-a2 h8-h7 a2-a1 h7-h8 a1-a2 h8-h7 a2-a1";
+    char args[512];
+    snprintf(args, sizeof args, "position %s --moves \"%s h7-h8\"", f, m);
+    test_dama_expect(args, 0, "ply 8\nresult draw (repetition)\nmoves 0\n");
+    snprintf(args, sizeof args, "analyze %s --moves \"%s h7-h8\"", f, m);
+    test_dama_expect(args, 0, "game over: draw (repetition)\n");
+    /* with the history the lost side takes the draw; the same position alone is a loss */
+    snprintf(args, sizeof args, "analyze %s --moves \"%s\" --depth 6", f, m);
+    test_dama_expect(args, 0, " score 0 nodes");
+    test_dama_expect(args, 0, "bestmove h7-h8\n");
+    char out[8192];
+    assert_int_equal(test_dama_run(out, sizeof out, "analyze --fen B:WKa1,Kc1,Ke1:BKh7,Kf8 --depth 6"), 0);
+    assert_null(strstr(out, "bestmove h7-h8"));
+    assert_non_null(strstr(out, "info depth 6 score -"));
+    /* a bad move is named by its number; so is one after the end of the game */
+    test_dama_expect("position --moves \"c3-c4 c6-c5 c4-c3\"", 2, "--moves: move 3 'c4-c3': illegal move");
+    snprintf(args, sizeof args, "position %s --moves \"%s h7-h8 a1-a2\"", f, m);
+    test_dama_expect(args, 2, "--moves: move 9 'a1-a2': the game is over: draw (repetition)");
+    test_dama_expect("analyze --in x.txt --moves c3-c4", 2, "--moves is for one position");
+}
+
 static void test_help_command(void **state)
 {
     (void)state;
@@ -225,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_version),
         cmocka_unit_test(test_weights_command),
+        cmocka_unit_test(test_moves_history),
         cmocka_unit_test(test_help_command),
         cmocka_unit_test(test_help_no_duplicates),
         cmocka_unit_test(test_exit_codes),
