@@ -37,11 +37,16 @@ static const int intl_step_delta[4] = { -6, -5, 5, 6 };
 static inline int intl_bit_of_number(int n) { return (n - 1) + (n - 1) / 10; }
 static inline int intl_number_of_bit(int bit) { return bit - bit / 11 + 1; }
 
-/* Every bit of b moved one step in dir; what leaves the board vanishes. */
+/* Every bit of b moved one step in dir; what leaves the board vanishes.  A switch of
+ * literal shifts (not intl_step_delta) so that a constant dir folds to one shift. */
 static inline Bitboard intl_shift(Bitboard b, int dir)
 {
-    int d = intl_step_delta[dir];
-    return (d > 0 ? b << d : b >> -d) & INTL_BOARD_BB;
+    switch (dir) {
+    case UP_LEFT: return (b >> 6) & INTL_BOARD_BB;
+    case UP_RIGHT: return (b >> 5) & INTL_BOARD_BB;
+    case DOWN_LEFT: return (b << 5) & INTL_BOARD_BB;
+    default: return (b << 6) & INTL_BOARD_BB;
+    }
 }
 
 /* The square one step from sq in dir, or -1 off the board. */

@@ -3,206 +3,375 @@
  *
  * Captures are found by a depth-first search per piece.  Unlike Turkish, the captured
  * pieces stay on the board until the move ends: during the search they still block lines
- * and cannot be jumped again (they are in occ and leave the set of jumpable enemies).  Only
- * the sequences that capture the most pieces are kept (majority rule; a king counts as one;
- * with majority=off every complete sequence is a move).
+ * and cannot be jumped again (they stay off the landing squares and leave the set of
+ * jumpable enemies).  Only the sequences that capture the most pieces are kept (majority
+ * rule; a king counts as one; with majority=off every complete sequence is a move).
  * Paths with the same (from, to, captured) are merged into one move that remembers how many
  * paths reach it.  A man that passes the crowning row during a capture stays a man; only a
- * move that ends there crowns. */
+ * move that ends there crowns.
+ *
+ * Speed: every step is a fixed shift of a bitboard (international_board.h), so the search
+ * works on one-bit bitboards with no table and no bounds check, and the loops over the four
+ * directions unroll into straight code. */
 #include "international.h"
 #include "international_board.h"
 #include "movelist.h"
 #include "position.h"
 #include "variant.h"
 
-/* State of one capture search.  occ holds every piece except the moving one (so its start
- * square can be crossed again); captured pieces stay in occ, and leave jumpable. */
+/* For the few helpers that every generator and counter calls once a position: inlined
+ * into each caller, the compiler keeps their bitboards in registers. */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* State of one capture search.  land holds the squares a jump may end on: the empty ones
+ * and the moving piece's start (it may be crossed again); the captured pieces stay off it
+ * until the move ends, and leave jumpable. */
 typedef struct CaptureSearch {
-    Bitboard occ, jumpable;
-    int color;
-    bool man;          /* the moving piece is a man */
+    Bitboard land, jumpable;
+    Bitboard crown;    /* where the moving piece is crowned (nowhere for a king) */
     Move cur;          /* the path being built */
     CaptureSink out;   /* where complete sequences go */
 } CaptureSearch;
 
-static void record(CaptureSearch *cs, int to, int depth)
+static void record(CaptureSearch *cs, Bitboard at, int depth)
 {
     Move *m = &cs->cur;
-    m->to = (uint8_t)to;
+    m->to = (uint8_t)lsb(at);
     m->njumps = (uint8_t)depth;
-    m->promotes = cs->man && (square_bb(to) & intl_promotion_bb(cs->color)) != 0;
+    m->promotes = (at & cs->crown) != 0;
     capture_sink_take(&cs->out, m);
 }
 
-/* Takes victim, lands on t, and goes on from there. */
-static void jump(CaptureSearch *cs, int victim, int t, int depth);
+static void man_jumps(CaptureSearch *cs, Bitboard at, int depth);
+static void king_jumps(CaptureSearch *cs, Bitboard at, int depth);
 
-static void king_jumps(CaptureSearch *cs, int sq, int depth)
+/* Takes the piece on victim, lands on to, and goes on from there. */
+static inline void jump(CaptureSearch *cs, Bitboard victim, Bitboard to, int depth, bool man)
 {
-    bool jumped = false;
-    for (int dir = 0; dir < 4; dir++) {
-        int v = intl_step(sq, dir);
-        while (v >= 0 && !(cs->occ & square_bb(v)))
-            v = intl_step(v, dir);
-        if (v < 0 || !(cs->jumpable & square_bb(v)))
-            continue;
-        for (int t = intl_step(v, dir); t >= 0 && !(cs->occ & square_bb(t)); t = intl_step(t, dir)) {
-            jumped = true;
-            jump(cs, v, t, depth);
-        }
-    }
-    if (!jumped && depth > 0)
-        record(cs, sq, depth);
-}
-
-static void man_jumps(CaptureSearch *cs, int sq, int depth)
-{
-    bool jumped = false;
-    for (int dir = 0; dir < 4; dir++) {
-        int v = intl_step(sq, dir);
-        if (v < 0 || !(cs->jumpable & square_bb(v)))
-            continue;
-        int t = intl_step(v, dir);
-        if (t < 0 || (cs->occ & square_bb(t)))
-            continue;
-        jumped = true;
-        jump(cs, v, t, depth);
-    }
-    if (!jumped && depth > 0)
-        record(cs, sq, depth);
-}
-
-static void jump(CaptureSearch *cs, int victim, int t, int depth)
-{
-    Bitboard vb = square_bb(victim);
-    cs->jumpable ^= vb;
-    cs->cur.captured |= vb;
-    cs->cur.path[depth] = (uint8_t)t;
-    if (cs->man)
-        man_jumps(cs, t, depth + 1);
+    cs->jumpable ^= victim;
+    cs->cur.captured ^= victim;
+    cs->cur.path[depth] = (uint8_t)lsb(to);
+    if (man)
+        man_jumps(cs, to, depth + 1);
     else
-        king_jumps(cs, t, depth + 1);
-    cs->jumpable ^= vb;
-    cs->cur.captured ^= vb;
+        king_jumps(cs, to, depth + 1);
+    cs->jumpable ^= victim;
+    cs->cur.captured ^= victim;
 }
 
-/* Men with a jump right now, in any of the four directions. */
-static Bitboard men_that_jump(Bitboard men, Bitboard enemy, Bitboard empty)
+/* The man on at jumps in dir if it can; true when it did. */
+static inline bool man_jump_dir(CaptureSearch *cs, Bitboard at, int depth, int dir)
 {
-    Bitboard jumpers = 0;
-    for (int dir = 0; dir < 4; dir++) {
-        int back = 3 - dir; /* the opposite direction */
-        jumpers |= intl_shift(intl_shift(empty, back) & enemy, back) & men;
-    }
-    return jumpers;
+    Bitboard victim = intl_shift(at, dir) & cs->jumpable;
+    Bitboard to = intl_shift(victim, dir) & cs->land;
+    if (!to)
+        return false;
+    jump(cs, victim, to, depth, true);
+    return true;
 }
 
-static void search_captures(const Position *pos, CaptureSearch *cs)
+static void man_jumps(CaptureSearch *cs, Bitboard at, int depth)
+{
+    bool jumped = false;
+    for (int dir = 0; dir < 4; dir++)
+        jumped |= man_jump_dir(cs, at, depth, dir);
+    if (!jumped && depth > 0)
+        record(cs, at, depth);
+}
+
+/* The king on at slides in dir to the first piece; if it is jumpable with room behind it,
+ * every landing square behind it is a way on.  True when there was one. */
+static inline bool king_jump_dir(CaptureSearch *cs, Bitboard at, int depth, int dir)
+{
+    Bitboard v = intl_shift(at, dir);
+    while (v & cs->land)
+        v = intl_shift(v, dir);
+    Bitboard to = intl_shift(v & cs->jumpable, dir) & cs->land;
+    if (!to)
+        return false;
+    for (; to; to = intl_shift(to, dir) & cs->land)
+        jump(cs, v, to, depth, false);
+    return true;
+}
+
+static void king_jumps(CaptureSearch *cs, Bitboard at, int depth)
+{
+    bool jumped = false;
+    for (int dir = 0; dir < 4; dir++)
+        jumped |= king_jump_dir(cs, at, depth, dir);
+    if (!jumped && depth > 0)
+        record(cs, at, depth);
+}
+
+/* True when one of the kings has a jump: a slide through empty squares in some direction
+ * reaches an enemy with an empty square behind it. */
+static inline bool kings_can_jump(Bitboard kings, Bitboard enemy, Bitboard empty)
+{
+    for (int dir = 0; dir < 4; dir++) {
+        Bitboard reach = kings | intl_slide(kings, empty, dir);
+        if (intl_shift(intl_shift(reach, dir) & enemy, dir) & empty)
+            return true;
+    }
+    return false;
+}
+
+/* The pieces of pieces that can jump in dir right now: an enemy next to them, an empty
+ * square behind it. */
+ALWAYS_INLINE Bitboard jumping_in(int dir, Bitboard pieces, Bitboard enemy, Bitboard empty)
+{
+    int back = 3 - dir; /* the opposite direction */
+    return intl_shift(intl_shift(empty, back) & enemy, back) & pieces;
+}
+
+/* The board seen by the side to move. */
+typedef struct Sides {
+    Bitboard men, kings, enemy, empty;
+} Sides;
+
+ALWAYS_INLINE Sides sides_of(const Position *pos)
 {
     int us = pos->side;
-    Bitboard all = position_occupied(pos);
-    Bitboard enemy = position_pieces(pos, !us);
-    cs->color = us;
-    for (int k = 0; k < 2; k++) {
-        Bitboard pieces = k == 0 ? men_that_jump(pos->men[us], enemy, ~all & INTL_BOARD_BB) : pos->kings[us];
-        cs->man = k == 0;
-        while (pieces) {
-            int from = pop_lsb(&pieces);
-            cs->occ = all ^ square_bb(from);
-            cs->jumpable = enemy;
-            cs->cur.from = (uint8_t)from;
-            cs->cur.captured = 0;
-            if (cs->man)
-                man_jumps(cs, from, 0);
-            else
-                king_jumps(cs, from, 0);
+    Sides s = { pos->men[us], pos->kings[us], pos->men[!us] | pos->kings[!us], 0 };
+    s.empty = ~(s.men | s.kings | s.enemy) & INTL_BOARD_BB;
+    return s;
+}
+
+/* How a position's captures are found.  jumps[dir] gets the men with a jump in dir; the
+ * result is NO_CAPTURE, SINGLE_JUMPS when every capture is a single jump by a man (each
+ * jumping man and direction is then one move, with one path, found with no search),
+ * MEN_SEARCH when only men can jump, some more than once, or SEARCH (kings too). */
+enum CaptureKind { NO_CAPTURE, SINGLE_JUMPS, MEN_SEARCH, SEARCH };
+
+ALWAYS_INLINE enum CaptureKind find_jumps(const Sides *s, Bitboard jumps[4])
+{
+    Bitboard any = 0, landings = 0;
+    for (int dir = 0; dir < 4; dir++) {
+        jumps[dir] = jumping_in(dir, s->men, s->enemy, s->empty);
+        any |= jumps[dir];
+        landings |= intl_shift(intl_shift(jumps[dir], dir), dir);
+    }
+    if (s->kings)
+        return any || kings_can_jump(s->kings, s->enemy, s->empty) ? SEARCH : NO_CAPTURE;
+    /* A man that landed goes on if a jump starts from its landing square.  The piece it
+     * took is still in enemy, but jumping it back would land on the start square, which
+     * is not in empty: so this test is exact. */
+    Bitboard on = 0;
+    for (int dir = 0; dir < 4; dir++)
+        on |= jumping_in(dir, landings, s->enemy, s->empty);
+    return !any ? NO_CAPTURE : on ? MEN_SEARCH : SINGLE_JUMPS;
+}
+
+/* ---- counting the captures of men without listing them ----
+ * Two paths of a man are one move when they start and end on the same squares and take
+ * the same pieces.  That needs at least four captures (the two ways round a ring, as in
+ * the 32x32 vector): the landing squares and jumps of men form a square grid; two such
+ * paths taking the same pieces either use the same jumps in another order, which needs a
+ * cycle among them (at least 4 jumps), or differ in some jump, and then the jumps in one
+ * path only form cycles of the grid (at least 4 jumps, from both paths together at most
+ * 6 when each takes 3) in which jumps would pair up over one piece, crossing; no jump of a
+ * 4- or 6-cycle of the grid crosses another.  So up to three captures every path is its
+ * own move, and a count of paths is a count of moves. */
+
+/* The length of the longest captures (high 32 bits) and how many paths reach it (low). */
+typedef uint64_t Longest;
+#define LONGEST_JUMP ((Longest)1 << 32)
+
+static inline Longest longer(Longest a, Longest b)
+{
+    if ((a ^ b) >> 32)
+        return a > b ? a : b;
+    return a + (uint32_t)b;
+}
+
+/* The longest ways on of a man on at that may take jumpable and land on land (one of no
+ * capture when it cannot jump). */
+static Longest man_longest(Bitboard at, Bitboard jumpable, Bitboard land)
+{
+    Longest best = 1;
+    for (int dir = 0; dir < 4; dir++) {
+        Bitboard victim = intl_shift(at, dir) & jumpable;
+        Bitboard to = intl_shift(victim, dir) & land;
+        if (to)
+            best = longer(best, LONGEST_JUMP + man_longest(to, jumpable ^ victim, land));
+    }
+    return best;
+}
+
+/* The longest captures of the men in jumps[] (MEN_SEARCH). */
+static Longest men_longest(const Sides *s, const Bitboard jumps[4])
+{
+    Longest best = 0;
+    for (Bitboard men = jumps[0] | jumps[1] | jumps[2] | jumps[3]; men; men &= men - 1) {
+        Bitboard from = men & -men;
+        best = longer(best, man_longest(from, s->enemy, s->empty | from));
+    }
+    return best;
+}
+
+/* The single jumps in jumps[] as moves (SINGLE_JUMPS: there is no other capture). */
+static void add_single_jumps(const Bitboard jumps[4], Bitboard crown, MoveList *list)
+{
+    Move *m = list->moves;
+    uint32_t *npaths = list->npaths;
+    for (int dir = 0; dir < 4; dir++) {
+        int delta = intl_step_delta[dir];
+        for (Bitboard men = jumps[dir]; men; men &= men - 1) {
+            int from = lsb(men), to = from + 2 * delta;
+            m->captured = square_bb(from + delta);
+            m->from = (uint8_t)from;
+            m->to = (uint8_t)to;
+            m->njumps = 1;
+            m->promotes = (square_bb(to) & crown) != 0;
+            m->path[0] = (uint8_t)to;
+            m++;
+            *npaths++ = 1;
         }
+    }
+    list->count = (int)(m - list->moves);
+}
+
+/* The capture search of every piece that can jump: the men of j, and every king. */
+static void search_captures(const Position *pos, const Sides *s, const Bitboard jumps[4],
+                            CaptureSearch *cs)
+{
+    cs->jumpable = s->enemy;
+    cs->crown = intl_promotion_bb(pos->side);
+    for (Bitboard men = jumps[0] | jumps[1] | jumps[2] | jumps[3]; men; men &= men - 1) {
+        Bitboard from = men & -men;
+        cs->land = s->empty | from;
+        cs->cur.from = (uint8_t)lsb(from);
+        cs->cur.captured = 0;
+        man_jumps(cs, from, 0);
+    }
+    cs->crown = 0;
+    for (Bitboard kings = s->kings; kings; kings &= kings - 1) {
+        Bitboard from = kings & -kings;
+        cs->land = s->empty | from;
+        cs->cur.from = (uint8_t)lsb(from);
+        cs->cur.captured = 0;
+        king_jumps(cs, from, 0);
     }
 }
 
 bool international_capture_pending(const Position *pos)
 {
-    int us = pos->side;
-    Bitboard empty = ~position_occupied(pos) & INTL_BOARD_BB;
-    Bitboard enemy = position_pieces(pos, !us);
-    if (men_that_jump(pos->men[us], enemy, empty))
-        return true;
-    Bitboard kings = pos->kings[us];
-    if (kings)
-        for (int dir = 0; dir < 4; dir++) {
-            Bitboard reach = kings | intl_slide(kings, empty, dir);
-            if (intl_shift(intl_shift(reach, dir) & enemy, dir) & empty)
-                return true;
-        }
-    return false;
+    Sides s = sides_of(pos);
+    Bitboard jumps[4];
+    return find_jumps(&s, jumps) != NO_CAPTURE;
 }
 
 /* Quiet moves never overflow the list: as in Turkish, at most 4 quiet moves reach each
  * empty square (one per direction), at most 4 * 50 = 200 in all. */
 _Static_assert(4 * INTL_SQUARES <= MAX_MOVES, "a quiet move list must fit in a MoveList");
 
-static int forward(int color, int i) { return color == WHITE ? UP_LEFT + i : DOWN_LEFT + i; }
-
-static void generate_quiet(const Position *pos, MoveList *list)
+/* The quiet steps of men in dir, appended from m on; returns the end of the list. */
+static inline Move *add_men_steps(Move *m, Bitboard men, Bitboard empty, Bitboard crown, int dir)
 {
-    int us = pos->side;
-    Bitboard empty = ~position_occupied(pos) & INTL_BOARD_BB;
-    for (int i = 0; i < 2; i++) {
-        int dir = forward(us, i);
-        for (Bitboard to = intl_shift(pos->men[us], dir) & empty; to;) {
-            int t = pop_lsb(&to);
-            movelist_add_quiet(list, t - intl_step_delta[dir], t, square_bb(t) & intl_promotion_bb(us));
-        }
+    for (Bitboard to = intl_shift(men, dir) & empty; to; to &= to - 1) {
+        int t = lsb(to);
+        m->captured = 0;
+        m->from = (uint8_t)(t - intl_step_delta[dir]);
+        m->to = (uint8_t)t;
+        m->njumps = 0;
+        m->promotes = (to & -to & crown) != 0;
+        m++;
     }
-    for (Bitboard kings = pos->kings[us]; kings;) {
-        int from = pop_lsb(&kings);
+    return m;
+}
+
+static void generate_quiet(const Position *pos, const Sides *s, MoveList *list)
+{
+    Move *m = list->moves;
+    if (pos->side == WHITE) {
+        m = add_men_steps(m, s->men, s->empty, INTL_ROW_TOP_BB, UP_LEFT);
+        m = add_men_steps(m, s->men, s->empty, INTL_ROW_TOP_BB, UP_RIGHT);
+    } else {
+        m = add_men_steps(m, s->men, s->empty, INTL_ROW_BOTTOM_BB, DOWN_LEFT);
+        m = add_men_steps(m, s->men, s->empty, INTL_ROW_BOTTOM_BB, DOWN_RIGHT);
+    }
+    for (Bitboard kings = s->kings; kings; kings &= kings - 1) {
+        Bitboard king = kings & -kings;
+        int from = lsb(king);
         for (int dir = 0; dir < 4; dir++)
-            for (int t = intl_step(from, dir); t >= 0 && (empty & square_bb(t)); t = intl_step(t, dir))
-                movelist_add_quiet(list, from, t, false);
+            for (Bitboard to = intl_slide(king, s->empty, dir); to; to &= to - 1) {
+                m->captured = 0;
+                m->from = (uint8_t)from;
+                m->to = (uint8_t)lsb(to);
+                m->njumps = 0;
+                m->promotes = 0;
+                m++;
+            }
+    }
+    list->count = (int)(m - list->moves);
+    for (int i = 0; i < list->count; i++)
+        list->npaths[i] = 1;
+}
+
+static void generate(const Position *pos, const Rules *rules, MoveList *list)
+{
+    Sides s = sides_of(pos);
+    Bitboard jumps[4];
+    enum CaptureKind kind = find_jumps(&s, jumps);
+    if (kind == NO_CAPTURE) {
+        generate_quiet(pos, &s, list);
+    } else if (kind == SINGLE_JUMPS) {
+        add_single_jumps(jumps, intl_promotion_bb(pos->side), list);
+    } else {
+        list->count = 0;
+        CaptureSearch cs = { .out = { .pos = pos, .variant = &international_variant, .list = list,
+                                      .any_length = !rules->majority } };
+        search_captures(pos, &s, jumps, &cs);
     }
 }
 
 void international_generate(const Position *pos, const Rules *rules, MoveList *list)
 {
-    list->count = 0;
-    if (international_capture_pending(pos)) {
-        CaptureSearch cs = { .out = { .pos = pos, .variant = &international_variant, .list = list,
-                                      .any_length = !rules->majority } };
-        search_captures(pos, &cs);
-    } else {
-        generate_quiet(pos, list);
-    }
+    generate(pos, rules, list);
 }
 
 void international_for_each_path(const Position *pos, const Rules *rules,
                                  void (*visit)(void *ctx, const Move *move), void *ctx)
 {
     MoveList list;
-    international_generate(pos, rules, &list);
+    generate(pos, rules, &list);
     if (movelist_visit_quiet(&list, visit, ctx))
         return;
+    Sides s = sides_of(pos);
+    Bitboard jumps[4];
+    find_jumps(&s, jumps);
     CaptureSearch cs = { .out = { .pos = pos, .variant = &international_variant, .visit = visit,
                                   .ctx = ctx, .want = list.moves[0].njumps,
                                   .any_length = !rules->majority } };
-    search_captures(pos, &cs);
+    search_captures(pos, &s, jumps, &cs);
+}
+
+/* Moves of a position with no capture, counted with popcounts. */
+static inline uint64_t count_quiet(int side, const Sides *s)
+{
+    uint64_t n = side == WHITE
+        ? (uint64_t)(popcount(intl_shift(s->men, UP_LEFT) & s->empty) + popcount(intl_shift(s->men, UP_RIGHT) & s->empty))
+        : (uint64_t)(popcount(intl_shift(s->men, DOWN_LEFT) & s->empty) + popcount(intl_shift(s->men, DOWN_RIGHT) & s->empty));
+    if (s->kings)
+        for (int dir = 0; dir < 4; dir++)
+            n += (uint64_t)popcount(intl_slide(s->kings, s->empty, dir));
+    return n;
 }
 
 uint64_t international_count(const Position *pos, const Rules *rules, bool count_paths)
 {
-    if (international_capture_pending(pos)) {
-        MoveList list;
-        international_generate(pos, rules, &list);
-        return movelist_total(&list, count_paths);
+    Sides s = sides_of(pos);
+    Bitboard jumps[4];
+    enum CaptureKind kind = find_jumps(&s, jumps);
+    if (kind == NO_CAPTURE)
+        return count_quiet(pos->side, &s);
+    if (kind == SINGLE_JUMPS) /* one path a move */
+        return (uint64_t)(popcount(jumps[0]) + popcount(jumps[1]) + popcount(jumps[2]) + popcount(jumps[3]));
+    if (kind == MEN_SEARCH && rules->majority) {
+        Longest best = men_longest(&s, jumps);
+        if (count_paths || best >> 32 < 4)
+            return (uint32_t)best;
     }
-    /* No capture: count quiet moves with popcounts, no list. */
-    int us = pos->side;
-    Bitboard empty = ~position_occupied(pos) & INTL_BOARD_BB;
-    uint64_t n = 0;
-    for (int i = 0; i < 2; i++)
-        n += (uint64_t)popcount(intl_shift(pos->men[us], forward(us, i)) & empty);
-    Bitboard kings = pos->kings[us];
-    if (kings)
-        for (int dir = 0; dir < 4; dir++)
-            n += (uint64_t)popcount(intl_slide(kings, empty, dir));
-    return n;
+    MoveList list;
+    generate(pos, rules, &list);
+    return movelist_total(&list, count_paths);
 }
