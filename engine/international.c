@@ -54,6 +54,7 @@ const Variant international_variant = {
     .generate = international_generate,
     .for_each_path = international_for_each_path,
     .count = international_count,
+    .perft = international_perft,
     .capture_pending = international_capture_pending,
     .make = international_make,
     .square_name = international_square_name,

@@ -16,6 +16,7 @@
 #include "international.h"
 #include "international_board.h"
 #include "movelist.h"
+#include "perft.h"
 #include "position.h"
 #include "variant.h"
 
@@ -230,26 +231,29 @@ static void add_single_jumps(const Bitboard jumps[4], Bitboard crown, MoveList *
     list->count = (int)(m - list->moves);
 }
 
-/* The capture search of every piece that can jump: the men of j, and every king. */
+/* The capture search of every piece that can jump (the men in jumps[], every king) into
+ * out.  The path being built is not cleared first: each jump writes its own square. */
 static void search_captures(const Position *pos, const Sides *s, const Bitboard jumps[4],
-                            CaptureSearch *cs)
+                            CaptureSink out)
 {
-    cs->jumpable = s->enemy;
-    cs->crown = intl_promotion_bb(pos->side);
+    CaptureSearch cs;
+    cs.out = out;
+    cs.jumpable = s->enemy;
+    cs.crown = intl_promotion_bb(pos->side);
     for (Bitboard men = jumps[0] | jumps[1] | jumps[2] | jumps[3]; men; men &= men - 1) {
         Bitboard from = men & -men;
-        cs->land = s->empty | from;
-        cs->cur.from = (uint8_t)lsb(from);
-        cs->cur.captured = 0;
-        man_jumps(cs, from, 0);
+        cs.land = s->empty | from;
+        cs.cur.from = (uint8_t)lsb(from);
+        cs.cur.captured = 0;
+        man_jumps(&cs, from, 0);
     }
-    cs->crown = 0;
+    cs.crown = 0;
     for (Bitboard kings = s->kings; kings; kings &= kings - 1) {
         Bitboard from = kings & -kings;
-        cs->land = s->empty | from;
-        cs->cur.from = (uint8_t)lsb(from);
-        cs->cur.captured = 0;
-        king_jumps(cs, from, 0);
+        cs.land = s->empty | from;
+        cs.cur.from = (uint8_t)lsb(from);
+        cs.cur.captured = 0;
+        king_jumps(&cs, from, 0);
     }
 }
 
@@ -264,47 +268,46 @@ bool international_capture_pending(const Position *pos)
  * empty square (one per direction), at most 4 * 50 = 200 in all. */
 _Static_assert(4 * INTL_SQUARES <= MAX_MOVES, "a quiet move list must fit in a MoveList");
 
-/* The quiet steps of men in dir, appended from m on; returns the end of the list. */
-static inline Move *add_men_steps(Move *m, Bitboard men, Bitboard empty, Bitboard crown, int dir)
+/* Appends the quiet move from -> to at m (its one path in npaths). */
+ALWAYS_INLINE void put_quiet(Move *m, uint32_t *npaths, int from, int to, bool promotes)
 {
-    for (Bitboard to = intl_shift(men, dir) & empty; to; to &= to - 1) {
+    m->captured = 0;
+    m->from = (uint8_t)from;
+    m->to = (uint8_t)to;
+    m->njumps = 0;
+    m->promotes = promotes;
+    *npaths = 1;
+}
+
+/* The quiet steps of men in dir, appended at list->moves[n]; returns the new count. */
+ALWAYS_INLINE int add_men_steps(MoveList *list, int n, Bitboard men, Bitboard empty, Bitboard crown,
+                                int dir)
+{
+    for (Bitboard to = intl_shift(men, dir) & empty; to; to &= to - 1, n++) {
         int t = lsb(to);
-        m->captured = 0;
-        m->from = (uint8_t)(t - intl_step_delta[dir]);
-        m->to = (uint8_t)t;
-        m->njumps = 0;
-        m->promotes = (to & -to & crown) != 0;
-        m++;
+        put_quiet(&list->moves[n], &list->npaths[n], t - intl_step_delta[dir], t, (to & -to & crown) != 0);
     }
-    return m;
+    return n;
 }
 
 static void generate_quiet(const Position *pos, const Sides *s, MoveList *list)
 {
-    Move *m = list->moves;
+    int n = 0;
     if (pos->side == WHITE) {
-        m = add_men_steps(m, s->men, s->empty, INTL_ROW_TOP_BB, UP_LEFT);
-        m = add_men_steps(m, s->men, s->empty, INTL_ROW_TOP_BB, UP_RIGHT);
+        n = add_men_steps(list, n, s->men, s->empty, INTL_ROW_TOP_BB, UP_LEFT);
+        n = add_men_steps(list, n, s->men, s->empty, INTL_ROW_TOP_BB, UP_RIGHT);
     } else {
-        m = add_men_steps(m, s->men, s->empty, INTL_ROW_BOTTOM_BB, DOWN_LEFT);
-        m = add_men_steps(m, s->men, s->empty, INTL_ROW_BOTTOM_BB, DOWN_RIGHT);
+        n = add_men_steps(list, n, s->men, s->empty, INTL_ROW_BOTTOM_BB, DOWN_LEFT);
+        n = add_men_steps(list, n, s->men, s->empty, INTL_ROW_BOTTOM_BB, DOWN_RIGHT);
     }
     for (Bitboard kings = s->kings; kings; kings &= kings - 1) {
         Bitboard king = kings & -kings;
         int from = lsb(king);
         for (int dir = 0; dir < 4; dir++)
-            for (Bitboard to = intl_slide(king, s->empty, dir); to; to &= to - 1) {
-                m->captured = 0;
-                m->from = (uint8_t)from;
-                m->to = (uint8_t)lsb(to);
-                m->njumps = 0;
-                m->promotes = 0;
-                m++;
-            }
+            for (Bitboard to = intl_slide(king, s->empty, dir); to; to &= to - 1, n++)
+                put_quiet(&list->moves[n], &list->npaths[n], from, lsb(to), false);
     }
-    list->count = (int)(m - list->moves);
-    for (int i = 0; i < list->count; i++)
-        list->npaths[i] = 1;
+    list->count = n;
 }
 
 static void generate(const Position *pos, const Rules *rules, MoveList *list)
@@ -318,9 +321,8 @@ static void generate(const Position *pos, const Rules *rules, MoveList *list)
         add_single_jumps(jumps, intl_promotion_bb(pos->side), list);
     } else {
         list->count = 0;
-        CaptureSearch cs = { .out = { .pos = pos, .variant = &international_variant, .list = list,
-                                      .any_length = !rules->majority } };
-        search_captures(pos, &s, jumps, &cs);
+        search_captures(pos, &s, jumps, (CaptureSink){ .pos = pos, .variant = &international_variant,
+                                                       .list = list, .any_length = !rules->majority });
     }
 }
 
@@ -339,10 +341,9 @@ void international_for_each_path(const Position *pos, const Rules *rules,
     Sides s = sides_of(pos);
     Bitboard jumps[4];
     find_jumps(&s, jumps);
-    CaptureSearch cs = { .out = { .pos = pos, .variant = &international_variant, .visit = visit,
-                                  .ctx = ctx, .want = list.moves[0].njumps,
-                                  .any_length = !rules->majority } };
-    search_captures(pos, &s, jumps, &cs);
+    search_captures(pos, &s, jumps, (CaptureSink){ .pos = pos, .variant = &international_variant,
+                                                   .visit = visit, .ctx = ctx, .want = list.moves[0].njumps,
+                                                   .any_length = !rules->majority });
 }
 
 /* Moves of a position with no capture, counted with popcounts. */
@@ -357,7 +358,7 @@ static inline uint64_t count_quiet(int side, const Sides *s)
     return n;
 }
 
-uint64_t international_count(const Position *pos, const Rules *rules, bool count_paths)
+ALWAYS_INLINE uint64_t count(const Position *pos, const Rules *rules, bool count_paths)
 {
     Sides s = sides_of(pos);
     Bitboard jumps[4];
@@ -374,4 +375,58 @@ uint64_t international_count(const Position *pos, const Rules *rules, bool count
     MoveList list;
     generate(pos, rules, &list);
     return movelist_total(&list, count_paths);
+}
+
+uint64_t international_count(const Position *pos, const Rules *rules, bool count_paths)
+{
+    return count(pos, rules, count_paths);
+}
+
+/* ---- perft ----
+ * Here, not in perft.c, so that the generator, make-move and the last ply's count are
+ * inlined into the loop: through the variant's function pointers each leaf paid for a
+ * call or two, more than its own work. */
+
+/* The moves of list, each counted as its paths when opt->count_paths. */
+ALWAYS_INLINE uint64_t weighted(const MoveList *list, int i, uint64_t n, const PerftOptions *opt)
+{
+    return opt->count_paths ? n * list->npaths[i] : n;
+}
+
+static uint64_t perft_below(const Position *pos, const Rules *rules, int depth,
+                            const PerftOptions *opt)
+{
+    MoveList list;
+    generate(pos, rules, &list);
+    uint64_t nodes = 0;
+    Position child;
+    /* One loop a case, so that the child of the last two plies stays in registers. */
+    if (depth == 1) {
+        for (int i = 0; i < list.count; i++) {
+            movelist_play(&child, pos, &list.moves[i]);
+            /* Every leaf is made and looked at (a board with pieces on it). */
+            nodes += weighted(&list, i, position_occupied(&child) != 0, opt);
+        }
+    } else if (depth == 2 && opt->bulk) {
+        for (int i = 0; i < list.count; i++) {
+            movelist_play(&child, pos, &list.moves[i]);
+            nodes += weighted(&list, i, count(&child, rules, opt->count_paths), opt);
+        }
+    } else {
+        for (int i = 0; i < list.count; i++) {
+            movelist_play(&child, pos, &list.moves[i]);
+            nodes += weighted(&list, i, perft_below(&child, rules, depth - 1, opt), opt);
+        }
+    }
+    return nodes;
+}
+
+uint64_t international_perft(const Position *pos, const Rules *rules, int depth,
+                             const PerftOptions *opt)
+{
+    if (depth <= 0)
+        return 1;
+    if (depth == 1 && opt->bulk)
+        return count(pos, rules, opt->count_paths);
+    return perft_below(pos, rules, depth, opt);
 }

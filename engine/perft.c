@@ -5,6 +5,8 @@
 uint64_t perft(const Variant *v, const Position *pos, const Rules *rules, int depth,
                const PerftOptions *opt)
 {
+    if (v->perft)
+        return v->perft(pos, rules, depth, opt);
     if (depth <= 0)
         return 1;
     if (depth == 1 && opt->bulk)
@@ -15,7 +17,8 @@ uint64_t perft(const Variant *v, const Position *pos, const Rules *rules, int de
     for (int i = 0; i < list.count; i++) {
         Position child = *pos;
         v->make(&child, &list.moves[i]);
-        uint64_t n = perft(v, &child, rules, depth - 1, opt);
+        /* A leaf is made, and counted without a call that would return 1. */
+        uint64_t n = depth == 1 ? 1 : perft(v, &child, rules, depth - 1, opt);
         nodes += opt->count_paths ? n * list.npaths[i] : n;
     }
     return nodes;
