@@ -63,8 +63,8 @@ static inline void jump(CaptureSearch *cs, Bitboard victim, Bitboard to, int dep
 /* The man on at jumps in dir if it can; true when it did. */
 static inline bool man_jump_dir(CaptureSearch *cs, Bitboard at, int depth, int dir)
 {
-    Bitboard victim = intl_shift(at, dir) & cs->jumpable;
-    Bitboard to = intl_shift(victim, dir) & cs->land;
+    Bitboard victim = intl_step_onto(at, dir, cs->jumpable);
+    Bitboard to = intl_step_onto(victim, dir, cs->land);
     if (!to)
         return false;
     jump(cs, victim, to, depth, true);
@@ -87,10 +87,10 @@ static inline bool king_jump_dir(CaptureSearch *cs, Bitboard at, int depth, int 
     Bitboard v = intl_shift(at, dir);
     while (v & cs->land)
         v = intl_shift(v, dir);
-    Bitboard to = intl_shift(v & cs->jumpable, dir) & cs->land;
+    Bitboard to = intl_step_onto(v & cs->jumpable, dir, cs->land);
     if (!to)
         return false;
-    for (; to; to = intl_shift(to, dir) & cs->land)
+    for (; to; to = intl_step_onto(to, dir, cs->land))
         jump(cs, v, to, depth, false);
     return true;
 }
@@ -110,7 +110,7 @@ static inline bool kings_can_jump(Bitboard kings, Bitboard enemy, Bitboard empty
 {
     for (int dir = 0; dir < 4; dir++) {
         Bitboard reach = kings | intl_slide(kings, empty, dir);
-        if (intl_shift(intl_shift(reach, dir) & enemy, dir) & empty)
+        if (intl_step_onto(intl_step_onto(reach, dir, enemy), dir, empty))
             return true;
     }
     return false;
@@ -121,7 +121,7 @@ static inline bool kings_can_jump(Bitboard kings, Bitboard enemy, Bitboard empty
 ALWAYS_INLINE Bitboard jumping_in(int dir, Bitboard pieces, Bitboard enemy, Bitboard empty)
 {
     int back = 3 - dir; /* the opposite direction */
-    return intl_shift(intl_shift(empty, back) & enemy, back) & pieces;
+    return intl_step_onto(intl_step_onto(empty, back, enemy), back, pieces);
 }
 
 /* The board seen by the side to move. */
@@ -131,8 +131,13 @@ typedef struct Sides {
 
 ALWAYS_INLINE Sides sides_of(const Position *pos)
 {
-    int us = pos->side;
-    Sides s = { pos->men[us], pos->kings[us], pos->men[!us] | pos->kings[!us], 0 };
+    /* Chosen with a mask, not pos->men[side]: perft's child then stays in registers (an
+     * indexed load would make it go through memory, and wait for the store). */
+    Bitboard black = (Bitboard)0 - (Bitboard)(pos->side != WHITE);
+    Bitboard white = ~black;
+    Sides s = { (pos->men[0] & white) | (pos->men[1] & black),
+                (pos->kings[0] & white) | (pos->kings[1] & black),
+                ((pos->men[1] | pos->kings[1]) & white) | ((pos->men[0] | pos->kings[0]) & black), 0 };
     s.empty = ~(s.men | s.kings | s.enemy) & INTL_BOARD_BB;
     return s;
 }
@@ -149,7 +154,7 @@ ALWAYS_INLINE enum CaptureKind find_jumps(const Sides *s, Bitboard jumps[4])
     for (int dir = 0; dir < 4; dir++) {
         jumps[dir] = jumping_in(dir, s->men, s->enemy, s->empty);
         any |= jumps[dir];
-        landings |= intl_shift(intl_shift(jumps[dir], dir), dir);
+        landings |= intl_step_onto(intl_step_onto(jumps[dir], dir, s->enemy), dir, s->empty);
     }
     if (s->kings)
         return any || kings_can_jump(s->kings, s->enemy, s->empty) ? SEARCH : NO_CAPTURE;
@@ -190,8 +195,8 @@ static Longest man_longest(Bitboard at, Bitboard jumpable, Bitboard land)
 {
     Longest best = 1;
     for (int dir = 0; dir < 4; dir++) {
-        Bitboard victim = intl_shift(at, dir) & jumpable;
-        Bitboard to = intl_shift(victim, dir) & land;
+        Bitboard victim = intl_step_onto(at, dir, jumpable);
+        Bitboard to = intl_step_onto(victim, dir, land);
         if (to)
             best = longer(best, LONGEST_JUMP + man_longest(to, jumpable ^ victim, land));
     }
@@ -283,7 +288,7 @@ ALWAYS_INLINE void put_quiet(Move *m, uint32_t *npaths, int from, int to, bool p
 ALWAYS_INLINE int add_men_steps(MoveList *list, int n, Bitboard men, Bitboard empty, Bitboard crown,
                                 int dir)
 {
-    for (Bitboard to = intl_shift(men, dir) & empty; to; to &= to - 1, n++) {
+    for (Bitboard to = intl_step_onto(men, dir, empty); to; to &= to - 1, n++) {
         int t = lsb(to);
         put_quiet(&list->moves[n], &list->npaths[n], t - intl_step_delta[dir], t, (to & -to & crown) != 0);
     }
@@ -350,12 +355,23 @@ void international_for_each_path(const Position *pos, const Rules *rules,
 static inline uint64_t count_quiet(int side, const Sides *s)
 {
     uint64_t n = side == WHITE
-        ? (uint64_t)(popcount(intl_shift(s->men, UP_LEFT) & s->empty) + popcount(intl_shift(s->men, UP_RIGHT) & s->empty))
-        : (uint64_t)(popcount(intl_shift(s->men, DOWN_LEFT) & s->empty) + popcount(intl_shift(s->men, DOWN_RIGHT) & s->empty));
+        ? (uint64_t)(popcount(intl_step_onto(s->men, UP_LEFT, s->empty)) + popcount(intl_step_onto(s->men, UP_RIGHT, s->empty)))
+        : (uint64_t)(popcount(intl_step_onto(s->men, DOWN_LEFT, s->empty)) + popcount(intl_step_onto(s->men, DOWN_RIGHT, s->empty)));
     if (s->kings)
         for (int dir = 0; dir < 4; dir++)
             n += (uint64_t)popcount(intl_slide(s->kings, s->empty, dir));
     return n;
+}
+
+/* The moves (or paths) of pos counted from its list: kings, or men's captures of four
+ * pieces or more, where two paths may be one move.  Out of line: the common cases inline
+ * better without its list. */
+static __attribute__((noinline)) uint64_t count_listed(const Position *pos, const Rules *rules,
+                                                       bool count_paths)
+{
+    MoveList list;
+    generate(pos, rules, &list);
+    return movelist_total(&list, count_paths);
 }
 
 ALWAYS_INLINE uint64_t count(const Position *pos, const Rules *rules, bool count_paths)
@@ -363,18 +379,20 @@ ALWAYS_INLINE uint64_t count(const Position *pos, const Rules *rules, bool count
     Sides s = sides_of(pos);
     Bitboard jumps[4];
     enum CaptureKind kind = find_jumps(&s, jumps);
-    if (kind == NO_CAPTURE)
-        return count_quiet(pos->side, &s);
-    if (kind == SINGLE_JUMPS) /* one path a move */
-        return (uint64_t)(popcount(jumps[0]) + popcount(jumps[1]) + popcount(jumps[2]) + popcount(jumps[3]));
+    if (kind < MEN_SEARCH) {
+        /* No capture, or single jumps (one path a move): both counted, one chosen, as
+         * which it is cannot be guessed. */
+        uint64_t jumps_n = (uint64_t)(popcount(jumps[0]) + popcount(jumps[1]) + popcount(jumps[2])
+                                      + popcount(jumps[3]));
+        uint64_t quiet_n = count_quiet(pos->side, &s);
+        return jumps_n ? jumps_n : quiet_n;
+    }
     if (kind == MEN_SEARCH && rules->majority) {
         Longest best = men_longest(&s, jumps);
         if (count_paths || best >> 32 < 4)
             return (uint32_t)best;
     }
-    MoveList list;
-    generate(pos, rules, &list);
-    return movelist_total(&list, count_paths);
+    return count_listed(pos, rules, count_paths);
 }
 
 uint64_t international_count(const Position *pos, const Rules *rules, bool count_paths)
