@@ -271,46 +271,56 @@ bool international_capture_pending(const Position *pos)
  * empty square (one per direction), at most 4 * 50 = 200 in all. */
 _Static_assert(4 * INTL_SQUARES <= MAX_MOVES, "a quiet move list must fit in a MoveList");
 
-/* Appends the quiet move from -> to at m (its one path in npaths). */
-ALWAYS_INLINE void put_quiet(Move *m, uint32_t *npaths, int from, int to, bool promotes)
-{
-    m->captured = 0;
-    m->from = (uint8_t)from;
-    m->to = (uint8_t)to;
-    m->njumps = 0;
-    m->promotes = promotes;
-    *npaths = 1;
-}
+/* The quiet moves of pos (which has no capture), in one order, each handed to
+ * visit(ctx, from, to, promotes).  Inlined with its visitor: filling a list and making
+ * every leaf in perft are the same loops. */
+typedef void QuietVisit(void *ctx, int from, int to, bool promotes);
 
-/* The quiet steps of men in dir, appended at list->moves[n]; returns the new count. */
-ALWAYS_INLINE int add_men_steps(MoveList *list, int n, Bitboard men, Bitboard empty, Bitboard crown,
-                                int dir)
+ALWAYS_INLINE void men_steps(Bitboard men, Bitboard empty, Bitboard crown, int dir,
+                             QuietVisit *visit, void *ctx)
 {
-    for (Bitboard to = intl_step_onto(men, dir, empty); to; to &= to - 1, n++) {
+    for (Bitboard to = intl_step_onto(men, dir, empty); to; to &= to - 1) {
         int t = lsb(to);
-        put_quiet(&list->moves[n], &list->npaths[n], t - intl_step_delta[dir], t, (to & -to & crown) != 0);
+        visit(ctx, t - intl_step_delta[dir], t, (to & -to & crown) != 0);
     }
-    return n;
 }
 
-static void generate_quiet(const Position *pos, const Sides *s, MoveList *list)
+ALWAYS_INLINE void visit_quiet(int side, const Sides *s, QuietVisit *visit, void *ctx)
 {
-    int n = 0;
-    if (pos->side == WHITE) {
-        n = add_men_steps(list, n, s->men, s->empty, INTL_ROW_TOP_BB, UP_LEFT);
-        n = add_men_steps(list, n, s->men, s->empty, INTL_ROW_TOP_BB, UP_RIGHT);
+    if (side == WHITE) {
+        men_steps(s->men, s->empty, INTL_ROW_TOP_BB, UP_LEFT, visit, ctx);
+        men_steps(s->men, s->empty, INTL_ROW_TOP_BB, UP_RIGHT, visit, ctx);
     } else {
-        n = add_men_steps(list, n, s->men, s->empty, INTL_ROW_BOTTOM_BB, DOWN_LEFT);
-        n = add_men_steps(list, n, s->men, s->empty, INTL_ROW_BOTTOM_BB, DOWN_RIGHT);
+        men_steps(s->men, s->empty, INTL_ROW_BOTTOM_BB, DOWN_LEFT, visit, ctx);
+        men_steps(s->men, s->empty, INTL_ROW_BOTTOM_BB, DOWN_RIGHT, visit, ctx);
     }
     for (Bitboard kings = s->kings; kings; kings &= kings - 1) {
         Bitboard king = kings & -kings;
         int from = lsb(king);
         for (int dir = 0; dir < 4; dir++)
-            for (Bitboard to = intl_slide(king, s->empty, dir); to; to &= to - 1, n++)
-                put_quiet(&list->moves[n], &list->npaths[n], from, lsb(to), false);
+            for (Bitboard to = intl_slide(king, s->empty, dir); to; to &= to - 1)
+                visit(ctx, from, lsb(to), false);
     }
-    list->count = n;
+}
+
+/* QuietVisit that appends to a list. */
+ALWAYS_INLINE void put_quiet(void *ctx, int from, int to, bool promotes)
+{
+    MoveList *list = ctx;
+    int n = list->count++;
+    Move *m = &list->moves[n];
+    m->captured = 0;
+    m->from = (uint8_t)from;
+    m->to = (uint8_t)to;
+    m->njumps = 0;
+    m->promotes = promotes;
+    list->npaths[n] = 1;
+}
+
+static void generate_quiet(const Position *pos, const Sides *s, MoveList *list)
+{
+    list->count = 0;
+    visit_quiet(pos->side, s, put_quiet, list);
 }
 
 static void generate(const Position *pos, const Rules *rules, MoveList *list)
@@ -410,13 +420,39 @@ ALWAYS_INLINE uint64_t weighted(const MoveList *list, int i, uint64_t n, const P
     return opt->count_paths ? n * list->npaths[i] : n;
 }
 
+/* QuietVisit of the last ply when every leaf is made: makes the move, looks at the leaf
+ * (a board with pieces on it) and counts it. */
+typedef struct LeafCount {
+    const Position *pos;
+    uint64_t nodes;
+} LeafCount;
+
+ALWAYS_INLINE void make_leaf(void *ctx, int from, int to, bool promotes)
+{
+    LeafCount *lc = ctx;
+    Move m = { .from = (uint8_t)from, .to = (uint8_t)to, .promotes = promotes };
+    Position leaf;
+    movelist_play(&leaf, lc->pos, &m);
+    lc->nodes += position_occupied(&leaf) != 0;
+}
+
 static uint64_t perft_below(const Position *pos, const Rules *rules, int depth,
                             const PerftOptions *opt)
 {
     MoveList list;
-    generate(pos, rules, &list);
     uint64_t nodes = 0;
     Position child;
+    if (depth == 1) {
+        /* Quiet leaves are made as they are found, with no list in between. */
+        Sides s = sides_of(pos);
+        Bitboard jumps[4];
+        if (find_jumps(&s, jumps) == NO_CAPTURE) {
+            LeafCount leaves = { pos, 0 };
+            visit_quiet(pos->side, &s, make_leaf, &leaves);
+            return leaves.nodes;
+        }
+    }
+    generate(pos, rules, &list);
     /* One loop a case, so that the child of the last two plies stays in registers. */
     if (depth == 1) {
         for (int i = 0; i < list.count; i++) {
