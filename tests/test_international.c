@@ -72,10 +72,10 @@ static void parse_fen(Position *pos, const char *fen)
 
 /* ---- perft ---- */
 
-/* Every line of positions.txt up to 20 M leaves (300 k sanitized; all with DAMA_INTL_DEEP). */
-static void test_vector_positions(void **state)
+/* Every line of positions.txt up to 20 M leaves (300 k sanitized; all with DAMA_INTL_DEEP)
+ * through perft with opt; returns how many lines were checked. */
+static int check_vector_lines(const PerftOptions *opt)
 {
-    (void)state;
     int n = read_vectors("tests/vectors/international/positions.txt");
     assert_int_equal(n, 100);
     unsigned long long cap = deep() ? ~0ULL : test_sanitized() ? 300000ULL : 20000000ULL;
@@ -86,15 +86,68 @@ static void test_vector_positions(void **state)
             continue;
         Position pos;
         parse_fen(&pos, vectors[i].fen);
-        PerftOptions opt = { .count_paths = false, .bulk = true };
-        uint64_t got = perft(V, &pos, &rules, vectors[i].depth, &opt);
+        uint64_t got = perft(V, &pos, &rules, vectors[i].depth, opt);
         if (got != vectors[i].count)
-            fail_msg("%s depth %d: %llu, expected %llu", vectors[i].fen, vectors[i].depth,
-                     (unsigned long long)got, vectors[i].count);
+            fail_msg("%s depth %d%s: %llu, expected %llu", vectors[i].fen, vectors[i].depth,
+                     opt->bulk ? "" : " (every leaf made)", (unsigned long long)got, vectors[i].count);
         checked++;
     }
-    printf("# %d of %d vector lines checked\n", checked, n);
+    printf("# %d of %d vector lines checked%s\n", checked, n, opt->bulk ? "" : ", every leaf made");
     assert_true(checked >= (test_sanitized() ? 70 : 85));
+    return checked;
+}
+
+/* The last ply counted without making its moves (bulk: popcounts, single jumps, men's
+ * captures counted with no list). */
+static void test_vector_positions(void **state)
+{
+    (void)state;
+    PerftOptions opt = { .count_paths = false, .bulk = true };
+    check_vector_lines(&opt);
+}
+
+/* The same lines with every leaf made: the quiet leaves made as the generator finds them,
+ * the captures from the list. */
+static void test_vector_positions_every_leaf(void **state)
+{
+    (void)state;
+    PerftOptions opt = { .count_paths = false, .bulk = false };
+    check_vector_lines(&opt);
+}
+
+/* Capture paths, counted with and without bulk, against independent counts: the start
+ * position's published keep-duplicates series (perft_start.txt: d8 6483971, d9 41022614;
+ * d1-7 equal to the move counts), the ring 32x32 (two paths, one move), and a king worked
+ * by hand: 46 takes 37, lands on 32, 28 or 23, and from each takes 19 to land on 14, 10
+ * or 5: 9 paths, 3 moves (46x14, 46x10, 46x5). */
+static void test_paths(void **state)
+{
+    (void)state;
+    Rules rules = rules_default(V);
+    PerftOptions bulk_paths = { .count_paths = true, .bulk = true };
+    PerftOptions leaf_paths = { .count_paths = true, .bulk = false };
+    PerftOptions bulk_moves = { .count_paths = false, .bulk = true };
+    PerftOptions leaf_moves = { .count_paths = false, .bulk = false };
+    Position pos;
+    V->start(&pos);
+    if (test_sanitized()) {
+        assert_int_equal(perft(V, &pos, &rules, 7, &bulk_paths), 1049442);
+        assert_int_equal(perft(V, &pos, &rules, 6, &leaf_paths), 167140);
+    } else {
+        assert_int_equal(perft(V, &pos, &rules, 9, &bulk_paths), 41022614);
+        assert_int_equal(perft(V, &pos, &rules, 8, &leaf_paths), 6483971);
+    }
+    const struct { const char *fen; uint64_t moves, paths; } cases[] = {
+        { "W:W32:B5,28,29,38,39", 1, 2 },
+        { "W:WK46:B19,37", 3, 9 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        parse_fen(&pos, cases[i].fen);
+        assert_int_equal(perft(V, &pos, &rules, 1, &bulk_moves), cases[i].moves);
+        assert_int_equal(perft(V, &pos, &rules, 1, &leaf_moves), cases[i].moves);
+        assert_int_equal(perft(V, &pos, &rules, 1, &bulk_paths), cases[i].paths);
+        assert_int_equal(perft(V, &pos, &rules, 1, &leaf_paths), cases[i].paths);
+    }
 }
 
 /* The start position: depths 1-8 (6 sanitized, 11 with DAMA_INTL_DEEP); one depth also
@@ -403,6 +456,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vector_positions),
+        cmocka_unit_test(test_vector_positions_every_leaf),
+        cmocka_unit_test(test_paths),
         cmocka_unit_test(test_start_perft),
         cmocka_unit_test(test_vector_move_lists),
         cmocka_unit_test(test_ring_paths_merge),
