@@ -166,15 +166,16 @@ ALWAYS_INLINE enum CaptureKind find_jumps(const Sides *s, Bitboard jumps[4])
 }
 
 /* ---- counting the captures of men without listing them ----
- * Two paths of a man are one move when they start and end on the same squares and take
- * the same pieces.  That needs at least four captures (the two ways round a ring, as in
- * the 32x32 vector): the landing squares and jumps of men form a square grid; two such
- * paths taking the same pieces either use the same jumps in another order, which needs a
- * cycle among them (at least 4 jumps), or differ in some jump, and then the jumps in one
- * path only form cycles of the grid (at least 4 jumps, from both paths together at most
- * 6 when each takes 3) in which jumps would pair up over one piece, crossing; no jump of a
- * 4- or 6-cycle of the grid crosses another.  So up to three captures every path is its
- * own move, and a count of paths is a count of moves. */
+ * Paths with the same (from, to, captured) are one move, but for a man that takes at most
+ * three pieces no two paths are: its jumps are unit steps on the grid of its landing
+ * squares, each over the piece at its midpoint.  Two different paths between the same
+ * squares taking the same pieces would either (a) make the same jumps in another order,
+ * so those jumps hold a cycle, and the grid's shortest has 4 steps; or (b) take some piece
+ * along the other diagonal: the jumps made by one path only then form cycles (each square
+ * is entered as often as it is left) built of pairs of jumps that cross over one piece.
+ * With three captures each that is at most 6 jumps, so one cycle of 4 or 6 steps (a
+ * square or a 1x2 rectangle), and no two of its steps cross.  The ring of the 32x32
+ * vector shows that four captures can be one move by two paths. */
 
 /* The length of the longest captures (high 32 bits) and how many paths reach it (low). */
 typedef uint64_t Longest;
