@@ -309,12 +309,7 @@ ALWAYS_INLINE void put_quiet(void *ctx, int from, int to, bool promotes)
 {
     MoveList *list = ctx;
     int n = list->count++;
-    Move *m = &list->moves[n];
-    m->captured = 0;
-    m->from = (uint8_t)from;
-    m->to = (uint8_t)to;
-    m->njumps = 0;
-    m->promotes = promotes;
+    move_set_quiet(&list->moves[n], from, to, promotes);
     list->npaths[n] = 1;
 }
 

@@ -1,35 +1,14 @@
-/* Filling a MoveList and making its moves, shared by the variants' generators.  The
- * functions a generator calls for every move are inline here: perft makes hundreds of
- * millions of them a second, and a call apiece would cost a good part of that. */
+/* Filling a MoveList and making its moves, shared by the variants' generators. */
 #ifndef DAMA_MOVELIST_H
 #define DAMA_MOVELIST_H
 
 #include "bitboard.h"
 #include "types.h"
 
-/* Stops the program (exit 1, naming the position) when a position has more than MAX_MOVES
- * distinct captures, rather than drop one. */
-_Noreturn void movelist_overflow(const Position *pos, const Variant *v);
-
 /* Adds a complete capture sequence: merged into the move with the same (from, to, captured)
- * when there is one (its path count grows), else appended.  Stops the program rather than
- * drop a move past MAX_MOVES. */
-static inline void movelist_add_capture(MoveList *list, const Move *m, const Position *pos,
-                                        const Variant *v)
-{
-    for (int i = 0; i < list->count; i++) {
-        const Move *o = &list->moves[i];
-        if (o->captured == m->captured && o->from == m->from && o->to == m->to) {
-            list->npaths[i]++;
-            return;
-        }
-    }
-    if (list->count == MAX_MOVES)
-        movelist_overflow(pos, v);
-    list->moves[list->count] = *m;
-    list->npaths[list->count++] = 1;
-}
-
+ * when there is one (its path count grows), else appended.  Stops the program (exit 1,
+ * naming the position) rather than drop a move past MAX_MOVES. */
+void movelist_add_capture(MoveList *list, const Move *m, const Position *pos, const Variant *v);
 /* Where a capture search puts each complete sequence: the longest ones merged into list
  * (best is the most pieces taken so far), or, when visit is set, every sequence of exactly
  * want captures handed to visit with its own path.  any_length (International majority=off)
@@ -47,47 +26,30 @@ typedef struct CaptureSink {
 } CaptureSink;
 
 /* Takes one complete sequence (m->njumps captures). */
-static inline void capture_sink_take(CaptureSink *sink, const Move *m)
-{
-    int depth = m->njumps;
-    if (sink->visit) {
-        if (depth == sink->want || sink->any_length)
-            sink->visit(sink->ctx, m);
-        return;
-    }
-    if (!sink->any_length) {
-        if (depth < sink->best)
-            return;
-        if (depth > sink->best) {
-            sink->best = depth;
-            sink->list->count = 0;
-        }
-    }
-    movelist_add_capture(sink->list, m, sink->pos, sink->variant);
-}
+void capture_sink_take(CaptureSink *sink, const Move *m);
 
 /* Appends a quiet move (the caller proves the list has room). */
-static inline void movelist_add_quiet(MoveList *list, int from, int to, bool promotes)
+void movelist_add_quiet(MoveList *list, int from, int to, bool promotes);
+/* Writes the quiet move from -> to into m: movelist_add_quiet's move, for a generator that
+ * fills its list in its own loop. */
+static inline void move_set_quiet(Move *m, int from, int to, bool promotes)
 {
-    Move *m = &list->moves[list->count];
     m->captured = 0;
     m->from = (uint8_t)from;
     m->to = (uint8_t)to;
     m->njumps = 0;
     m->promotes = promotes;
-    list->npaths[list->count++] = 1;
 }
-
 /* for_each_path's easy case: when list holds no capture, visits each move and returns
  * true; false when the paths of its captures must be searched. */
 bool movelist_visit_quiet(const MoveList *list, void (*visit)(void *ctx, const Move *move), void *ctx);
-
-/* Writes into child the position after the legal move of pos (child may be pos): the
- * same for every variant, the captured pieces leave, a crowned man becomes a king, the
- * side to move flips.  Every field of pos is read before child is written, and there is
- * no branch and no index by the side: in perft each leaf costs little more than this,
- * and a load that waits for the side, or a branch guessed wrong, would cost more than the
- * rest of the move. */
+/* Applies a legal move to the bitboards (the same for every variant: the captured pieces
+ * leave, a crowned man becomes a king) and flips the side to move. */
+void movelist_make(Position *pos, const Move *move);
+/* Writes into child what movelist_make does to a copy of pos, for a perft that keeps the
+ * child in registers (International's last plies): every field of pos is read first, and
+ * there is no branch and no index by the side, which would send child through memory and
+ * make each of its loads wait for a store. */
 static inline void movelist_play(Position *child, const Position *pos, const Move *move)
 {
     int side = pos->side;
@@ -110,18 +72,7 @@ static inline void movelist_play(Position *child, const Position *pos, const Mov
     child->side = !side;
 }
 
-/* Applies a legal move to pos (see movelist_play). */
-static inline void movelist_make(Position *pos, const Move *move) { movelist_play(pos, pos, move); }
-
 /* The list's moves, or its capture paths when count_paths. */
-static inline uint64_t movelist_total(const MoveList *list, bool count_paths)
-{
-    if (!count_paths)
-        return (uint64_t)list->count;
-    uint64_t n = 0;
-    for (int i = 0; i < list->count; i++)
-        n += list->npaths[i];
-    return n;
-}
+uint64_t movelist_total(const MoveList *list, bool count_paths);
 
 #endif

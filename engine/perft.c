@@ -2,11 +2,10 @@
 #include "perft.h"
 #include "variant.h"
 
-uint64_t perft(const Variant *v, const Position *pos, const Rules *rules, int depth,
-               const PerftOptions *opt)
+/* The generic loop, over the variant's generate, make and count. */
+static uint64_t perft_generic(const Variant *v, const Position *pos, const Rules *rules, int depth,
+                              const PerftOptions *opt)
 {
-    if (v->perft)
-        return v->perft(pos, rules, depth, opt);
     if (depth <= 0)
         return 1;
     if (depth == 1 && opt->bulk)
@@ -18,8 +17,14 @@ uint64_t perft(const Variant *v, const Position *pos, const Rules *rules, int de
         Position child = *pos;
         v->make(&child, &list.moves[i]);
         /* A leaf is made, and counted without a call that would return 1. */
-        uint64_t n = depth == 1 ? 1 : perft(v, &child, rules, depth - 1, opt);
+        uint64_t n = depth == 1 ? 1 : perft_generic(v, &child, rules, depth - 1, opt);
         nodes += opt->count_paths ? n * list.npaths[i] : n;
     }
     return nodes;
+}
+
+uint64_t perft(const Variant *v, const Position *pos, const Rules *rules, int depth,
+               const PerftOptions *opt)
+{
+    return v->perft ? v->perft(pos, rules, depth, opt) : perft_generic(v, pos, rules, depth, opt);
 }
