@@ -213,26 +213,35 @@ static Longest men_longest(const Sides *s, const Bitboard jumps[4])
     return best;
 }
 
-/* The single jumps in jumps[] as moves (SINGLE_JUMPS: there is no other capture). */
-static void add_single_jumps(const Bitboard jumps[4], Bitboard crown, MoveList *list)
+/* Moves found with no search (quiet moves, single jumps) are handed one by one to
+ * visit(ctx, from, to, captured, promotes).  The loops that find them are inlined with
+ * their visitor: filling a list and making every leaf in perft are the same loops. */
+typedef void MoveVisit(void *ctx, int from, int to, Bitboard captured, bool promotes);
+
+/* The single jumps in jumps[] (SINGLE_JUMPS: there is no other capture). */
+ALWAYS_INLINE void visit_single_jumps(const Bitboard jumps[4], Bitboard crown, MoveVisit *visit,
+                                      void *ctx)
 {
-    Move *m = list->moves;
-    uint32_t *npaths = list->npaths;
-    for (int dir = 0; dir < 4; dir++) {
-        int delta = intl_step_delta[dir];
+    for (int dir = 0; dir < 4; dir++)
         for (Bitboard men = jumps[dir]; men; men &= men - 1) {
-            int from = lsb(men), to = from + 2 * delta;
-            m->captured = square_bb(from + delta);
-            m->from = (uint8_t)from;
-            m->to = (uint8_t)to;
-            m->njumps = 1;
-            m->promotes = (square_bb(to) & crown) != 0;
-            m->path[0] = (uint8_t)to;
-            m++;
-            *npaths++ = 1;
+            int from = lsb(men), to = from + 2 * intl_step_delta[dir];
+            visit(ctx, from, to, square_bb(from + intl_step_delta[dir]), (square_bb(to) & crown) != 0);
         }
-    }
-    list->count = (int)(m - list->moves);
+}
+
+/* MoveVisit that appends a single jump to a list. */
+ALWAYS_INLINE void put_single_jump(void *ctx, int from, int to, Bitboard captured, bool promotes)
+{
+    MoveList *list = ctx;
+    int n = list->count++;
+    Move *m = &list->moves[n];
+    m->captured = captured;
+    m->from = (uint8_t)from;
+    m->to = (uint8_t)to;
+    m->njumps = 1;
+    m->promotes = promotes;
+    m->path[0] = (uint8_t)to;
+    list->npaths[n] = 1;
 }
 
 /* The capture search of every piece that can jump (the men in jumps[], every king) into
@@ -272,21 +281,18 @@ bool international_capture_pending(const Position *pos)
  * empty square (one per direction), at most 4 * 50 = 200 in all. */
 _Static_assert(4 * INTL_SQUARES <= MAX_MOVES, "a quiet move list must fit in a MoveList");
 
-/* The quiet moves of pos (which has no capture), in one order, each handed to
- * visit(ctx, from, to, promotes).  Inlined with its visitor: filling a list and making
- * every leaf in perft are the same loops. */
-typedef void QuietVisit(void *ctx, int from, int to, bool promotes);
 
+/* The quiet moves of a position with no capture. */
 ALWAYS_INLINE void men_steps(Bitboard men, Bitboard empty, Bitboard crown, int dir,
-                             QuietVisit *visit, void *ctx)
+                             MoveVisit *visit, void *ctx)
 {
     for (Bitboard to = intl_step_onto(men, dir, empty); to; to &= to - 1) {
         int t = lsb(to);
-        visit(ctx, t - intl_step_delta[dir], t, (to & -to & crown) != 0);
+        visit(ctx, t - intl_step_delta[dir], t, 0, (to & -to & crown) != 0);
     }
 }
 
-ALWAYS_INLINE void visit_quiet(int side, const Sides *s, QuietVisit *visit, void *ctx)
+ALWAYS_INLINE void visit_quiet(int side, const Sides *s, MoveVisit *visit, void *ctx)
 {
     if (side == WHITE) {
         men_steps(s->men, s->empty, INTL_ROW_TOP_BB, UP_LEFT, visit, ctx);
@@ -300,13 +306,14 @@ ALWAYS_INLINE void visit_quiet(int side, const Sides *s, QuietVisit *visit, void
         int from = lsb(king);
         for (int dir = 0; dir < 4; dir++)
             for (Bitboard to = intl_slide(king, s->empty, dir); to; to &= to - 1)
-                visit(ctx, from, lsb(to), false);
+                visit(ctx, from, lsb(to), 0, false);
     }
 }
 
-/* QuietVisit that appends to a list. */
-ALWAYS_INLINE void put_quiet(void *ctx, int from, int to, bool promotes)
+/* MoveVisit that appends a quiet move to a list. */
+ALWAYS_INLINE void put_quiet(void *ctx, int from, int to, Bitboard captured, bool promotes)
 {
+    (void)captured;
     MoveList *list = ctx;
     int n = list->count++;
     move_set_quiet(&list->moves[n], from, to, promotes);
@@ -327,7 +334,8 @@ static void generate(const Position *pos, const Rules *rules, MoveList *list)
     if (kind == NO_CAPTURE) {
         generate_quiet(pos, &s, list);
     } else if (kind == SINGLE_JUMPS) {
-        add_single_jumps(jumps, intl_promotion_bb(pos->side), list);
+        list->count = 0;
+        visit_single_jumps(jumps, intl_promotion_bb(pos->side), put_single_jump, list);
     } else {
         list->count = 0;
         search_captures(pos, &s, jumps, (CaptureSink){ .pos = pos, .variant = &international_variant,
@@ -416,17 +424,17 @@ ALWAYS_INLINE uint64_t weighted(const MoveList *list, int i, uint64_t n, const P
     return opt->count_paths ? n * list->npaths[i] : n;
 }
 
-/* QuietVisit of the last ply when every leaf is made: makes the move, looks at the leaf
- * (a board with pieces on it) and counts it. */
+/* MoveVisit of the last ply when every leaf is made: makes the move, looks at the leaf
+ * (a board with pieces on it) and counts it (one path a move). */
 typedef struct LeafCount {
     const Position *pos;
     uint64_t nodes;
 } LeafCount;
 
-ALWAYS_INLINE void make_leaf(void *ctx, int from, int to, bool promotes)
+ALWAYS_INLINE void make_leaf(void *ctx, int from, int to, Bitboard captured, bool promotes)
 {
     LeafCount *lc = ctx;
-    Move m = { .from = (uint8_t)from, .to = (uint8_t)to, .promotes = promotes };
+    Move m = { .captured = captured, .from = (uint8_t)from, .to = (uint8_t)to, .promotes = promotes };
     Position leaf;
     movelist_play(&leaf, lc->pos, &m);
     lc->nodes += position_occupied(&leaf) != 0;
@@ -439,12 +447,17 @@ static uint64_t perft_below(const Position *pos, const Rules *rules, int depth,
     uint64_t nodes = 0;
     Position child;
     if (depth == 1) {
-        /* Quiet leaves are made as they are found, with no list in between. */
+        /* Quiet leaves and single jumps are made as they are found, with no list. */
         Sides s = sides_of(pos);
         Bitboard jumps[4];
-        if (find_jumps(&s, jumps) == NO_CAPTURE) {
-            LeafCount leaves = { pos, 0 };
+        enum CaptureKind kind = find_jumps(&s, jumps);
+        LeafCount leaves = { pos, 0 };
+        if (kind == NO_CAPTURE) {
             visit_quiet(pos->side, &s, make_leaf, &leaves);
+            return leaves.nodes;
+        }
+        if (kind == SINGLE_JUMPS) {
+            visit_single_jumps(jumps, intl_promotion_bb(pos->side), make_leaf, &leaves);
             return leaves.nodes;
         }
     }
