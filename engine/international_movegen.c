@@ -320,27 +320,25 @@ ALWAYS_INLINE void put_quiet(void *ctx, int from, int to, Bitboard captured, boo
     list->npaths[n] = 1;
 }
 
-static void generate_quiet(const Position *pos, const Sides *s, MoveList *list)
+/* The moves of pos into list, its captures already looked for (find_jumps). */
+static void generate_found(const Position *pos, const Rules *rules, const Sides *s,
+                           const Bitboard jumps[4], enum CaptureKind kind, MoveList *list)
 {
     list->count = 0;
-    visit_quiet(pos->side, s, put_quiet, list);
+    if (kind == NO_CAPTURE)
+        visit_quiet(pos->side, s, put_quiet, list);
+    else if (kind == SINGLE_JUMPS)
+        visit_single_jumps(jumps, intl_promotion_bb(pos->side), put_single_jump, list);
+    else
+        search_captures(pos, s, jumps, (CaptureSink){ .pos = pos, .variant = &international_variant,
+                                                      .list = list, .any_length = !rules->majority });
 }
 
 static void generate(const Position *pos, const Rules *rules, MoveList *list)
 {
     Sides s = sides_of(pos);
     Bitboard jumps[4];
-    enum CaptureKind kind = find_jumps(&s, jumps);
-    if (kind == NO_CAPTURE) {
-        generate_quiet(pos, &s, list);
-    } else if (kind == SINGLE_JUMPS) {
-        list->count = 0;
-        visit_single_jumps(jumps, intl_promotion_bb(pos->side), put_single_jump, list);
-    } else {
-        list->count = 0;
-        search_captures(pos, &s, jumps, (CaptureSink){ .pos = pos, .variant = &international_variant,
-                                                       .list = list, .any_length = !rules->majority });
-    }
+    generate_found(pos, rules, &s, jumps, find_jumps(&s, jumps), list);
 }
 
 void international_generate(const Position *pos, const Rules *rules, MoveList *list)
@@ -424,68 +422,122 @@ ALWAYS_INLINE uint64_t weighted(const MoveList *list, int i, uint64_t n, const P
     return opt->count_paths ? n * list->npaths[i] : n;
 }
 
-/* MoveVisit of the last ply when every leaf is made: makes the move, looks at the leaf
- * (a board with pieces on it) and counts it (one path a move). */
-typedef struct LeafCount {
+/* MoveVisits of perft's last plies, for the moves found with no search (one path each).
+ * make_leaf (every leaf made): makes the move, looks at the leaf (a board with pieces on
+ * it) and counts it.  count_child_of_white / _of_black (bulk): makes the move and counts
+ * the child's moves, its side to move a constant. */
+typedef struct PerftVisit {
     const Position *pos;
+    const Rules *rules;
+    bool count_paths;
     uint64_t nodes;
-} LeafCount;
+} PerftVisit;
+
+ALWAYS_INLINE Position play(const PerftVisit *pv, int from, int to, Bitboard captured, bool promotes)
+{
+    Move m = { .captured = captured, .from = (uint8_t)from, .to = (uint8_t)to, .promotes = promotes };
+    Position child;
+    movelist_play(&child, pv->pos, &m);
+    return child;
+}
 
 ALWAYS_INLINE void make_leaf(void *ctx, int from, int to, Bitboard captured, bool promotes)
 {
-    LeafCount *lc = ctx;
-    Move m = { .captured = captured, .from = (uint8_t)from, .to = (uint8_t)to, .promotes = promotes };
-    Position leaf;
-    movelist_play(&leaf, lc->pos, &m);
-    lc->nodes += position_occupied(&leaf) != 0;
+    PerftVisit *pv = ctx;
+    Position leaf = play(pv, from, to, captured, promotes);
+    pv->nodes += position_occupied(&leaf) != 0;
+}
+
+ALWAYS_INLINE void count_child_of_white(void *ctx, int from, int to, Bitboard captured, bool promotes)
+{
+    PerftVisit *pv = ctx;
+    Position child = play(pv, from, to, captured, promotes);
+    pv->nodes += count_as(&child, BLACK, pv->rules, pv->count_paths);
+}
+
+ALWAYS_INLINE void count_child_of_black(void *ctx, int from, int to, Bitboard captured, bool promotes)
+{
+    PerftVisit *pv = ctx;
+    Position child = play(pv, from, to, captured, promotes);
+    pv->nodes += count_as(&child, WHITE, pv->rules, pv->count_paths);
+}
+
+/* The last plies' moves found with no search, each handed to visit as it is found: no list
+ * is written and read back. */
+ALWAYS_INLINE void visit_found(const Position *pos, const Sides *s, const Bitboard jumps[4],
+                               enum CaptureKind kind, MoveVisit *visit, PerftVisit *pv)
+{
+    if (kind == NO_CAPTURE)
+        visit_quiet(pos->side, s, visit, pv);
+    else
+        visit_single_jumps(jumps, intl_promotion_bb(pos->side), visit, pv);
+}
+
+/* Depth 1, every leaf made. */
+static uint64_t perft_leaves(const Position *pos, const Rules *rules, const PerftOptions *opt)
+{
+    Sides s = sides_of(pos);
+    Bitboard jumps[4];
+    enum CaptureKind kind = find_jumps(&s, jumps);
+    if (kind < MEN_SEARCH) {
+        PerftVisit pv = { pos, rules, opt->count_paths, 0 };
+        visit_found(pos, &s, jumps, kind, make_leaf, &pv);
+        return pv.nodes;
+    }
+    MoveList list;
+    generate_found(pos, rules, &s, jumps, kind, &list);
+    uint64_t nodes = 0;
+    for (int i = 0; i < list.count; i++) {
+        Position leaf;
+        movelist_play(&leaf, pos, &list.moves[i]);
+        nodes += weighted(&list, i, position_occupied(&leaf) != 0, opt);
+    }
+    return nodes;
+}
+
+/* Depth 2, the last ply counted: the children's side to move a constant, one loop a
+ * side. */
+static uint64_t perft_counted(const Position *pos, const Rules *rules, const PerftOptions *opt)
+{
+    Sides s = sides_of(pos);
+    Bitboard jumps[4];
+    enum CaptureKind kind = find_jumps(&s, jumps);
+    bool white = pos->side == WHITE;
+    if (kind < MEN_SEARCH) {
+        PerftVisit pv = { pos, rules, opt->count_paths, 0 };
+        if (white) /* (not one call with a chosen function: that would not inline) */
+            visit_found(pos, &s, jumps, kind, count_child_of_white, &pv);
+        else
+            visit_found(pos, &s, jumps, kind, count_child_of_black, &pv);
+        return pv.nodes;
+    }
+    MoveList list;
+    generate_found(pos, rules, &s, jumps, kind, &list);
+    uint64_t nodes = 0;
+    for (int i = 0; i < list.count; i++) {
+        Position child;
+        movelist_play(&child, pos, &list.moves[i]);
+        uint64_t n = white ? count_as(&child, BLACK, rules, opt->count_paths)
+                           : count_as(&child, WHITE, rules, opt->count_paths);
+        nodes += weighted(&list, i, n, opt);
+    }
+    return nodes;
 }
 
 static uint64_t perft_below(const Position *pos, const Rules *rules, int depth,
                             const PerftOptions *opt)
 {
+    if (depth == 1)
+        return perft_leaves(pos, rules, opt);
+    if (depth == 2 && opt->bulk)
+        return perft_counted(pos, rules, opt);
     MoveList list;
-    uint64_t nodes = 0;
-    Position child;
-    if (depth == 1) {
-        /* Quiet leaves and single jumps are made as they are found, with no list. */
-        Sides s = sides_of(pos);
-        Bitboard jumps[4];
-        enum CaptureKind kind = find_jumps(&s, jumps);
-        LeafCount leaves = { pos, 0 };
-        if (kind == NO_CAPTURE) {
-            visit_quiet(pos->side, &s, make_leaf, &leaves);
-            return leaves.nodes;
-        }
-        if (kind == SINGLE_JUMPS) {
-            visit_single_jumps(jumps, intl_promotion_bb(pos->side), make_leaf, &leaves);
-            return leaves.nodes;
-        }
-    }
     generate(pos, rules, &list);
-    /* One loop a case, so that the child of the last two plies stays in registers. */
-    if (depth == 1) {
-        for (int i = 0; i < list.count; i++) {
-            movelist_play(&child, pos, &list.moves[i]);
-            /* Every leaf is made and looked at (a board with pieces on it). */
-            nodes += weighted(&list, i, position_occupied(&child) != 0, opt);
-        }
-    } else if (depth == 2 && opt->bulk) {
-        /* The children's side to move as a constant: one loop a side. */
-        if (pos->side == WHITE)
-            for (int i = 0; i < list.count; i++) {
-                movelist_play(&child, pos, &list.moves[i]);
-                nodes += weighted(&list, i, count_as(&child, BLACK, rules, opt->count_paths), opt);
-            }
-        else
-            for (int i = 0; i < list.count; i++) {
-                movelist_play(&child, pos, &list.moves[i]);
-                nodes += weighted(&list, i, count_as(&child, WHITE, rules, opt->count_paths), opt);
-            }
-    } else {
-        for (int i = 0; i < list.count; i++) {
-            movelist_play(&child, pos, &list.moves[i]);
-            nodes += weighted(&list, i, perft_below(&child, rules, depth - 1, opt), opt);
-        }
+    uint64_t nodes = 0;
+    for (int i = 0; i < list.count; i++) {
+        Position child;
+        movelist_play(&child, pos, &list.moves[i]);
+        nodes += weighted(&list, i, perft_below(&child, rules, depth - 1, opt), opt);
     }
     return nodes;
 }
