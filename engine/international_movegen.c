@@ -214,9 +214,10 @@ static Longest men_longest(const Sides *s, const Bitboard jumps[4])
 }
 
 /* Moves found with no search (quiet moves, single jumps) are handed one by one to
- * visit(ctx, from, to, captured, promotes).  The loops that find them are inlined with
- * their visitor: filling a list and making every leaf in perft are the same loops. */
-typedef void MoveVisit(void *ctx, int from, int to, Bitboard captured, bool promotes);
+ * visit(ctx, from, to, captured, promotes, man) (man: the moving piece is a man).  The
+ * loops that find them are inlined with their visitor: filling a list and making every
+ * leaf in perft are the same loops. */
+typedef void MoveVisit(void *ctx, int from, int to, Bitboard captured, bool promotes, bool man);
 
 /* The single jumps in jumps[] (SINGLE_JUMPS: there is no other capture). */
 ALWAYS_INLINE void visit_single_jumps(const Bitboard jumps[4], Bitboard crown, MoveVisit *visit,
@@ -225,13 +226,15 @@ ALWAYS_INLINE void visit_single_jumps(const Bitboard jumps[4], Bitboard crown, M
     for (int dir = 0; dir < 4; dir++)
         for (Bitboard men = jumps[dir]; men; men &= men - 1) {
             int from = lsb(men), to = from + 2 * intl_step_delta[dir];
-            visit(ctx, from, to, square_bb(from + intl_step_delta[dir]), (square_bb(to) & crown) != 0);
+            visit(ctx, from, to, square_bb(from + intl_step_delta[dir]), (square_bb(to) & crown) != 0, true);
         }
 }
 
 /* MoveVisit that appends a single jump to a list. */
-ALWAYS_INLINE void put_single_jump(void *ctx, int from, int to, Bitboard captured, bool promotes)
+ALWAYS_INLINE void put_single_jump(void *ctx, int from, int to, Bitboard captured, bool promotes,
+                                   bool man)
 {
+    (void)man;
     MoveList *list = ctx;
     int n = list->count++;
     Move *m = &list->moves[n];
@@ -288,7 +291,7 @@ ALWAYS_INLINE void men_steps(Bitboard men, Bitboard empty, Bitboard crown, int d
 {
     for (Bitboard to = intl_step_onto(men, dir, empty); to; to &= to - 1) {
         int t = lsb(to);
-        visit(ctx, t - intl_step_delta[dir], t, 0, (to & -to & crown) != 0);
+        visit(ctx, t - intl_step_delta[dir], t, 0, (to & -to & crown) != 0, true);
     }
 }
 
@@ -306,14 +309,15 @@ ALWAYS_INLINE void visit_quiet(int side, const Sides *s, MoveVisit *visit, void 
         int from = lsb(king);
         for (int dir = 0; dir < 4; dir++)
             for (Bitboard to = intl_slide(king, s->empty, dir); to; to &= to - 1)
-                visit(ctx, from, lsb(to), 0, false);
+                visit(ctx, from, lsb(to), 0, false, false);
     }
 }
 
 /* MoveVisit that appends a quiet move to a list. */
-ALWAYS_INLINE void put_quiet(void *ctx, int from, int to, Bitboard captured, bool promotes)
+ALWAYS_INLINE void put_quiet(void *ctx, int from, int to, Bitboard captured, bool promotes, bool man)
 {
     (void)captured;
+    (void)man;
     MoveList *list = ctx;
     int n = list->count++;
     move_set_quiet(&list->moves[n], from, to, promotes);
@@ -422,10 +426,10 @@ ALWAYS_INLINE uint64_t weighted(const MoveList *list, int i, uint64_t n, const P
     return opt->count_paths ? n * list->npaths[i] : n;
 }
 
-/* MoveVisits of perft's last plies, for the moves found with no search (one path each).
- * make_leaf (every leaf made): makes the move, looks at the leaf (a board with pieces on
- * it) and counts it.  count_child_of_white / _of_black (bulk): makes the move and counts
- * the child's moves, its side to move a constant. */
+/* MoveVisits of perft's last plies, for the moves found with no search (one path each),
+ * one for each side to move so that it is a constant.  make_leaf_of_* (every leaf made):
+ * makes the move, looks at the leaf (a board with pieces on it) and counts it.
+ * count_child_of_* (bulk): makes the move and counts the child's moves. */
 typedef struct PerftVisit {
     const Position *pos;
     const Rules *rules;
@@ -433,32 +437,49 @@ typedef struct PerftVisit {
     uint64_t nodes;
 } PerftVisit;
 
-ALWAYS_INLINE Position play(const PerftVisit *pv, int from, int to, Bitboard captured, bool promotes)
+/* The child after a move found with no search; side: pos->side, a constant. */
+ALWAYS_INLINE Position play(const PerftVisit *pv, int side, int from, int to, Bitboard captured,
+                            bool promotes, bool man)
 {
-    Move m = { .captured = captured, .from = (uint8_t)from, .to = (uint8_t)to, .promotes = promotes };
     Position child;
-    movelist_play(&child, pv->pos, &m);
+    movelist_play_known(&child, pv->pos, side, square_bb(from), square_bb(to), captured, promotes, man);
     return child;
 }
 
-ALWAYS_INLINE void make_leaf(void *ctx, int from, int to, Bitboard captured, bool promotes)
+/* make_leaf's sides: the side to move known as a constant. */
+ALWAYS_INLINE void make_leaf_as(void *ctx, int side, int from, int to, Bitboard captured,
+                                bool promotes, bool man)
 {
     PerftVisit *pv = ctx;
-    Position leaf = play(pv, from, to, captured, promotes);
+    Position leaf = play(pv, side, from, to, captured, promotes, man);
     pv->nodes += position_occupied(&leaf) != 0;
 }
 
-ALWAYS_INLINE void count_child_of_white(void *ctx, int from, int to, Bitboard captured, bool promotes)
+ALWAYS_INLINE void make_leaf_of_white(void *ctx, int from, int to, Bitboard captured, bool promotes,
+                                      bool man)
+{
+    make_leaf_as(ctx, WHITE, from, to, captured, promotes, man);
+}
+
+ALWAYS_INLINE void make_leaf_of_black(void *ctx, int from, int to, Bitboard captured, bool promotes,
+                                      bool man)
+{
+    make_leaf_as(ctx, BLACK, from, to, captured, promotes, man);
+}
+
+ALWAYS_INLINE void count_child_of_white(void *ctx, int from, int to, Bitboard captured, bool promotes,
+                                        bool man)
 {
     PerftVisit *pv = ctx;
-    Position child = play(pv, from, to, captured, promotes);
+    Position child = play(pv, WHITE, from, to, captured, promotes, man);
     pv->nodes += count_as(&child, BLACK, pv->rules, pv->count_paths);
 }
 
-ALWAYS_INLINE void count_child_of_black(void *ctx, int from, int to, Bitboard captured, bool promotes)
+ALWAYS_INLINE void count_child_of_black(void *ctx, int from, int to, Bitboard captured, bool promotes,
+                                        bool man)
 {
     PerftVisit *pv = ctx;
-    Position child = play(pv, from, to, captured, promotes);
+    Position child = play(pv, BLACK, from, to, captured, promotes, man);
     pv->nodes += count_as(&child, WHITE, pv->rules, pv->count_paths);
 }
 
@@ -481,7 +502,10 @@ static uint64_t perft_leaves(const Position *pos, const Rules *rules, const Perf
     enum CaptureKind kind = find_jumps(&s, jumps);
     if (kind < MEN_SEARCH) {
         PerftVisit pv = { pos, rules, opt->count_paths, 0 };
-        visit_found(pos, &s, jumps, kind, make_leaf, &pv);
+        if (pos->side == WHITE) /* (not one call with a chosen function: that would not inline) */
+            visit_found(pos, &s, jumps, kind, make_leaf_of_white, &pv);
+        else
+            visit_found(pos, &s, jumps, kind, make_leaf_of_black, &pv);
         return pv.nodes;
     }
     MoveList list;
@@ -505,7 +529,7 @@ static uint64_t perft_counted(const Position *pos, const Rules *rules, const Per
     bool white = pos->side == WHITE;
     if (kind < MEN_SEARCH) {
         PerftVisit pv = { pos, rules, opt->count_paths, 0 };
-        if (white) /* (not one call with a chosen function: that would not inline) */
+        if (white)
             visit_found(pos, &s, jumps, kind, count_child_of_white, &pv);
         else
             visit_found(pos, &s, jumps, kind, count_child_of_black, &pv);

@@ -49,27 +49,33 @@ void movelist_make(Position *pos, const Move *move);
 /* Writes into child what movelist_make does to a copy of pos, for a perft that keeps the
  * child in registers (International's last plies): every field of pos is read first, and
  * there is no branch and no index by the side, which would send child through memory and
- * make each of its loads wait for a store. */
-static inline void movelist_play(Position *child, const Position *pos, const Move *move)
+ * make each of its loads wait for a store.  movelist_play_known takes the move as values
+ * (side: pos->side; from, to: one bit each; man: the moving piece is a man), so that a
+ * caller that knows some of them as constants gets the few operations left. */
+static inline void movelist_play_known(Position *child, const Position *pos, int side, Bitboard from,
+                                       Bitboard to, Bitboard captured, bool promotes, bool man)
 {
-    int side = pos->side;
     Bitboard black = (Bitboard)0 - (Bitboard)(side != WHITE); /* all ones when Black moves */
-    Bitboard from = square_bb(move->from), to = square_bb(move->to);
     /* The captured pieces leave first (only the opponent has pieces there): in Turkish the
      * moving piece may end on the square of a piece it took. */
-    Bitboard keep = ~move->captured;
-    Bitboard men0 = pos->men[0] & keep, men1 = pos->men[1] & keep;
-    Bitboard kings0 = pos->kings[0] & keep, kings1 = pos->kings[1] & keep;
+    Bitboard keep = ~captured;
     /* The moving piece as two toggles (from == to: a capture may end where it began). */
-    Bitboard crowned = move->promotes ? to : 0;
-    bool man = ((men0 | men1) & from) != 0;
+    Bitboard crowned = promotes ? to : 0;
     Bitboard men_toggle = man ? from ^ to ^ crowned : 0;
     Bitboard kings_toggle = man ? crowned : from ^ to;
-    child->men[0] = men0 ^ (men_toggle & ~black);
-    child->men[1] = men1 ^ (men_toggle & black);
-    child->kings[0] = kings0 ^ (kings_toggle & ~black);
-    child->kings[1] = kings1 ^ (kings_toggle & black);
+    child->men[0] = (pos->men[0] & keep) ^ (men_toggle & ~black);
+    child->men[1] = (pos->men[1] & keep) ^ (men_toggle & black);
+    child->kings[0] = (pos->kings[0] & keep) ^ (kings_toggle & ~black);
+    child->kings[1] = (pos->kings[1] & keep) ^ (kings_toggle & black);
     child->side = !side;
+}
+
+static inline void movelist_play(Position *child, const Position *pos, const Move *move)
+{
+    Bitboard from = square_bb(move->from);
+    bool man = ((pos->men[0] | pos->men[1]) & from) != 0;
+    movelist_play_known(child, pos, pos->side, from, square_bb(move->to), move->captured,
+                        move->promotes, man);
 }
 
 /* The list's moves, or its capture paths when count_paths. */
