@@ -434,6 +434,7 @@ typedef struct PerftVisit {
     const Position *pos;
     const Rules *rules;
     bool count_paths;
+    uint64_t weight; /* what a leaf or a counted move adds: its move's paths, or 1 */
     uint64_t nodes;
 } PerftVisit;
 
@@ -452,7 +453,7 @@ ALWAYS_INLINE void make_leaf_as(void *ctx, int side, int from, int to, Bitboard 
 {
     PerftVisit *pv = ctx;
     Position leaf = play(pv, side, from, to, captured, promotes, man);
-    pv->nodes += position_occupied(&leaf) != 0;
+    pv->nodes += pv->weight * (position_occupied(&leaf) != 0);
 }
 
 ALWAYS_INLINE void make_leaf_of_white(void *ctx, int from, int to, Bitboard captured, bool promotes,
@@ -472,7 +473,7 @@ ALWAYS_INLINE void count_child_of_white(void *ctx, int from, int to, Bitboard ca
 {
     PerftVisit *pv = ctx;
     Position child = play(pv, WHITE, from, to, captured, promotes, man);
-    pv->nodes += count_as(&child, BLACK, pv->rules, pv->count_paths);
+    pv->nodes += pv->weight * count_as(&child, BLACK, pv->rules, pv->count_paths);
 }
 
 ALWAYS_INLINE void count_child_of_black(void *ctx, int from, int to, Bitboard captured, bool promotes,
@@ -480,7 +481,7 @@ ALWAYS_INLINE void count_child_of_black(void *ctx, int from, int to, Bitboard ca
 {
     PerftVisit *pv = ctx;
     Position child = play(pv, BLACK, from, to, captured, promotes, man);
-    pv->nodes += count_as(&child, WHITE, pv->rules, pv->count_paths);
+    pv->nodes += pv->weight * count_as(&child, WHITE, pv->rules, pv->count_paths);
 }
 
 /* The last plies' moves found with no search, each handed to visit as it is found: no list
@@ -494,58 +495,48 @@ ALWAYS_INLINE void visit_found(const Position *pos, const Sides *s, const Bitboa
         visit_single_jumps(jumps, intl_promotion_bb(pos->side), visit, pv);
 }
 
-/* Depth 1, every leaf made. */
-static uint64_t perft_leaves(const Position *pos, const Rules *rules, const PerftOptions *opt)
-{
-    Sides s = sides_of(pos);
-    Bitboard jumps[4];
-    enum CaptureKind kind = find_jumps(&s, jumps);
-    if (kind < MEN_SEARCH) {
-        PerftVisit pv = { pos, rules, opt->count_paths, 0 };
-        if (pos->side == WHITE) /* (not one call with a chosen function: that would not inline) */
-            visit_found(pos, &s, jumps, kind, make_leaf_of_white, &pv);
-        else
-            visit_found(pos, &s, jumps, kind, make_leaf_of_black, &pv);
-        return pv.nodes;
-    }
-    MoveList list;
-    generate_found(pos, rules, &s, jumps, kind, &list);
-    uint64_t nodes = 0;
-    for (int i = 0; i < list.count; i++) {
-        Position leaf;
-        movelist_play(&leaf, pos, &list.moves[i]);
-        nodes += weighted(&list, i, position_occupied(&leaf) != 0, opt);
-    }
-    return nodes;
-}
-
-/* Depth 2, the last ply counted: the children's side to move a constant, one loop a
- * side. */
-static uint64_t perft_counted(const Position *pos, const Rules *rules, const PerftOptions *opt)
+/* The last plies: the moves found with no search made by a visitor as they are found, the
+ * others from the list (each weighs its paths when they are counted).  Two visitors, one a
+ * side to move, called by name: a function chosen at run time would not inline. */
+ALWAYS_INLINE uint64_t perft_last(const Position *pos, const Rules *rules, const PerftOptions *opt,
+                                  MoveVisit *of_white, MoveVisit *of_black)
 {
     Sides s = sides_of(pos);
     Bitboard jumps[4];
     enum CaptureKind kind = find_jumps(&s, jumps);
     bool white = pos->side == WHITE;
+    PerftVisit pv = { pos, rules, opt->count_paths, 1, 0 };
     if (kind < MEN_SEARCH) {
-        PerftVisit pv = { pos, rules, opt->count_paths, 0 };
         if (white)
-            visit_found(pos, &s, jumps, kind, count_child_of_white, &pv);
+            visit_found(pos, &s, jumps, kind, of_white, &pv);
         else
-            visit_found(pos, &s, jumps, kind, count_child_of_black, &pv);
+            visit_found(pos, &s, jumps, kind, of_black, &pv);
         return pv.nodes;
     }
     MoveList list;
     generate_found(pos, rules, &s, jumps, kind, &list);
-    uint64_t nodes = 0;
     for (int i = 0; i < list.count; i++) {
-        Position child;
-        movelist_play(&child, pos, &list.moves[i]);
-        uint64_t n = white ? count_as(&child, BLACK, rules, opt->count_paths)
-                           : count_as(&child, WHITE, rules, opt->count_paths);
-        nodes += weighted(&list, i, n, opt);
+        const Move *m = &list.moves[i];
+        bool man = ((s.men & square_bb(m->from)) != 0);
+        pv.weight = opt->count_paths ? list.npaths[i] : 1;
+        if (white)
+            of_white(&pv, m->from, m->to, m->captured, m->promotes, man);
+        else
+            of_black(&pv, m->from, m->to, m->captured, m->promotes, man);
     }
-    return nodes;
+    return pv.nodes;
+}
+
+/* Depth 1, every leaf made. */
+static uint64_t perft_leaves(const Position *pos, const Rules *rules, const PerftOptions *opt)
+{
+    return perft_last(pos, rules, opt, make_leaf_of_white, make_leaf_of_black);
+}
+
+/* Depth 2, the last ply counted. */
+static uint64_t perft_counted(const Position *pos, const Rules *rules, const PerftOptions *opt)
+{
+    return perft_last(pos, rules, opt, count_child_of_white, count_child_of_black);
 }
 
 static uint64_t perft_below(const Position *pos, const Rules *rules, int depth,
