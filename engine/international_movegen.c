@@ -224,15 +224,20 @@ static Longest men_longest(const Sides *s, const Bitboard jumps[4])
  * leaf in perft are the same loops. */
 typedef void MoveVisit(void *ctx, int from, int to, Bitboard captured, bool promotes, bool man);
 
-/* The single jumps in jumps[] (SINGLE_JUMPS: there is no other capture). */
+/* The single jumps in jumps[] (SINGLE_JUMPS: there is no other capture), in the search's
+ * order (by man, then direction): the list's order is the search's move order. */
 ALWAYS_INLINE void visit_single_jumps(const Bitboard jumps[4], Bitboard crown, MoveVisit *visit,
                                       void *ctx)
 {
-    for (int dir = 0; dir < 4; dir++)
-        for (Bitboard men = jumps[dir]; men; men &= men - 1) {
-            int from = lsb(men), to = from + 2 * intl_step_delta[dir];
-            visit(ctx, from, to, square_bb(from + intl_step_delta[dir]), (square_bb(to) & crown) != 0, true);
-        }
+    for (Bitboard men = jumps[0] | jumps[1] | jumps[2] | jumps[3]; men; men &= men - 1) {
+        int from = lsb(men);
+        for (int dir = 0; dir < 4; dir++)
+            if (jumps[dir] & men & -men) {
+                int to = from + 2 * intl_step_delta[dir];
+                visit(ctx, from, to, square_bb(from + intl_step_delta[dir]), (square_bb(to) & crown) != 0,
+                      true);
+            }
+    }
 }
 
 /* MoveVisit that appends a single jump to a list. */
@@ -312,8 +317,8 @@ ALWAYS_INLINE void visit_quiet(int side, const Sides *s, MoveVisit *visit, void 
     for (Bitboard kings = s->kings; kings; kings &= kings - 1) {
         Bitboard king = kings & -kings;
         int from = lsb(king);
-        for (int dir = 0; dir < 4; dir++)
-            for (Bitboard to = intl_slide(king, s->empty, dir); to; to &= to - 1)
+        for (int dir = 0; dir < 4; dir++) /* outwards from the king: the search's order */
+            for (Bitboard to = intl_step_onto(king, dir, s->empty); to; to = intl_step_onto(to, dir, s->empty))
                 visit(ctx, from, lsb(to), 0, false, false);
     }
 }
