@@ -357,6 +357,35 @@ static void test_short_and_long_form(void **state)
     assert_true(move_same(&m, &list.moves[0]));
 }
 
+/* The order of the list is the search's move order (its node counts, the bench signature,
+ * depend on it): by piece in square order, then direction (up-left, up-right, down-left,
+ * down-right), a king's steps outwards.  Worked by hand: the king on 28 runs 22 17 11 6,
+ * then 23 19 14 10 5, 32 37 41 46, 33 39 44 50; the man on 33 takes 28 and 29 (up-left,
+ * up-right) before the man on 38 takes 32 and 43 (up-left, down-right). */
+static void test_move_order(void **state)
+{
+    (void)state;
+    static const struct { const char *fen, *moves; } cases[] = {
+        { "W:WK28:B1", "28-22 28-17 28-11 28-6 28-23 28-19 28-14 28-10 28-5 28-32 28-37 28-41 "
+                       "28-46 28-33 28-39 28-44 28-50 " },
+        { "W:W33,38:B28,29,32,43,1", "33x22 33x24 38x27 38x49 " },
+    };
+    Rules rules = rules_default(V);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        Position pos;
+        parse_fen(&pos, cases[c].fen);
+        MoveList list;
+        V->generate(&pos, &rules, &list);
+        char got[512] = "", text[128];
+        for (int i = 0; i < list.count; i++) {
+            strncat(got, move_to_text_in(V, &pos, &rules, &list.moves[i], text, sizeof text),
+                    sizeof got - strlen(got) - 2);
+            strcat(got, " ");
+        }
+        assert_string_equal(got, cases[c].moves);
+    }
+}
+
 /* ---- position text ---- */
 
 static void expect_fen(const char *in, const char *canonical)
@@ -463,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_ring_paths_merge),
         cmocka_unit_test(test_round_trips),
         cmocka_unit_test(test_short_and_long_form),
+        cmocka_unit_test(test_move_order),
         cmocka_unit_test(test_fen),
         cmocka_unit_test(test_cli),
     };
