@@ -77,6 +77,7 @@ const Variant international_variant = {
     .generate = international_generate,
     .for_each_path = international_for_each_path,
     .count = international_count,
+    .perft = international_perft,
     .capture_pending = international_capture_pending,
     .mirror = intl_half_turn,
     .make = international_make,

@@ -13,6 +13,9 @@ void international_generate(const Position *pos, const Rules *rules, MoveList *l
 void international_for_each_path(const Position *pos, const Rules *rules,
                                  void (*visit)(void *ctx, const Move *move), void *ctx);
 uint64_t international_count(const Position *pos, const Rules *rules, bool count_paths);
+struct PerftOptions;
+uint64_t international_perft(const Position *pos, const Rules *rules, int depth,
+                             const struct PerftOptions *opt);
 bool international_capture_pending(const Position *pos);
 void international_make(Position *pos, const Move *move);
 const char *international_square_name(int sq, char *buf);

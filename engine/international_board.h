@@ -37,12 +37,22 @@ static const int intl_step_delta[4] = { -6, -5, 5, 6 };
 static inline int intl_bit_of_number(int n) { return (n - 1) + (n - 1) / 10; }
 static inline int intl_number_of_bit(int bit) { return bit - bit / 11 + 1; }
 
-/* Every bit of b moved one step in dir; what leaves the board vanishes. */
-static inline Bitboard intl_shift(Bitboard b, int dir)
+/* The bits of b moved one step in dir that land in onto, a set of real squares: a step off
+ * the board lands on a ghost or off-board bit, which onto does not hold, so onto is all
+ * the mask needed.  A switch of literal shifts, not intl_step_delta, so that a constant
+ * dir folds to one shift and one AND. */
+static inline Bitboard intl_step_onto(Bitboard b, int dir, Bitboard onto)
 {
-    int d = intl_step_delta[dir];
-    return (d > 0 ? b << d : b >> -d) & INTL_BOARD_BB;
+    switch (dir) {
+    case UP_LEFT: return (b >> 6) & onto;
+    case UP_RIGHT: return (b >> 5) & onto;
+    case DOWN_LEFT: return (b << 5) & onto;
+    default: return (b << 6) & onto;
+    }
 }
+
+/* Every bit of b moved one step in dir; what leaves the board vanishes. */
+static inline Bitboard intl_shift(Bitboard b, int dir) { return intl_step_onto(b, dir, INTL_BOARD_BB); }
 
 /* The square one step from sq in dir, or -1 off the board. */
 static inline int intl_step(int sq, int dir)
@@ -55,7 +65,7 @@ static inline int intl_step(int sq, int dir)
 static inline Bitboard intl_slide(Bitboard gen, Bitboard empty, int dir)
 {
     Bitboard flood = 0;
-    for (gen = intl_shift(gen, dir) & empty; gen; gen = intl_shift(gen, dir) & empty)
+    for (gen = intl_step_onto(gen, dir, empty); gen; gen = intl_step_onto(gen, dir, empty))
         flood |= gen;
     return flood;
 }

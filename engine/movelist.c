@@ -66,12 +66,7 @@ uint64_t movelist_total(const MoveList *list, bool count_paths)
 
 void movelist_add_quiet(MoveList *list, int from, int to, bool promotes)
 {
-    Move *m = &list->moves[list->count];
-    m->captured = 0;
-    m->from = (uint8_t)from;
-    m->to = (uint8_t)to;
-    m->njumps = 0;
-    m->promotes = promotes;
+    move_set_quiet(&list->moves[list->count], from, to, promotes);
     list->npaths[list->count++] = 1;
 }
 

@@ -2,8 +2,9 @@
 #include "perft.h"
 #include "variant.h"
 
-uint64_t perft(const Variant *v, const Position *pos, const Rules *rules, int depth,
-               const PerftOptions *opt)
+/* The generic loop, over the variant's generate, make and count. */
+static uint64_t perft_generic(const Variant *v, const Position *pos, const Rules *rules, int depth,
+                              const PerftOptions *opt)
 {
     if (depth <= 0)
         return 1;
@@ -15,8 +16,15 @@ uint64_t perft(const Variant *v, const Position *pos, const Rules *rules, int de
     for (int i = 0; i < list.count; i++) {
         Position child = *pos;
         v->make(&child, &list.moves[i]);
-        uint64_t n = perft(v, &child, rules, depth - 1, opt);
+        /* A leaf is made, and counted without a call that would return 1. */
+        uint64_t n = depth == 1 ? 1 : perft_generic(v, &child, rules, depth - 1, opt);
         nodes += opt->count_paths ? n * list.npaths[i] : n;
     }
     return nodes;
+}
+
+uint64_t perft(const Variant *v, const Position *pos, const Rules *rules, int depth,
+               const PerftOptions *opt)
+{
+    return v->perft ? v->perft(pos, rules, depth, opt) : perft_generic(v, pos, rules, depth, opt);
 }

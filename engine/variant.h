@@ -8,6 +8,8 @@
 #include "game.h"
 #include "types.h"
 
+struct PerftOptions;
+
 struct Variant {
     const char *name;     /* "turkish" */
     int max_pieces;       /* pieces a side at the start (16 in Turkish) */
@@ -34,6 +36,10 @@ struct Variant {
     /* Number of legal moves without generating them where possible (bulk perft);
      * count_paths: count every capture path instead of every move. */
     uint64_t (*count)(const Position *pos, const Rules *rules, bool count_paths);
+    /* The variant's own perft (perft.h has the contract), its generator and make-move
+     * inlined; NULL: perft runs the generic loop over generate, make and count. */
+    uint64_t (*perft)(const Position *pos, const Rules *rules, int depth,
+                      const struct PerftOptions *opt);
     /* True when the side to move must capture. */
     bool (*capture_pending)(const Position *pos);
     /* The board as the other side sees it (Turkish: ranks mirrored; International: the

@@ -72,10 +72,10 @@ static void parse_fen(Position *pos, const char *fen)
 
 /* ---- perft ---- */
 
-/* Every line of positions.txt up to 20 M leaves (300 k sanitized; all with DAMA_INTL_DEEP). */
-static void test_vector_positions(void **state)
+/* Every line of positions.txt up to 20 M leaves (300 k sanitized; all with DAMA_INTL_DEEP)
+ * through perft with opt; returns how many lines were checked. */
+static int check_vector_lines(const PerftOptions *opt)
 {
-    (void)state;
     int n = read_vectors("tests/vectors/international/positions.txt");
     assert_int_equal(n, 100);
     unsigned long long cap = deep() ? ~0ULL : test_sanitized() ? 300000ULL : 20000000ULL;
@@ -86,15 +86,68 @@ static void test_vector_positions(void **state)
             continue;
         Position pos;
         parse_fen(&pos, vectors[i].fen);
-        PerftOptions opt = { .count_paths = false, .bulk = true };
-        uint64_t got = perft(V, &pos, &rules, vectors[i].depth, &opt);
+        uint64_t got = perft(V, &pos, &rules, vectors[i].depth, opt);
         if (got != vectors[i].count)
-            fail_msg("%s depth %d: %llu, expected %llu", vectors[i].fen, vectors[i].depth,
-                     (unsigned long long)got, vectors[i].count);
+            fail_msg("%s depth %d%s: %llu, expected %llu", vectors[i].fen, vectors[i].depth,
+                     opt->bulk ? "" : " (every leaf made)", (unsigned long long)got, vectors[i].count);
         checked++;
     }
-    printf("# %d of %d vector lines checked\n", checked, n);
+    printf("# %d of %d vector lines checked%s\n", checked, n, opt->bulk ? "" : ", every leaf made");
     assert_true(checked >= (test_sanitized() ? 70 : 85));
+    return checked;
+}
+
+/* The last ply counted without making its moves (bulk: popcounts, single jumps, men's
+ * captures counted with no list). */
+static void test_vector_positions(void **state)
+{
+    (void)state;
+    PerftOptions opt = { .count_paths = false, .bulk = true };
+    check_vector_lines(&opt);
+}
+
+/* The same lines with every leaf made: the quiet leaves made as the generator finds them,
+ * the captures from the list. */
+static void test_vector_positions_every_leaf(void **state)
+{
+    (void)state;
+    PerftOptions opt = { .count_paths = false, .bulk = false };
+    check_vector_lines(&opt);
+}
+
+/* Capture paths, counted with and without bulk, against independent counts: the start
+ * position's published keep-duplicates series (perft_start.txt: d8 6483971, d9 41022614;
+ * d1-7 equal to the move counts), the ring 32x32 (two paths, one move), and a king worked
+ * by hand: 46 takes 37, lands on 32, 28 or 23, and from each takes 19 to land on 14, 10
+ * or 5: 9 paths, 3 moves (46x14, 46x10, 46x5). */
+static void test_paths(void **state)
+{
+    (void)state;
+    Rules rules = rules_default(V);
+    PerftOptions bulk_paths = { .count_paths = true, .bulk = true };
+    PerftOptions leaf_paths = { .count_paths = true, .bulk = false };
+    PerftOptions bulk_moves = { .count_paths = false, .bulk = true };
+    PerftOptions leaf_moves = { .count_paths = false, .bulk = false };
+    Position pos;
+    V->start(&pos);
+    if (test_sanitized()) {
+        assert_int_equal(perft(V, &pos, &rules, 7, &bulk_paths), 1049442);
+        assert_int_equal(perft(V, &pos, &rules, 6, &leaf_paths), 167140);
+    } else {
+        assert_int_equal(perft(V, &pos, &rules, 9, &bulk_paths), 41022614);
+        assert_int_equal(perft(V, &pos, &rules, 8, &leaf_paths), 6483971);
+    }
+    const struct { const char *fen; uint64_t moves, paths; } cases[] = {
+        { "W:W32:B5,28,29,38,39", 1, 2 },
+        { "W:WK46:B19,37", 3, 9 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        parse_fen(&pos, cases[i].fen);
+        assert_int_equal(perft(V, &pos, &rules, 1, &bulk_moves), cases[i].moves);
+        assert_int_equal(perft(V, &pos, &rules, 1, &leaf_moves), cases[i].moves);
+        assert_int_equal(perft(V, &pos, &rules, 1, &bulk_paths), cases[i].paths);
+        assert_int_equal(perft(V, &pos, &rules, 1, &leaf_paths), cases[i].paths);
+    }
 }
 
 /* The start position: depths 1-8 (6 sanitized, 11 with DAMA_INTL_DEEP); one depth also
@@ -304,6 +357,35 @@ static void test_short_and_long_form(void **state)
     assert_true(move_same(&m, &list.moves[0]));
 }
 
+/* The order of the list is the search's move order (its node counts, the bench signature,
+ * depend on it): by piece in square order, then direction (up-left, up-right, down-left,
+ * down-right), a king's steps outwards.  Worked by hand: the king on 28 runs 22 17 11 6,
+ * then 23 19 14 10 5, 32 37 41 46, 33 39 44 50; the man on 33 takes 28 and 29 (up-left,
+ * up-right) before the man on 38 takes 32 and 43 (up-left, down-right). */
+static void test_move_order(void **state)
+{
+    (void)state;
+    static const struct { const char *fen, *moves; } cases[] = {
+        { "W:WK28:B1", "28-22 28-17 28-11 28-6 28-23 28-19 28-14 28-10 28-5 28-32 28-37 28-41 "
+                       "28-46 28-33 28-39 28-44 28-50 " },
+        { "W:W33,38:B28,29,32,43,1", "33x22 33x24 38x27 38x49 " },
+    };
+    Rules rules = rules_default(V);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        Position pos;
+        parse_fen(&pos, cases[c].fen);
+        MoveList list;
+        V->generate(&pos, &rules, &list);
+        char got[512] = "", text[128];
+        for (int i = 0; i < list.count; i++) {
+            strncat(got, move_to_text_in(V, &pos, &rules, &list.moves[i], text, sizeof text),
+                    sizeof got - strlen(got) - 2);
+            strcat(got, " ");
+        }
+        assert_string_equal(got, cases[c].moves);
+    }
+}
+
 /* ---- position text ---- */
 
 static void expect_fen(const char *in, const char *canonical)
@@ -405,11 +487,14 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vector_positions),
+        cmocka_unit_test(test_vector_positions_every_leaf),
+        cmocka_unit_test(test_paths),
         cmocka_unit_test(test_start_perft),
         cmocka_unit_test(test_vector_move_lists),
         cmocka_unit_test(test_ring_paths_merge),
         cmocka_unit_test(test_round_trips),
         cmocka_unit_test(test_short_and_long_form),
+        cmocka_unit_test(test_move_order),
         cmocka_unit_test(test_fen),
         cmocka_unit_test(test_cli),
     };
