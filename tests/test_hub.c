@@ -259,15 +259,21 @@ static void test_limits_international(void **state)
     limits_of(&international_variant, "international");
 }
 
+/* A new engine searching the start of variant under level with go (think, ponder, analyze). */
+static void start_search(Engine *e, const char *variant, const char *level, const char *go)
+{
+    engine_init(e, variant);
+    engine_send(e, "pos start");
+    engine_send(e, level);
+    engine_send(e, go);
+}
+
 /* An infinite search answers ping at once and only gives done after stop. */
 static void test_infinite_ping_stop(void **state)
 {
     (void)state;
     Engine e;
-    engine_init(&e, NULL);
-    engine_send(&e, "pos start");
-    engine_send(&e, "level infinite");
-    engine_send(&e, "go think");
+    start_search(&e, NULL, "level infinite", "go think");
     engine_send(&e, "ping");
     engine_expect(&e, "pong", NULL, 0);
     engine_quiet(&e, 200);
@@ -281,10 +287,7 @@ static void test_analyze_stop(void **state)
 {
     (void)state;
     Engine e;
-    engine_init(&e, "international");
-    engine_send(&e, "pos start");
-    engine_send(&e, "level depth=2");
-    engine_send(&e, "go analyze");
+    start_search(&e, "international", "level depth=2", "go analyze");
     engine_quiet(&e, 200);
     engine_send(&e, "ping");
     engine_expect(&e, "pong", NULL, 0);
@@ -298,10 +301,7 @@ static void test_ponder(void **state)
 {
     (void)state;
     Engine e;
-    engine_init(&e, NULL);
-    engine_send(&e, "pos start");
-    engine_send(&e, "level move-time=0.05");
-    engine_send(&e, "go ponder");
+    start_search(&e, NULL, "level move-time=0.05", "go ponder");
     engine_quiet(&e, 300);
     engine_send(&e, "ponder-hit");
     expect_legal_start_move(&turkish_variant, engine_expect(&e, "done", NULL, 0));
@@ -339,10 +339,7 @@ static void test_end_of_input(void **state)
 {
     (void)state;
     Engine e;
-    engine_init(&e, "international");
-    engine_send(&e, "pos start");
-    engine_send(&e, "level infinite");
-    engine_send(&e, "go think");
+    start_search(&e, "international", "level infinite", "go think");
     engine_send(&e, "ping");
     engine_expect(&e, "pong", NULL, 0);
     close(e.to);
