@@ -216,7 +216,11 @@ static void test_startup(void **state)
     engine_send(&e, "set-param name=hash value=4");
     engine_send(&e, "set-param name=threads value=2");
     engine_expect(&e, "error", NULL, 0);
+    /* a weights file that does not read: two errors (the file, the fallback), then ready */
+    engine_send(&e, "set-param name=weights value=\"/nonexistent/w.txt\"");
     engine_send(&e, "init");
+    assert_non_null(strstr(engine_expect(&e, "error", NULL, 0), "/nonexistent/w.txt"));
+    assert_non_null(strstr(engine_expect(&e, "error", NULL, 0), "built-in weights"));
     engine_expect(&e, "ready", NULL, 0);
     engine_send(&e, "ping");
     engine_expect(&e, "pong", NULL, 0);
