@@ -71,7 +71,8 @@ enum StatementId {
 /* Tables store_count may name: a whitelist, since a table name cannot be a parameter. */
 #define STORE_TABLES(X)                                                                      \
     X(runs) X(weights) X(openings) X(games) X(positions)                                     \
-    X(tune_runs) X(tune_epochs) X(matches) X(analyses) X(train_steps)
+    X(tune_runs) X(tune_epochs) X(matches) X(analyses) X(train_steps)                         \
+    X(pdn_games) X(pdn_tags) X(pdn_notes)
 
 enum TableId {
 #define STORE_TABLE_ENUM(name) TABLE_##name,
