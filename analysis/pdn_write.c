@@ -100,7 +100,7 @@ bool pdn_write_game(FILE *f, const PdnGameOut *g, char *err, size_t errlen)
         for (; note < g->nnotes && g->notes[note].ply <= ply; note++) {
             bool glue = ply > 0 && !after_note && is_mark(g->notes[note].text);
             put_token(&line, g->notes[note].text, glue);
-            after_note = after_note || !glue;
+            after_note = after_note || (!glue && g->notes[note].text[0] != '$');
         }
         while (*p == ' ')
             p++;
