@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "commands.h"
@@ -218,6 +219,9 @@ static int run_export(int argc, char **argv)
         return cli_usage_error("pdn export takes --run or --game, not both");
     if (ec.fen)
         return cli_usage_error("pdn export takes no --fen: each game has its own start");
+    struct stat st;
+    if (out && stat(out, &st) == 0 && S_ISDIR(st.st_mode))
+        return cli_usage_error("--out %s is a directory: pdn export writes one file", out);
     if (!engine_context_finish(&ec))
         return EXIT_USAGE;
     Store *store = pipeline_open_store_readonly(db_path);

@@ -4,18 +4,6 @@
 #include <stdlib.h>
 #include "store_internal.h"
 
-/* strdup of a column; NULL stays NULL.  *oom is set when the copy fails. */
-static char *column_copy(sqlite3_stmt *st, int col, bool *oom)
-{
-    const unsigned char *t = sqlite3_column_text(st, col);
-    if (!t) return NULL;
-    size_t len = (size_t)sqlite3_column_bytes(st, col);
-    char *copy = malloc(len + 1);
-    if (!copy) *oom = true;
-    else memcpy(copy, t, len + 1);
-    return copy;
-}
-
 static void column_buffer(sqlite3_stmt *st, int col, char *buf, size_t len)
 {
     const unsigned char *t = sqlite3_column_text(st, col);
@@ -46,12 +34,12 @@ static bool read_info(Store *s, int64_t game_id, StoredPdn *out, bool *oom)
     bool ok = rc == SQLITE_ROW;
     if (ok) {
         column_buffer(st, 0, out->run_kind, sizeof out->run_kind);
-        out->run_host = column_copy(st, 1, oom);
-        out->opening_fen = column_copy(st, 2, oom);
+        out->run_host = store_column_strdup(st, 1, oom);
+        out->opening_fen = store_column_strdup(st, 2, oom);
         column_buffer(st, 3, out->white_weights_hash, sizeof out->white_weights_hash);
         column_buffer(st, 4, out->black_weights_hash, sizeof out->black_weights_hash);
         out->imported = sqlite3_column_int(st, 5) != 0;
-        out->source = column_copy(st, 6, oom);
+        out->source = store_column_strdup(st, 6, oom);
     } else if (rc == SQLITE_DONE) {
         store_fail(s, "no game %lld", (long long)game_id);
     } else {
@@ -84,12 +72,12 @@ static bool read_pairs(Store *s, enum StatementId id, int64_t game_id, StoredPdn
         if (notes) {
             StorePdnNote *n = &out->notes[out->nnotes++];
             n->ply = sqlite3_column_int(st, 0);
-            n->text = column_copy(st, 1, oom);
+            n->text = store_column_strdup(st, 1, oom);
             if (!n->text) *oom = true;
         } else {
             StorePdnTag *t = &out->tags[out->ntags++];
-            t->name = column_copy(st, 0, oom);
-            t->value = column_copy(st, 1, oom);
+            t->name = store_column_strdup(st, 0, oom);
+            t->value = store_column_strdup(st, 1, oom);
             if (!t->name || !t->value) *oom = true;
         }
     }

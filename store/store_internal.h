@@ -198,6 +198,9 @@ bool store_migrate(Store *s);
 /* For a reader: the file must hold exactly this build's schema (a reader never migrates). */
 bool store_schema_check_current(Store *s);
 
+/* read.c: strdup of a column; NULL stays NULL.  *oom is set when the copy fails. */
+char *store_column_strdup(sqlite3_stmt *st, int col, bool *oom);
+
 /* write.c: runs of this host left 'running' by a process that is gone become 'stale'. */
 /* Under the caller's write lock: an opening's id (inserted when new); a game checked, and
  * inserted with its positions (its id into *id, which may be NULL). */

@@ -47,31 +47,28 @@ static char *read_back(const char *name)
     return text;
 }
 
+/* text with every {d} replaced by the scratch directory, into out. */
+static void expand(const char *text, char *out, size_t len)
+{
+    out[0] = '\0';
+    for (const char *p = text; *p;) {
+        bool dirname = strncmp(p, "{d}", 3) == 0;
+        size_t n = strlen(out);
+        snprintf(out + n, len - n, dirname ? "%s" : "%.1s", dirname ? dir : p);
+        p += dirname ? 3 : 1;
+    }
+}
+
 /* Runs dama (ARGS with {d} for the scratch directory) and checks its exit code and its
- * whole output (stdout and stderr) when out is not NULL. */
+ * whole output (stdout and stderr, {d} again) when out is not NULL. */
 static void dama_exact(const char *args, int code, const char *out)
 {
-    char expanded[1024] = "", got[1 << 14];
-    for (const char *p = args; *p;) {
-        if (strncmp(p, "{d}", 3) == 0) {
-            strcat(expanded, dir);
-            p += 3;
-        } else {
-            strncat(expanded, p++, 1);
-        }
-    }
+    static char expanded[1024], got[1 << 14], want[1 << 14];
+    expand(args, expanded, sizeof expanded);
     int rc = test_dama_run(got, sizeof got, "%s", expanded);
     if (rc != code) fail_msg("dama %s: exit %d, expected %d:\n%s", expanded, rc, code, got);
     if (!out) return;
-    char want[1 << 14] = "";
-    for (const char *p = out; *p;) { /* {d} in the expected text too */
-        if (strncmp(p, "{d}", 3) == 0) {
-            strcat(want, dir);
-            p += 3;
-        } else {
-            strncat(want, p++, 1);
-        }
-    }
+    expand(out, want, sizeof want);
     if (strcmp(got, want) != 0) fail_msg("dama %s:\n--- got\n%s--- expected\n%s", expanded, got, want);
 }
 
