@@ -246,6 +246,7 @@ static void test_variant_mismatches(void **state)
                "dama: {d}/tr.db: game 2 is a turkish game, not international (give --variant turkish)\n");
     dama_exact("pdn export --db {d}/tr.db --game 9", 2, "dama: no game 9 in {d}/tr.db\n");
     dama_exact("pdn export --db {d}/tr.db --run 1 --game 2", 2, "dama: pdn export takes --run or --game, not both\n");
+    dama_exact("pdn export --db {d}/tr.db --out {d}", 2, "dama: --out {d} is a directory: pdn export writes one file\n");
     /* an International database has no Turkish games to export: an empty file */
     dama_exact("pdn export -v intl --db {d}/tr.db --out {d}/none.pdn", 0, "pdn export games 0 file {d}/none.pdn\n");
     char *none = read_back("none.pdn");
