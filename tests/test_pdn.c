@@ -140,6 +140,10 @@ static void round_trip(const char *variant)
     snprintf(name, sizeof name, "%s-b.db", variant);
     assert_int_equal(count_rows(name, "games"), 6);
     assert_int_equal(count_rows(name, "runs"), 1);
+    /* the tuner reads an import run like a self-play run */
+    snprintf(cmd, sizeof cmd, "tune -v %s --db {d}/%s-b.db --runs 1 --epochs 1 --out {d}/%s-w.txt", variant, variant,
+             variant);
+    dama_exact(cmd, 0, NULL);
 }
 
 static void test_round_trip_turkish(void **state)
