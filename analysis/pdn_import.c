@@ -12,30 +12,22 @@
 #include "notation.h"
 #include "pdn_game.h"
 #include "pdn_import.h"
+#include "pdn_write.h"
 #include "position.h"
 #include "text_input.h"
 #include "variant.h"
-
-/* One good game waiting for its file's transaction, with the memory its record points to. */
-typedef struct Pending {
-    StorePdnImport imp;
-    char *moves, *fen, *identity, *source;
-    StorePdnTag *tags;
-    StorePdnNote *notes;
-    StoredPosition *positions;
-} Pending;
 
 typedef struct Importer {
     const PdnImportConfig *cfg;
     const char *path;
     Game *game;
-    Pending *pending;
+    PdnRecord *pending;
     int npending, cap;
     PdnImportCounts counts;
     bool oom;
 } Importer;
 
-static void pending_free(Pending *p)
+void pdn_record_free(PdnRecord *p)
 {
     free(p->moves);
     free(p->fen);
@@ -54,17 +46,17 @@ static void pending_free(Pending *p)
 }
 
 /* Reports a bad game: "FILE:LINE: game N[, move M]: ...". */
-static int bad_game(Importer *im, const PdnGame *g, long line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int bad_game(Importer *im, const PdnGame *g, long line, const char *fmt, ...)
+static int bad_game(const PdnImportConfig *cfg, const char *path, const PdnGame *g, long line,
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static int bad_game(const PdnImportConfig *cfg, const char *path, const PdnGame *g, long line,
+                    const char *fmt, ...)
 {
-    im->counts.bad++;
-    if (im->cfg->errors) {
+    if (cfg->errors) {
         va_list ap;
         va_start(ap, fmt);
-        fprintf(im->cfg->errors, "%s:%ld: game %ld", im->path, line, g->number);
-        vfprintf(im->cfg->errors, fmt, ap);
-        fputc('\n', im->cfg->errors);
+        fprintf(cfg->errors, "%s:%ld: game %ld", path, line, g->number);
+        vfprintf(cfg->errors, fmt, ap);
+        fputc('\n', cfg->errors);
         va_end(ap);
     }
     return 0;
@@ -160,7 +152,7 @@ static int reason_from_name(const char *name)
 }
 
 /* The tags kept with the game (all but those the game itself gives back), and its notes. */
-static bool copy_tags_and_notes(Pending *p, const PdnGame *g, const int *note_ply)
+static bool copy_tags_and_notes(PdnRecord *p, const PdnGame *g, const int *note_ply)
 {
     p->tags = calloc((size_t)g->ntags + 1, sizeof *p->tags);
     p->notes = calloc((size_t)(g->nitems - g->nmoves) + 1, sizeof *p->notes);
@@ -196,30 +188,28 @@ static void move_number(char *buf, size_t len, int ply, int first_side)
     snprintf(buf, len, "%d%s", half / 2 + 1, half % 2 ? "..." : "");
 }
 
-/* Checks one game and, when it is good, queues it: 0, or 1 when out of memory. */
-static int import_game(void *ctx, const PdnGame *g)
+int pdn_record_make(const PdnImportConfig *cfg, const char *path, const PdnGame *g, Game *game,
+                    PdnRecord *out)
 {
-    Importer *im = ctx;
-    const Variant *v = im->cfg->variant;
-    im->counts.games++;
+    const Variant *v = cfg->variant;
+    memset(out, 0, sizeof *out);
     if (g->syntax)
-        return bad_game(im, g, g->syntax_line, ": %s: %s", g->syntax_what, g->syntax_why);
+        return bad_game(cfg, path, g, g->syntax_line, ": %s: %s", g->syntax_what, g->syntax_why);
     PdnProblem pr;
     Position start;
     bool setup;
     if (!pdn_game_start(v, g, &start, &setup, &pr))
-        return bad_game(im, g, pr.line, ": %s: %s", pr.what, pr.why);
-    Game *game = im->game;
-    game_init(game, v, &im->cfg->rules, &start);
-    Pending p = { 0 };
+        return bad_game(cfg, path, g, pr.line, ": %s: %s", pr.what, pr.why);
+    game_init(game, v, &cfg->rules, &start);
+    PdnRecord p = { 0 };
     Text moves = { 0 };
     int *note_ply = calloc((size_t)g->nitems + 1, sizeof *note_ply);
     p.positions = calloc((size_t)g->nmoves + 1, sizeof *p.positions);
     if (!note_ply || !p.positions || !text_add(&moves, "")) {
         free(note_ply);
         free(moves.s);
-        pending_free(&p);
-        return 1;
+        pdn_record_free(&p);
+        return -1;
     }
     p.positions[0] = (StoredPosition){ .pos = start, .capture_pending = v->capture_pending(&start) };
     int code = 0;
@@ -232,12 +222,12 @@ static int import_game(void *ctx, const PdnGame *g)
         char number[32], text[256];
         move_number(number, sizeof number, game->ply, start.side);
         Move m;
-        if (!pdn_game_move(v, &im->cfg->rules, &game->pos, it, &m, &pr)) {
+        if (!pdn_game_move(v, &cfg->rules, &game->pos, it, &m, &pr)) {
             bad = true;
             if (it->raw_len > PDN_TOKEN_MAX)
-                bad_game(im, g, pr.line, ", move %s: %s: %s", number, pr.what, pr.why);
+                bad_game(cfg, path, g, pr.line, ", move %s: %s: %s", number, pr.what, pr.why);
             else
-                bad_game(im, g, pr.line, ", move %s: %s", number, pr.why);
+                bad_game(cfg, path, g, pr.line, ", move %s: %s", number, pr.why);
             break;
         }
         if (!text_add(&moves, move_to_text(v, &m, text, sizeof text))) {
@@ -246,7 +236,7 @@ static int import_game(void *ctx, const PdnGame *g)
         }
         if (!game_play(game, &m)) {
             bad = true;
-            bad_game(im, g, it->line, ", move %s: longer than %d plies", number, MAX_GAME_PLIES);
+            bad_game(cfg, path, g, it->line, ", move %s: longer than %d plies", number, MAX_GAME_PLIES);
             break;
         }
         p.positions[game->ply] = (StoredPosition){ .pos = game->pos, .capture_pending = v->capture_pending(&game->pos) };
@@ -262,10 +252,10 @@ static int import_game(void *ctx, const PdnGame *g)
         GameEnd end = { ruled, reason };
         if (ruled != RESULT_NONE && reason == REASON_NO_MOVES && stated != RESULT_NONE && stated != ruled) {
             bad = true;
-            bad_game(im, g, line, ": result %s: the game ended %s", g->result, game_end_text(end, buf, sizeof buf));
+            bad_game(cfg, path, g, line, ": result %s: the game ended %s", g->result, game_end_text(end, buf, sizeof buf));
         } else if (stated == RESULT_NONE && ruled == RESULT_NONE) {
             bad = true;
-            bad_game(im, g, line, ": result '%s': not a finished game, and the database keeps finished games only",
+            bad_game(cfg, path, g, line, ": result '%s': not a finished game, and the database keeps finished games only",
                      g->result[0] ? g->result : "(none)");
         }
         result = stated != RESULT_NONE ? stated : ruled;
@@ -277,8 +267,8 @@ static int import_game(void *ctx, const PdnGame *g)
     if (bad || code) {
         free(note_ply);
         free(moves.s);
-        pending_free(&p);
-        return code;
+        pdn_record_free(&p);
+        return code ? -1 : 0;
     }
     char fen[1024], source[64];
     position_to_fen(&start, v, fen, sizeof fen);
@@ -286,23 +276,14 @@ static int import_game(void *ctx, const PdnGame *g)
     p.moves = moves.s;
     p.fen = strdup(fen);
     p.identity = game_identity(v, g, fen, moves.s);
-    p.source = malloc(strlen(im->path) + strlen(source) + 1);
+    p.source = malloc(strlen(path) + strlen(source) + 1);
     if (p.source)
-        strcat(strcpy(p.source, im->path), source);
+        strcat(strcpy(p.source, path), source);
     bool ok = p.fen && p.identity && p.source && copy_tags_and_notes(&p, g, note_ply);
     free(note_ply);
-    if (ok && im->npending == im->cap) {
-        int cap = im->cap ? 2 * im->cap : 16;
-        Pending *np = realloc(im->pending, (size_t)cap * sizeof *np);
-        ok = np != NULL;
-        if (ok) {
-            im->pending = np;
-            im->cap = cap;
-        }
-    }
     if (!ok) {
-        pending_free(&p);
-        return 1;
+        pdn_record_free(&p);
+        return -1;
     }
     int winner = result == RESULT_WHITE_WINS ? WHITE : BLACK;
     uint64_t seed = 0, run = 0, index = 0;
@@ -327,8 +308,43 @@ static int import_game(void *ctx, const PdnGame *g)
     p.imp.origin_index = (int)index;
     p.imp.tags = p.tags;
     p.imp.notes = p.notes;
-    im->pending[im->npending++] = p;
+    p.start = start;
+    p.setup = setup;
+    *out = p;
+    return 1;
+}
+
+/* Checks one game and, when it is good, queues it: 0, or 1 when out of memory. */
+static int import_game(void *ctx, const PdnGame *g)
+{
+    Importer *im = ctx;
+    im->counts.games++;
+    if (im->npending == im->cap) {
+        int cap = im->cap ? 2 * im->cap : 16;
+        PdnRecord *np = realloc(im->pending, (size_t)cap * sizeof *np);
+        if (!np)
+            return 1;
+        im->pending = np;
+        im->cap = cap;
+    }
+    int made = pdn_record_make(im->cfg, im->path, g, im->game, &im->pending[im->npending]);
+    if (made < 0)
+        return 1;
+    if (made)
+        im->npending++;
+    else
+        im->counts.bad++;
     return 0;
+}
+
+bool pdn_record_write(FILE *f, const PdnRecord *r, const Variant *v, const Rules *rules, char *err, size_t errlen)
+{
+    PdnGameOut out = {
+        .variant = v, .rules = rules, .start = &r->start, .setup = r->setup, .moves = r->moves,
+        .result = r->imp.rec.result, .tags = r->tags, .ntags = r->imp.ntags, .notes = r->notes,
+        .nnotes = r->imp.nnotes,
+    };
+    return pdn_write_game(f, &out, err, errlen);
 }
 
 int pdn_import_text(Store *s, const PdnImportConfig *cfg, const char *name, const char *text, size_t len,
@@ -371,7 +387,7 @@ int pdn_import_text(Store *s, const PdnImportConfig *cfg, const char *name, cons
     }
     free(batch);
     for (int i = 0; i < im.npending; i++)
-        pending_free(&im.pending[i]);
+        pdn_record_free(&im.pending[i]);
     free(im.pending);
     free(im.game);
     return code;

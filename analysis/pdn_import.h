@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "pdn_read.h"
 #include "store.h"
 
 typedef struct PdnImportConfig {
@@ -22,6 +23,27 @@ typedef struct PdnImportConfig {
 typedef struct PdnImportCounts {
     int games, imported, duplicates, bad;
 } PdnImportCounts;
+
+/* One good game as the store keeps it, with the memory its record points to. */
+typedef struct PdnRecord {
+    StorePdnImport imp;
+    Position start;
+    bool setup;               /* a FEN tag set the start up */
+    char *moves, *fen, *identity, *source;
+    StorePdnTag *tags;
+    StorePdnNote *notes;
+    StoredPosition *positions;
+} PdnRecord;
+
+/* Checks game g of the file called path against cfg's rules, replaying it in *game
+ * (scratch): 1 with *out filled (free with pdn_record_free) when it is good, 0 when it is
+ * bad (reported on cfg->errors), -1 when out of memory. */
+int pdn_record_make(const PdnImportConfig *cfg, const char *path, const PdnGame *g, Game *game,
+                    PdnRecord *out);
+void pdn_record_free(PdnRecord *r);
+/* The record as PDN text, as `dama pdn export` writes it after an import. */
+bool pdn_record_write(FILE *f, const PdnRecord *r, const Variant *v, const Rules *rules, char *err,
+                      size_t errlen);
 
 /* Imports the file at path into s (run *run_id, created when <= 0 and needed) and adds to
  * *counts.  Returns 0 (bad games are counted, not failures), 2 when the file cannot be
