@@ -153,8 +153,12 @@ static int export_all(Store *store, const char *db_path, const Variant *v, const
     if (!f)
         return cli_runtime_error("out of memory");
     int code = EXIT_OK;
-    for (int64_t i = 0; i < n && code == EXIT_OK; i++)
+    const atomic_bool *stop = pipeline_interrupt_flag();
+    for (int64_t i = 0; i < n && code == EXIT_OK; i++) {
         code = export_game(store, db_path, v, rules, ids[i], f);
+        if (code == EXIT_OK && atomic_load(stop))
+            code = EXIT_INTERRUPTED;
+    }
     if (fclose(f) != 0 && code == EXIT_OK)
         code = cli_runtime_error("out of memory");
     CsvWriter w;
@@ -164,11 +168,17 @@ static int export_all(Store *store, const char *db_path, const Variant *v, const
             code = cli_runtime_error("%s", err);
         } else {
             csv_raw(&w, text, len);
-            if (!csv_writer_commit(&w, err, sizeof err))
+            if (atomic_load(stop)) {
+                csv_writer_abort(&w);
+                code = EXIT_INTERRUPTED;
+            } else if (!csv_writer_commit(&w, err, sizeof err)) {
                 code = cli_runtime_error("%s", err);
+            }
         }
     }
     free(text);
+    if (code == EXIT_INTERRUPTED)
+        fprintf(stderr, "dama: interrupted: %s not written\n", out ? out : "the PDN");
     if (code == EXIT_OK && out && strcmp(out, "-") != 0)
         printf("pdn export games %lld file %s\n", (long long)n, out);
     return code;
@@ -280,7 +290,13 @@ static int run_import(int argc, char **argv)
     int64_t run_id = 0;
     int code = EXIT_OK;
     bool bad = false;
+    const atomic_bool *stop = pipeline_interrupt_flag();
     for (int i = optind; i < argc && code == EXIT_OK; i++) {
+        if (atomic_load(stop)) { /* the files done so far stay imported */
+            fprintf(stderr, "dama: interrupted before %s\n", argv[i]);
+            code = EXIT_INTERRUPTED;
+            break;
+        }
         PdnImportCounts c = { 0 };
         char err[512];
         int rc = pdn_import_file(store, &cfg, argv[i], &run_id, &c, err, sizeof err);
@@ -298,7 +314,8 @@ static int run_import(int argc, char **argv)
                c.duplicates, c.bad);
         fflush(stdout);
     }
-    if (run_id > 0 && !store_run_end(store, run_id, code == EXIT_OK ? "done" : "failed") && code == EXIT_OK)
+    const char *status = code == EXIT_OK ? "done" : code == EXIT_INTERRUPTED ? "interrupted" : "failed";
+    if (run_id > 0 && !store_run_end(store, run_id, status) && code == EXIT_OK)
         code = cli_runtime_error("%s: %s", db_path, store_error(store));
     store_close(store);
     return code == EXIT_OK && bad ? EXIT_USAGE : code;
