@@ -3,10 +3,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "batch.h"
-#include "notation.h"
+#include "pdn_game.h"
 #include "position.h"
 #include "text_input.h"
 #include "variant.h"
@@ -174,25 +173,7 @@ int batch_read_fen_file(BatchList *l, const Variant *v, const char *path, char *
 
 /* ---- PDN ---- */
 
-/* Longest move-text token and tag value read; longer ones are bad lines, never cut. */
-#define PDN_TOKEN_MAX 127
-#define PDN_VALUE_MAX 511
-
-typedef struct PdnGame {
-    long number;         /* 1-based index in the file */
-    long line;           /* where the game (or its FEN tag) starts */
-    char fen[PDN_VALUE_MAX + 1]; /* the FEN tag; "" = start */
-    bool fen_too_long;   /* the FEN tag did not fit fen */
-    int gametype;        /* the GameType tag's number (20 International, 30 Turkish); 0 = none */
-    long gametype_line;
-    bool started;        /* the start position is set up */
-    bool broken;         /* a bad FEN or move: the rest of the game is skipped */
-    bool any;            /* the game has a tag or a move */
-    Position pos;
-    long ply;
-} PdnGame;
-
-typedef struct PdnReader {
+typedef struct PdnBatch {
     BatchList *l;
     const Variant *v;
     const Rules *rules;
@@ -200,226 +181,65 @@ typedef struct PdnReader {
     const BatchPlies *plies;
     char *err;
     size_t errlen;
-    PdnGame g;
-} PdnReader;
+} PdnBatch;
 
-/* Adds the current position when its ply is selected: 0, 2 (stop) or 1 (out of memory). */
-static int pdn_take(PdnReader *r)
+/* Adds a game's position when its ply is selected: 0 or 1 (out of memory). */
+static int pdn_take(PdnBatch *b, long number, long ply, const Position *pos)
 {
-    if (!plies_selected(r->plies, r->g.ply))
+    if (!plies_selected(b->plies, ply))
         return 0;
     char id[64];
-    snprintf(id, sizeof id, "game%ld:ply%ld", r->g.number, r->g.ply);
-    return add_item(r->l, r->v, &r->g.pos, id) ? 0 : out_of_memory(r->err, r->errlen);
+    snprintf(id, sizeof id, "game%ld:ply%ld", number, ply);
+    return add_item(b->l, b->v, pos, id) ? 0 : out_of_memory(b->err, b->errlen);
 }
 
-/* A bad move, FEN tag or construct in the current game: the rest of the game is skipped. */
-static int pdn_bad(PdnReader *r, long line, const char *what, const char *why)
+/* A bad move, tag or construct: 0, or 2 when the batch must stop (strict). */
+static int pdn_bad(PdnBatch *b, long number, long line, const char *what, const char *why)
 {
-    r->g.broken = true;
-    return bad_line(r->l, r->path, line, "game %ld: %s: %s", r->g.number, what, why) ? 2 : 0;
+    return bad_line(b->l, b->path, line, "game %ld: %s: %s", number, what, why) ? 2 : 0;
 }
 
-/* Sets up the start position of the game when not yet done. */
-static int pdn_start(PdnReader *r)
+/* Every position of one game (or the selected plies) up to its first bad move; a game with
+ * tags but no moves gives its start position. */
+static int pdn_batch_game(void *ctx, const PdnGame *g)
 {
-    PdnGame *g = &r->g;
-    if (g->started || g->broken)
-        return 0;
-    g->started = true;
-    g->ply = 0;
-    char why[256];
-    if (g->gametype && g->gametype != r->v->pdn_gametype) {
-        const Variant *other = NULL;
-        for (int i = 0; variant_at(i); i++)
-            if (variant_at(i)->pdn_gametype == g->gametype)
-                other = variant_at(i);
-        if (g->gametype < 0)
-            snprintf(why, sizeof why, "not a game type number (%s is %d)", r->v->name, r->v->pdn_gametype);
-        else if (other)
-            snprintf(why, sizeof why, "%d is %s draughts, not %s (give --variant %s)", g->gametype,
-                     other->name, r->v->name, other->name);
-        else
-            snprintf(why, sizeof why, "%d is no game dama plays (%s is %d)", g->gametype, r->v->name,
-                     r->v->pdn_gametype);
-        return pdn_bad(r, g->gametype_line, "GameType", why);
-    }
-    if (g->fen_too_long) {
-        snprintf(why, sizeof why, "longer than %d characters", PDN_VALUE_MAX);
-        return pdn_bad(r, g->line, "FEN tag", why);
-    }
-    if (!g->fen[0])
-        r->v->start(&g->pos);
-    else if (!position_from_fen(&g->pos, r->v, g->fen, why, sizeof why))
-        return pdn_bad(r, g->line, "FEN tag", why);
-    return pdn_take(r);
-}
-
-/* Ends the current game (a game with tags but no moves gives its start position). */
-static int pdn_finish(PdnReader *r)
-{
+    PdnBatch *b = ctx;
+    PdnProblem p;
+    Position pos;
+    long ply = 0;
+    bool started = false, broken = false;
     int code = 0;
-    if (r->g.any && !r->g.started)
-        code = pdn_start(r);
-    long number = r->g.number;
-    bool any = r->g.any;
-    memset(&r->g, 0, sizeof r->g);
-    r->g.number = any ? number + 1 : number;
-    return code;
-}
-
-static void pdn_begin_game(PdnReader *r, long line)
-{
-    if (!r->g.any) {
-        r->g.any = true;
-        r->g.line = line;
+    for (int i = 0; i < g->nitems && !broken && !code; i++) {
+        if (g->items[i].kind != PDN_MOVE)
+            continue;
+        if (!started) {
+            started = true;
+            if (!pdn_game_start(b->v, g, &pos, NULL, &p)) {
+                broken = true;
+                code = pdn_bad(b, g->number, p.line, p.what, p.why);
+                break;
+            }
+            if ((code = pdn_take(b, g->number, ply, &pos)))
+                break;
+        }
+        Move m;
+        if (!pdn_game_move(b->v, b->rules, &pos, &g->items[i], &m, &p)) {
+            broken = true;
+            code = pdn_bad(b, g->number, p.line, p.what, p.why);
+            break;
+        }
+        b->v->make(&pos, &m);
+        code = pdn_take(b, g->number, ++ply, &pos);
     }
-}
-
-static bool is_result(const char *t)
-{
-    static const char *const results[] = { "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*",
-                                            "2-2", "0-4", "4-0", "1/2", NULL };
-    for (int i = 0; results[i]; i++)
-        if (strcmp(t, results[i]) == 0)
-            return true;
-    return false;
-}
-
-/* One move-text token of n bytes (n >= 1). */
-static int pdn_token(PdnReader *r, const char *text, size_t n, long line)
-{
-    char tok[PDN_TOKEN_MAX + 1];
-    if (n > PDN_TOKEN_MAX) {
-        pdn_begin_game(r, line);
-        int code = pdn_start(r);
-        if (code || r->g.broken)
-            return code;
-        char quoted[100], what[128], why[64];
-        snprintf(what, sizeof what, "move '%s'", text_quote(quoted, sizeof quoted, text, n, 20));
-        snprintf(why, sizeof why, "longer than %d characters", PDN_TOKEN_MAX);
-        return pdn_bad(r, line, what, why);
-    }
-    memcpy(tok, text, n);
-    tok[n] = '\0';
-    if (is_result(tok))
-        return pdn_finish(r);
-    if (tok[0] == '$')
-        return 0;
-    char *p = tok;
-    while (*p >= '0' && *p <= '9')
-        p++;
-    if (p > tok && *p == '.') { /* a move number: "12." or "12..." possibly glued to a move */
-        while (*p == '.')
-            p++;
-        memmove(tok, p, strlen(p) + 1);
-    }
-    n = strlen(tok);
-    while (n > 0 && (tok[n - 1] == '!' || tok[n - 1] == '?'))
-        tok[--n] = '\0';
-    if (!n)
-        return 0;
-    pdn_begin_game(r, line);
-    int code = pdn_start(r);
-    if (code || r->g.broken)
+    if (code)
         return code;
-    Move m;
-    char why[512], quoted[4 * PDN_TOKEN_MAX + 4], what[sizeof quoted + 16];
-    if (!move_from_text(r->v, &r->g.pos, r->rules, tok, &m, why, sizeof why)) {
-        snprintf(what, sizeof what, "move '%s'", text_quote(quoted, sizeof quoted, tok, n, PDN_TOKEN_MAX));
-        return pdn_bad(r, line, what, why);
-    }
-    r->v->make(&r->g.pos, &m);
-    r->g.ply++;
-    return pdn_take(r);
-}
-
-/* A tag "[Name "value"]" at text (text[0] == '['): the length consumed, or 0 when the tag
- * is not closed before the end of the text. */
-static size_t pdn_tag(PdnReader *r, const char *text, size_t len, long *line)
-{
-    size_t i = 1;
-    char name[32];
-    size_t nl = 0;
-    while (i < len && (text[i] == ' ' || text[i] == '\t'))
-        i++;
-    while (i < len && text[i] != ' ' && text[i] != '\t' && text[i] != '"' && text[i] != ']'
-           && text[i] != '\n') {
-        if (nl + 1 < sizeof name)
-            name[nl++] = text[i];
-        i++;
-    }
-    name[nl] = '\0';
-    char value[PDN_VALUE_MAX + 1];
-    size_t vl = 0;
-    bool too_long = false;
-    while (i < len && text[i] != '"' && text[i] != ']') {
-        if (text[i] == '\n')
-            (*line)++;
-        i++;
-    }
-    if (i < len && text[i] == '"') {
-        for (i++; i < len && text[i] != '"'; i++) {
-            if (text[i] == '\\' && i + 1 < len)
-                i++;
-            if (text[i] == '\n')
-                (*line)++;
-            if (vl < PDN_VALUE_MAX)
-                value[vl++] = text[i];
-            else
-                too_long = true;
-        }
-        if (i < len)
-            i++; /* the closing quote */
-    }
-    value[vl] = '\0';
-    while (i < len && text[i] != ']') {
-        if (text[i] == '\n')
-            (*line)++;
-        i++;
-    }
-    if (i == len)
+    if (g->syntax)
+        return pdn_bad(b, g->number, g->syntax_line, g->syntax_what, g->syntax_why);
+    if (started)
         return 0;
-    if (strcasecmp(name, "FEN") == 0) {
-        while (vl > 0 && (value[vl - 1] == '.' || value[vl - 1] == ' '))
-            value[--vl] = '\0';
-        memcpy(r->g.fen, value, vl + 1);
-        r->g.fen_too_long = too_long;
-        r->g.line = *line;
-    } else if (strcasecmp(name, "GameType") == 0) {
-        /* "20" or in full "20,W,10,10,N2,0": the number names the game */
-        int number = 0;
-        for (size_t k = 0; k < vl && value[k] >= '0' && value[k] <= '9' && number < 1000; k++)
-            number = number * 10 + (value[k] - '0');
-        r->g.gametype = number > 0 ? number : -1;
-        r->g.gametype_line = *line;
-    }
-    return i + 1;
-}
-
-/* Where a move-text token ends. */
-static bool pdn_delimiter(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '[' || c == '{' || c == '('
-        || c == ';';
-}
-
-/* A {comment} or (variation), nested, at text[*i]: skips it; false when it is not closed. */
-static bool pdn_skip_group(const char *text, size_t len, size_t *i, long *line)
-{
-    char open = text[*i], close = open == '{' ? '}' : ')';
-    long depth = 0;
-    for (; *i < len; (*i)++) {
-        if (text[*i] == '\n')
-            (*line)++;
-        if (text[*i] == open)
-            depth++;
-        else if (text[*i] == close && --depth == 0) {
-            (*i)++;
-            return true;
-        }
-    }
-    return false;
+    if (!pdn_game_start(b->v, g, &pos, NULL, &p))
+        return pdn_bad(b, g->number, p.line, p.what, p.why);
+    return pdn_take(b, g->number, 0, &pos);
 }
 
 int batch_read_pdn_text(BatchList *l, const Variant *v, const Rules *rules, const char *name,
@@ -429,56 +249,8 @@ int batch_read_pdn_text(BatchList *l, const Variant *v, const Rules *rules, cons
     err[0] = '\0';
     if (!text_prepare(name, &text, &len, err, errlen))
         return 2;
-    PdnReader r = { l, v, rules, name, plies, err, errlen, { .number = 1 } };
-    long line = 1;
-    int code = 0;
-    bool line_start = true;
-    for (size_t i = 0; i < len && !code;) {
-        char c = text[i];
-        if (c == '\n') {
-            line++;
-            i++;
-            line_start = true;
-            continue;
-        }
-        if (c == ' ' || c == '\t' || c == '\r') {
-            i++;
-            continue;
-        }
-        bool at_line_start = line_start;
-        line_start = false;
-        long start_line = line;
-        if ((c == '%' && at_line_start) || c == ';') { /* an escape line, a comment line */
-            while (i < len && text[i] != '\n')
-                i++;
-        } else if (c == '[') {
-            if (r.g.started)
-                code = pdn_finish(&r); /* a tag after moves begins the next game */
-            if (code)
-                break;
-            pdn_begin_game(&r, line);
-            size_t used = pdn_tag(&r, text + i, len - i, &line);
-            if (!used) {
-                code = pdn_bad(&r, start_line, "tag", "'[' not closed by ']'");
-                break;
-            }
-            i += used;
-        } else if (c == '{' || c == '(') {
-            if (!pdn_skip_group(text, len, &i, &line)) {
-                code = pdn_bad(&r, start_line, c == '{' ? "comment" : "variation",
-                               c == '{' ? "'{' not closed by '}'" : "'(' not closed by ')'");
-                break;
-            }
-        } else {
-            size_t start = i;
-            while (i < len && !pdn_delimiter(text[i]))
-                i++;
-            code = pdn_token(&r, text + start, i - start, line);
-        }
-    }
-    if (!code)
-        code = pdn_finish(&r);
-    return code;
+    PdnBatch b = { l, v, rules, name, plies, err, errlen };
+    return pdn_read_text(text, len, pdn_batch_game, &b, err, errlen);
 }
 
 int batch_read_pdn_file(BatchList *l, const Variant *v, const Rules *rules, const char *path,

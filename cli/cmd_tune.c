@@ -172,8 +172,8 @@ static int check_named_runs(Store *store, const char *db, const char *variant, c
             return cli_runtime_error("%s: %s", db, store_error(store));
         if (!found)
             return cli_usage_error("--runs: no run %lld in %s", (long long)ids[i], db);
-        if (strcmp(kind, "selfplay") != 0 && strcmp(kind, "match") != 0)
-            return cli_usage_error("--runs: run %lld is a %s run, not a selfplay or match run",
+        if (strcmp(kind, "selfplay") != 0 && strcmp(kind, "match") != 0 && strcmp(kind, "import") != 0)
+            return cli_usage_error("--runs: run %lld is a %s run, not a selfplay, match or import run",
                                    (long long)ids[i], kind);
         if (strcmp(run_variant, variant) != 0)
             return cli_usage_error("--runs: run %lld plays %s, not %s", (long long)ids[i], run_variant, variant);

@@ -20,6 +20,7 @@ const Command *const dama_commands[] = {
     &cmd_match,
     &cmd_train,
     &cmd_export,
+    &cmd_pdn,
     &cmd_weights,
     &cmd_hub,
     &cmd_help,

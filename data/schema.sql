@@ -1,11 +1,11 @@
--- dama database, schema version 4.
+-- dama database, schema version 5.
 -- store/schema.c embeds this text byte for byte (tests/test_store.c checks it), so the
 -- binary never reads it from the working directory.  Change both together, bump
 -- user_version, and add a migration step in store/schema.c.
 -- Times are Unix seconds.  Bitboards are uint64 stored as the int64 with the same bits.
 
 PRAGMA application_id = 1145130305; -- 'DAMA': tells a dama database from other files
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;
 
 -- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash of text).
 CREATE TABLE weights (
@@ -21,7 +21,7 @@ CREATE TABLE weights (
 );
 CREATE INDEX weights_generation ON weights(variant, generation);
 
--- One row per invocation of a pipeline step (selfplay, match, train, tune, analysis ...).
+-- One row per invocation of a pipeline step (selfplay, match, train, tune, analysis, import ...).
 -- variant (runs, games, openings; since v4): the game played, so one file may hold both
 -- and no reader mixes them.
 CREATE TABLE runs (
@@ -159,4 +159,33 @@ CREATE TABLE train_steps (
     outcome               TEXT,     -- decision: 'promoted' or 'rejected'
     created_at            INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),
     PRIMARY KEY (train_run_id, generation, step)
+) WITHOUT ROWID;
+
+-- Games imported from PDN files (since v5) keep here what the games table has no column
+-- for, so that `dama pdn export` writes back what was read.  identity: a hash of the
+-- variant, the start position, the moves and the identifying tags: a game is never
+-- imported twice.  source: the FILE:LINE it was read from.
+CREATE TABLE pdn_games (
+    game_id   INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    identity  TEXT    NOT NULL UNIQUE,
+    source    TEXT
+);
+
+-- An imported game's tags in the order read (Result, GameType and FEN come from the game).
+CREATE TABLE pdn_tags (
+    game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seq      INTEGER NOT NULL,
+    name     TEXT    NOT NULL,
+    value    TEXT    NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+
+-- An imported game's comments, variations, NAGs and !? marks as written, each after `ply`
+-- plies (0: before the first move), in the order read.
+CREATE TABLE pdn_notes (
+    game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seq      INTEGER NOT NULL,
+    ply      INTEGER NOT NULL CHECK (ply >= 0),
+    text     TEXT    NOT NULL,
+    PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;

@@ -14,7 +14,7 @@ static int result_from_text(const unsigned char *text)
 }
 
 /* strdup of a column; NULL stays NULL.  *oom is set when the copy fails. */
-static char *column_strdup(sqlite3_stmt *st, int col, bool *oom)
+char *store_column_strdup(sqlite3_stmt *st, int col, bool *oom)
 {
     const unsigned char *t = sqlite3_column_text(st, col);
     if (!t) return NULL;
@@ -64,10 +64,10 @@ static bool read_game_row(Store *s, int64_t id, StoredGame *out)
         r->white_weights_id = sqlite3_column_int64(st, 3);
         r->black_weights_id = sqlite3_column_int64(st, 4);
         r->result = result_from_text(sqlite3_column_text(st, 5));
-        out->reason = column_strdup(st, 6, &oom);
+        out->reason = store_column_strdup(st, 6, &oom);
         r->plies = sqlite3_column_int(st, 7);
         r->mars = sqlite3_column_int(st, 8) != 0;
-        out->moves = column_strdup(st, 9, &oom);
+        out->moves = store_column_strdup(st, 9, &oom);
         r->seed = store_i2u(sqlite3_column_int64(st, 10));
         r->npositions = sqlite3_column_int(st, 11);
         out->created_at = sqlite3_column_int64(st, 12);
@@ -143,7 +143,7 @@ bool store_weights_get(Store *s, int64_t id, char **text_out)
     store_bind_int(s, st, 1, id);
     int rc = store_step(s, st);
     bool oom = false;
-    if (rc == SQLITE_ROW) *text_out = column_strdup(st, 0, &oom);
+    if (rc == SQLITE_ROW) *text_out = store_column_strdup(st, 0, &oom);
     store_done(st);
     if (rc == SQLITE_DONE) return store_fail(s, "no weights %lld", (long long)id);
     if (rc != SQLITE_ROW) return store_fail_db(s, "store_weights_get");

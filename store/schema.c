@@ -3,21 +3,21 @@
 #include <stdio.h>
 #include "store_internal.h"
 
-#define SCHEMA_VERSION 4
+#define SCHEMA_VERSION 5
 #define APPLICATION_ID 1145130305 /* 'DAMA' in the file header: marks a dama database */
 
 /* data/schema.sql, byte for byte (tests/test_store.c compares them).  After editing the
  * .sql file, regenerate the literal, e.g. with
  *   sed 's/\\/\\\\/g; s/"/\\"/g; s/^/    "/; s/$/\\n"/' data/schema.sql */
 static const char schema_sql[] =
-    "-- dama database, schema version 4.\n"
+    "-- dama database, schema version 5.\n"
     "-- store/schema.c embeds this text byte for byte (tests/test_store.c checks it), so the\n"
     "-- binary never reads it from the working directory.  Change both together, bump\n"
     "-- user_version, and add a migration step in store/schema.c.\n"
     "-- Times are Unix seconds.  Bitboards are uint64 stored as the int64 with the same bits.\n"
     "\n"
     "PRAGMA application_id = 1145130305; -- 'DAMA': tells a dama database from other files\n"
-    "PRAGMA user_version = 4;\n"
+    "PRAGMA user_version = 5;\n"
     "\n"
     "-- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash of text).\n"
     "CREATE TABLE weights (\n"
@@ -33,7 +33,7 @@ static const char schema_sql[] =
     ");\n"
     "CREATE INDEX weights_generation ON weights(variant, generation);\n"
     "\n"
-    "-- One row per invocation of a pipeline step (selfplay, match, train, tune, analysis ...).\n"
+    "-- One row per invocation of a pipeline step (selfplay, match, train, tune, analysis, import ...).\n"
     "-- variant (runs, games, openings; since v4): the game played, so one file may hold both\n"
     "-- and no reader mixes them.\n"
     "CREATE TABLE runs (\n"
@@ -171,6 +171,35 @@ static const char schema_sql[] =
     "    outcome               TEXT,     -- decision: 'promoted' or 'rejected'\n"
     "    created_at            INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),\n"
     "    PRIMARY KEY (train_run_id, generation, step)\n"
+    ") WITHOUT ROWID;\n"
+    "\n"
+    "-- Games imported from PDN files (since v5) keep here what the games table has no column\n"
+    "-- for, so that `dama pdn export` writes back what was read.  identity: a hash of the\n"
+    "-- variant, the start position, the moves and the identifying tags: a game is never\n"
+    "-- imported twice.  source: the FILE:LINE it was read from.\n"
+    "CREATE TABLE pdn_games (\n"
+    "    game_id   INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,\n"
+    "    identity  TEXT    NOT NULL UNIQUE,\n"
+    "    source    TEXT\n"
+    ");\n"
+    "\n"
+    "-- An imported game's tags in the order read (Result, GameType and FEN come from the game).\n"
+    "CREATE TABLE pdn_tags (\n"
+    "    game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,\n"
+    "    seq      INTEGER NOT NULL,\n"
+    "    name     TEXT    NOT NULL,\n"
+    "    value    TEXT    NOT NULL,\n"
+    "    PRIMARY KEY (game_id, seq)\n"
+    ") WITHOUT ROWID;\n"
+    "\n"
+    "-- An imported game's comments, variations, NAGs and !? marks as written, each after `ply`\n"
+    "-- plies (0: before the first move), in the order read.\n"
+    "CREATE TABLE pdn_notes (\n"
+    "    game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,\n"
+    "    seq      INTEGER NOT NULL,\n"
+    "    ply      INTEGER NOT NULL CHECK (ply >= 0),\n"
+    "    text     TEXT    NOT NULL,\n"
+    "    PRIMARY KEY (game_id, seq)\n"
     ") WITHOUT ROWID;\n";
 
 /* migrations[v] takes a database from user_version v to v + 1, for 1 <= v < SCHEMA_VERSION,
@@ -204,6 +233,36 @@ static const char *const migrations[SCHEMA_VERSION] = {
     "ALTER TABLE openings ADD COLUMN variant TEXT NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'));\n"
     "ALTER TABLE games ADD COLUMN variant TEXT NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'));\n"
     "PRAGMA user_version = 4;\n",
+    /* 4 -> 5: what imported PDN games keep (tags, comments and variations, identity) */
+    [4] = "-- Games imported from PDN files (since v5) keep here what the games table has no column\n"
+    "-- for, so that `dama pdn export` writes back what was read.  identity: a hash of the\n"
+    "-- variant, the start position, the moves and the identifying tags: a game is never\n"
+    "-- imported twice.  source: the FILE:LINE it was read from.\n"
+    "CREATE TABLE pdn_games (\n"
+    "    game_id   INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,\n"
+    "    identity  TEXT    NOT NULL UNIQUE,\n"
+    "    source    TEXT\n"
+    ");\n"
+    "\n"
+    "-- An imported game's tags in the order read (Result, GameType and FEN come from the game).\n"
+    "CREATE TABLE pdn_tags (\n"
+    "    game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,\n"
+    "    seq      INTEGER NOT NULL,\n"
+    "    name     TEXT    NOT NULL,\n"
+    "    value    TEXT    NOT NULL,\n"
+    "    PRIMARY KEY (game_id, seq)\n"
+    ") WITHOUT ROWID;\n"
+    "\n"
+    "-- An imported game's comments, variations, NAGs and !? marks as written, each after `ply`\n"
+    "-- plies (0: before the first move), in the order read.\n"
+    "CREATE TABLE pdn_notes (\n"
+    "    game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,\n"
+    "    seq      INTEGER NOT NULL,\n"
+    "    ply      INTEGER NOT NULL CHECK (ply >= 0),\n"
+    "    text     TEXT    NOT NULL,\n"
+    "    PRIMARY KEY (game_id, seq)\n"
+    ") WITHOUT ROWID;\n"
+    "PRAGMA user_version = 5;\n",
 };
 
 const char *store_schema_sql(void) { return schema_sql; }

@@ -113,7 +113,8 @@ bool store_game_read(Store *s, int64_t game_id, StoredGame *out);
 void store_game_free(StoredGame *g);
 
 /* Rows of a table: runs, weights, openings, games, positions, tune_runs, tune_epochs,
- * matches or analyses.  Any other name is an error. */
+ * matches, analyses, train_steps, pdn_games, pdn_tags or pdn_notes.  Any other name is an
+ * error. */
 bool store_count(Store *s, const char *table, int64_t *n);
 
 /* Streams positions of the games of the given runs (nruns = 0: all runs, by run id), each
@@ -241,5 +242,58 @@ typedef struct AnalysisRecord {
 int64_t store_analyses_put(Store *s, const char *variant, const char *params,
                            const char *engine_version, const char *bench_signature,
                            int64_t weights_id, int64_t started_at, const AnalysisRecord *rows, int n);
+
+/* ---- PDN games (store/pdn_store.c) ---- */
+
+typedef struct StorePdnTag { char *name, *value; } StorePdnTag;
+/* A comment "{...}", variation "(...)", NAG "$n" or mark "!?" after `ply` plies. */
+typedef struct StorePdnNote { int ply; char *text; } StorePdnNote;
+
+/* What an export needs about a game besides store_game_read: owned; free with
+ * store_pdn_free. */
+typedef struct StoredPdn {
+    bool imported;            /* read from a PDN file: tags and notes are the ones read */
+    char *source;             /* imported: "FILE:LINE" */
+    StorePdnTag *tags;
+    int ntags;
+    StorePdnNote *notes;
+    int nnotes;
+    char *opening_fen;        /* the game's opening; NULL when none */
+    char run_kind[32];
+    char *run_host;           /* NULL when unknown */
+    char white_weights_hash[17], black_weights_hash[17]; /* "" when none */
+} StoredPdn;
+bool store_pdn_read(Store *s, int64_t game_id, StoredPdn *out);
+void store_pdn_free(StoredPdn *p);
+
+/* Ids of the games of variant (of run_id when > 0), by run, game index and id, into *ids
+ * (malloc'd; NULL when none).  Returns how many, or -1. */
+int64_t store_pdn_game_ids(Store *s, const char *variant, int64_t run_id, int64_t **ids);
+
+/* One game to import.  rec.run_id and rec.game_index are set by store_pdn_import. */
+typedef struct StorePdnImport {
+    GameRecord rec;
+    const char *opening_fen;  /* the start position */
+    const char *identity;     /* a game with the same identity is not imported again */
+    const char *source;       /* "FILE:LINE" */
+    /* The game this one says it is (DamaRun and DamaGameIndex tags): when this database
+     * holds it with the same moves, it is not imported again. */
+    bool has_origin;
+    int64_t origin_run;
+    int origin_index;
+    const StorePdnTag *tags;
+    int ntags;
+    const StorePdnNote *notes;
+    int nnotes;
+    bool duplicate;           /* out: already in the database, nothing written */
+} StorePdnImport;
+
+/* Writes the games not yet in the database, with their positions, tags and notes, in one
+ * transaction (all of them or none), into the run *run_id; when *run_id <= 0 and a game is
+ * new, a run of kind 'import' is created in the same transaction (its id into *run_id).
+ * *written gets how many were new. */
+bool store_pdn_import(Store *s, const char *variant, const char *params, const char *engine_version,
+                      const char *bench_signature, int64_t *run_id, StorePdnImport *games, int n,
+                      int *written);
 
 #endif

@@ -55,6 +55,21 @@
                    " WHERE g.run_id = ?2 AND (?1 = 0 OR p.capture_pending = 0)"              \
                    " AND g.variant = ?3"                                                     \
                    " ORDER BY g.game_index, g.id, p.ply")                                    \
+    X(PDN_GAME_INFO, "SELECT r.kind, r.host, o.fen, ww.hash, bw.hash, pg.game_id IS NOT NULL,"  \
+                     " pg.source FROM games g JOIN runs r ON r.id = g.run_id"                  \
+                     " LEFT JOIN openings o ON o.id = g.opening_id"                            \
+                     " LEFT JOIN weights ww ON ww.id = g.white_weights_id"                     \
+                     " LEFT JOIN weights bw ON bw.id = g.black_weights_id"                     \
+                     " LEFT JOIN pdn_games pg ON pg.game_id = g.id WHERE g.id = ?1")          \
+    X(PDN_TAGS_GET, "SELECT name, value FROM pdn_tags WHERE game_id = ?1 ORDER BY seq")      \
+    X(PDN_NOTES_GET, "SELECT ply, text FROM pdn_notes WHERE game_id = ?1 ORDER BY seq")      \
+    X(PDN_IDENTITY_FIND, "SELECT 1 FROM pdn_games WHERE identity = ?1")                      \
+    X(PDN_ORIGIN_FIND, "SELECT 1 FROM games WHERE run_id = ?1 AND game_index = ?2"           \
+                       " AND variant = ?3 AND moves = ?4")                                   \
+    X(PDN_NEXT_INDEX, "SELECT coalesce(max(game_index) + 1, 0) FROM games WHERE run_id = ?1") \
+    X(PDN_GAME_INSERT, "INSERT INTO pdn_games (game_id, identity, source) VALUES (?1, ?2, ?3)") \
+    X(PDN_TAG_INSERT, "INSERT INTO pdn_tags (game_id, seq, name, value) VALUES (?1, ?2, ?3, ?4)") \
+    X(PDN_NOTE_INSERT, "INSERT INTO pdn_notes (game_id, seq, ply, text) VALUES (?1, ?2, ?3, ?4)") \
     X(CHECK_INTEGRITY, "PRAGMA integrity_check")                                             \
     X(CHECK_FOREIGN_KEYS, "PRAGMA foreign_key_check")                                        \
     X(CHECK_POSITIONS, "SELECT g.id, g.npositions, (SELECT count(*) FROM positions p"        \
@@ -71,7 +86,8 @@ enum StatementId {
 /* Tables store_count may name: a whitelist, since a table name cannot be a parameter. */
 #define STORE_TABLES(X)                                                                      \
     X(runs) X(weights) X(openings) X(games) X(positions)                                     \
-    X(tune_runs) X(tune_epochs) X(matches) X(analyses) X(train_steps)
+    X(tune_runs) X(tune_epochs) X(matches) X(analyses) X(train_steps)                         \
+    X(pdn_games) X(pdn_tags) X(pdn_notes)
 
 enum TableId {
 #define STORE_TABLE_ENUM(name) TABLE_##name,
@@ -182,7 +198,15 @@ bool store_migrate(Store *s);
 /* For a reader: the file must hold exactly this build's schema (a reader never migrates). */
 bool store_schema_check_current(Store *s);
 
+/* read.c: strdup of a column; NULL stays NULL.  *oom is set when the copy fails. */
+char *store_column_strdup(sqlite3_stmt *st, int col, bool *oom);
+
 /* write.c: runs of this host left 'running' by a process that is gone become 'stale'. */
+/* Under the caller's write lock: an opening's id (inserted when new); a game checked, and
+ * inserted with its positions (its id into *id, which may be NULL). */
+int64_t store_opening_find_or_insert(Store *s, const char *variant, const char *fen, const char *source);
+bool store_game_valid(Store *s, const GameRecord *g, int index);
+bool store_game_insert(Store *s, const GameRecord *g, int index, int64_t *id);
 bool store_mark_stale_runs(Store *s);
 
 #endif

@@ -123,12 +123,8 @@ int64_t store_weights_put(Store *s, const char *variant, int generation, int64_t
     return store_commit(s) ? id : -1;
 }
 
-int64_t store_opening_put(Store *s, const char *variant, const char *fen, const char *source)
+int64_t store_opening_find_or_insert(Store *s, const char *variant, const char *fen, const char *source)
 {
-    if (!store_ready(s)) return -1;
-    if (!fen || !fen[0]) return store_fail(s, "store_opening_put: no FEN"), -1;
-    if (!store_variant_given(s, variant, "store_opening_put")) return -1;
-    if (!store_begin_write(s)) return -1;
     sqlite3_stmt *st = store_stmt(s, STMT_OPENING_FIND);
     store_bind_text(s, st, 1, fen);
     int64_t id = 0;
@@ -153,6 +149,16 @@ int64_t store_opening_put(Store *s, const char *variant, const char *fen, const 
         store_bind_text(s, st, 3, variant);
         id = step_done(s, st, "store_opening_put") ? sqlite3_last_insert_rowid(s->db) : -1;
     }
+    return id;
+}
+
+int64_t store_opening_put(Store *s, const char *variant, const char *fen, const char *source)
+{
+    if (!store_ready(s)) return -1;
+    if (!fen || !fen[0]) return store_fail(s, "store_opening_put: no FEN"), -1;
+    if (!store_variant_given(s, variant, "store_opening_put")) return -1;
+    if (!store_begin_write(s)) return -1;
+    int64_t id = store_opening_find_or_insert(s, variant, fen, source);
     if (id < 0) {
         store_rollback(s);
         return -1;
@@ -171,7 +177,7 @@ static const char *result_text(int result)
 }
 
 /* Rejects what SQLite cannot (pointers, counts) before anything is written. */
-static bool game_valid(Store *s, const GameRecord *g, int index)
+bool store_game_valid(Store *s, const GameRecord *g, int index)
 {
     if (!result_text(g->result))
         return store_fail(s, "game %d of the batch: result %d is not a finished game's", index, g->result);
@@ -191,7 +197,7 @@ static bool game_valid(Store *s, const GameRecord *g, int index)
     return true;
 }
 
-static bool game_insert(Store *s, const GameRecord *g, int index)
+bool store_game_insert(Store *s, const GameRecord *g, int index, int64_t *id_out)
 {
     sqlite3_stmt *st = store_stmt(s, STMT_GAME_INSERT);
     store_bind_int(s, st, 1, g->run_id);
@@ -219,6 +225,7 @@ static bool game_insert(Store *s, const GameRecord *g, int index)
                           index, g->variant, (long long)g->run_id);
 
     int64_t game_id = sqlite3_last_insert_rowid(s->db);
+    if (id_out) *id_out = game_id;
     /* The hot loop: every column is rebound each row, so no clear_bindings. */
     st = store_stmt(s, STMT_POSITION_INSERT);
     for (int i = 0; i < g->npositions; i++) {
@@ -249,11 +256,11 @@ bool store_games_write(Store *s, const GameRecord *games, int n)
     if (!store_ready(s)) return false;
     if (n < 0 || (n > 0 && !games)) return store_fail(s, "store_games_write: bad batch (%d games)", n);
     for (int i = 0; i < n; i++)
-        if (!game_valid(s, &games[i], i)) return false;
+        if (!store_game_valid(s, &games[i], i)) return false;
     if (n == 0) return true;
     if (!store_begin_write(s)) return false;
     for (int i = 0; i < n; i++)
-        if (!game_insert(s, &games[i], i)) {
+        if (!store_game_insert(s, &games[i], i, NULL)) {
             store_rollback(s);
             return false;
         }

@@ -202,7 +202,7 @@ static void test_tune_checks_first(void **state)
     assert_int_equal(sh("%s tune --db %s --runs 999 --out %s", bin, db, w), 2);
     expect_output("no run 999");
     assert_int_equal(sh("%s tune --db %s --runs 1,2 --out %s", bin, db, w), 2);
-    expect_output("run 2 is a tune run, not a selfplay or match run");
+    expect_output("run 2 is a tune run, not a selfplay, match or import run");
     assert_int_equal(sh("%s tune --db %s --out /tmp", bin, db), 2);
     expect_output("/tmp is a directory");
     assert_int_equal(sh("%s tune --db %s --out %s/no/such/dir/w.txt", bin, db, dir), 1);

@@ -33,6 +33,9 @@ static const char *replaying; /* the input file being replayed, named on failure
 #define LLVMFuzzerTestOneInput fuzz_pdn_one
 #include "fuzz/fuzz_pdn.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_pdn_import_one
+#include "fuzz/fuzz_pdn_import.c"
+#undef LLVMFuzzerTestOneInput
 
 typedef int (*FuzzOne)(const uint8_t *data, size_t size);
 
@@ -83,6 +86,7 @@ static void test_move(void **state) { (void)state; check("tests/fuzz/move", fuzz
 static void test_weights(void **state) { (void)state; check("tests/fuzz/weights", fuzz_weights_one); }
 static void test_batch_fen(void **state) { (void)state; check("tests/fuzz/batch_fen", fuzz_batch_fen_one); }
 static void test_pdn(void **state) { (void)state; check("tests/fuzz/pdn", fuzz_pdn_one); }
+static void test_pdn_import(void **state) { (void)state; check("tests/fuzz/pdn_import", fuzz_pdn_import_one); }
 
 int main(void)
 {
@@ -92,6 +96,7 @@ int main(void)
         cmocka_unit_test(test_weights),
         cmocka_unit_test(test_batch_fen),
         cmocka_unit_test(test_pdn),
+        cmocka_unit_test(test_pdn_import),
     };
     return cmocka_run_group_tests_name("fuzz corpora", tests, NULL, NULL);
 }

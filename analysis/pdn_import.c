@@ -1,0 +1,406 @@
+/* PDN import: each game read (pdn_read.c), checked (pdn_game.c) and replayed into the
+ * record the store keeps, then one transaction per file. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bitboard.h"
+#include "game.h"
+#include "notation.h"
+#include "pdn_game.h"
+#include "pdn_import.h"
+#include "pdn_write.h"
+#include "position.h"
+#include "text_input.h"
+#include "variant.h"
+
+typedef struct Importer {
+    const PdnImportConfig *cfg;
+    const char *path;
+    Game *game;
+    PdnRecord *pending;
+    int npending, cap;
+    PdnImportCounts counts;
+    bool oom;
+} Importer;
+
+void pdn_record_free(PdnRecord *p)
+{
+    free(p->moves);
+    free(p->fen);
+    free(p->identity);
+    free(p->source);
+    for (int i = 0; i < p->imp.ntags; i++) {
+        free(p->tags[i].name);
+        free(p->tags[i].value);
+    }
+    for (int i = 0; i < p->imp.nnotes; i++)
+        free(p->notes[i].text);
+    free(p->tags);
+    free(p->notes);
+    free(p->positions);
+    memset(p, 0, sizeof *p);
+}
+
+/* Reports a bad game: "FILE:LINE: game N[, move M]: ...". */
+static int bad_game(const PdnImportConfig *cfg, const char *path, const PdnGame *g, long line,
+                    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static int bad_game(const PdnImportConfig *cfg, const char *path, const PdnGame *g, long line,
+                    const char *fmt, ...)
+{
+    if (cfg->errors) {
+        va_list ap;
+        va_start(ap, fmt);
+        fprintf(cfg->errors, "%s:%ld: game %ld", path, line, g->number);
+        vfprintf(cfg->errors, fmt, ap);
+        fputc('\n', cfg->errors);
+        va_end(ap);
+    }
+    return 0;
+}
+
+/* A growing text of space-separated moves. */
+typedef struct Text {
+    char *s;
+    size_t len, cap;
+} Text;
+
+static bool text_add(Text *t, const char *word)
+{
+    size_t n = strlen(word);
+    if (t->len + n + 2 > t->cap) {
+        size_t cap = (t->cap + n + 2) * 2;
+        char *p = realloc(t->s, cap);
+        if (!p)
+            return false;
+        t->s = p;
+        t->cap = cap;
+    }
+    if (t->len)
+        t->s[t->len++] = ' ';
+    memcpy(t->s + t->len, word, n + 1);
+    t->len += n;
+    return true;
+}
+
+/* 64-bit FNV-1a over a string, from a given basis, finished by a mixer so that the two
+ * halves of the identity are independent. */
+static uint64_t hash_text(uint64_t h, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        h ^= *p;
+        h *= 0x100000001b3u;
+    }
+    h ^= 0xff; /* the end of a field: "ab","c" differs from "a","bc" */
+    h *= 0x100000001b3u;
+    return h;
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+/* The tags that say which game this is, besides its moves and start. */
+static const char *const identity_tags[] = { "Event", "Site", "Date", "Round", "White", "Black",
+                                             "DamaRun", "DamaGameIndex" };
+
+/* 32 hex digits of a hash over the variant, the start, the moves and the identifying tags. */
+static char *game_identity(const Variant *v, const PdnGame *g, const char *fen, const char *moves)
+{
+    uint64_t h[2] = { 0xcbf29ce484222325u, 0x84222325cbf29ce4u };
+    for (int k = 0; k < 2; k++) {
+        h[k] = hash_text(hash_text(hash_text(h[k], v->name), fen), moves);
+        for (size_t i = 0; i < sizeof identity_tags / sizeof *identity_tags; i++) {
+            const PdnTag *t = pdn_tag_find(g, identity_tags[i]);
+            h[k] = hash_text(hash_text(h[k], identity_tags[i]), t ? t->value : "");
+        }
+        h[k] = mix64(h[k]);
+    }
+    char *out = malloc(33);
+    if (out)
+        snprintf(out, 33, "%016" PRIx64 "%016" PRIx64, h[0], h[1]);
+    return out;
+}
+
+/* A tag's value as a whole number in [0, max]; false when absent or not one. */
+static bool tag_number(const PdnGame *g, const char *name, uint64_t max, uint64_t *out)
+{
+    const PdnTag *t = pdn_tag_find(g, name);
+    if (!t || !t->value[0])
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(t->value, &end, 10);
+    if (errno || *end || t->value[0] == '-' || n > max)
+        return false;
+    *out = n;
+    return true;
+}
+
+static int reason_from_name(const char *name)
+{
+    for (int r = REASON_NONE + 1; r < REASON_COUNT; r++)
+        if (strcmp(reason_name(r), name) == 0)
+            return r;
+    return REASON_NONE;
+}
+
+/* The tags kept with the game (all but those the game itself gives back), and its notes. */
+static bool copy_tags_and_notes(PdnRecord *p, const PdnGame *g, const int *note_ply)
+{
+    p->tags = calloc((size_t)g->ntags + 1, sizeof *p->tags);
+    p->notes = calloc((size_t)(g->nitems - g->nmoves) + 1, sizeof *p->notes);
+    if (!p->tags || !p->notes)
+        return false;
+    for (int i = 0; i < g->ntags; i++) {
+        const char *name = g->tags[i].name;
+        if (strcasecmp(name, "Result") == 0 || strcasecmp(name, "GameType") == 0
+            || strcasecmp(name, "FEN") == 0 || strcasecmp(name, "SetUp") == 0)
+            continue;
+        StorePdnTag *t = &p->tags[p->imp.ntags++];
+        t->name = strdup(name);
+        t->value = strdup(g->tags[i].value);
+        if (!t->name || !t->value)
+            return false;
+    }
+    for (int i = 0; i < g->nitems; i++) {
+        const PdnItem *it = &g->items[i];
+        if (it->kind == PDN_MOVE)
+            continue;
+        StorePdnNote *n = &p->notes[p->imp.nnotes++];
+        n->ply = note_ply[i];
+        if (!(n->text = strndup(it->text, it->len)))
+            return false;
+    }
+    return true;
+}
+
+/* "3" for White's third move, "3..." for Black's. */
+static void move_number(char *buf, size_t len, int ply, int first_side)
+{
+    int half = ply + (first_side == BLACK);
+    snprintf(buf, len, "%d%s", half / 2 + 1, half % 2 ? "..." : "");
+}
+
+int pdn_record_make(const PdnImportConfig *cfg, const char *path, const PdnGame *g, Game *game,
+                    PdnRecord *out)
+{
+    const Variant *v = cfg->variant;
+    memset(out, 0, sizeof *out);
+    if (g->syntax)
+        return bad_game(cfg, path, g, g->syntax_line, ": %s: %s", g->syntax_what, g->syntax_why);
+    PdnProblem pr;
+    Position start;
+    bool setup;
+    if (!pdn_game_start(v, g, &start, &setup, &pr))
+        return bad_game(cfg, path, g, pr.line, ": %s: %s", pr.what, pr.why);
+    game_init(game, v, &cfg->rules, &start);
+    PdnRecord p = { 0 };
+    Text moves = { 0 };
+    int *note_ply = calloc((size_t)g->nitems + 1, sizeof *note_ply);
+    p.positions = calloc((size_t)g->nmoves + 1, sizeof *p.positions);
+    if (!note_ply || !p.positions || !text_add(&moves, "")) {
+        free(note_ply);
+        free(moves.s);
+        pdn_record_free(&p);
+        return -1;
+    }
+    p.positions[0] = (StoredPosition){ .pos = start, .capture_pending = v->capture_pending(&start) };
+    int code = 0;
+    bool bad = false;
+    for (int i = 0; i < g->nitems && !bad; i++) {
+        const PdnItem *it = &g->items[i];
+        note_ply[i] = game->ply;
+        if (it->kind != PDN_MOVE)
+            continue;
+        char number[32], text[256];
+        move_number(number, sizeof number, game->ply, start.side);
+        Move m;
+        if (!pdn_game_move(v, &cfg->rules, &game->pos, it, &m, &pr)) {
+            bad = true;
+            if (it->raw_len > PDN_TOKEN_MAX)
+                bad_game(cfg, path, g, pr.line, ", move %s: %s: %s", number, pr.what, pr.why);
+            else
+                bad_game(cfg, path, g, pr.line, ", move %s: %s", number, pr.why);
+            break;
+        }
+        if (!text_add(&moves, move_to_text(v, &m, text, sizeof text))) {
+            code = 1;
+            break;
+        }
+        if (!game_play(game, &m)) {
+            bad = true;
+            bad_game(cfg, path, g, it->line, ", move %s: longer than %d plies", number, MAX_GAME_PLIES);
+            break;
+        }
+        p.positions[game->ply] = (StoredPosition){ .pos = game->pos, .capture_pending = v->capture_pending(&game->pos) };
+    }
+    int result = RESULT_NONE, reason = REASON_NONE;
+    if (!bad && !code) {
+        /* The result the file gives against the one the rules give (a final position
+         * without a legal move has lost); "*" takes the rules' result when there is one. */
+        int stated = pdn_result_from_text(g->result);
+        int ruled = game_result(game, &reason);
+        long line = g->result[0] ? g->result_line : g->line;
+        char buf[64];
+        GameEnd end = { ruled, reason };
+        if (ruled != RESULT_NONE && reason == REASON_NO_MOVES && stated != RESULT_NONE && stated != ruled) {
+            bad = true;
+            bad_game(cfg, path, g, line, ": result %s: the game ended %s", g->result, game_end_text(end, buf, sizeof buf));
+        } else if (stated == RESULT_NONE && ruled == RESULT_NONE) {
+            bad = true;
+            bad_game(cfg, path, g, line, ": result '%s': not a finished game, and the database keeps finished games only",
+                     g->result[0] ? g->result : "(none)");
+        }
+        result = stated != RESULT_NONE ? stated : ruled;
+        if (result != ruled) {
+            const PdnTag *t = pdn_tag_find(g, "DamaReason");
+            reason = t ? reason_from_name(t->value) : REASON_NONE;
+        }
+    }
+    if (bad || code) {
+        free(note_ply);
+        free(moves.s);
+        pdn_record_free(&p);
+        return code ? -1 : 0;
+    }
+    char fen[1024], source[64];
+    position_to_fen(&start, v, fen, sizeof fen);
+    snprintf(source, sizeof source, ":%ld", g->line);
+    p.moves = moves.s;
+    p.fen = strdup(fen);
+    p.identity = game_identity(v, g, fen, moves.s);
+    p.source = malloc(strlen(path) + strlen(source) + 1);
+    if (p.source)
+        strcat(strcpy(p.source, path), source);
+    bool ok = p.fen && p.identity && p.source && copy_tags_and_notes(&p, g, note_ply);
+    free(note_ply);
+    if (!ok) {
+        pdn_record_free(&p);
+        return -1;
+    }
+    int winner = result == RESULT_WHITE_WINS ? WHITE : BLACK;
+    uint64_t seed = 0, run = 0, index = 0;
+    tag_number(g, "DamaSeed", UINT64_MAX, &seed);
+    p.imp.rec = (GameRecord){
+        .variant = v->name,
+        .result = result,
+        .reason = reason != REASON_NONE ? reason_name(reason) : NULL,
+        .plies = game->ply,
+        .mars = result != RESULT_DRAW
+              && popcount(position_pieces(&game->pos, winner)) == popcount(position_pieces(&start, winner)),
+        .moves = p.moves,
+        .seed = seed,
+        .positions = p.positions,
+        .npositions = game->ply + 1,
+    };
+    p.imp.opening_fen = p.fen;
+    p.imp.identity = p.identity;
+    p.imp.source = p.source;
+    p.imp.has_origin = tag_number(g, "DamaRun", INT64_MAX, &run) && tag_number(g, "DamaGameIndex", INT32_MAX, &index);
+    p.imp.origin_run = (int64_t)run;
+    p.imp.origin_index = (int)index;
+    p.imp.tags = p.tags;
+    p.imp.notes = p.notes;
+    p.start = start;
+    p.setup = setup;
+    *out = p;
+    return 1;
+}
+
+/* Checks one game and, when it is good, queues it: 0, or 1 when out of memory. */
+static int import_game(void *ctx, const PdnGame *g)
+{
+    Importer *im = ctx;
+    im->counts.games++;
+    if (im->npending == im->cap) {
+        int cap = im->cap ? 2 * im->cap : 16;
+        PdnRecord *np = realloc(im->pending, (size_t)cap * sizeof *np);
+        if (!np)
+            return 1;
+        im->pending = np;
+        im->cap = cap;
+    }
+    int made = pdn_record_make(im->cfg, im->path, g, im->game, &im->pending[im->npending]);
+    if (made < 0)
+        return 1;
+    if (made)
+        im->npending++;
+    else
+        im->counts.bad++;
+    return 0;
+}
+
+bool pdn_record_write(FILE *f, const PdnRecord *r, const Variant *v, const Rules *rules, char *err, size_t errlen)
+{
+    PdnGameOut out = {
+        .variant = v, .rules = rules, .start = &r->start, .setup = r->setup, .moves = r->moves,
+        .result = r->imp.rec.result, .tags = r->tags, .ntags = r->imp.ntags, .notes = r->notes,
+        .nnotes = r->imp.nnotes,
+    };
+    return pdn_write_game(f, &out, err, errlen);
+}
+
+int pdn_import_text(Store *s, const PdnImportConfig *cfg, const char *name, const char *text, size_t len,
+                    int64_t *run_id, PdnImportCounts *counts, char *err, size_t errlen)
+{
+    err[0] = '\0';
+    if (!text_prepare(name, &text, &len, err, errlen))
+        return 2;
+    Importer im = { .cfg = cfg, .path = name, .game = malloc(sizeof(Game)) };
+    if (!im.game) {
+        snprintf(err, errlen, "out of memory");
+        return 1;
+    }
+    int code = pdn_read_text(text, len, import_game, &im, err, errlen);
+    if (code == 1 && !err[0])
+        snprintf(err, errlen, "out of memory");
+    StorePdnImport *batch = NULL;
+    if (!code && im.npending) {
+        batch = malloc((size_t)im.npending * sizeof *batch);
+        if (!batch) {
+            snprintf(err, errlen, "out of memory");
+            code = 1;
+        }
+    }
+    int written = 0;
+    if (!code && im.npending) {
+        for (int i = 0; i < im.npending; i++)
+            batch[i] = im.pending[i].imp;
+        if (!store_pdn_import(s, cfg->variant->name, cfg->params, cfg->engine_version, cfg->bench_signature,
+                              run_id, batch, im.npending, &written)) {
+            snprintf(err, errlen, "%s", store_error(s));
+            code = 1;
+        }
+    }
+    if (!code) {
+        counts->games += im.counts.games;
+        counts->bad += im.counts.bad;
+        counts->imported += written;
+        counts->duplicates += im.npending - written;
+    }
+    free(batch);
+    for (int i = 0; i < im.npending; i++)
+        pdn_record_free(&im.pending[i]);
+    free(im.pending);
+    free(im.game);
+    return code;
+}
+
+int pdn_import_file(Store *s, const PdnImportConfig *cfg, const char *path, int64_t *run_id,
+                    PdnImportCounts *counts, char *err, size_t errlen)
+{
+    char *text;
+    size_t len;
+    if (!text_file_read(path, 0, &text, &len, err, errlen))
+        return 2;
+    int code = pdn_import_text(s, cfg, path, text, len, run_id, counts, err, errlen);
+    free(text);
+    return code;
+}

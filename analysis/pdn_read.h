@@ -1,0 +1,77 @@
+/* Reading PDN text: the tokenizer and parser that batch analysis (batch_input.c) and
+ * `dama pdn import` share.  It knows PDN's syntax only (tags, move numbers, moves,
+ * comments, variations, NAGs, results); the rules of a game are the caller's.
+ *
+ * A game is its tags and its move text in order, each piece with the line it is on.  The
+ * parser hands each game to a callback as soon as it ends (at its result, at a tag after
+ * moves, at the end of the text); a syntax error (a tag, comment or variation not closed)
+ * ends the current game with `syntax` set and stops the reading, since nothing after it
+ * can be trusted. */
+#ifndef DAMA_PDN_READ_H
+#define DAMA_PDN_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A move text longer than this cannot be a move (checked by the callers). */
+#define PDN_TOKEN_MAX 127
+
+typedef struct PdnTag {
+    char *name, *value;   /* value with its escapes undone */
+    size_t value_len;
+    long line;            /* the line of the closing ']' */
+} PdnTag;
+
+enum PdnItemKind {
+    PDN_MOVE,             /* a move (its number and !? marks taken off) */
+    PDN_COMMENT,          /* "{...}", braces included */
+    PDN_VARIATION,        /* "(...)", parentheses included */
+    PDN_NAG,              /* "$3" */
+    PDN_MARK              /* the "!", "?!" ... a move carried (after the move item) */
+};
+
+/* Items point into the text read: valid during the callback only. */
+typedef struct PdnItem {
+    int kind;             /* enum PdnItemKind */
+    const char *text;     /* len bytes; not NUL-terminated */
+    size_t len;
+    const char *raw;      /* PDN_MOVE: the whole token, move number included */
+    size_t raw_len;
+    long line;
+} PdnItem;
+
+typedef struct PdnGame {
+    long number;          /* 1, 2, ... in the file */
+    long line;            /* the line of its first tag or move */
+    PdnTag *tags;
+    int ntags;
+    PdnItem *items;
+    int nitems;
+    int nmoves;           /* PDN_MOVE items */
+    char result[16];      /* the result token ("2-0", "1/2-1/2", "*"); "" = none */
+    long result_line;
+    /* A syntax error ends the game here: "FILE:LINE: game N: what: why". */
+    bool syntax;
+    long syntax_line;
+    const char *syntax_what, *syntax_why;
+} PdnGame;
+
+/* Called once a game; a non-zero return stops the reading and is pdn_read_text's result. */
+typedef int (*PdnGameFn)(void *ctx, const PdnGame *game);
+
+/* Reads the games of len bytes at text (text_prepare already applied by the caller).
+ * Returns 0, the callback's non-zero code, or 1 when out of memory (err set). */
+int pdn_read_text(const char *text, size_t len, PdnGameFn fn, void *ctx, char *err, size_t errlen);
+
+/* The tag called name (case-insensitive), the last one when repeated; NULL when none. */
+const PdnTag *pdn_tag_find(const PdnGame *game, const char *name);
+
+/* The number GameType gives ("20" or in full "20,W,10,10,N2,0"); -1 when it is no number. */
+int pdn_gametype_number(const char *value);
+
+/* The result a token names: enum Result (RESULT_NONE for "*" and unknown tokens). */
+int pdn_result_from_text(const char *text);
+/* The PDN 3.0 text of a result: "2-0", "0-2", "1-1", or "*" for RESULT_NONE. */
+const char *pdn_result_text(int result);
+
+#endif

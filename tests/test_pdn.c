@@ -1,0 +1,371 @@
+/* Tests of PDN export and import (analysis/pdn_*.c, store/pdn_store.c, cli/cmd_pdn.c):
+ * round trips of self-play games of both variants, hand-written files with the exact
+ * messages and the exact text written back, duplicates, variant mismatches, an old file. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <sqlite3.h>
+
+#include "pdn_read.h"
+#include "store.h"
+#include "test_util.h"
+#include "test_tmpdir.h"
+
+static char dir[64];
+
+static int setup_dir(void **state)
+{
+    (void)state;
+    return test_tmpdir_make(dir, sizeof dir, "pdn");
+}
+
+static int teardown_dir(void **state)
+{
+    (void)state;
+    return test_tmpdir_remove(dir);
+}
+
+static void write_file(const char *name, const char *text)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static char *read_back(const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    char *text = test_read_file(path);
+    if (!text) fail_msg("%s: cannot read", path);
+    return text;
+}
+
+/* text with every {d} replaced by the scratch directory, into out. */
+static void expand(const char *text, char *out, size_t len)
+{
+    out[0] = '\0';
+    for (const char *p = text; *p;) {
+        bool dirname = strncmp(p, "{d}", 3) == 0;
+        size_t n = strlen(out);
+        snprintf(out + n, len - n, dirname ? "%s" : "%.1s", dirname ? dir : p);
+        p += dirname ? 3 : 1;
+    }
+}
+
+/* Runs dama (ARGS with {d} for the scratch directory) and checks its exit code and its
+ * whole output (stdout and stderr, {d} again) when out is not NULL. */
+static void dama_exact(const char *args, int code, const char *out)
+{
+    static char expanded[1024], got[1 << 14], want[1 << 14];
+    expand(args, expanded, sizeof expanded);
+    int rc = test_dama_run(got, sizeof got, "%s", expanded);
+    if (rc != code) fail_msg("dama %s: exit %d, expected %d:\n%s", expanded, rc, code, got);
+    if (!out) return;
+    expand(out, want, sizeof want);
+    if (strcmp(got, want) != 0) fail_msg("dama %s:\n--- got\n%s--- expected\n%s", expanded, got, want);
+}
+
+static int64_t count_rows(const char *db, const char *table)
+{
+    char path[128], err[256];
+    snprintf(path, sizeof path, "%s/%s", dir, db);
+    Store *s = store_open_readonly(path, err, sizeof err);
+    if (!s) fail_msg("%s", err);
+    int64_t n = -1;
+    assert_true(store_count(s, table, &n));
+    assert_true(store_check(s));
+    store_close(s);
+    return n;
+}
+
+/* ---- round trips ---- */
+
+static void round_trip(const char *variant)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "selfplay -v %s --db {d}/%s-a.db --games 6 --nodes 300", variant, variant);
+    dama_exact(cmd, 0, NULL);
+    snprintf(cmd, sizeof cmd, "pdn export -v %s --db {d}/%s-a.db --out {d}/%s-a.pdn", variant, variant, variant);
+    dama_exact(cmd, 0, NULL);
+    snprintf(cmd, sizeof cmd, "pdn import -v %s --db {d}/%s-b.db {d}/%s-a.pdn", variant, variant, variant);
+    char out[512];
+    snprintf(out, sizeof out, "pdn import {d}/%s-a.pdn games 6 imported 6 already 0 bad 0\n", variant);
+    dama_exact(cmd, 0, out);
+    snprintf(cmd, sizeof cmd, "pdn export -v %s --db {d}/%s-b.db --out {d}/%s-b.pdn", variant, variant, variant);
+    dama_exact(cmd, 0, NULL);
+    char name[64];
+    snprintf(name, sizeof name, "%s-a.pdn", variant);
+    char *a = read_back(name);
+    snprintf(name, sizeof name, "%s-b.pdn", variant);
+    char *b = read_back(name);
+    assert_string_equal(a, b);
+    /* six games of this variant, each with its tags, from the start of an opening */
+    int games = 0;
+    for (const char *p = a; (p = strstr(p, "[GameType \"")); p++, games++)
+        assert_int_equal(strncmp(p + 11, strcmp(variant, "turkish") == 0 ? "30\"" : "20\"", 3), 0);
+    assert_int_equal(games, 6);
+    assert_non_null(strstr(a, "[DamaRun \"1\"]\n[DamaGameIndex \"5\"]\n[DamaSeed \""));
+    assert_non_null(strstr(a, "[FEN \""));
+    free(a);
+    free(b);
+    /* the imported games are a run of kind 'import' with every position */
+    snprintf(name, sizeof name, "%s-b.db", variant);
+    assert_int_equal(count_rows(name, "games"), 6);
+    assert_int_equal(count_rows(name, "pdn_games"), 6);
+    char path[128], err[256], kind[32], status[32], v[32];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    Store *s = store_open_readonly(path, err, sizeof err);
+    assert_non_null(s);
+    int64_t n = 0;
+    assert_int_equal(store_run_info(s, 1, kind, sizeof kind, status, sizeof status, &n, v, sizeof v), 1);
+    assert_string_equal(kind, "import");
+    assert_string_equal(status, "done");
+    assert_string_equal(v, strcmp(variant, "turkish") == 0 ? "turkish" : "international");
+    assert_int_equal(n, 6);
+    store_close(s);
+
+    /* again: nothing new, into the copy or into the database the games came from */
+    snprintf(cmd, sizeof cmd, "pdn import -v %s --db {d}/%s-b.db {d}/%s-a.pdn", variant, variant, variant);
+    snprintf(out, sizeof out, "pdn import {d}/%s-a.pdn games 6 imported 0 already 6 bad 0\n", variant);
+    dama_exact(cmd, 0, out);
+    snprintf(cmd, sizeof cmd, "pdn import -v %s --db {d}/%s-a.db {d}/%s-a.pdn", variant, variant, variant);
+    dama_exact(cmd, 0, out);
+    snprintf(name, sizeof name, "%s-b.db", variant);
+    assert_int_equal(count_rows(name, "games"), 6);
+    assert_int_equal(count_rows(name, "runs"), 1);
+    /* the tuner reads an import run like a self-play run */
+    snprintf(cmd, sizeof cmd, "tune -v %s --db {d}/%s-b.db --runs 1 --epochs 1 --out {d}/%s-w.txt", variant, variant,
+             variant);
+    dama_exact(cmd, 0, NULL);
+}
+
+static void test_round_trip_turkish(void **state)
+{
+    (void)state;
+    round_trip("turkish");
+}
+
+static void test_round_trip_international(void **state)
+{
+    (void)state;
+    round_trip("international");
+}
+
+/* ---- hand-written files ---- */
+
+/* Comments, variations, NAGs and marks come back where they were; a chess-style result is
+ * written 2-0; move numbers as PDN writes them. */
+static void test_notes_survive(void **state)
+{
+    (void)state;
+    write_file("notes.pdn", "[Event \"Club \\\"A\\\"\"]\n[White \"Ali\"]\n[Black \"Veli\"]\n[Result \"1-0\"]\n"
+                            "[Opening \"c4\"]\n"
+                            "{A game\nwith notes} 1.c3-c4 {the usual} d6-d5 (1... f6-f5 2. c4-c5)\n"
+                            "2. c4-c5 $1 d5xb5!? 3. b3-b4 1-0\n");
+    dama_exact("pdn import --db {d}/notes.db {d}/notes.pdn", 0,
+               "pdn import {d}/notes.pdn games 1 imported 1 already 0 bad 0\n");
+    dama_exact("pdn export --db {d}/notes.db --out {d}/notes-out.pdn", 0,
+               "pdn export games 1 file {d}/notes-out.pdn\n");
+    char *text = read_back("notes-out.pdn");
+    assert_string_equal(text, "[Event \"Club \\\"A\\\"\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
+                              "[White \"Ali\"]\n[Black \"Veli\"]\n[Result \"2-0\"]\n[GameType \"30\"]\n"
+                              "[Opening \"c4\"]\n\n"
+                              "{A game\nwith notes} 1. c3-c4 {the usual} 1... d6-d5 (1... f6-f5 2. c4-c5) 2. c4-c5 $1\n"
+                              "d5xb5!? 3. b3-b4 2-0\n\n");
+    free(text);
+    /* and once more through a database: the same bytes */
+    dama_exact("pdn import --db {d}/notes2.db {d}/notes-out.pdn", 0, NULL);
+    dama_exact("pdn export --db {d}/notes2.db --out {d}/notes-out2.pdn", 0, NULL);
+    char *a = read_back("notes-out.pdn"), *b = read_back("notes-out2.pdn");
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+}
+
+/* International: a capture whose short form names two moves is written with its landing
+ * squares (worked by hand in test_international.c), an unambiguous one short; the FEN tag
+ * is written for a set-up start. */
+static void test_international_long_form(void **state)
+{
+    (void)state;
+    write_file("intl.pdn", "[GameType \"20,W,10,10,N2,0\"]\n[FEN \"W:WK2,K7:B11,13-14,23,29,37.\"]\n"
+                           "1. 2x24x6 14-20 2. 7x15 1-0\n");
+    dama_exact("pdn import -v intl --db {d}/intl.db {d}/intl.pdn", 0,
+               "pdn import {d}/intl.pdn games 1 imported 1 already 0 bad 0\n");
+    dama_exact("pdn export -v intl --db {d}/intl.db --out {d}/intl-out.pdn", 0, NULL);
+    char *text = read_back("intl-out.pdn");
+    assert_string_equal(text, "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
+                              "[White \"?\"]\n[Black \"?\"]\n[Result \"2-0\"]\n[GameType \"20\"]\n"
+                              "[FEN \"W:WK2,K7:B11,13,14,23,29,37\"]\n\n"
+                              "1. 2x24x33x6 14-20 2. 7x15 2-0\n\n");
+    free(text);
+}
+
+/* Each kind of bad game, with its exact message; the file's good games are imported. */
+static void test_bad_games(void **state)
+{
+    (void)state;
+    write_file("bad.pdn", "[Event \"good 1\"]\n1. c3-c4 d6-d5 1-1\n\n"
+                          "[Event \"illegal\"]\n1. c3-c4 d6-d5\n2. c4-c6 1-1\n\n"
+                          "[Event \"fen\"]\n[FEN \"W:Wz1:Ba6\"]\n1. a2-a3 1-1\n\n"
+                          "[Event \"other game\"]\n[GameType \"20\"]\n1. 32-28 1-1\n\n"
+                          "[Event \"mismatch\"]\n[FEN \"W:Wa2:Ba3\"]\n1. a2xa4 0-2\n\n"
+                          "[Event \"unfinished\"]\n1. c3-c4 *\n\n"
+                          "[Event \"good 2\"]\n1. b3-b4 1-1\n\n"
+                          "[Event \"comment\"]\n1. c3-c4 {not closed\n1-1\n");
+    dama_exact("pdn import --db {d}/bad.db {d}/bad.pdn", 2,
+               "{d}/bad.pdn:6: game 2, move 2: illegal move 'c4-c6' in this position\n"
+               "{d}/bad.pdn:9: game 3: FEN tag: bad FEN at 'Wz1': no such square\n"
+               "{d}/bad.pdn:13: game 4: GameType: 20 is international draughts, not turkish (give --variant international)\n"
+               "{d}/bad.pdn:18: game 5: result 0-2: the game ended white wins (no-moves)\n"
+               "{d}/bad.pdn:21: game 6: result '*': not a finished game, and the database keeps finished games only\n"
+               "{d}/bad.pdn:27: game 8: comment: '{' not closed by '}'\n"
+               "pdn import {d}/bad.pdn games 8 imported 2 already 0 bad 6\n");
+    assert_int_equal(count_rows("bad.db", "games"), 2);
+    /* a game that ended by the rules needs no result: '*' takes the rules' */
+    write_file("star.pdn", "[FEN \"W:Wa2:Ba3\"]\n1. a2xa4 *\n");
+    dama_exact("pdn import --db {d}/bad.db {d}/star.pdn", 0, NULL);
+    dama_exact("pdn export --db {d}/bad.db --run 1", 0, NULL);
+    char out[1 << 14];
+    assert_int_equal(test_dama_run(out, sizeof out, "pdn export --db %s/bad.db", dir), 0);
+    assert_non_null(strstr(out, "1. a2xa4 2-0\n"));
+}
+
+/* One bad game among good ones, in a file of the other variant's games, a missing file:
+ * exit 2, and what could be imported is. */
+static void test_variant_mismatches(void **state)
+{
+    (void)state;
+    dama_exact("selfplay --db {d}/tr.db --games 2 --nodes 100", 0, NULL);
+    dama_exact("pdn export -v intl --db {d}/tr.db --run 1", 2,
+               "dama: {d}/tr.db: run 1 plays turkish, not international (give --variant turkish)\n");
+    dama_exact("pdn export -v intl --db {d}/tr.db --game 2", 2,
+               "dama: {d}/tr.db: game 2 is a turkish game, not international (give --variant turkish)\n");
+    dama_exact("pdn export --db {d}/tr.db --game 9", 2, "dama: no game 9 in {d}/tr.db\n");
+    dama_exact("pdn export --db {d}/tr.db --run 1 --game 2", 2, "dama: pdn export takes --run or --game, not both\n");
+    dama_exact("pdn export --db {d}/tr.db --out {d}", 2, "dama: --out {d} is a directory: pdn export writes one file\n");
+    /* an International database has no Turkish games to export: an empty file */
+    dama_exact("pdn export -v intl --db {d}/tr.db --out {d}/none.pdn", 0, "pdn export games 0 file {d}/none.pdn\n");
+    char *none = read_back("none.pdn");
+    assert_string_equal(none, "");
+    free(none);
+    dama_exact("pdn export --db {d}/tr.db --out {d}/tr.pdn", 0, NULL);
+    char *tr = read_back("tr.pdn");
+    const char *line2 = strstr(tr, "[GameType");
+    assert_non_null(line2);
+    free(tr);
+    dama_exact("pdn import -v intl --db {d}/tr-intl.db {d}/tr.pdn {d}/missing.pdn", 2, NULL);
+    char out[1 << 14];
+    assert_int_equal(test_dama_run(out, sizeof out, "pdn import -v intl --db %s/tr-intl.db %s/tr.pdn", dir, dir), 2);
+    assert_non_null(strstr(out, "game 1: GameType: 30 is turkish draughts, not international (give --variant turkish)\n"));
+    assert_non_null(strstr(out, "games 2 imported 0 already 0 bad 2\n"));
+    assert_int_equal(test_dama_run(out, sizeof out, "pdn import --db %s/x.db %s/missing.pdn", dir, dir), 2);
+    assert_non_null(strstr(out, "missing.pdn: cannot read"));
+}
+
+static void test_help(void **state)
+{
+    (void)state;
+    test_dama_expect("pdn --help", 0, "usage: dama pdn export");
+    test_dama_expect("help pdn", 0, "dama pdn import");
+    test_dama_expect("help pdn", 0, "DamaRun DamaGameIndex DamaSeed");
+    test_dama_expect("pdn", 2, "pdn needs export or import");
+    test_dama_expect("pdn frobnicate", 2, "unknown pdn subcommand 'frobnicate'");
+    test_dama_expect("pdn import", 2, "needs one or more PDN files");
+}
+
+/* A database of schema version 4 (before PDN games) is migrated by an import. */
+static void test_import_into_v4_file(void **state)
+{
+    (void)state;
+    char *schema = test_read_file("tests/data/schema-v4.sql");
+    if (!schema) fail_msg("tests/data/schema-v4.sql: run the tests from the project root");
+    char path[128];
+    snprintf(path, sizeof path, "%s/v4.db", dir);
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, schema, NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "INSERT INTO runs (id, kind, status) VALUES (1, 'selfplay', 'done')",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    free(schema);
+    write_file("v4.pdn", "1. c3-c4 d6-d5 1-1\n");
+    dama_exact("pdn import --db {d}/v4.db {d}/v4.pdn", 0, "pdn import {d}/v4.pdn games 1 imported 1 already 0 bad 0\n");
+    assert_int_equal(count_rows("v4.db", "runs"), 2);
+    assert_int_equal(count_rows("v4.db", "pdn_games"), 1);
+    dama_exact("pdn export --db {d}/v4.db --run 2", 0,
+               "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n"
+               "[Result \"1-1\"]\n[GameType \"30\"]\n\n1. c3-c4 d6-d5 1-1\n\n");
+}
+
+/* ---- the parser ---- */
+
+typedef struct Seen {
+    int games;
+    char log[1024];
+} Seen;
+
+static int log_game(void *ctx, const PdnGame *g)
+{
+    Seen *s = ctx;
+    s->games++;
+    size_t n = strlen(s->log);
+    n += (size_t)snprintf(s->log + n, sizeof s->log - n, "game %ld line %ld:", g->number, g->line);
+    for (int i = 0; i < g->ntags; i++)
+        n += (size_t)snprintf(s->log + n, sizeof s->log - n, " [%s=%s@%ld]", g->tags[i].name, g->tags[i].value,
+                              g->tags[i].line);
+    static const char kinds[] = "mcvn!";
+    for (int i = 0; i < g->nitems; i++)
+        n += (size_t)snprintf(s->log + n, sizeof s->log - n, " %c:%.*s@%ld", kinds[g->items[i].kind],
+                              (int)g->items[i].len, g->items[i].text, g->items[i].line);
+    if (g->syntax)
+        n += (size_t)snprintf(s->log + n, sizeof s->log - n, " syntax %s@%ld", g->syntax_what, g->syntax_line);
+    snprintf(s->log + n, sizeof s->log - n, " result=%s\n", g->result);
+    return 0;
+}
+
+static void test_parser_items_and_lines(void **state)
+{
+    (void)state;
+    const char text[] = "[Event \"a\\\\b\"]\n1.c3-c4?! $2 {x\ny} 1... d6-d5 (2. a) 2-0\n"
+                        "% escape line\n; comment line\n12... b3-b4 [Round \"2\"] 1-1";
+    Seen s = { 0 };
+    char err[64];
+    assert_int_equal(pdn_read_text(text, strlen(text), log_game, &s, err, sizeof err), 0);
+    assert_int_equal(s.games, 3);
+    assert_string_equal(s.log, "game 1 line 1: [Event=a\\b@1] m:c3-c4@2 !:?!@2 n:$2@2 c:{x\ny}@2 m:d6-d5@3"
+                               " v:(2. a)@3 result=2-0\n"
+                               "game 2 line 6: m:b3-b4@6 result=\n"
+                               "game 3 line 6: [Round=2@6] result=1-1\n");
+    /* a variation not closed ends the reading */
+    Seen t = { 0 };
+    const char open[] = "1. c3-c4 (d6-d5\n\n[Event \"next\"]";
+    assert_int_equal(pdn_read_text(open, strlen(open), log_game, &t, err, sizeof err), 0);
+    assert_string_equal(t.log, "game 1 line 1: m:c3-c4@1 syntax variation@1 result=\n");
+    assert_int_equal(pdn_result_from_text("1/2-1/2"), pdn_result_from_text("1-1"));
+    assert_string_equal(pdn_result_text(pdn_result_from_text("0-1")), "0-2");
+    assert_string_equal(pdn_result_text(pdn_result_from_text("*")), "*");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parser_items_and_lines),
+        cmocka_unit_test(test_round_trip_turkish),
+        cmocka_unit_test(test_round_trip_international),
+        cmocka_unit_test(test_notes_survive),
+        cmocka_unit_test(test_international_long_form),
+        cmocka_unit_test(test_bad_games),
+        cmocka_unit_test(test_variant_mismatches),
+        cmocka_unit_test(test_help),
+        cmocka_unit_test(test_import_into_v4_file),
+    };
+    return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
+}
