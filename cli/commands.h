@@ -6,12 +6,9 @@
 
 #include "cli.h"
 
-/* `dama pdn` (cli/cmd_pdn.c): PDN export and import. */
-extern const Command cmd_pdn;
-
 extern const Command cmd_perft, cmd_moves, cmd_analyze, cmd_bench, cmd_selfplay, cmd_tune,
     cmd_match, cmd_train;
-extern const Command cmd_export, cmd_weights, cmd_position, cmd_hub;
+extern const Command cmd_export, cmd_weights, cmd_position, cmd_hub, cmd_pdn;
 
 /* The table `dama` dispatches on, ended by a zeroed entry. */
 extern const Command *const dama_commands[];
