@@ -120,8 +120,10 @@ static bool out_of_budget(Searcher *s)
     if (s->limits.nodes && s->nodes >= s->limits.nodes)
         return true;
     if (s->limits.movetime_ms && (s->nodes & 1023) == 0
-        && (now_seconds() - s->start_time) * 1000.0 >= s->limits.movetime_ms)
+        && (now_seconds() - s->start_time) * 1000.0 >= s->limits.movetime_ms) {
+        s->out_of_time = true;
         return true;
+    }
     return false;
 }
 
@@ -274,9 +276,13 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
         }
         if (s->stopped)
             return 0;
+        if (ply == 0)
+            s->root_moves_done++;
         if (score > best) {
             best = score;
             best_move = *m;
+            if (ply == 0)
+                s->root_score = score;
             if (score > alpha) {
                 alpha = score;
                 /* the PV: this move, then the child's line */
@@ -337,11 +343,24 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
         return result;
     }
     int max_depth = limits->depth > 0 && limits->depth < MAX_PLY - 1 ? limits->depth : MAX_PLY - 2;
+    s->out_of_time = false;
+    uint64_t nodes_before = 0, last_iteration_nodes = 0;
+    double iteration_start = s->start_time;
     for (int depth = 1; depth <= max_depth; depth++) {
         s->may_stop = depth > 1; /* the first iteration always completes */
+        s->root_moves_done = 0;
         int score = alphabeta(s, pos, depth, 0, -SCORE_INF, SCORE_INF, nhistory, s->root_endgame_plies);
         if (s->stopped) {
             result.interrupted = s->stop_request && atomic_load(s->stop_request);
+            /* Cut by time after the previous best move was searched again: every root move
+             * searched so far was searched to this depth, and the best of them is the
+             * better answer (root_score and the PV come from this iteration). */
+            if (s->out_of_time && !result.interrupted && s->root_moves_done > 0 && s->pv_length[0] > 0) {
+                result.score = s->root_score;
+                result.pv_length = s->pv_length[0];
+                memcpy(result.pv, s->pv_table[0], (size_t)result.pv_length * sizeof(Move));
+                result.partial = true;
+            }
             break;
         }
         result.depth = depth;
@@ -359,8 +378,19 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
         /* A forced result does not end the iterations: a deeper one may find it faster. */
         if (s->stopped)
             break;
-        if (limits->movetime_ms && (now_seconds() - s->start_time) * 1000.0 * 2 > limits->movetime_ms)
-            break; /* the next iteration would not finish in time */
+        if (limits->soft_ms) {
+            /* The next iteration takes about this one's time times the growth of the last
+             * two (unknown after the first: 3). */
+            double now = now_seconds(), took = now - iteration_start;
+            uint64_t this_iteration = s->nodes - nodes_before;
+            double growth = last_iteration_nodes ? (double)this_iteration / (double)last_iteration_nodes : 3.0;
+            growth = growth < 1.5 ? 1.5 : growth > 8.0 ? 8.0 : growth;
+            if ((now - s->start_time + took * growth) * 1000.0 > limits->soft_ms)
+                break;
+            last_iteration_nodes = this_iteration;
+            nodes_before = s->nodes;
+            iteration_start = now;
+        }
     }
     result.nodes = s->nodes;
     result.seconds = now_seconds() - s->start_time;

@@ -16,10 +16,19 @@
 #define SCORE_INF 32000
 #define STOP_POLL_NODES 4096
 
+/* Time: movetime_ms is a hard limit, checked inside the search every 1024 nodes.  An
+ * iteration it cuts short is not lost: once that iteration has searched the first root move
+ * (the previous best) its best root move so far is the answer, since every move it has
+ * searched was searched to the new depth.  So without soft_ms the search runs until
+ * movetime_ms.  soft_ms, when set, is a target: after each iteration the next one's time is
+ * predicted from the growth of the last ones (nodes of the last iteration over the one
+ * before), and it is not started when it would end after soft_ms.  Node and depth limits are
+ * exact and deterministic: a search cut by nodes keeps its last completed iteration. */
 typedef struct SearchLimits {
     int depth;          /* maximum iteration depth; 0 = none (MAX_PLY - 1) */
     uint64_t nodes;     /* stop after this many nodes; 0 = none (deterministic) */
-    int movetime_ms;    /* stop after this much wall time; 0 = none */
+    int movetime_ms;    /* hard limit of wall time; 0 = none */
+    int soft_ms;        /* start no iteration predicted to end after this; 0 = none */
 } SearchLimits;
 
 /* What one completed iteration found (also the final result). */
@@ -31,6 +40,8 @@ typedef struct SearchInfo {
     int pv_length;
     Move pv[MAX_PLY];
     bool interrupted;   /* cut short by the stop request: the result may be incomplete */
+    bool partial;       /* the move and score come from iteration depth + 1, which the time
+                           limit cut after it had searched some root moves */
 } SearchInfo;
 
 typedef void (*SearchReport)(void *ctx, const SearchInfo *info);
@@ -55,6 +66,9 @@ typedef struct Searcher {
     double start_time;
     bool stopped;
     bool may_stop;               /* false during the first iteration */
+    bool out_of_time;            /* the stop came from limits.movetime_ms */
+    int root_moves_done;         /* root moves searched to the full depth this iteration */
+    int root_score;              /* the best of them */
     /* Ctrl-C or SIGTERM (may be NULL): polled every STOP_POLL_NODES nodes, even in the first
      * iteration, so that a deep search ends within milliseconds of the request. */
     const atomic_bool *stop_request;

@@ -1,0 +1,182 @@
+/* Hub position and move text (hub_text.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "bitboard.h"
+#include "hub_text.h"
+#include "move.h"
+#include "variant.h"
+
+/* The squares in Hub order; returns how many.  Numbered boards (International): by number,
+ * which is the order of the bits.  Boards with algebraic names (Turkish, 8 files): row by
+ * row from the top as White sees it, each row from the a-file; the names make it
+ * independent of the bit layout. */
+static int hub_order(const Variant *v, int order[64])
+{
+    int n = 0;
+    if (v->numbered) {
+        for (int sq = 0; sq < 64; sq++)
+            if (v->board & square_bb(sq))
+                order[n++] = sq;
+        return n;
+    }
+    for (int row = 8; row >= 1; row--)
+        for (int file = 0; file < 8; file++) {
+            char name[3] = { (char)('a' + file), (char)('0' + row), '\0' };
+            int used, sq = v->parse_square(name, &used);
+            if (sq >= 0 && (v->board & square_bb(sq)))
+                order[n++] = sq;
+        }
+    return n;
+}
+
+int hub_square_count(const Variant *v)
+{
+    int order[64];
+    return hub_order(v, order);
+}
+
+int hub_square_at(const Variant *v, int i)
+{
+    int order[64];
+    int n = hub_order(v, order);
+    return i >= 0 && i < n ? order[i] : -1;
+}
+
+char *hub_position_to_text(const Variant *v, const Position *pos, char *buf, size_t len)
+{
+    int order[64];
+    int n = hub_order(v, order);
+    if (len < (size_t)n + 2) {
+        if (len)
+            buf[0] = '\0';
+        return buf;
+    }
+    buf[0] = pos->side == WHITE ? 'W' : 'B';
+    for (int i = 0; i < n; i++) {
+        Bitboard b = square_bb(order[i]);
+        buf[i + 1] = pos->men[WHITE] & b ? 'w' : pos->men[BLACK] & b ? 'b'
+                   : pos->kings[WHITE] & b ? 'W' : pos->kings[BLACK] & b ? 'B' : 'e';
+    }
+    buf[n + 1] = '\0';
+    return buf;
+}
+
+bool hub_position_from_text(const Variant *v, const char *text, Position *pos, char *err,
+                            size_t errlen)
+{
+    int order[64];
+    int n = hub_order(v, order);
+    size_t len = strlen(text);
+    if (len != (size_t)n + 1) {
+        snprintf(err, errlen, "bad position: %s needs %d characters (the side W or B, then %d "
+                 "squares), not %zu", v->name, n + 1, n, len);
+        return false;
+    }
+    Position p = { .side = WHITE };
+    if (text[0] == 'B')
+        p.side = BLACK;
+    else if (text[0] != 'W') {
+        snprintf(err, errlen, "bad position: the side to move is W or B, not '%c'", text[0]);
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        char c = text[i + 1], name[8];
+        Bitboard b = square_bb(order[i]);
+        switch (c) {
+        case 'w': p.men[WHITE] |= b; break;
+        case 'b': p.men[BLACK] |= b; break;
+        case 'W': p.kings[WHITE] |= b; break;
+        case 'B': p.kings[BLACK] |= b; break;
+        case 'e': break;
+        default:
+            snprintf(err, errlen, "bad position: square %s is '%c' (expected w, b, W, B or e)",
+                     v->square_name(order[i], name), c);
+            return false;
+        }
+        int color = c == 'w' ? WHITE : c == 'b' ? BLACK : -1;
+        if (color >= 0 && (v->promotion_bb[color] & b)) {
+            snprintf(err, errlen, "bad position: a %s man on %s, where it would have been crowned",
+                     color == WHITE ? "white" : "black", v->square_name(order[i], name));
+            return false;
+        }
+    }
+    *pos = p;
+    return true;
+}
+
+char *hub_move_to_text(const Variant *v, const Move *move, char *buf, size_t len)
+{
+    char a[8], b[8];
+    int n = snprintf(buf, len, "%s%c%s", v->square_name(move->from, a), move->captured ? 'x' : '-',
+                     v->square_name(move->to, b));
+    for (Bitboard c = move->captured; c && n >= 0 && (size_t)n < len; c &= c - 1)
+        n += snprintf(buf + n, len - (size_t)n, "x%s", v->square_name(lsb(c), a));
+    return buf;
+}
+
+/* The text quoted in a message: at most 60 characters, so a long line stays one line. */
+static const char *shown(const char *text, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.60s%s", text, strlen(text) > 60 ? "..." : "");
+    for (char *p = buf; *p; p++)
+        if ((unsigned char)*p < ' ' || *p == '"')
+            *p = '?';
+    return buf;
+}
+
+bool hub_move_from_text(const Variant *v, const Position *pos, const Rules *rules, const char *text,
+                        Move *move, char *err, size_t errlen)
+{
+    char q[80];
+    int squares[MAX_JUMPS + 2], count = 0;
+    char separator = 0;
+    const char *p = text;
+    for (;;) {
+        int used = 0, sq = v->parse_square(p, &used);
+        if (sq < 0 || count == MAX_JUMPS + 2) {
+            snprintf(err, errlen, "bad move '%s': expected a square at '%s'", shown(text, q, sizeof q),
+                     *p ? p : "the end");
+            return false;
+        }
+        squares[count++] = sq;
+        p += used;
+        if (*p == '\0')
+            break;
+        if ((*p != '-' && *p != 'x') || (separator && *p != separator) || (*p == '-' && count > 1)) {
+            snprintf(err, errlen, "bad move '%s': squares are joined by one '-' (a quiet move) or "
+                     "by 'x' (a capture)", shown(text, q, sizeof q));
+            return false;
+        }
+        separator = *p++;
+    }
+    if (count < 2) {
+        snprintf(err, errlen, "bad move '%s': expected from and to", shown(text, q, sizeof q));
+        return false;
+    }
+    Bitboard listed = 0;
+    for (int i = 2; i < count; i++)
+        listed |= square_bb(squares[i]);
+    bool capture = separator == 'x';
+
+    MoveList list;
+    v->generate(pos, rules, &list);
+    int found = 0;
+    for (int i = 0; i < list.count; i++) {
+        const Move *m = &list.moves[i];
+        if (m->from != squares[0] || m->to != squares[1] || (m->captured != 0) != capture
+            || (m->captured & listed) != listed)
+            continue;
+        if (found == 0)
+            *move = *m;
+        found++;
+    }
+    if (found == 1)
+        return true;
+    if (found)
+        snprintf(err, errlen, "ambiguous move '%s': %d legal moves fit, list the captured squares",
+                 shown(text, q, sizeof q), found);
+    else
+        snprintf(err, errlen, "illegal move '%s' in this position", shown(text, q, sizeof q));
+    return false;
+}

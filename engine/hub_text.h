@@ -1,0 +1,53 @@
+/* The Hub protocol's text for positions and moves (version 2, as Hub 2 and Scan 3 write it;
+ * `dama hub --help` sums the protocol up), for any variant.  Kept apart from the server (cli/cmd_hub.c)
+ * so that a Hub client driving outside engines can use it too.
+ *
+ * Position: the side to move ('W' or 'B'), then one character a square in the Hub order:
+ * 'w' white man, 'b' black man, 'W' white king, 'B' black king, 'e' empty.
+ *   International: squares 1..50 (50 characters):
+ *     Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww   (the start)
+ *   Turkish (dama's extension): all 64 squares row by row from the top as White sees the
+ *   board: a8, b8, ..., h8, a7, ..., h1.
+ *
+ * Move: quiet "from-to" ("32-28", "d3-d4"); a capture "from x to x every captured square",
+ * no landing square in between ("28x19x23", "d3xd7xd4xd6").  The captured squares are written
+ * in ascending square order (International: by number; Turkish: a1, b1, ..., h8) and read in
+ * any order.  A move is identified by (from, to, captured set), as in dama. */
+#ifndef DAMA_HUB_TEXT_H
+#define DAMA_HUB_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "types.h"
+
+/* Longest position text, with its NUL: the side and 64 squares. */
+#define HUB_POSITION_MAX 66
+/* Longest move text, with its NUL: two squares and MAX_JUMPS captured ones of at most 3
+ * characters, each after a separator. */
+#define HUB_MOVE_MAX ((MAX_JUMPS + 2) * 4 + 1)
+
+/* The number of squares of v's Hub position text (50 or 64). */
+int hub_square_count(const Variant *v);
+/* The square (bit index) of character i + 1 of the position text, i in 0..count-1. */
+int hub_square_at(const Variant *v, int i);
+
+/* Writes pos as Hub text into buf (at least HUB_POSITION_MAX bytes); returns buf. */
+char *hub_position_to_text(const Variant *v, const Position *pos, char *buf, size_t len);
+/* Reads Hub position text (exactly the side and hub_square_count characters) into pos.
+ * Refuses a wrong length, an unknown character and a man on the row where it would have been
+ * crowned; false with a one-line reason in err. */
+bool hub_position_from_text(const Variant *v, const char *text, Position *pos, char *err,
+                            size_t errlen);
+
+/* Writes move as Hub text into buf (at least HUB_MOVE_MAX bytes); returns buf.  Needs no
+ * position: the move carries its captured set. */
+char *hub_move_to_text(const Variant *v, const Move *move, char *buf, size_t len);
+/* Finds the legal move of pos that text names: from and to, and when it is a capture the
+ * captured squares it lists (in any order).  A capture written with fewer captured squares
+ * (even none: "28x19") is accepted when exactly one legal move fits.  False with a reason in
+ * err: malformed, illegal, or ambiguous. */
+bool hub_move_from_text(const Variant *v, const Position *pos, const Rules *rules, const char *text,
+                        Move *move, char *err, size_t errlen);
+
+#endif
