@@ -265,7 +265,7 @@ static bool engine_start(EnginePlayer *e, char *err, size_t errlen)
         return false;
     }
     bool sent = true;
-    HubWriter w;
+    HubWriter w = { 0 };
     if (su.has_variant_param) {
         hub_writer_start(&w, "set-param");
         hub_writer_arg(&w, "name", "variant");
@@ -332,7 +332,7 @@ static bool send_search(EnginePlayer *e, const PlayerTurn *t, double *budget_ms)
 {
     const Variant *v = e->cfg->variant;
     char pos[HUB_POSITION_MAX];
-    HubWriter w;
+    HubWriter w = { 0 };
     hub_writer_start(&w, "pos");
     hub_writer_arg(&w, "pos", hub_position_to_text(v, t->start, pos, sizeof pos));
     if (!write_moves(&w, v, t) || !send_command(e, &w))

@@ -32,7 +32,11 @@ static PlayerStatus searcher_choose(Player *p, const PlayerTurn *t, PlayerChoice
     const Game *game = t->game;
     const uint64_t *history = &game->keys[game->ply - game->since_capture];
     s->root_endgame_plies = game->endgame_plies;
-    SearchLimits clocked = { .movetime_ms = t->clock ? player_clock_budget_ms(t->time_ms, t->inc_ms) : 0 };
+    /* With a clock: aim at the budget, and stop by force at three times it (at most half the
+     * time left). */
+    int budget = t->clock ? player_clock_budget_ms(t->time_ms, t->inc_ms) : 0;
+    int hard = budget * 3 < t->time_ms / 2 ? budget * 3 : t->time_ms / 2;
+    SearchLimits clocked = { .movetime_ms = hard > budget ? hard : budget, .soft_ms = budget };
     SearchInfo info = search(s, &game->pos, history, game->since_capture, t->clock ? &clocked : t->limits,
                              NULL, NULL);
     if (info.interrupted || info.pv_length == 0)
