@@ -1,6 +1,7 @@
 /* Iterative deepening, alpha-beta with principal variation search, a transposition table,
  * killer and history move ordering, and a quiescence that never stops while a capture is
  * pending (in draughts a capture is forced, so "standing pat" there would be illegal). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,7 +345,7 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
     }
     int max_depth = limits->depth > 0 && limits->depth < MAX_PLY - 1 ? limits->depth : MAX_PLY - 2;
     s->out_of_time = false;
-    uint64_t nodes_before = 0, last_iteration_nodes = 0;
+    uint64_t nodes_before = 0, iteration_nodes[2] = { 0, 0 }; /* the two before the last */
     double iteration_start = s->start_time;
     for (int depth = 1; depth <= max_depth; depth++) {
         s->may_stop = depth > 1; /* the first iteration always completes */
@@ -379,15 +380,18 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
         if (s->stopped)
             break;
         if (limits->soft_ms) {
-            /* The next iteration takes about this one's time times the growth of the last
-             * two (unknown after the first: 3). */
+            /* The next iteration takes about this one's time times the growth per iteration,
+             * measured over the last two (odd and even depths grow differently), or over
+             * one at first; 3 before that. */
             double now = now_seconds(), took = now - iteration_start;
             uint64_t this_iteration = s->nodes - nodes_before;
-            double growth = last_iteration_nodes ? (double)this_iteration / (double)last_iteration_nodes : 3.0;
+            double growth = iteration_nodes[0] ? sqrt((double)this_iteration / (double)iteration_nodes[0])
+                          : iteration_nodes[1] ? (double)this_iteration / (double)iteration_nodes[1] : 3.0;
             growth = growth < 1.5 ? 1.5 : growth > 8.0 ? 8.0 : growth;
             if ((now - s->start_time + took * growth) * 1000.0 > limits->soft_ms)
                 break;
-            last_iteration_nodes = this_iteration;
+            iteration_nodes[0] = iteration_nodes[1];
+            iteration_nodes[1] = this_iteration;
             nodes_before = s->nodes;
             iteration_start = now;
         }

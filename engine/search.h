@@ -21,8 +21,9 @@
  * (the previous best) its best root move so far is the answer, since every move it has
  * searched was searched to the new depth.  So without soft_ms the search runs until
  * movetime_ms.  soft_ms, when set, is a target: after each iteration the next one's time is
- * predicted from the growth of the last ones (nodes of the last iteration over the one
- * before), and it is not started when it would end after soft_ms.  Node and depth limits are
+ * predicted from the growth per iteration (the square root of the last iteration's nodes
+ * over those of the one two before it: odd and even depths grow differently), and it is not
+ * started when it would end after soft_ms.  Node and depth limits are
  * exact and deterministic: a search cut by nodes keeps its last completed iteration. */
 typedef struct SearchLimits {
     int depth;          /* maximum iteration depth; 0 = none (MAX_PLY - 1) */
