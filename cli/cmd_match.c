@@ -297,8 +297,8 @@ static int run_match(int argc, char **argv)
                                    "an outside engine", i ? "b" : "a", i ? "b" : "a");
         if (!paths[i] && !commands[i])
             return cli_usage_error("match needs --a and --b weights files ('default' and "
-                                   "'material' name the built-in sets) or --engine-a and "
-                                   "--engine-b commands");
+                                   "'material' name the built-in sets), or --engine-a/--engine-b "
+                                   "commands for outside engines");
         if (commands[i] && !commands[i][0])
             return cli_usage_error("--engine-%s: empty command", i ? "b" : "a");
     }
