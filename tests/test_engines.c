@@ -25,9 +25,10 @@ static int group_setup(void **state)
 {
     (void)state;
     char real[PATH_MAX];
-    if (!realpath(test_dama_bin(), real) || strlen(real) >= sizeof dama)
+    size_t n;
+    if (!realpath(test_dama_bin(), real) || (n = strlen(real)) >= sizeof dama)
         return -1;
-    snprintf(dama, sizeof dama, "%s", real);
+    memcpy(dama, real, n + 1);
     return test_tmpdir_make(tmp, sizeof tmp, "engines");
 }
 
@@ -180,26 +181,35 @@ static void test_no_answer(void **state)
     broken("silent", NULL, "time-forfeit", "--engine-timeout 200 --engine-margin 100");
 }
 
+/* Runs a match (args after --db, "%s" standing for the logging engine) of 2 games and
+ * returns what the engine was told (free it). */
+static char *logged_match(const char *tag, const char *args_fmt)
+{
+    char log[256], args[1024];
+    snprintf(log, sizeof log, "%s/log.txt", tmp);
+    unlink(log);
+    fresh_db(tag);
+    snprintf(args, sizeof args, args_fmt, wrapper("log", NULL));
+    expect_run(args, 0, "match games 2");
+    char *text = test_read_file(log);
+    assert_non_null(text);
+    return text;
+}
+
 /* What the client says: the variant and the parameters, init, and for each move the start
  * position, the moves so far in Hub text, the level and go think. */
 static void test_protocol_lines(void **state)
 {
     (void)state;
-    char log[256], args[1024];
-    snprintf(log, sizeof log, "%s/log.txt", tmp);
-    unlink(log);
-    fresh_db("log");
-    snprintf(args, sizeof args, "-v intl --openings %s/open.fen --a default --engine-b %s --engine-param hash=3 "
-             "--games 2 --nodes 700 --threads 1 --move-cap 4", tmp, wrapper("log", NULL));
-    char path[256];
+    char path[256], fmt[512];
     snprintf(path, sizeof path, "%s/open.fen", tmp);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fputs("W:W31-50:B1-20\n", f);
     fclose(f);
-    expect_run(args, 0, "match games 2");
-    char *text = test_read_file(log);
-    assert_non_null(text);
+    snprintf(fmt, sizeof fmt, "-v intl --openings %s --a default --engine-b %%s --engine-param hash=3 "
+             "--games 2 --nodes 700 --threads 1 --move-cap 4", path);
+    char *text = logged_match("log", fmt);
     const char *start = "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww";
     char want[512];
     const char *lines[] = { "hub\nset-param name=variant value=international\nset-param name=hash value=3\ninit\n",
@@ -216,7 +226,8 @@ static void test_protocol_lines(void **state)
     /* a quiet first move in Hub text, unquoted: two square numbers and a dash */
     int from, to;
     char close;
-    if (sscanf(p + strlen(want), "%d-%d%c", &from, &to, &close) != 3 || !(from >= 31 && from <= 35 && to >= 26 && to <= 30 && close == '\n'))
+    if (sscanf(p + strlen(want), "%d-%d%c", &from, &to, &close) != 3
+        || !(from >= 31 && from <= 35 && to >= 26 && to <= 30 && close == '\n'))
         fail_msg("not dama's first move as the engine's history: %.80s", p);
     free(text);
 }
@@ -225,15 +236,7 @@ static void test_protocol_lines(void **state)
 static void test_clock_level(void **state)
 {
     (void)state;
-    char log[256], args[1024];
-    snprintf(log, sizeof log, "%s/log.txt", tmp);
-    unlink(log);
-    fresh_db("clock");
-    snprintf(args, sizeof args, "--a default --engine-b %s --games 2 --clock 2+0.05 --threads 1 --move-cap 6",
-             wrapper("log", NULL));
-    expect_run(args, 0, "match games 2");
-    char *text = test_read_file(log);
-    assert_non_null(text);
+    char *text = logged_match("clock", "--a default --engine-b %s --games 2 --clock 2+0.05 --threads 1 --move-cap 6");
     if (!strstr(text, "level time=2.000 inc=0.050\ngo think\n"))
         fail_msg("no clock level in:\n%s", text);
     free(text);
