@@ -185,6 +185,9 @@ void run_options_engine(const RunOptions *ro, const char *command, EngineConfig 
                            .nparams = ro->nengine_params };
     for (int i = 0; i < ro->nengine_params; i++)
         out->params[i] = ro->engine_params[i];
+    size_t n = 0; /* the --rules given, joined as one option list */
+    for (int i = 0; i < ro->nrules_text && n < sizeof out->rules; i++)
+        n += (size_t)snprintf(out->rules + n, sizeof out->rules - n, "%s%s", i ? "," : "", ro->rules_text[i]);
 }
 
 void run_options_describe(const RunOptions *ro, char *buf, size_t len)

@@ -44,7 +44,8 @@ enum {
     "  --engine-timeout MS an outside engine's budget for a move under --nodes or --depth,\n" \
     "                     and for its start-up (default 60000)\n" \
     "  --engine-param NAME=VALUE  sent to every outside engine as set-param before init\n" \
-    "                     (repeatable); the variant is always set\n" \
+    "                     (repeatable); the variant is always set, and the --rules when the\n" \
+    "                     engine has a rules parameter (as dama hub has)\n" \
     "An outside engine is a command run by /bin/sh -c that speaks the Hub protocol (as\n" \
     "'dama hub' and Scan do), one process per thread.  It loses a game when it exits or\n" \
     "closes its output or says error (engine-crash), gives no move in time (time-forfeit) or\n" \

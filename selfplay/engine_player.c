@@ -197,6 +197,7 @@ static ReadStatus engine_expect(EnginePlayer *e, const char *want, double deadli
 typedef struct Startup {
     char variant_values[256];
     bool has_variant_param;
+    bool has_rules_param;
 } Startup;
 
 static void startup_line(EnginePlayer *e, const HubLine *line, void *ctx)
@@ -206,6 +207,9 @@ static void startup_line(EnginePlayer *e, const HubLine *line, void *ctx)
         const char *version = hub_line_value(line, "version");
         snprintf(e->name, sizeof e->name, "%s%s%s", hub_line_value(line, "name"), version ? " " : "",
                  version ? version : "");
+    } else if (strcmp(line->command, "param") == 0 && hub_line_value(line, "name")
+               && strcmp(hub_line_value(line, "name"), "rules") == 0) {
+        su->has_rules_param = true;
     } else if (strcmp(line->command, "param") == 0 && hub_line_value(line, "name")
                && strcmp(hub_line_value(line, "name"), "variant") == 0) {
         su->has_variant_param = true;
@@ -270,6 +274,12 @@ static bool engine_start(EnginePlayer *e, char *err, size_t errlen)
         hub_writer_start(&w, "set-param");
         hub_writer_arg(&w, "name", "variant");
         hub_writer_arg(&w, "value", variant);
+        sent = send_command(e, &w);
+    }
+    if (sent && cfg->rules[0] && su.has_rules_param) {
+        hub_writer_start(&w, "set-param");
+        hub_writer_arg(&w, "name", "rules");
+        hub_writer_arg(&w, "value", cfg->rules);
         sent = send_command(e, &w);
     }
     for (int i = 0; sent && i < cfg->nparams; i++) {

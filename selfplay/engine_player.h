@@ -23,6 +23,8 @@ typedef struct EngineConfig {
                                      the start-up (hub ... wait, init ... ready) */
     const char *params[ENGINE_MAX_PARAMS]; /* "NAME=VALUE": set-param before init */
     int nparams;
+    char rules[256];              /* the match's rule options as `--rules` takes them ("" for
+                                     the defaults): sent when the engine has a rules parameter */
     char name[128];               /* what the engine calls itself (engine_probe fills it) */
 } EngineConfig;
 
