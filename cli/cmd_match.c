@@ -238,6 +238,7 @@ bool match_start_engine(const RunOptions *ro, const char *command, EngineConfig 
 {
     char err[256];
     run_options_engine(ro, command, out);
+    out->stop = pipeline_interrupt_flag();
     if (engine_probe(out, err, sizeof err))
         return true;
     cli_runtime_error("engine '%s': %s", command, err);

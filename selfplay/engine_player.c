@@ -178,9 +178,9 @@ static ReadStatus engine_expect(EnginePlayer *e, const char *want, double deadli
 {
     for (;;) {
         char *text, err[128];
-        ReadStatus st = engine_read_line(e, deadline, NULL, &text);
+        ReadStatus st = engine_read_line(e, deadline, e->cfg->stop, &text);
         if (st != READ_LINE)
-            return st;
+            return st; /* stopped: the game loop sees the flag before it asks for a move */
         if (!hub_line_parse(line, text, err, sizeof err)) {
             hub_line_free(line);
             continue; /* not a line of the protocol: ignored, as unknown commands are */
@@ -240,7 +240,8 @@ static const char *variant_value(const Variant *v, const Startup *su)
 
 static const char *read_failure(ReadStatus st)
 {
-    return st == READ_TIMEOUT ? "no answer in time" : "exited or closed its output";
+    return st == READ_TIMEOUT ? "no answer in time" : st == READ_STOPPED ? "interrupted"
+                                                     : "exited or closed its output";
 }
 
 /* Starts the process and takes it through hub ... wait, set-param, init ... ready. */

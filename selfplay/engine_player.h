@@ -26,6 +26,7 @@ typedef struct EngineConfig {
     char rules[256];              /* the match's rule options as `--rules` takes them ("" for
                                      the defaults): sent when the engine has a rules parameter */
     char name[128];               /* what the engine calls itself (engine_probe fills it) */
+    const atomic_bool *stop;      /* Ctrl-C (may be NULL): cuts a start-up short too */
 } EngineConfig;
 
 /* A player for cfg (which must outlive it); the process starts at the first new game.  NULL
