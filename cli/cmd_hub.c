@@ -228,8 +228,7 @@ static bool build_engine(Hub *h)
     } else {
         weights_default(&weights, v->eval);
     }
-    if (!h->searcher || h->variant != v || h->searcher_hash != h->params.hash_mb
-        || memcmp(&h->rules, &rules, sizeof rules) != 0) {
+    if (!h->searcher || h->variant != v || h->searcher_hash != h->params.hash_mb) {
         searcher_free(h->searcher);
         h->searcher = NULL;
         h->weights = weights;
@@ -243,6 +242,7 @@ static bool build_engine(Hub *h)
         h->searcher_hash = h->params.hash_mb;
     } else {
         h->weights = weights; /* the searcher reads them through its pointer */
+        h->searcher->rules = rules;
         searcher_clear(h->searcher);
     }
     h->variant = v;
@@ -590,7 +590,17 @@ static bool handle_line(Hub *h, const char *text)
         else if (set_param(h, &h->params, name, value))
             h->dirty = true;
     } else if (strcmp(c, "init") == 0) {
-        if (build_engine(h))
+        /* The GUI waits for ready: a parameter that cannot be used is reported, then the
+         * engine starts with its default instead. */
+        bool built = build_engine(h);
+        if (!built) {
+            h->params.weights[0] = h->params.rules[0] = '\0';
+            h->params.hash_mb = HUB_HASH_DEFAULT;
+            send_error(h, "init: using the built-in weights, the official rules and a %d MB hash table",
+                       HUB_HASH_DEFAULT);
+            built = build_engine(h);
+        }
+        if (built)
             send_word(h, "ready");
     } else if (strcmp(c, "new-game") == 0) {
         if (engine_ready(h)) {
@@ -720,8 +730,10 @@ const Command cmd_hub = {
     "Commands:\n"
     "  hub                 answers 'id name=dama version=...', one 'param' line a\n"
     "                      parameter, then 'wait'\n"
-    "  set-param name=N value=V   sets a parameter (used from the next init)\n"
-    "  init                builds the engine (weights, hash table), answers 'ready'\n"
+    "  set-param name=N value=V   sets a parameter (used from the next init, pos or go)\n"
+    "  init                builds the engine (weights, hash table), answers 'ready'; a\n"
+    "                      parameter it cannot use (a weights file that does not read) gets\n"
+    "                      an error line, and the defaults stand in for them\n"
     "  new-game            clears the hash table; the position is the start\n"
     "  pos start | pos pos=POSITION [moves=\"M1 M2 ...\"]\n"
     "                      the position, and the moves played from it: the game's history,\n"
