@@ -10,7 +10,7 @@
 #include "sprt.h"
 #include "variant.h"
 
-enum { OPT_A = OPT_RUN_FIRST_FREE, OPT_B, OPT_SPRT, OPT_RESUME_M };
+enum { OPT_A = OPT_RUN_FIRST_FREE, OPT_B, OPT_SPRT, OPT_RESUME_M, OPT_ENGINE_A, OPT_ENGINE_B };
 
 bool sprt_parse(SprtConfig *sc, const char *text, char *err, size_t errlen)
 {
@@ -194,16 +194,55 @@ int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const W
     return interrupted ? EXIT_INTERRUPTED : EXIT_OK;
 }
 
+/* " a=ID" for weights, " a=engine:NAME(COMMAND)" for an outside engine. */
+static void append_side(const RunOptions *ro, int side, int64_t id, char *buf, size_t len)
+{
+    size_t n = strlen(buf);
+    const EngineConfig *e = ro->cfg.engine[side];
+    if (n >= len)
+        return;
+    if (e)
+        snprintf(buf + n, len - n, " %c=engine:%s(%s)", "ab"[side], e->name, e->command);
+    else
+        snprintf(buf + n, len - n, " %c=%lld", "ab"[side], (long long)id);
+}
+
 void match_params(const RunOptions *ro, const SprtConfig *sprt, const int64_t ids[2], char *buf,
                   size_t len)
 {
     run_options_describe(ro, buf, len);
+    append_side(ro, 0, ids[0], buf, len);
+    append_side(ro, 1, ids[1], buf, len);
     size_t n = strlen(buf);
+    if (n >= len)
+        return;
+    if (ro->cfg.engine[0] || ro->cfg.engine[1]) { /* what changes an engine's games */
+        snprintf(buf + n, len - n, " engine_margin=%d engine_timeout=%d", ro->engine_margin_ms,
+                 ro->engine_timeout_ms);
+        for (int i = 0; i < ro->nengine_params; i++) {
+            n = strlen(buf);
+            if (n < len)
+                snprintf(buf + n, len - n, " engine_param=%s", ro->engine_params[i]);
+        }
+        n = strlen(buf);
+        if (n >= len)
+            return;
+    }
     if (sprt->enabled)
-        snprintf(buf + n, len - n, " a=%lld b=%lld sprt=%g,%g,%g,%g", (long long)ids[0],
-                 (long long)ids[1], sprt->elo0, sprt->elo1, sprt->alpha, sprt->beta);
+        snprintf(buf + n, len - n, " sprt=%g,%g,%g,%g", sprt->elo0, sprt->elo1, sprt->alpha, sprt->beta);
     else
-        snprintf(buf + n, len - n, " a=%lld b=%lld sprt=off", (long long)ids[0], (long long)ids[1]);
+        snprintf(buf + n, len - n, " sprt=off");
+}
+
+bool match_start_engine(const RunOptions *ro, const char *command, EngineConfig *out)
+{
+    char err[256];
+    run_options_engine(ro, command, out);
+    out->stop = pipeline_interrupt_flag();
+    if (engine_probe(out, err, sizeof err))
+        return true;
+    cli_runtime_error("engine '%s': %s", command, err);
+    return false;
 }
 
 static int run_match(int argc, char **argv)
@@ -214,12 +253,15 @@ static int run_match(int argc, char **argv)
         { "b", required_argument, 0, OPT_B },
         { "sprt", required_argument, 0, OPT_SPRT },
         { "resume", no_argument, 0, OPT_RESUME_M },
+        { "engine-a", required_argument, 0, OPT_ENGINE_A },
+        { "engine-b", required_argument, 0, OPT_ENGINE_B },
+        OUTSIDE_ENGINE_LONG_OPTIONS,
         { 0, 0, 0, 0 },
     };
     RunOptions ro;
     bool resume = false;
     run_options_init(&ro);
-    const char *paths[2] = { NULL, NULL };
+    const char *paths[2] = { NULL, NULL }, *commands[2] = { NULL, NULL };
     SprtConfig sprt = { .enabled = false, .alpha = 0.05, .beta = 0.05 };
     char err[512];
     int o;
@@ -230,6 +272,10 @@ static int run_match(int argc, char **argv)
             return EXIT_USAGE;
         if (o == OPT_A || o == OPT_B) {
             paths[o == OPT_B] = optarg;
+            continue;
+        }
+        if (o == OPT_ENGINE_A || o == OPT_ENGINE_B) {
+            commands[o == OPT_ENGINE_B] = optarg;
             continue;
         }
         if (o == OPT_RESUME_M) {
@@ -246,21 +292,39 @@ static int run_match(int argc, char **argv)
     }
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama match --help')", argv[optind]);
-    for (int i = 0; i < 2; i++)
-        if (!paths[i])
+    for (int i = 0; i < 2; i++) {
+        if (paths[i] && commands[i])
+            return cli_usage_error("--%s and --engine-%s cannot be combined: a side is weights or "
+                                   "an outside engine", i ? "b" : "a", i ? "b" : "a");
+        if (!paths[i] && !commands[i])
             return cli_usage_error("match needs --a and --b weights files ('default' and "
-                                   "'material' name the built-in sets)");
+                                   "'material' name the built-in sets), or --engine-a/--engine-b "
+                                   "commands for outside engines");
+        if (commands[i] && !commands[i][0])
+            return cli_usage_error("--engine-%s: empty command", i ? "b" : "a");
+    }
     if (ro.cfg.games % 2)
         return cli_usage_error("--games %d: a match plays pairs of games (colours swapped), so "
                                "give an even number", ro.cfg.games);
     if (!run_options_finish(&ro))
         return EXIT_USAGE;
     Weights w[2];
-    for (int i = 0; i < 2; i++)
-        if (!pipeline_weights_by_name(&w[i], ro.cfg.setup.variant->eval, paths[i], err, sizeof err)) {
+    for (int i = 0; i < 2; i++) /* an engine's side keeps weights to probe random openings */
+        if (!pipeline_weights_by_name(&w[i], ro.cfg.setup.variant->eval, paths[i] ? paths[i] : "default",
+                                      err, sizeof err)) {
             run_options_free(&ro);
             return cli_usage_error("%s", err);
         }
+    EngineConfig engines[2];
+    for (int i = 0; i < 2; i++) {
+        if (!commands[i])
+            continue;
+        if (!match_start_engine(&ro, commands[i], &engines[i])) {
+            run_options_free(&ro);
+            return EXIT_RUNTIME;
+        }
+        ro.cfg.engine[i] = &engines[i];
+    }
     Store *store = pipeline_open_store(ro.db_path);
     if (!store) {
         run_options_free(&ro);
@@ -268,9 +332,9 @@ static int run_match(int argc, char **argv)
     }
     int code;
     int64_t ids[2];
-    ids[0] = pipeline_store_weights(store, &w[0], 0, 0, paths[0]);
-    ids[1] = ids[0] < 0 ? -1 : pipeline_store_weights(store, &w[1], 0, 0, paths[1]);
-    if (ids[1] < 0) {
+    for (int i = 0; i < 2; i++) /* an engine has no weights: 0, stored as NULL */
+        ids[i] = commands[i] ? 0 : i && ids[0] < 0 ? -1 : pipeline_store_weights(store, &w[i], 0, 0, paths[i]);
+    if (ids[0] < 0 || ids[1] < 0) {
         code = cli_runtime_error("%s: %s", ro.db_path, store_error(store));
     } else {
         char params[1024];
@@ -285,9 +349,11 @@ static int run_match(int argc, char **argv)
 }
 
 const Command cmd_match = {
-    "match", "play two weight sets against each other; Elo, LOS and SPRT",
-    "usage: dama match --a WEIGHTS_A --b WEIGHTS_B [--db FILE] [--games N] [--threads T]\n"
-    "                  [--nodes K] [--openings FILE | --random-plies P]\n"
+    "match", "play two weight sets (or outside engines) against each other; Elo, LOS and SPRT",
+    "usage: dama match --a WEIGHTS_A | --engine-a CMD  --b WEIGHTS_B | --engine-b CMD\n"
+    "                  [--db FILE] [--games N] [--threads T]\n"
+    "                  [--nodes K | --depth D | --movetime MS | --clock S+I]\n"
+    "                  [--openings FILE | --random-plies P]\n"
     "                  [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05] [--resume]\n"
     "\n"
     "Plays game pairs on the same opening with colours swapped and prints\n"
@@ -303,11 +369,15 @@ const Command cmd_match = {
     "WEIGHTS may be a file, 'default' (built-in hand-set) or 'material' (material only).\n"
     "\n"
     "  --a FILE, --b FILE the two weight sets\n"
+    "  --engine-a CMD, --engine-b CMD  an outside Hub engine for that side instead (e.g.\n"
+    "                     --engine-b 'bin/dama hub'); the run's params name it\n"
+    "                     (b=engine:NAME(CMD)); its games are stored with no weights\n"
     "  --sprt SPEC        sequential test of elo1 against elo0 (default: off)\n"
     "  --resume           continue the last match run (the same options): only the games\n"
     "                     not yet stored are played\n"
     "  --games N          games to play (default 100); played in pairs with colours swapped\n"
     "  --noise CP         evaluation noise, in hundredths of a man (default 0)\n"
-    RUN_OPTIONS_HELP,
+    RUN_OPTIONS_HELP
+    OUTSIDE_ENGINE_OPTIONS_HELP,
     run_match,
 };

@@ -15,12 +15,15 @@
 #include "variant.h"
 
 enum { OPT_GENERATIONS = OPT_RUN_FIRST_FREE, OPT_MATCH_GAMES, OPT_START, OPT_WINDOW, OPT_SPRT_T,
-       OPT_OUT_T, OPT_RESUME, OPT_EPOCHS_T, OPT_MATCH_NOISE, OPT_FINAL_GAMES };
+       OPT_OUT_T, OPT_RESUME, OPT_EPOCHS_T, OPT_MATCH_NOISE, OPT_FINAL_GAMES, OPT_GAUNTLET,
+       OPT_GAUNTLET_GAMES };
 
 typedef struct TrainOptions {
     RunOptions ro;            /* self-play settings; the matches use them with their own games */
-    int generations, match_games, match_noise, final_games, window, epochs;
+    int generations, match_games, match_noise, final_games, window, epochs, gauntlet_games;
     const char *start, *out_path;
+    const char *gauntlet;     /* an outside engine's command, or NULL */
+    EngineConfig gauntlet_engine;
     SprtConfig sprt;
     bool resume;
 } TrainOptions;
@@ -72,6 +75,41 @@ static int train_match(Store *store, TrainOptions *to, int64_t train_id, int gen
     else
         snprintf(params + n, sizeof params - n, " train_run=%lld final", (long long)train_id);
     return pipeline_match(store, &ro, sprt, a, a_id, b, b_id, params, RESUME_IF_SAME, mo);
+}
+
+/* The gauntlet: weights (the start at generation 0, else the newly promoted best) against
+ * the outside engine, stored as a plain match run tagged gauntlet=1 (the journal's steps
+ * cannot name it), continued like any train match when an interrupted run left it
+ * unfinished. */
+static int gauntlet_match(Store *store, TrainOptions *to, int64_t train_id, int gen, int64_t weights_id)
+{
+    Weights w;
+    if (!load_weights_id(store, to->ro.cfg.setup.variant->eval, weights_id, &w))
+        return EXIT_RUNTIME;
+    RunOptions ro = to->ro;
+    ro.cfg.games = to->gauntlet_games;
+    ro.cfg.seed = step_seed(to, gen, true) + 250000u;
+    ro.cfg.setup.noise = to->match_noise;
+    ro.cfg.engine[1] = &to->gauntlet_engine;
+    SprtConfig none = { .enabled = false, .alpha = 0.05, .beta = 0.05 };
+    char params[1024];
+    int64_t ids[2] = { weights_id, 0 };
+    match_params(&ro, &none, ids, params, sizeof params);
+    size_t n = strlen(params);
+    snprintf(params + n, sizeof params - n, " train_run=%lld generation=%d gauntlet=1", (long long)train_id, gen);
+    printf("generation %d: gauntlet of weights %lld against %s\n", gen, (long long)weights_id,
+           to->gauntlet_engine.name);
+    fflush(stdout);
+    MatchOutcome mo;
+    int code = pipeline_match(store, &ro, &none, &w, weights_id, &w, 0, params, RESUME_IF_SAME, &mo);
+    if (code == EXIT_OK) {
+        char elo[96];
+        match_elo_text(&mo.elo, elo, sizeof elo);
+        printf("generation %d: gauntlet: weights %lld against %s: %s over %d games (match run %lld)\n",
+               gen, (long long)weights_id, to->gauntlet_engine.name, elo, mo.games, (long long)mo.run_id);
+        fflush(stdout);
+    }
+    return code;
 }
 
 /* One generation; *best_id is updated on promotion.  Returns an exit code. */
@@ -152,8 +190,14 @@ static int train_generation(Store *store, TrainOptions *to, int64_t train_id, in
             return code != EXIT_OK ? code : EXIT_RUNTIME;
     }
 
-    /* Step 4. Promote only on evidence. */
+    /* Step 4. Promote only on evidence; a promoted candidate meets the gauntlet first, so
+     * that a run interrupted in it plays it again (its missing games) on resume. */
     bool promote = strcmp(verdict, "accept-H1") == 0;
+    if (promote && to->gauntlet) {
+        int code = gauntlet_match(store, to, train_id, gen, candidate_id);
+        if (code != EXIT_OK)
+            return code;
+    }
     if (!journal(store, train_id, gen, "decision", 0, *best_id, candidate_id, promote ? "promoted" : "rejected"))
         return EXIT_RUNTIME;
     if (candidate_id == *best_id) /* said above: no candidate, nothing rejected */
@@ -290,6 +334,10 @@ static int train(Store *store, TrainOptions *to, const Weights *start_weights)
              "epochs=%d start=%s sprt=%g,%g,%g,%g", desc, to->match_games, to->match_noise,
              to->final_games, to->window, to->epochs, to->start, to->sprt.elo0, to->sprt.elo1,
              to->sprt.alpha, to->sprt.beta);
+    size_t plen = strlen(params);
+    if (to->gauntlet && plen < sizeof params) /* only then: earlier runs keep their params */
+        snprintf(params + plen, sizeof params - plen, " gauntlet=%s gauntlet_games=%d", to->gauntlet,
+                 to->gauntlet_games);
 
     int64_t train_id = 0, best_id = start_id;
     int first_gen = 1;
@@ -316,6 +364,16 @@ static int train(Store *store, TrainOptions *to, const Weights *start_weights)
     }
 
     int code = EXIT_OK;
+    if (to->gauntlet) {
+        /* The baseline: the start weights against the engine, before generation 1's self-play
+         * (whose journal step says it was played). */
+        TrainStep ts;
+        int found = store_train_step_get(store, train_id, 1, "selfplay", &ts);
+        if (found < 0)
+            return cli_runtime_error("%s", store_error(store));
+        if (!found)
+            code = gauntlet_match(store, to, train_id, 0, start_id);
+    }
     for (int gen = first_gen; gen <= to->generations && code == EXIT_OK; gen++) {
         printf("generation %d/%d\n", gen, to->generations);
         fflush(stdout);
@@ -359,10 +417,14 @@ static int run_train(int argc, char **argv)
         { "epochs", required_argument, 0, OPT_EPOCHS_T },
         { "match-noise", required_argument, 0, OPT_MATCH_NOISE },
         { "final-games", required_argument, 0, OPT_FINAL_GAMES },
+        { "gauntlet", required_argument, 0, OPT_GAUNTLET },
+        { "gauntlet-games", required_argument, 0, OPT_GAUNTLET_GAMES },
+        OUTSIDE_ENGINE_LONG_OPTIONS,
         { 0, 0, 0, 0 },
     };
     TrainOptions to = { .generations = 3, .match_games = 200, .final_games = 200, .window = 2,
-                        .epochs = 300, .start = "default", .out_path = "best-weights.txt" };
+                        .epochs = 300, .start = "default", .out_path = "best-weights.txt",
+                        .gauntlet_games = 100 };
     run_options_init(&to.ro);
     to.ro.cfg.games = 200;
     to.ro.cfg.setup.noise = 10; /* self-play: a pair's two games must differ */
@@ -380,6 +442,12 @@ static int run_train(int argc, char **argv)
         case OPT_EPOCHS_T: if (!cli_long("--epochs", optarg, 1, 1000000, &n)) return EXIT_USAGE; to.epochs = (int)n; break;
         case OPT_MATCH_NOISE: if (!cli_long("--match-noise", optarg, 0, 1000, &n)) return EXIT_USAGE; to.match_noise = (int)n; break;
         case OPT_FINAL_GAMES: if (!cli_long("--final-games", optarg, 0, 10000000, &n)) return EXIT_USAGE; to.final_games = (int)n; break;
+        case OPT_GAUNTLET_GAMES: if (!cli_long("--gauntlet-games", optarg, 2, 10000000, &n)) return EXIT_USAGE; to.gauntlet_games = (int)n; break;
+        case OPT_GAUNTLET:
+            if (!optarg[0])
+                return cli_usage_error("--gauntlet: empty command");
+            to.gauntlet = optarg;
+            break;
         case OPT_START: to.start = optarg; break;
         case OPT_OUT_T: to.out_path = optarg; break;
         case OPT_RESUME: to.resume = true; break;
@@ -394,6 +462,9 @@ static int run_train(int argc, char **argv)
     }
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama train --help')", argv[optind]);
+    if (to.gauntlet_games % 2)
+        return cli_usage_error("--gauntlet-games %d: a match plays pairs of games (colours "
+                               "swapped), so give an even number", to.gauntlet_games);
     if (to.match_games % 2 || to.final_games % 2)
         return cli_usage_error("--%s %d: a match plays pairs of games (colours swapped), so give "
                                "an even number", to.match_games % 2 ? "match-games" : "final-games",
@@ -404,6 +475,10 @@ static int run_train(int argc, char **argv)
     if (!pipeline_weights_by_name(&start, to.ro.cfg.setup.variant->eval, to.start, err, sizeof err)) {
         run_options_free(&to.ro);
         return cli_usage_error("%s", err);
+    }
+    if (to.gauntlet && !match_start_engine(&to.ro, to.gauntlet, &to.gauntlet_engine)) {
+        run_options_free(&to.ro);
+        return EXIT_RUNTIME;
     }
     Store *store = pipeline_open_store(to.ro.db_path);
     int code = store ? train(store, &to, &start) : EXIT_RUNTIME;
@@ -417,6 +492,7 @@ const Command cmd_train = {
     "usage: dama train [--db FILE] [--generations G] [--games N] [--match-games M]\n"
     "                  [--nodes K] [--threads T] [--start WEIGHTS] [--window W]\n"
     "                  [--sprt elo0=0,elo1=20,alpha=0.05,beta=0.05] [--out FILE] [--resume]\n"
+    "                  [--gauntlet CMD [--gauntlet-games N]]\n"
     "\n"
     "For each generation: self-play N games with the best weights, tune a candidate on the\n"
     "games of the last W generations, match it against the best (at most M games, stopped\n"
@@ -443,6 +519,13 @@ const Command cmd_train = {
     "  --out FILE         where the best weights go (default best-weights.txt)\n"
     "  --resume           continue the last training run in the database (same options;\n"
     "                     a larger --generations extends a finished run)\n"
-    RUN_OPTIONS_HELP,
+    "  --gauntlet CMD     an outside Hub engine (e.g. 'bin/dama hub', or Scan) as a fixed\n"
+    "                     yardstick: the start weights play it before generation 1, and each\n"
+    "                     promoted candidate after its match, N games each with the match\n"
+    "                     settings (no SPRT); stored as match runs with params train_run=R\n"
+    "                     generation=G gauntlet=1 (generation 0: the start weights)\n"
+    "  --gauntlet-games N games of each gauntlet (default 100)\n"
+    RUN_OPTIONS_HELP
+    OUTSIDE_ENGINE_OPTIONS_HELP,
     run_train,
 };

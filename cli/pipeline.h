@@ -82,10 +82,14 @@ int pipeline_selfplay(Store *store, RunOptions *ro, const Weights *weights, int6
 /* "elo E [LOW, HIGH]", or "elo n/a: too few pairs (N < 10)" when e has no interval: the one
  * way match results are shown (never "-0.0", never an interval of a handful of games). */
 void match_elo_text(const EloEstimate *e, char *buf, size_t len);
-/* A match run's params: ro's settings, the weights ids of A and B and the SPRT. */
+/* A match run's params: ro's settings, the weights ids of A and B (or the outside engines
+ * of ro->cfg.engine, by name and command) and the SPRT. */
 void match_params(const RunOptions *ro, const SprtConfig *sprt, const int64_t ids[2], char *buf,
                   size_t len);
-/* Plays A against B with ro's settings, stores the run and the match row, prints the
+/* Sets out to the outside engine command with ro's engine options, started once to check it
+ * and learn its name; false after printing why it failed. */
+bool match_start_engine(const RunOptions *ro, const char *command, EngineConfig *out);
+/* Plays A against B with ro's settings (a side with ro->cfg.engine set is that engine), stores the run and the match row, prints the
  * result lines; returns an exit code (errors printed). */
 int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const Weights *a,
                    int64_t a_id, const Weights *b, int64_t b_id, const char *params,

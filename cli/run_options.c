@@ -1,5 +1,6 @@
 /* Parsing of the game-playing options. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,6 +23,28 @@ void run_options_init(RunOptions *ro)
     c->hash_mb = 2;
     c->batch_games = 64;
     c->progress = isatty(STDERR_FILENO);
+    c->setup.time_margin_ms = ro->engine_margin_ms = 1000;
+    ro->engine_timeout_ms = 60000;
+}
+
+/* "S" or "S+I" in seconds into milliseconds; false (printed) when malformed. */
+static bool parse_clock(const char *arg, int *ms, int *inc_ms)
+{
+    char *end;
+    double s = strtod(arg, &end), inc = 0;
+    if (end != arg && *end == '+') {
+        const char *p = end + 1;
+        inc = strtod(p, &end);
+        if (end == p)
+            end = (char *)arg; /* "10+": malformed */
+    }
+    if (end == arg || *end || !(s > 0 && s <= 86400) || !(inc >= 0 && inc <= 3600)) {
+        cli_usage_error("bad value '%s' for --clock: expected SECONDS+INCREMENT, e.g. 60+0.5", arg);
+        return false;
+    }
+    *ms = (int)(s * 1000 + 0.5);
+    *inc_ms = (int)(inc * 1000 + 0.5);
+    return *ms > 0 || (cli_usage_error("bad value '%s' for --clock: under a millisecond", arg), false);
 }
 
 /* Records the search limit given; false (printed) when another one was given before. */
@@ -66,6 +89,26 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
     case OPT_MOVETIME_R:
         if (!one_limit(ro, "--movetime") || !cli_long("--movetime", arg, 1, 3600000L, &n)) return -1;
         c->setup.limits = (SearchLimits){ .movetime_ms = (int)n };
+        return 1;
+    case OPT_CLOCK:
+        if (!one_limit(ro, "--clock") || !parse_clock(arg, &c->setup.clock_ms, &c->setup.clock_inc_ms))
+            return -1;
+        c->setup.limits = (SearchLimits){ 0 };
+        return 1;
+    case OPT_ENGINE_MARGIN:
+        if (!cli_long("--engine-margin", arg, 0, 3600000L, &n)) return -1;
+        c->setup.time_margin_ms = ro->engine_margin_ms = (int)n;
+        return 1;
+    case OPT_ENGINE_TIMEOUT:
+        if (!cli_long("--engine-timeout", arg, 1, 86400000L, &n)) return -1;
+        ro->engine_timeout_ms = (int)n;
+        return 1;
+    case OPT_ENGINE_PARAM:
+        if (!strchr(arg, '=') || arg[0] == '=')
+            return cli_usage_error("bad value '%s' for --engine-param: expected NAME=VALUE", arg), -1;
+        if (ro->nengine_params == ENGINE_MAX_PARAMS)
+            return cli_usage_error("too many --engine-param options (at most %d)", ENGINE_MAX_PARAMS), -1;
+        ro->engine_params[ro->nengine_params++] = arg;
         return 1;
     case OPT_NOISE:
         if (!cli_long("--noise", arg, 0, 1000, &n)) return -1;
@@ -135,6 +178,18 @@ bool run_options_finish(RunOptions *ro)
 
 void run_options_free(RunOptions *ro) { openings_free(&ro->book); }
 
+void run_options_engine(const RunOptions *ro, const char *command, EngineConfig *out)
+{
+    *out = (EngineConfig){ .command = command, .variant = ro->cfg.setup.variant,
+                           .margin_ms = ro->engine_margin_ms, .timeout_ms = ro->engine_timeout_ms,
+                           .nparams = ro->nengine_params };
+    for (int i = 0; i < ro->nengine_params; i++)
+        out->params[i] = ro->engine_params[i];
+    size_t n = 0; /* the --rules given, joined as one option list */
+    for (int i = 0; i < ro->nrules_text && n < sizeof out->rules; i++)
+        n += (size_t)snprintf(out->rules + n, sizeof out->rules - n, "%s%s", i ? "," : "", ro->rules_text[i]);
+}
+
 void run_options_describe(const RunOptions *ro, char *buf, size_t len)
 {
     const RunnerConfig *c = &ro->cfg;
@@ -146,4 +201,7 @@ void run_options_describe(const RunOptions *ro, char *buf, size_t len)
              c->setup.limits.movetime_ms, (unsigned long long)c->seed,
              ro->openings_path ? ro->openings_path : "random", c->random_plies, c->setup.move_cap, c->setup.noise,
              c->hash_mb, rules);
+    size_t n = strlen(buf);
+    if (c->setup.clock_ms > 0 && n < len)
+        snprintf(buf + n, len - n, " clock=%d+%dms", c->setup.clock_ms, c->setup.clock_inc_ms);
 }

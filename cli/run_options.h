@@ -7,7 +7,8 @@
 
 enum {
     OPT_DB = 1200, OPT_GAMES, OPT_THREADS, OPT_NODES_R, OPT_DEPTH_R, OPT_MOVETIME_R, OPT_OPENINGS,
-    OPT_RANDOM_PLIES, OPT_SEED, OPT_MOVE_CAP, OPT_HASH_R, OPT_BATCH, OPT_NOISE, OPT_RUN_FIRST_FREE = 1300
+    OPT_RANDOM_PLIES, OPT_SEED, OPT_MOVE_CAP, OPT_HASH_R, OPT_BATCH, OPT_NOISE, OPT_CLOCK,
+    OPT_ENGINE_MARGIN, OPT_ENGINE_TIMEOUT, OPT_ENGINE_PARAM, OPT_RUN_FIRST_FREE = 1300
 };
 
 #define RUN_LONG_OPTIONS \
@@ -17,6 +18,7 @@ enum {
     { "nodes", required_argument, 0, OPT_NODES_R }, \
     { "depth", required_argument, 0, OPT_DEPTH_R }, \
     { "movetime", required_argument, 0, OPT_MOVETIME_R }, \
+    { "clock", required_argument, 0, OPT_CLOCK }, \
     { "openings", required_argument, 0, OPT_OPENINGS }, \
     { "random-plies", required_argument, 0, OPT_RANDOM_PLIES }, \
     { "seed", required_argument, 0, OPT_SEED }, \
@@ -28,6 +30,28 @@ enum {
     { "variant", required_argument, 0, OPT_VARIANT }, \
     { "help", no_argument, 0, OPT_HELP }
 
+/* The options of the commands that may play outside engines (match, train). */
+#define OUTSIDE_ENGINE_LONG_OPTIONS \
+    { "engine-margin", required_argument, 0, OPT_ENGINE_MARGIN }, \
+    { "engine-timeout", required_argument, 0, OPT_ENGINE_TIMEOUT }, \
+    { "engine-param", required_argument, 0, OPT_ENGINE_PARAM }
+
+#define OUTSIDE_ENGINE_OPTIONS_HELP \
+    "  --engine-margin MS wall time an outside engine may take beyond a move's budget\n" \
+    "                     (--movetime, or its clock's time) before it loses on time\n" \
+    "                     (time-forfeit); with a clock, any side overspending by more loses\n" \
+    "                     (default 1000)\n" \
+    "  --engine-timeout MS an outside engine's budget for a move under --nodes or --depth,\n" \
+    "                     and for its start-up (default 60000)\n" \
+    "  --engine-param NAME=VALUE  sent to every outside engine as set-param before init\n" \
+    "                     (repeatable); the variant is always set, and the --rules when the\n" \
+    "                     engine has a rules parameter (as dama hub has)\n" \
+    "An outside engine is a command run by /bin/sh -c that speaks the Hub protocol (as\n" \
+    "'dama hub' and Scan do), one process per thread.  It loses a game when it exits or\n" \
+    "closes its output or says error (engine-crash), gives no move in time (time-forfeit) or\n" \
+    "names a move that is not legal (illegal-move); the match goes on, with the engine\n" \
+    "restarted after a crash or a time forfeit.\n"
+
 /* The help lines for RUN_LONG_OPTIONS, shared by every command's --help text; --games and
  * --noise mean something else in each command, so each command describes them. */
 #define RUN_OPTIONS_HELP \
@@ -37,6 +61,8 @@ enum {
     "  --nodes K          search nodes per move (default 3000; deterministic)\n" \
     "  --depth D          search depth per move instead of nodes\n" \
     "  --movetime MS      search time per move instead (not reproducible)\n" \
+    "  --clock S+I        a clock instead: S seconds per side per game, I more after each\n" \
+    "                     move (e.g. 10+0.1; not reproducible)\n" \
     "  --openings FILE    start positions, one FEN a line (default: random openings)\n" \
     "  --random-plies P   random legal plies from the start, kept if balanced (default 6)\n" \
     "  --seed S           game i uses seed S+i (default 1)\n" \
@@ -56,6 +82,9 @@ typedef struct RunOptions {
     bool random_plies_given;   /* --random-plies, which an openings file would override */
     const char *rules_text[MAX_RULES_OPTIONS]; /* the --rules given: read by finish, once */
     int nrules_text;                           /* the variant is known */
+    int engine_margin_ms, engine_timeout_ms;   /* EngineConfig's, for every outside engine */
+    const char *engine_params[ENGINE_MAX_PARAMS];
+    int nengine_params;
 } RunOptions;
 
 void run_options_init(RunOptions *ro);
@@ -67,7 +96,10 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg);
  * error. */
 bool run_options_finish(RunOptions *ro);
 void run_options_free(RunOptions *ro);
-/* "games=N nodes=K ..." for the run record: every setting that changes the games. */
+/* The outside engine run by command with ro's engine options and variant. */
+void run_options_engine(const RunOptions *ro, const char *command, EngineConfig *out);
+/* "games=N nodes=K ..." for the run record: every setting that changes the games (a clock
+ * only when there is one, so that the params of earlier runs stay the same). */
 void run_options_describe(const RunOptions *ro, char *buf, size_t len);
 
 #endif

@@ -22,6 +22,10 @@ enum Reason {
     REASON_ADJUDICATION,
     REASON_KING_MOVES,  /* International: 25 moves each of kings only, no capture */
     REASON_ENDGAME,     /* International: the 16- or 5-move count of a lone king's endgame */
+    /* A player that is an outside engine lost the game by failing to give a move: */
+    REASON_ENGINE_CRASH,/* it exited, closed its output or reported an error */
+    REASON_TIME_FORFEIT,/* no move within its time budget plus the margin */
+    REASON_ILLEGAL_MOVE,/* its move is not a legal move of the position */
     REASON_COUNT
 };
 

@@ -1,6 +1,8 @@
-/* The game loop: search, record, play, until the rules say the game is over. */
+/* The game loop: ask the side to move, record, play, until the game is over. */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "bitboard.h"
 #include "game.h"
@@ -36,7 +38,14 @@ static bool append_move(char **buf, size_t *len, size_t *cap, const char *text)
     return true;
 }
 
-bool play_game(const GameSetup *setup, Searcher *white, Searcher *black, const Position *start,
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+bool play_game(const GameSetup *setup, Player *white, Player *black, const Position *start,
                uint64_t seed, const atomic_bool *stop, PlayedGame *out)
 {
     const Variant *v = setup->variant;
@@ -44,16 +53,16 @@ bool play_game(const GameSetup *setup, Searcher *white, Searcher *black, const P
     Game *game = malloc(sizeof *game);
     int cap_plies = setup->move_cap < MAX_GAME_PLIES ? setup->move_cap : MAX_GAME_PLIES;
     out->positions = calloc((size_t)cap_plies + 1, sizeof *out->positions);
+    Move *moves = malloc(((size_t)cap_plies + 1) * sizeof *moves);
     size_t len = 0, cap = 0;
-    if (!game || !out->positions)
+    if (!game || !out->positions || !moves)
         goto fail;
     game_init(game, v, &setup->rules, start);
-    searcher_clear(white);
-    searcher_clear(black);
-    white->noise = black->noise = setup->noise;
-    white->noise_seed = seed;
-    black->noise_seed = seed ^ 0xB1AC4ULL;
+    player_new_game(white, seed, setup->noise);
+    player_new_game(black, seed ^ 0xB1AC4ULL, setup->noise);
     int start_pieces[2] = { popcount(position_pieces(start, WHITE)), popcount(position_pieces(start, BLACK)) };
+    bool clock = setup->clock_ms > 0;
+    double time_left[2] = { setup->clock_ms, setup->clock_ms };
 
     for (;;) {
         StoredPosition *sp = &out->positions[game->ply];
@@ -73,18 +82,42 @@ bool play_game(const GameSetup *setup, Searcher *white, Searcher *black, const P
         }
         if (stop && atomic_load(stop))
             goto fail;
-        Searcher *s = game->pos.side == WHITE ? white : black;
-        const uint64_t *history = &game->keys[game->ply - game->since_capture];
-        s->root_endgame_plies = game->endgame_plies;
-        SearchInfo info = search(s, &game->pos, history, game->since_capture, &setup->limits, NULL, NULL);
-        if (info.interrupted || info.pv_length == 0)
-            goto fail; /* stopped, or cannot happen: game_result saw a legal move */
-        sp->score = info.score;
-        sp->has_score = true;
-        char text[128];
-        if (!append_move(&out->moves, &len, &cap, move_to_text(v, &info.pv[0], text, sizeof text)))
+        int side = game->pos.side;
+        PlayerTurn turn = {
+            .game = game, .start = start, .moves = moves, .limits = &setup->limits, .clock = clock,
+            .time_ms = (int)(time_left[side] > 0 ? time_left[side] : 0), .inc_ms = setup->clock_inc_ms,
+            .stop = stop,
+        };
+        PlayerChoice choice = { .failure = REASON_NONE };
+        double t0 = now_ms();
+        PlayerStatus status = player_choose(side == WHITE ? white : black, &turn, &choice);
+        if (status == PLAYER_STOPPED)
             goto fail;
-        game_play(game, &info.pv[0]);
+        if (clock) {
+            time_left[side] -= now_ms() - t0;
+            if (status == PLAYER_MOVED && time_left[side] < -setup->time_margin_ms) {
+                status = PLAYER_FAILED;
+                choice.failure = REASON_TIME_FORFEIT;
+                snprintf(choice.detail, sizeof choice.detail, "overstepped the clock by %.0f ms",
+                         -time_left[side]);
+            }
+            time_left[side] += setup->clock_inc_ms;
+        }
+        if (status == PLAYER_FAILED) {
+            /* The side that could not give a legal move loses; the position stays unplayed. */
+            out->result = side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS;
+            out->reason = choice.failure;
+            snprintf(out->failure, sizeof out->failure, "%s at ply %d: %s",
+                     side == WHITE ? "white" : "black", game->ply, choice.detail);
+            break;
+        }
+        sp->score = choice.score;
+        sp->has_score = choice.has_score;
+        char text[128];
+        if (!append_move(&out->moves, &len, &cap, move_to_text(v, &choice.move, text, sizeof text)))
+            goto fail;
+        moves[game->ply] = choice.move;
+        game_play(game, &choice.move);
     }
     out->plies = game->ply;
     if (!out->moves && !(out->moves = calloc(1, 1)))
@@ -94,9 +127,11 @@ bool play_game(const GameSetup *setup, Searcher *white, Searcher *black, const P
         out->mars = popcount(position_pieces(&game->pos, winner)) == start_pieces[winner];
     }
     free(game);
+    free(moves);
     return true;
 fail:
     free(game);
+    free(moves);
     played_game_free(out);
     return false;
 }

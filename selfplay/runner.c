@@ -218,13 +218,16 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
 
 #pragma omp parallel num_threads(threads)
     {
-        Searcher *player[2] = {
-            searcher_new(cfg->setup.variant, &cfg->setup.rules, cfg->weights[0], cfg->hash_mb),
-            searcher_new(cfg->setup.variant, &cfg->setup.rules, cfg->weights[1], cfg->hash_mb),
-        };
-        bool have_searchers = player[0] && player[1];
-        if (have_searchers)
-            player[0]->stop_request = player[1]->stop_request = cfg->stop;
+        Player *player[2];
+        for (int i = 0; i < 2; i++)
+            player[i] = cfg->engine[i] ? engine_player_new(cfg->engine[i])
+                                       : searcher_player_new(cfg->setup.variant, &cfg->setup.rules, cfg->weights[i],
+                                                             cfg->hash_mb, cfg->stop);
+        /* Random openings are probed by A's searcher, or one of its weights when A is an engine. */
+        Player *own_probe = player_searcher(player[0]) ? NULL
+                            : searcher_player_new(cfg->setup.variant, &cfg->setup.rules, cfg->weights[0], 1, cfg->stop);
+        Searcher *probe = player_searcher(own_probe ? own_probe : player[0]);
+        bool have_searchers = player[0] && player[1] && probe;
         double last_progress = 0;
         while (have_searchers) {
             int index;
@@ -249,7 +252,7 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
             } else if (!known) {
                 /* The pair's twin reuses it; if both draw it at once they get the same. */
                 opening_random(cfg->setup.variant, &cfg->setup.rules, cfg->random_plies,
-                               cfg->seed + 2 * (uint64_t)pair, player[0], cfg->opening_balance,
+                               cfg->seed + 2 * (uint64_t)pair, probe, cfg->opening_balance,
                                &f.opening);
 #pragma omp critical(dama_writer)
                 {
@@ -258,7 +261,7 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
                 }
             }
             int w_player = index % 2; /* A (0) is White in the pair's first game */
-            Searcher *white = player[w_player], *black = player[!w_player];
+            Player *white = player[w_player], *black = player[!w_player];
             f.white_weights_id = cfg->weights_id[w_player];
             f.black_weights_id = cfg->weights_id[!w_player];
             if (!play_game(&cfg->setup, white, black, &f.opening, cfg->seed + (uint64_t)index, cfg->stop,
@@ -266,6 +269,9 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
                 continue; /* interrupted (or out of memory): this game is lost, no other */
 #pragma omp critical(dama_writer)
             {
+                if (f.game.failure[0]) /* an engine lost by failing: said, and the run goes on */
+                    fprintf(stderr, "%sgame %d: %s (%s)\n", cfg->progress ? "\n" : "", index,
+                            f.game.failure, reason_name(f.game.reason));
                 writer_add(&w, &f);
                 if (cfg->progress && now_seconds() - last_progress > 0.5) {
                     print_progress(&w, false);
@@ -280,8 +286,9 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
                 snprintf(totals->error, sizeof totals->error, "out of memory for the search tables");
             }
         }
-        searcher_free(player[0]);
-        searcher_free(player[1]);
+        player_free(player[0]);
+        player_free(player[1]);
+        player_free(own_probe);
     }
     writer_flush(&w);
     totals->interrupted = cfg->stop && atomic_load(cfg->stop);

@@ -6,6 +6,7 @@
 
 #include <stdatomic.h>
 
+#include "engine_player.h"
 #include "openings.h"
 #include "play.h"
 #include "store.h"
@@ -15,8 +16,11 @@ typedef struct RunnerConfig {
     int games;                    /* total; pairs = (games + 1) / 2 */
     int threads;                  /* OpenMP threads (0 = all cores) */
     uint64_t seed;                /* game i has seed seed + i; pair k's opening uses seed + 2k */
-    const Weights *weights[2];    /* players A and B (self-play: the same) */
-    int64_t weights_id[2];
+    const Weights *weights[2];    /* players A and B (self-play: the same); for a side that is
+                                     an outside engine, weights[0] still probes random openings */
+    int64_t weights_id[2];        /* 0 for an outside engine (stored as NULL) */
+    const EngineConfig *engine[2];/* non-NULL: that side is this outside engine, one process
+                                     per worker thread */
     const OpeningBook *book;      /* openings by pair index, cycling; NULL = random plies */
     int random_plies;
     int opening_balance;          /* random openings: |probe score| allowed, hundredths of a man */

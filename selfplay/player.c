@@ -1,0 +1,74 @@
+/* dama's own player: the searcher, on the game's history. */
+#include <stdlib.h>
+
+#include "player.h"
+
+typedef struct SearcherPlayer {
+    Player base;                 /* first: a Player * is a SearcherPlayer * */
+    Searcher *searcher;
+} SearcherPlayer;
+
+static const PlayerOps searcher_ops;
+
+int player_clock_budget_ms(int time_ms, int inc_ms)
+{
+    int budget = time_ms / 30 + inc_ms * 3 / 4;
+    if (budget > time_ms / 2)
+        budget = time_ms / 2;
+    return budget > 1 ? budget : 1;
+}
+
+static void searcher_new_game(Player *p, uint64_t seed, int noise)
+{
+    Searcher *s = ((SearcherPlayer *)p)->searcher;
+    searcher_clear(s);
+    s->noise = noise;
+    s->noise_seed = seed;
+}
+
+static PlayerStatus searcher_choose(Player *p, const PlayerTurn *t, PlayerChoice *out)
+{
+    Searcher *s = ((SearcherPlayer *)p)->searcher;
+    const Game *game = t->game;
+    const uint64_t *history = &game->keys[game->ply - game->since_capture];
+    s->root_endgame_plies = game->endgame_plies;
+    /* With a clock: aim at the budget, and stop by force at three times it (at most half the
+     * time left). */
+    int budget = t->clock ? player_clock_budget_ms(t->time_ms, t->inc_ms) : 0;
+    int hard = budget * 3 < t->time_ms / 2 ? budget * 3 : t->time_ms / 2;
+    SearchLimits clocked = { .movetime_ms = hard > budget ? hard : budget, .soft_ms = budget };
+    SearchInfo info = search(s, &game->pos, history, game->since_capture, t->clock ? &clocked : t->limits,
+                             NULL, NULL);
+    if (info.interrupted || info.pv_length == 0)
+        return PLAYER_STOPPED; /* stopped, or cannot happen: the game goes on, so there is a move */
+    out->move = info.pv[0];
+    out->score = info.score;
+    out->has_score = true;
+    return PLAYER_MOVED;
+}
+
+static void searcher_destroy(Player *p)
+{
+    searcher_free(((SearcherPlayer *)p)->searcher);
+    free(p);
+}
+
+static const PlayerOps searcher_ops = { searcher_new_game, searcher_choose, searcher_destroy };
+
+Player *searcher_player_new(const Variant *v, const Rules *rules, const Weights *w, size_t hash_mb,
+                            const atomic_bool *stop)
+{
+    SearcherPlayer *sp = calloc(1, sizeof *sp);
+    if (!sp || !(sp->searcher = searcher_new(v, rules, w, hash_mb))) {
+        free(sp);
+        return NULL;
+    }
+    sp->base.ops = &searcher_ops;
+    sp->searcher->stop_request = stop;
+    return &sp->base;
+}
+
+Searcher *player_searcher(Player *p)
+{
+    return p && p->ops == &searcher_ops ? ((SearcherPlayer *)p)->searcher : NULL;
+}
