@@ -152,6 +152,11 @@ static void test_weights_command(void **state)
     test_dama_expect("weights --check data/weights/turkish.txt", 0,
                      "data/weights/turkish.txt: 72 weights for turkish");
     test_dama_expect("weights -v tr --check data/weights/turkish-trained.txt", 0, "72 weights for turkish");
+    test_dama_expect("weights -v intl --check data/weights/international-trained.txt", 0,
+                     "60 weights for international");
+    /* the shipped International file read as Turkish: refused by its variant line */
+    test_dama_expect("weights --check data/weights/international-trained.txt", 2,
+                     "weights for variant 'international', not turkish");
     test_dama_expect("weights --variant chess", 2, "unknown variant 'chess'");
     test_dama_expect("weights --check no-such-file.txt", 2, "no-such-file.txt: cannot read");
     /* -v is the short --variant everywhere: International perft 3 from the start is 658
