@@ -59,6 +59,25 @@ static bool one_limit(RunOptions *ro, const char *option)
     return true;
 }
 
+/* "A:B" or "A:B:C" (count numbers) of whole numbers in 0..max each; false (printed) else. */
+static bool parse_numbers(const char *option, const char *arg, int count, int max, int *out)
+{
+    const char *p = arg;
+    for (int i = 0; i < count; i++) {
+        char *end;
+        long v = (*p >= '0' && *p <= '9') ? strtol(p, &end, 10) : -1;
+        char want = i + 1 < count ? ':' : '\0';
+        if (v < 0 || v > max || *end != want) {
+            cli_usage_error("bad value '%s' for %s: expected %s", arg, option,
+                            count == 2 ? "CP:PLIES, e.g. 800:6" : "CP:PLIES:FROM, e.g. 5:20:80");
+            return false;
+        }
+        out[i] = (int)v;
+        p = end + (want != '\0');
+    }
+    return true;
+}
+
 int run_options_parse(RunOptions *ro, int opt, const char *arg)
 {
     RunnerConfig *c = &ro->cfg;
@@ -110,6 +129,25 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
             return cli_usage_error("too many --engine-param options (at most %d)", ENGINE_MAX_PARAMS), -1;
         ro->engine_params[ro->nengine_params++] = arg;
         return 1;
+    case OPT_WIN_ADJ: {
+        int v[2];
+        if (!parse_numbers("--win-adjudication", arg, 2, 100000, v)) return -1;
+        if (v[1] == 0)
+            return cli_usage_error("bad value '%s' for --win-adjudication: PLIES must be at least 1", arg), -1;
+        c->setup.win_cp = v[0];
+        c->setup.win_plies = v[1];
+        return 1;
+    }
+    case OPT_DRAW_ADJ: {
+        int v[3];
+        if (!parse_numbers("--draw-adjudication", arg, 3, 100000, v)) return -1;
+        if (v[1] == 0)
+            return cli_usage_error("bad value '%s' for --draw-adjudication: PLIES must be at least 1", arg), -1;
+        c->setup.draw_cp = v[0];
+        c->setup.draw_plies = v[1];
+        c->setup.draw_after = v[2];
+        return 1;
+    }
     case OPT_NOISE:
         if (!cli_long("--noise", arg, 0, 1000, &n)) return -1;
         c->setup.noise = (int)n;
@@ -204,4 +242,12 @@ void run_options_describe(const RunOptions *ro, char *buf, size_t len)
     size_t n = strlen(buf);
     if (c->setup.clock_ms > 0 && n < len)
         snprintf(buf + n, len - n, " clock=%d+%dms", c->setup.clock_ms, c->setup.clock_inc_ms);
+    /* Only when given: the params of runs without adjudication stay as they were (resume). */
+    n = strlen(buf);
+    if (c->setup.win_plies > 0 && n < len)
+        snprintf(buf + n, len - n, " win_adjudication=%d:%d", c->setup.win_cp, c->setup.win_plies);
+    n = strlen(buf);
+    if (c->setup.draw_plies > 0 && n < len)
+        snprintf(buf + n, len - n, " draw_adjudication=%d:%d:%d", c->setup.draw_cp, c->setup.draw_plies,
+                 c->setup.draw_after);
 }

@@ -8,7 +8,8 @@
 enum {
     OPT_DB = 1200, OPT_GAMES, OPT_THREADS, OPT_NODES_R, OPT_DEPTH_R, OPT_MOVETIME_R, OPT_OPENINGS,
     OPT_RANDOM_PLIES, OPT_SEED, OPT_MOVE_CAP, OPT_HASH_R, OPT_BATCH, OPT_NOISE, OPT_CLOCK,
-    OPT_ENGINE_MARGIN, OPT_ENGINE_TIMEOUT, OPT_ENGINE_PARAM, OPT_RUN_FIRST_FREE = 1300
+    OPT_ENGINE_MARGIN, OPT_ENGINE_TIMEOUT, OPT_ENGINE_PARAM, OPT_WIN_ADJ, OPT_DRAW_ADJ,
+    OPT_RUN_FIRST_FREE = 1300
 };
 
 #define RUN_LONG_OPTIONS \
@@ -26,6 +27,8 @@ enum {
     { "hash", required_argument, 0, OPT_HASH_R }, \
     { "batch", required_argument, 0, OPT_BATCH }, \
     { "noise", required_argument, 0, OPT_NOISE }, \
+    { "win-adjudication", required_argument, 0, OPT_WIN_ADJ }, \
+    { "draw-adjudication", required_argument, 0, OPT_DRAW_ADJ }, \
     { "rules", required_argument, 0, OPT_RULES }, \
     { "variant", required_argument, 0, OPT_VARIANT }, \
     { "help", no_argument, 0, OPT_HELP }
@@ -69,6 +72,10 @@ enum {
     "  --move-cap N       plies before a game is adjudicated a draw (default 300)\n" \
     "  --hash MB          transposition table per player (default 2)\n" \
     "  --batch N          games per database transaction (default 64)\n" \
+    "  --win-adjudication CP:N  a side wins once both searches scored it CP or more ahead\n" \
+    "                     for N plies running (saves time on clear games; default off)\n" \
+    "  --draw-adjudication CP:N:PLY  a draw once |score| <= CP for N plies running, from\n" \
+    "                     ply PLY on (default off); the rules' end of game comes first\n" \
     "  --rules OPTIONS    the variant's rule options (Turkish: promotion=man|stop|king,\n" \
     "                     kvm=draw|win, noprogress=N; International: majority=on|off,\n" \
     "                     kingmoves=N, endgame16=N, endgame5=N)\n"

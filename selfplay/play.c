@@ -45,6 +45,37 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+/* The adjudicated result after ply plies (RESULT_NONE when the rule does not apply): the
+ * scores the players gave at the last plies, each from the side that moved. */
+static int adjudicate(const GameSetup *setup, const PlayedGame *g, int ply)
+{
+    if (setup->win_plies > 0 && ply >= setup->win_plies) {
+        int white_ahead = 0, black_ahead = 0;
+        for (int k = ply - setup->win_plies; k < ply; k++) {
+            const StoredPosition *sp = &g->positions[k];
+            if (!sp->has_score)
+                break;
+            int white_view = sp->pos.side == WHITE ? sp->score : -sp->score;
+            white_ahead += white_view >= setup->win_cp;
+            black_ahead += white_view <= -setup->win_cp;
+        }
+        if (white_ahead == setup->win_plies)
+            return RESULT_WHITE_WINS;
+        if (black_ahead == setup->win_plies)
+            return RESULT_BLACK_WINS;
+    }
+    if (setup->draw_plies > 0 && ply >= setup->draw_plies && ply >= setup->draw_after) {
+        int level = 0;
+        for (int k = ply - setup->draw_plies; k < ply; k++) {
+            const StoredPosition *sp = &g->positions[k];
+            level += sp->has_score && sp->score <= setup->draw_cp && sp->score >= -setup->draw_cp;
+        }
+        if (level == setup->draw_plies)
+            return RESULT_DRAW;
+    }
+    return RESULT_NONE;
+}
+
 bool play_game(const GameSetup *setup, Player *white, Player *black, const Position *start,
                uint64_t seed, const atomic_bool *stop, PlayedGame *out)
 {
@@ -71,6 +102,8 @@ bool play_game(const GameSetup *setup, Player *white, Player *black, const Posit
         out->npositions = game->ply + 1;
         int reason;
         int result = game_result(game, &reason);
+        if (result == RESULT_NONE && (result = adjudicate(setup, out, game->ply)) != RESULT_NONE)
+            reason = REASON_ADJUDICATION;
         if (result == RESULT_NONE && game->ply >= cap_plies) {
             result = RESULT_DRAW;
             reason = REASON_MOVE_CAP;

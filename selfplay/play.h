@@ -17,6 +17,12 @@ typedef struct GameSetup {
     int time_margin_ms;   /* with a clock, a side loses on time when it overspends by more */
     int move_cap;         /* plies; reaching it ends the game as an adjudicated draw */
     int noise;            /* evaluation noise for variety (see Searcher.noise); 0 = none */
+    /* Adjudication, to save time where the result is clear (data generation): a side wins
+     * once both players' searches have scored it at least win_cp ahead for win_plies plies
+     * running; a draw once |score| <= draw_cp for draw_plies plies running from ply
+     * draw_after on.  0 plies = off.  The rules' end of game comes first. */
+    int win_cp, win_plies;
+    int draw_cp, draw_plies, draw_after;
 } GameSetup;
 
 typedef struct PlayedGame {

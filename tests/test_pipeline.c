@@ -566,6 +566,75 @@ static void test_train_options_recorded(void **state)
 
 /* Defect 15: contradictory limits are refused, a bad value gives one line, --games is
  * described once in train --help. */
+/* Adjudication, checked against the stored scores: a game ends at the first ply where both
+ * searches' last N scores (White's view) are all >= CP for one side, or all within +-CP
+ * late enough for a draw; a game that ended otherwise never met the rule. */
+static void test_adjudication(void **state)
+{
+    (void)state;
+    enum { WIN_CP = 400, WIN_N = 6, DRAW_CP = 10, DRAW_N = 20, DRAW_FROM = 60 };
+    char db[128];
+    db_name(db, sizeof db, "adjudicated");
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "selfplay --db %s --games 16 --nodes 800 --threads 2 "
+                                   "--win-adjudication %d:%d --draw-adjudication %d:%d:%d", db, WIN_CP, WIN_N,
+                                   DRAW_CP, DRAW_N, DRAW_FROM), 0);
+    char *games = sql_rows(db, "SELECT id, result, reason, plies FROM games ORDER BY id");
+    int adjudicated = 0, others = 0;
+    for (char *line = strtok(games, "\n"); line; line = strtok(NULL, "\n")) {
+        long id, plies;
+        char result[16], reason[32];
+        assert_int_equal(sscanf(line, "%ld|%15[^|]|%31[^|]|%ld", &id, result, reason, &plies), 4);
+        char sql[160];
+        snprintf(sql, sizeof sql, "SELECT side, coalesce(score, 'x') FROM positions WHERE game_id = %ld "
+                 "ORDER BY ply", id);
+        char *rows = sql_rows(db, sql);
+        int white_view[4096], n = 0;
+        bool scored[4096];
+        for (char *p = rows; *p && n < 4096; p = strchr(p, '\n') + 1, n++) {
+            int side = p[0] - '0';
+            scored[n] = p[2] != 'x';
+            int score = scored[n] ? atoi(p + 2) : 0;
+            white_view[n] = side == 0 ? score : -score;
+        }
+        free(rows);
+        /* the first ply at which the rule holds, and what it says */
+        int first = -1;
+        const char *says = NULL;
+        for (int ply = 1; ply <= plies && first < 0; ply++) {
+            int up = 0, down = 0, level = 0;
+            for (int k = ply - WIN_N; k >= 0 && k < ply; k++) {
+                up += scored[k] && white_view[k] >= WIN_CP;
+                down += scored[k] && white_view[k] <= -WIN_CP;
+            }
+            for (int k = ply - DRAW_N; k >= 0 && k < ply; k++)
+                level += scored[k] && white_view[k] <= DRAW_CP && white_view[k] >= -DRAW_CP;
+            says = ply >= WIN_N && up == WIN_N ? "white" : ply >= WIN_N && down == WIN_N ? "black"
+                 : ply >= DRAW_N && ply >= DRAW_FROM && level == DRAW_N ? "draw" : NULL;
+            if (says)
+                first = ply;
+        }
+        if (strcmp(reason, "adjudication") == 0) {
+            adjudicated++;
+            assert_int_equal(first, plies);
+            assert_string_equal(says, result);
+        } else {
+            others++;
+            if (first >= 0 && first < plies)
+                fail_msg("game %ld (%s) met the rule at ply %d of %ld", id, reason, first, plies);
+        }
+    }
+    free(games);
+    assert_true(adjudicated > 0 && others > 0);
+    char *params = sql_rows(db, "SELECT params FROM runs");
+    assert_non_null(strstr(params, " win_adjudication=400:6 draw_adjudication=10:20:60"));
+    free(params);
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "selfplay --win-adjudication 400"), 2);
+    assert_non_null(strstr(obuf, "bad value '400' for --win-adjudication: expected CP:PLIES"));
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "selfplay --draw-adjudication 5:0:80"), 2);
+    assert_non_null(strstr(obuf, "PLIES must be at least 1"));
+    remove_db(db);
+}
+
 static void test_run_option_errors(void **state)
 {
     (void)state;
@@ -744,6 +813,7 @@ int main(void)
         cmocka_unit_test(test_selfplay_from_openings_file),
         cmocka_unit_test(test_tune_and_match),
         cmocka_unit_test(test_train_interrupt_and_resume),
+        cmocka_unit_test(test_adjudication),
         cmocka_unit_test(test_run_option_errors),
         cmocka_unit_test(test_match_progress_from_a),
         cmocka_unit_test(test_train_options_recorded),
