@@ -108,7 +108,7 @@ static int run_version(int argc, char **argv)
 }
 
 static const Command cmd_version = {
-    "version", "the version, the git commit of the build and the bench signature",
+    "version", "the version, the git commit of the build and the bench signatures",
     "usage: dama --version   (or dama version)\n"
     "\n"
     "Prints:\n"
