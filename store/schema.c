@@ -6,9 +6,41 @@
 #define SCHEMA_VERSION 5
 #define APPLICATION_ID 1145130305 /* 'DAMA' in the file header: marks a dama database */
 
+/* The tables of imported PDN games: in the schema and in the 4 -> 5 migration alike. */
+#define PDN_TABLES_SQL \
+    "-- Games imported from PDN files (since v5) keep here what the games table has no column\n" \
+    "-- for, so that `dama pdn export` writes back what was read.  identity: a hash of the\n" \
+    "-- variant, the start position, the moves and the identifying tags: a game is never\n" \
+    "-- imported twice.  source: the FILE:LINE it was read from.\n" \
+    "CREATE TABLE pdn_games (\n" \
+    "    game_id   INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,\n" \
+    "    identity  TEXT    NOT NULL UNIQUE,\n" \
+    "    source    TEXT\n" \
+    ");\n" \
+    "\n" \
+    "-- An imported game's tags in the order read (Result, GameType and FEN come from the game).\n" \
+    "CREATE TABLE pdn_tags (\n" \
+    "    game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,\n" \
+    "    seq      INTEGER NOT NULL,\n" \
+    "    name     TEXT    NOT NULL,\n" \
+    "    value    TEXT    NOT NULL,\n" \
+    "    PRIMARY KEY (game_id, seq)\n" \
+    ") WITHOUT ROWID;\n" \
+    "\n" \
+    "-- An imported game's comments, variations, NAGs and !? marks as written, each after `ply`\n" \
+    "-- plies (0: before the first move), in the order read.\n" \
+    "CREATE TABLE pdn_notes (\n" \
+    "    game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,\n" \
+    "    seq      INTEGER NOT NULL,\n" \
+    "    ply      INTEGER NOT NULL CHECK (ply >= 0),\n" \
+    "    text     TEXT    NOT NULL,\n" \
+    "    PRIMARY KEY (game_id, seq)\n" \
+    ") WITHOUT ROWID;\n"
+
 /* data/schema.sql, byte for byte (tests/test_store.c compares them).  After editing the
  * .sql file, regenerate the literal, e.g. with
- *   sed 's/\\/\\\\/g; s/"/\\"/g; s/^/    "/; s/$/\\n"/' data/schema.sql */
+ *   sed 's/\\/\\\\/g; s/"/\\"/g; s/^/    "/; s/$/\\n"/' data/schema.sql
+ * (its last three tables are PDN_TABLES_SQL, which the 4 -> 5 migration shares). */
 static const char schema_sql[] =
     "-- dama database, schema version 5.\n"
     "-- store/schema.c embeds this text byte for byte (tests/test_store.c checks it), so the\n"
@@ -173,34 +205,7 @@ static const char schema_sql[] =
     "    PRIMARY KEY (train_run_id, generation, step)\n"
     ") WITHOUT ROWID;\n"
     "\n"
-    "-- Games imported from PDN files (since v5) keep here what the games table has no column\n"
-    "-- for, so that `dama pdn export` writes back what was read.  identity: a hash of the\n"
-    "-- variant, the start position, the moves and the identifying tags: a game is never\n"
-    "-- imported twice.  source: the FILE:LINE it was read from.\n"
-    "CREATE TABLE pdn_games (\n"
-    "    game_id   INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,\n"
-    "    identity  TEXT    NOT NULL UNIQUE,\n"
-    "    source    TEXT\n"
-    ");\n"
-    "\n"
-    "-- An imported game's tags in the order read (Result, GameType and FEN come from the game).\n"
-    "CREATE TABLE pdn_tags (\n"
-    "    game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,\n"
-    "    seq      INTEGER NOT NULL,\n"
-    "    name     TEXT    NOT NULL,\n"
-    "    value    TEXT    NOT NULL,\n"
-    "    PRIMARY KEY (game_id, seq)\n"
-    ") WITHOUT ROWID;\n"
-    "\n"
-    "-- An imported game's comments, variations, NAGs and !? marks as written, each after `ply`\n"
-    "-- plies (0: before the first move), in the order read.\n"
-    "CREATE TABLE pdn_notes (\n"
-    "    game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,\n"
-    "    seq      INTEGER NOT NULL,\n"
-    "    ply      INTEGER NOT NULL CHECK (ply >= 0),\n"
-    "    text     TEXT    NOT NULL,\n"
-    "    PRIMARY KEY (game_id, seq)\n"
-    ") WITHOUT ROWID;\n";
+    PDN_TABLES_SQL;
 
 /* migrations[v] takes a database from user_version v to v + 1, for 1 <= v < SCHEMA_VERSION,
  * and sets user_version itself.  An empty file gets schema_sql (the current schema) at
@@ -234,34 +239,7 @@ static const char *const migrations[SCHEMA_VERSION] = {
     "ALTER TABLE games ADD COLUMN variant TEXT NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'));\n"
     "PRAGMA user_version = 4;\n",
     /* 4 -> 5: what imported PDN games keep (tags, comments and variations, identity) */
-    [4] = "-- Games imported from PDN files (since v5) keep here what the games table has no column\n"
-    "-- for, so that `dama pdn export` writes back what was read.  identity: a hash of the\n"
-    "-- variant, the start position, the moves and the identifying tags: a game is never\n"
-    "-- imported twice.  source: the FILE:LINE it was read from.\n"
-    "CREATE TABLE pdn_games (\n"
-    "    game_id   INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,\n"
-    "    identity  TEXT    NOT NULL UNIQUE,\n"
-    "    source    TEXT\n"
-    ");\n"
-    "\n"
-    "-- An imported game's tags in the order read (Result, GameType and FEN come from the game).\n"
-    "CREATE TABLE pdn_tags (\n"
-    "    game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,\n"
-    "    seq      INTEGER NOT NULL,\n"
-    "    name     TEXT    NOT NULL,\n"
-    "    value    TEXT    NOT NULL,\n"
-    "    PRIMARY KEY (game_id, seq)\n"
-    ") WITHOUT ROWID;\n"
-    "\n"
-    "-- An imported game's comments, variations, NAGs and !? marks as written, each after `ply`\n"
-    "-- plies (0: before the first move), in the order read.\n"
-    "CREATE TABLE pdn_notes (\n"
-    "    game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,\n"
-    "    seq      INTEGER NOT NULL,\n"
-    "    ply      INTEGER NOT NULL CHECK (ply >= 0),\n"
-    "    text     TEXT    NOT NULL,\n"
-    "    PRIMARY KEY (game_id, seq)\n"
-    ") WITHOUT ROWID;\n"
+    [4] = PDN_TABLES_SQL
     "PRAGMA user_version = 5;\n",
 };
 
