@@ -6,17 +6,27 @@
  *
  * Feature f owns two weights: 2f counts when many men are on the board (NAME_MG), 2f + 1
  * when few (NAME_EG); see evaluate.h for the blend.  Feature 0 of every spec is the man:
- * the unit of the scores, which the tuner keeps fixed. */
+ * the unit of the scores, which the tuner keeps fixed.
+ *
+ * A pattern evaluation adds binary features after the linear ones: windows of the board
+ * whose states index weight tables.  Pattern state s is feature nfeatures + s, so its
+ * weights are 2 (nfeatures + s) (MG) and 2 (nfeatures + s) + 1 (EG), blended like every
+ * other feature; one position touches a few dozen of them. */
 #ifndef DAMA_EVAL_SPEC_H
 #define DAMA_EVAL_SPEC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "types.h"
 
-/* Features any variant may have: the bound of the fixed-size arrays below and in Weights. */
+/* Linear features any variant may have, and their weights: the bound of fixed-size arrays. */
 #define EVAL_MAX_FEATURES 64
 #define EVAL_MAX_WEIGHTS (2 * EVAL_MAX_FEATURES)
+/* Pattern occurrences one position may write (max_pattern_terms is at most this). */
+#define EVAL_MAX_PATTERN_TERMS 256
+
+struct Weights;
 
 typedef struct EvalSpec {
     const char *variant;              /* name of the variant the weights are for: "turkish" */
@@ -31,6 +41,26 @@ typedef struct EvalSpec {
      * so they are from the side to move.  v has room for EVAL_MAX_FEATURES + 1 values: slot
      * nfeatures is free for scratch.  Returns the phase: men on the board, at most phase_max. */
     int (*features)(const Position *pos, int32_t *v);
+
+    /* ---- Pattern features; all zero / NULL for a linear evaluation ---- */
+    const char *eval_name;            /* "linear" (NULL reads as linear) or "pattern" */
+    int npattern_states;              /* pattern states over all of the spec's tables */
+    int max_pattern_terms;            /* most occurrences patterns() writes for one position */
+    uint32_t feature_set_version;     /* changes whenever the meaning of a state changes */
+    /* Writes the pattern occurrences of pos from the side to move: state[k] in
+     * [0, npattern_states) and sign[k] = +1 (counts for the side to move) or -1 (for the
+     * opponent); a state may occur more than once.  Returns the count. */
+    int (*patterns)(const Position *pos, int32_t *state, int8_t *sign);
+    /* Optional fast path for evaluate (evaluate.h): must equal eval_dot(eval_extract(pos))
+     * on every position (tests check it); NULL = the generic loop. */
+    int (*evaluate)(const Position *pos, const struct Weights *w);
 } EvalSpec;
+
+/* Features (linear and pattern states) and weights of a spec. */
+static inline int eval_spec_features(const EvalSpec *spec)
+{
+    return spec->nfeatures + spec->npattern_states;
+}
+static inline bool eval_spec_is_pattern(const EvalSpec *spec) { return spec->npattern_states > 0; }
 
 #endif

@@ -1,15 +1,18 @@
 /* The static evaluation, written once for every variant: linear in the weights.
  *
  * A variant's EvalSpec (eval_spec.h) measures the features of a position; the score is
- * their dot product with the weights divided by the spec's phase_max.  eval_extract writes
- * the same sum as sparse (weight index, integer coefficient) terms: the engine and the tuner
- * use one extractor, so what is fitted is exactly what is played.
+ * their dot product with the weights divided by the spec's phase_max.  eval_features writes
+ * the nonzero features, eval_extract the same sum as sparse (weight index, integer
+ * coefficient) terms: the engine and the tuner use one extractor, so what is fitted is
+ * exactly what is played.
  *
  * Tapering: with m = the phase (men on the board, at most phase_max), a feature of value v
  * adds the terms (NAME_MG, v * m) and (NAME_EG, v * (phase_max - m)): the two weights are
  * blended by material and the eval stays linear in them.  Feature values are from the side
  * to move, so the score is too, and evaluate(flip(pos)) == evaluate(pos) for position_flip:
- * the score from White's side changes sign when colours are exchanged. */
+ * the score from White's side changes sign when colours are exchanged.  A pattern state is
+ * one more feature (eval_spec.h), of value +1 per occurrence for the side to move and -1
+ * per occurrence for the opponent. */
 #ifndef DAMA_EVALUATE_H
 #define DAMA_EVALUATE_H
 
@@ -21,16 +24,28 @@
 
 /* Largest |score| evaluate returns (hundredths of a man): a search's win scores go above. */
 #define EVAL_LIMIT 20000
-/* Terms eval_extract writes at most: two per feature.  Pattern features added later grow this
- * bound by the patterns present in one position, not by the number of pattern weights. */
-#define EVAL_MAX_TERMS EVAL_MAX_WEIGHTS
+/* Nonzero features eval_features writes at most: every linear one and every pattern
+ * occurrence. */
+#define EVAL_MAX_FEATURE_TERMS (EVAL_MAX_FEATURES + EVAL_MAX_PATTERN_TERMS)
+/* Terms eval_extract writes at most: two per feature. */
+#define EVAL_MAX_TERMS (2 * EVAL_MAX_FEATURE_TERMS)
 
-/* One nonzero coefficient of a weight: a plain index into Weights.w, so pattern tables
- * (millions of weights) would only be more indices. */
+/* One nonzero feature: weights 2 * feature (MG) and 2 * feature + 1 (EG) (eval_spec.h). */
+typedef struct EvalFeature {
+    int32_t feature; /* < nfeatures: a linear feature; else pattern state feature - nfeatures */
+    int32_t value;   /* from the side to move */
+} EvalFeature;
+
+/* One nonzero coefficient of a weight: a plain index into Weights.w. */
 typedef struct EvalTerm {
     int32_t index; /* 2 * feature (MG) or 2 * feature + 1 (EG) */
     int32_t coef;  /* feature value times its phase factor, from the side to move */
 } EvalTerm;
+
+/* Writes the nonzero features of pos (at most EVAL_MAX_FEATURE_TERMS: the linear ones in
+ * order, then the pattern states ascending, each once with its occurrences summed) and
+ * returns their count; *phase gets the phase (men on the board, at most phase_max). */
+int eval_features(const EvalSpec *spec, const Position *pos, EvalFeature *out, int *phase);
 
 /* Writes the nonzero terms of pos under spec (at most EVAL_MAX_TERMS, ascending index) and
  * returns their count. */
@@ -42,7 +57,15 @@ int eval_extract(const EvalSpec *spec, const Position *pos, EvalTerm *terms);
 int eval_dot(const EvalTerm *terms, int n, const Weights *w);
 
 /* The engine's evaluation from the side to move, with w's spec; always
- * eval_dot(eval_extract(pos), w), but without writing the terms out. */
+ * eval_dot(eval_extract(pos), w), but without writing the terms out (the spec's own fast
+ * path when it has one). */
 int evaluate(const Position *pos, const Weights *w);
+
+/* evaluate without the spec's fast path: the reference the fast paths are tested against. */
+int evaluate_generic(const Position *pos, const Weights *w);
+
+/* The scaling evaluate applies to a 64-bit sum: divided by scale rounding half away from
+ * zero, clamped to +-EVAL_LIMIT (for the specs' fast paths). */
+int eval_scale_score(int64_t sum, int64_t scale);
 
 #endif
