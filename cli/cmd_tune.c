@@ -13,7 +13,8 @@
 #include "variant.h"
 
 enum { OPT_DB_T = OPT_FIRST_FREE, OPT_RUNS, OPT_LAST, OPT_OUT, OPT_EPOCHS, OPT_LR, OPT_BATCH_T,
-       OPT_VALIDATION, OPT_THREADS_T, OPT_WEIGHTS_T, OPT_SKIP, OPT_PATIENCE, OPT_LAMBDA };
+       OPT_VALIDATION, OPT_THREADS_T, OPT_WEIGHTS_T, OPT_SKIP, OPT_PATIENCE, OPT_LAMBDA, OPT_REG,
+       OPT_DEDUP, OPT_NO_DEDUP };
 
 /* Per-epoch losses, kept for the database and shown on a terminal. */
 typedef struct EpochLog {
@@ -78,8 +79,8 @@ int pipeline_tune(Store *store, const TuneConfig *cfg, int64_t parent_weights_id
     int code = EXIT_OK;
     char params[512];
     int n = snprintf(params, sizeof params, "generation=%d epochs=%d lr=%g batch=%zu validation=%g "
-                     "skip_plies=%d lambda=%g runs=", generation, c.epochs, c.learning_rate, c.batch,
-                     c.validation, c.skip_plies, c.lambda);
+                     "skip_plies=%d lambda=%g reg=%g dedup=%d runs=", generation, c.epochs, c.learning_rate,
+                     c.batch, c.validation, c.skip_plies, c.lambda, c.reg, c.dedup);
     for (int i = 0; i < c.nruns && n > 0 && (size_t)n < sizeof params - 24; i++)
         n += snprintf(params + n, sizeof params - (size_t)n, "%s%lld", i ? "," : "", (long long)c.run_ids[i]);
     if (c.nruns == 0)
@@ -123,6 +124,10 @@ int pipeline_tune(Store *store, const TuneConfig *cfg, int64_t parent_weights_id
     }
     if (result_weights_id)
         *result_weights_id = wid;
+    printf("tune data: %zu positions kept, %zu duplicates dropped, %.1f MiB in memory "
+           "(%.0f bytes a position), %.0f features touched a step\n",
+           out.positions, out.duplicates, (double)out.dataset_bytes / (1024.0 * 1024.0),
+           out.positions ? (double)out.dataset_bytes / (double)out.positions : 0.0, out.touched_per_step);
     printf("tune positions %zu (train %zu, validation %zu) K %.6g loss %.6f -> %.6f "
            "(train %.6f) epochs %d best %d time %.1f+%.1fs weights %lld\n",
            out.positions, out.train_positions, out.valid_positions, out.K, out.start_loss,
@@ -199,12 +204,16 @@ static int run_tune(int argc, char **argv)
         { "skip-plies", required_argument, 0, OPT_SKIP },
         { "patience", required_argument, 0, OPT_PATIENCE },
         { "lambda", required_argument, 0, OPT_LAMBDA },
+        { "reg", required_argument, 0, OPT_REG },
+        { "dedup", no_argument, 0, OPT_DEDUP },
+        { "no-dedup", no_argument, 0, OPT_NO_DEDUP },
         { "variant", required_argument, 0, OPT_VARIANT },
         { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
     const char *db = "dama.db", *out_path = "tuned-weights.txt", *runs_text = NULL, *start_path = NULL;
     long last = 0, n;
+    bool batch_given = false;
     const Variant *variant = &turkish_variant;
     TuneConfig cfg;
     tune_default_config(&cfg, variant->eval);
@@ -220,7 +229,12 @@ static int run_tune(int argc, char **argv)
         case OPT_EPOCHS: if (!cli_long("--epochs", optarg, 1, 1000000, &n)) return EXIT_USAGE; cfg.epochs = (int)n; break;
         case OPT_PATIENCE: if (!cli_long("--patience", optarg, 0, 1000000, &n)) return EXIT_USAGE; cfg.patience = (int)n; break;
         case OPT_SKIP: if (!cli_long("--skip-plies", optarg, 0, 1000, &n)) return EXIT_USAGE; cfg.skip_plies = (int)n; break;
-        case OPT_BATCH_T: if (!cli_long("--batch", optarg, 0, 1000000000L, &n)) return EXIT_USAGE; cfg.batch = (size_t)n; break;
+        case OPT_BATCH_T:
+            if (!cli_long("--batch", optarg, 0, 1000000000L, &n))
+                return EXIT_USAGE;
+            cfg.batch = (size_t)n;
+            batch_given = true;
+            break;
         case OPT_THREADS_T: if (!cli_long("--threads", optarg, 1, 1024, &n)) return EXIT_USAGE; cfg.threads = (int)n; break;
         case OPT_LR:
             cfg.learning_rate = strtod(optarg, &end);
@@ -232,6 +246,13 @@ static int run_tune(int argc, char **argv)
             if (*end || end == optarg || !(cfg.lambda >= 0 && cfg.lambda <= 1))
                 return cli_usage_error("bad value '%s' for --lambda: expected a number in [0, 1]", optarg);
             break;
+        case OPT_REG:
+            cfg.reg = strtod(optarg, &end);
+            if (*end || end == optarg || !(cfg.reg >= 0 && cfg.reg < 1e30))
+                return cli_usage_error("bad value '%s' for --reg: expected a number >= 0", optarg);
+            break;
+        case OPT_DEDUP: cfg.dedup = true; break;
+        case OPT_NO_DEDUP: cfg.dedup = false; break;
         case OPT_VALIDATION:
             cfg.validation = strtod(optarg, &end);
             if (*end || end == optarg || !(cfg.validation >= 0 && cfg.validation < 1))
@@ -245,6 +266,8 @@ static int run_tune(int argc, char **argv)
     /* The variant's games and weights; the other options keep their values. */
     cfg.variant = variant->name;
     weights_default(&cfg.start, variant->eval);
+    if (!batch_given) /* the variant's default: full batch or mini-batches (tune.h) */
+        cfg.batch = eval_spec_is_pattern(variant->eval) ? TUNE_PATTERN_BATCH : 0;
     if (start_path && !weights_load(&cfg.start, variant->eval, start_path, err, sizeof err))
         return cli_usage_error("%s", err);
     if (optind != argc)
@@ -321,10 +344,12 @@ const Command cmd_tune = {
     "usage: dama tune [--variant NAME] [--db FILE] [--runs LIST | --last-generations K] [--out FILE]\n"
     "                 [--epochs E] [--lr X] [--batch B] [--validation F] [--threads T]\n"
     "                 [--weights START] [--skip-plies P] [--patience N] [--lambda L]\n"
+    "                 [--reg R] [--no-dedup]\n"
     "\n"
-    "Loads the quiet positions (no capture pending) of the chosen self-play runs, labels\n"
-    "each with its game's result from the side to move, fits the logistic scale K, then\n"
-    "descends with Adam, holding out whole games for validation and stopping when the\n"
+    "Loads the quiet positions (no capture pending) of the chosen self-play runs, drops\n"
+    "repeated positions, labels each with its game's result from the side to move, fits\n"
+    "the logistic scale K, then descends with (lazy, sparse) Adam, holding out whole games\n"
+    "for validation and stopping when the\n"
     "validation loss stops improving.  Writes the weights file and records the run, the\n"
     "weights and the fit in the database (so it opens it to write; it never creates one).\n"
     "The database, the runs and the --out path are checked before the fit starts.\n"
@@ -339,12 +364,21 @@ const Command cmd_tune = {
     "  --weights START      starting weights (default: built-in hand-set weights)\n"
     "  --epochs E           at most E passes (default 300)\n"
     "  --lr X               Adam step in hundredths of a man (default 1)\n"
-    "  --batch B            positions per step, 0 = full batch (default 0)\n"
+    "  --batch B            positions per step, 0 = full batch (default: 0 for a linear\n"
+    "                       evaluation, 16384 for a pattern one, whose data is large)\n"
     "  --validation F       share of games held out (default 0.1)\n"
     "  --patience N         epochs without improvement before stopping (default 50)\n"
     "  --skip-plies P       ignore the first P plies of every game (default 8)\n"
     "  --threads T          threads for the gradient (default: all cores)\n"
     "  --lambda L           blend each result with the stored search score's prediction:\n"
-    "                       label = (1-L) result + L sigmoid(K score) (default 0)\n",
+    "                       label = (1-L) result + L sigmoid(K score) (default 0)\n"
+    "  --reg R              pull toward the start weights: adds R (w - w_start)^2 per weight\n"
+    "                       to the loss, applied to the weights a step touches (default 0;\n"
+    "                       for a pattern evaluation try 1e-9 with batch 16384: it keeps\n"
+    "                       rarely seen pattern weights near their start)\n"
+    "  --dedup              drop every repeat of a position already loaded, keeping the\n"
+    "                       first: openings and forced lines repeat across games and would\n"
+    "                       weigh many times over (the default; the count is printed)\n"
+    "  --no-dedup           keep repeated positions\n",
     run_tune,
 };

@@ -1,5 +1,7 @@
-/* Dataset, Texel loss and gradient, K fit, Adam: hand-checked values, finite differences,
- * recovery of a known weight vector, and the split by game. */
+/* Dataset, Texel loss and sparse gradient, K fit, lazy Adam, the penalty toward the start,
+ * the dedup set: hand-checked values, finite differences, a dense reference, recovery of a
+ * known weight vector, the split by game, and the engine's own features stored and read
+ * back. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -7,11 +9,17 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dataset.h"
+#include "evaluate.h"
+#include "movelist.h"
+#include "position.h"
+#include "position_set.h"
 #include "texel.h"
+#include "variant.h"
 
 /* cmocka's assert_float_equal works in float; these checks need double. */
 #define assert_near(a, b, tol) near_at((a), (b), (tol), #a, __FILE__, __LINE__)
@@ -37,43 +45,47 @@ static int rnd_int(uint64_t *s, int lo, int hi)
     return lo + (int)(rnd(s) % (uint64_t)(hi - lo + 1));
 }
 
-/* A synthetic eval: an anchor term (index 0, like the man count difference) and `terms`
- * random terms over the other weights, coefficients in -3..3 without 0. */
-static void random_terms(uint64_t *s, int num_weights, int terms, int32_t *idx, int32_t *coef)
+/* A synthetic position: an anchor feature (0, like the man count difference) and `terms`
+ * random features over the others, values in -3..3 without 0, and a random phase. */
+static int random_features(uint64_t *s, int num_features, int phase_max, int terms, EvalFeature *f)
 {
-    idx[0] = 0;
-    coef[0] = rnd_int(s, -3, 3);
-    for (int j = 1; j <= terms; j++) {
-        idx[j] = rnd_int(s, 1, num_weights - 1);
-        coef[j] = rnd_int(s, 1, 3) * (rnd(s) & 1 ? 1 : -1);
-    }
+    f[0] = (EvalFeature){ 0, rnd_int(s, -3, 3) };
+    for (int j = 1; j <= terms; j++)
+        f[j] = (EvalFeature){ rnd_int(s, 1, num_features - 1), rnd_int(s, 1, 3) * (rnd(s) & 1 ? 1 : -1) };
+    return rnd_int(s, 0, phase_max);
 }
 
-enum { MAXT = 16 };
+/* The model written out once more, independently of texel.c: the reference. */
+static double model_eval(const EvalFeature *f, int n, int phase, int phase_max, const double *w)
+{
+    double sum = 0;
+    for (int j = 0; j < n; j++)
+        sum += f[j].value * (phase * w[2 * f[j].feature] + (phase_max - phase) * w[2 * f[j].feature + 1]);
+    return sum / phase_max;
+}
+
+enum { MAXT = 16, PHASE_MAX = 16 };
 
 typedef enum { LABEL_RANDOM, LABEL_SOFT, LABEL_SAMPLED } LabelKind;
 
 /* n positions, 7 per game; labels random results, exactly sigmoid(K eval_true), or drawn
  * as a game result (1 or 0) with that probability. */
-static Dataset *make_dataset(uint64_t seed, int n, int num_weights, int scale, int terms,
-                             LabelKind kind, const double *w_true, double K)
+static Dataset *make_dataset(uint64_t seed, int n, int num_features, int terms, LabelKind kind,
+                             const double *w_true, double K)
 {
     uint64_t s = seed;
-    Dataset *ds = dataset_new(num_weights, scale);
+    Dataset *ds = dataset_new(num_features, PHASE_MAX);
     assert_non_null(ds);
     for (int i = 0; i < n; i++) {
-        int32_t idx[MAXT], coef[MAXT];
-        random_terms(&s, num_weights, terms, idx, coef);
+        EvalFeature f[MAXT];
+        int phase = random_features(&s, num_features, PHASE_MAX, terms, f);
         float label = (float)rnd_int(&s, 0, 2) * 0.5f;
         if (kind != LABEL_RANDOM) {
-            double e = 0;
-            for (int j = 0; j <= terms; j++)
-                e += w_true[idx[j]] * coef[j];
-            double p = texel_sigmoid(K, e / scale);
+            double p = texel_sigmoid(K, model_eval(f, terms + 1, phase, PHASE_MAX, w_true));
             label = kind == LABEL_SOFT ? (float)p
                                        : (float)((double)(rnd(&s) >> 11) * 0x1p-53 < p);
         }
-        assert_true(dataset_add(ds, i / 7, label, idx, coef, terms + 1));
+        assert_true(dataset_add(ds, i / 7, label, phase, f, terms + 1));
     }
     return ds;
 }
@@ -83,7 +95,27 @@ static void random_weights(uint64_t seed, double *w, int n)
     uint64_t s = seed;
     for (int j = 0; j < n; j++)
         w[j] = (double)rnd_int(&s, -1000, 1500) / 10.0;
-    w[0] = 100.0; /* the anchor: one man */
+    w[0] = w[1] = 100.0; /* the anchor: one man, in the middlegame and the endgame */
+}
+
+/* The reference gradient of the mean loss over positions order[0 .. n) (all when NULL):
+ * straight from the formula, one position at a time into a dense vector. */
+static void dense_gradient(const Dataset *ds, const size_t *order, size_t n, const double *w, double K,
+                           double *grad)
+{
+    memset(grad, 0, (size_t)ds->num_weights * sizeof *grad);
+    for (size_t k = 0; k < n; k++) {
+        const DatasetPosition *p = &ds->pos[order ? order[k] : k];
+        EvalFeature f[MAXT * 2];
+        for (int j = 0; j < p->count; j++)
+            f[j] = (EvalFeature){ (int32_t)ds->feature[p->offset + j], ds->value[p->offset + j] };
+        double prob = texel_sigmoid(K, model_eval(f, p->count, p->phase, ds->phase_max, w));
+        double g = 2 * (prob - p->label) * prob * (1 - prob) * K / (double)n;
+        for (int j = 0; j < p->count; j++) {
+            grad[2 * f[j].feature] += g * f[j].value * p->phase / ds->phase_max;
+            grad[2 * f[j].feature + 1] += g * f[j].value * (ds->phase_max - p->phase) / ds->phase_max;
+        }
+    }
 }
 
 /* ---- dataset ---- */
@@ -93,34 +125,114 @@ static void test_dataset_add(void **state)
     (void)state;
     assert_null(dataset_new(0, 1));
     assert_null(dataset_new(4, 0));
+    assert_null(dataset_new(4, 256));
     Dataset *ds = dataset_new(4, 2);
     assert_non_null(ds);
-    const int32_t idx[4] = { 0, 1, 2, 3 }, coef[4] = { 2, 0, -1, 5 };
-    assert_true(dataset_add(ds, 7, 1.0f, idx, coef, 4));
+    assert_int_equal(ds->num_weights, 8);
+    const EvalFeature f[4] = { { 0, 2 }, { 1, 0 }, { 2, -1 }, { 3, 5 } };
+    assert_true(dataset_add(ds, 7, 1.0f, 1, f, 4));
     assert_int_equal(ds->npos, 1);
-    assert_int_equal(ds->pos[0].count, 3); /* the 0 coefficient is dropped */
-    assert_int_equal(ds->terms[1].index, 2);
-    assert_int_equal(ds->terms[1].coef, -1);
-    assert_true(dataset_add(ds, 8, 0.5f, NULL, NULL, 0)); /* no terms: eval 0 */
+    assert_int_equal(ds->pos[0].count, 3); /* the 0 value is dropped */
+    assert_int_equal(ds->pos[0].phase, 1);
+    assert_int_equal(ds->feature[1], 2);
+    assert_int_equal(ds->value[1], -1);
+    assert_true(dataset_add(ds, 8, 0.5f, 0, NULL, 0)); /* no terms: eval 0 */
 
-    const int32_t bad[1] = { 4 }, one[1] = { 1 };
-    assert_false(dataset_add(ds, 9, 0.5f, bad, one, 1));
-    assert_false(dataset_add(ds, 9, 1.5f, idx, coef, 4));
-    assert_false(dataset_add(ds, 9, -0.1f, idx, coef, 4));
-    assert_false(dataset_add(ds, 9, NAN, idx, coef, 4));
-    assert_false(dataset_add(ds, 9, 0.5f, idx, coef, -1));
+    const EvalFeature bad[1] = { { 4, 1 } }, neg[1] = { { -1, 1 } }, big[1] = { { 1, 32768 } },
+                      small[1] = { { 1, -32768 } };
+    assert_false(dataset_add(ds, 9, 0.5f, 1, bad, 1));
+    assert_false(dataset_add(ds, 9, 0.5f, 1, neg, 1));
+    assert_false(dataset_add(ds, 9, 0.5f, 1, big, 1)); /* a value beyond the 16 bits stored */
+    assert_false(dataset_add(ds, 9, 0.5f, 3, f, 4));   /* phase above phase_max */
+    assert_false(dataset_add(ds, 9, 0.5f, -1, f, 4));
+    assert_false(dataset_add(ds, 9, 1.5f, 1, f, 4));
+    assert_false(dataset_add(ds, 9, -0.1f, 1, f, 4));
+    assert_false(dataset_add(ds, 9, NAN, 1, f, 4));
+    assert_false(dataset_add(ds, 9, 0.5f, 1, f, -1));
     assert_int_equal(ds->npos, 2);
     assert_int_equal(ds->nterms, 3);
+    assert_true(dataset_add(ds, 9, 0.5f, 2, small, 1)); /* int16's own minimum fits */
+    assert_int_equal(ds->value[3], -32768);
 
     /* Grows past its first block without losing anything. */
     for (int i = 0; i < 5000; i++)
-        assert_true(dataset_add(ds, 100 + i, 0.0f, idx, coef, 4));
-    assert_int_equal(ds->npos, 5002);
-    assert_int_equal(ds->nterms, 3 * 5001);
-    assert_int_equal(ds->pos[5001].offset, 3 * 5000);
-    assert_int_equal(ds->terms[3 * 5000 + 2].coef, 5);
+        assert_true(dataset_add(ds, 100 + i, 0.0f, 2, f, 4));
+    assert_int_equal(ds->npos, 5003);
+    assert_int_equal(ds->nterms, 4 + 3 * 5000);
+    assert_int_equal(ds->pos[5002].offset, 4 + 3 * 4999);
+    assert_int_equal(ds->value[4 + 3 * 4999 + 2], 5);
+    assert_int_equal(ds->feature[4 + 3 * 4999 + 2], 3);
+    /* 24 bytes a position record and 6 a term (4 the feature, 2 the value), capacity counted. */
+    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->pos_cap * 24 + ds->terms_cap * 6);
+    assert_true(ds->pos_cap >= ds->npos && ds->terms_cap >= ds->nterms);
     dataset_free(ds);
     dataset_free(NULL);
+}
+
+/* Random legal positions of a variant: a walk of random moves from the start. */
+static int walk_positions(const Variant *v, uint64_t seed, Position *out, int max)
+{
+    uint64_t s = seed;
+    Rules rules = rules_default(v);
+    int n = 0;
+    while (n < max) {
+        Position pos;
+        v->start(&pos);
+        for (int ply = 0; ply < 80 && n < max; ply++) {
+            MoveList list;
+            v->generate(&pos, &rules, &list);
+            if (list.count == 0)
+                break;
+            out[n++] = pos;
+            Position child;
+            movelist_play(&child, &pos, &list.moves[rnd(&s) % (uint64_t)list.count]);
+            pos = child;
+        }
+    }
+    return n;
+}
+
+/* The layout round trip on the engine's own features: what is stored is what eval_features
+ * wrote (phase, features, values, in order), and the model's sum over the stored terms is
+ * the engine's evaluation (to its rounding). */
+static void test_dataset_stores_eval_features(void **state)
+{
+    (void)state;
+    enum { N = 600 };
+    Position *pos = malloc(N * sizeof *pos);
+    assert_non_null(pos);
+    for (int vi = 0; variant_at(vi); vi++) {
+        const Variant *v = variant_at(vi);
+        const EvalSpec *spec = v->eval;
+        Weights w;
+        weights_default(&w, spec);
+        double wd[EVAL_MAX_WEIGHTS];
+        for (int j = 0; j < weights_count(spec); j++)
+            wd[j] = w.w[j];
+        int n = walk_positions(v, 1234 + (uint64_t)vi, pos, N);
+        Dataset *ds = dataset_new(weights_count(spec) / 2, spec->phase_max);
+        assert_non_null(ds);
+        size_t terms = 0;
+        for (int i = 0; i < n; i++) {
+            EvalFeature f[EVAL_MAX_FEATURE_TERMS];
+            int phase, k = eval_features(spec, &pos[i], f, &phase);
+            assert_true(dataset_add(ds, i, 0.5f, phase, f, k));
+            const DatasetPosition *p = &ds->pos[i];
+            assert_int_equal(p->phase, phase);
+            assert_int_equal(p->count, k);
+            assert_int_equal(p->offset, terms);
+            for (int j = 0; j < k; j++) {
+                assert_int_equal(ds->feature[p->offset + j], f[j].feature);
+                assert_int_equal(ds->value[p->offset + j], f[j].value);
+            }
+            terms += (size_t)k;
+            assert_near(texel_eval(ds, (size_t)i, wd), evaluate(&pos[i], &w), 0.5 + 1e-9);
+        }
+        printf("%s: %zu features a position on average, %.1f bytes a position\n", v->name,
+               ds->nterms / ds->npos, (double)(24 * ds->npos + 6 * ds->nterms) / (double)ds->npos);
+        dataset_free(ds);
+    }
+    free(pos);
 }
 
 /* ---- loss and gradient by hand ---- */
@@ -128,22 +240,23 @@ static void test_dataset_add(void **state)
 static void test_eval_loss_by_hand(void **state)
 {
     (void)state;
-    /* w = {100, 30, -20}, terms (0,2) (1,-1) (2,3), scale 2:
-     * eval = (200 - 30 - 60) / 2 = 55.  K = 0.01, label 1:
-     * p = 1 / (1 + e^-0.55) = 0.6341356, loss = (1 - 0.6341356)^2 = 0.1338568
-     * d loss / d w_j = 2 (p - 1) p (1 - p) K c_j / 2 = -0.000848833 * c_j
-     *   = {-0.001697667, +0.000848833, -0.002546500} */
-    Dataset *ds = dataset_new(3, 2);
-    const int32_t idx[3] = { 0, 1, 2 }, coef[3] = { 2, -1, 3 };
-    assert_true(dataset_add(ds, 1, 1.0f, idx, coef, 3));
-    const double w[3] = { 100, 30, -20 };
-    assert_near(texel_eval(ds, 0, w), 55.0, 1e-12);
-    assert_near(texel_loss(ds, w, 0.01, 1), 0.1338568, 1e-7);
-    double g[3];
-    texel_gradient(ds, w, 0.01, g, 2);
-    assert_near(g[0], -0.001697667, 1e-9);
-    assert_near(g[1], 0.000848833, 1e-9);
-    assert_near(g[2], -0.002546500, 1e-9);
+    /* Two features, phase_max 4, phase 3; w = {100, 80 | 30, -20}; terms (0, 2) (1, -1):
+     * eval = (2 (3*100 + 1*80) - (3*30 + 1*(-20))) / 4 = (760 - 70) / 4 = 172.5.
+     * K = 0.01, label 1: p = 1 / (1 + e^-1.725) = 0.848771747, loss (1 - p)^2 = 0.022869984.
+     * d loss / d w_j = 2 (p - 1) p (1 - p) K coef_j, coef = {1.5, 0.5, -0.75, -0.25}
+     *   = {-0.000582341898, -0.000194113966, 0.000291170949, 0.0000970569829} */
+    Dataset *ds = dataset_new(2, 4);
+    const EvalFeature f[2] = { { 0, 2 }, { 1, -1 } };
+    assert_true(dataset_add(ds, 1, 1.0f, 3, f, 2));
+    const double w[4] = { 100, 80, 30, -20 };
+    assert_near(texel_eval(ds, 0, w), 172.5, 1e-12);
+    assert_near(texel_loss(ds, w, 0.01, 1), 0.022869984357, 1e-11);
+    double g[4];
+    assert_true(texel_gradient(ds, w, 0.01, g, 2));
+    assert_near(g[0], -0.000582341897632, 1e-14);
+    assert_near(g[1], -0.000194113965877, 1e-14);
+    assert_near(g[2], 0.000291170948816, 1e-14);
+    assert_near(g[3], 0.0000970569829387, 1e-14);
 
     /* Saturated sigmoid: no NaN, no overflow trouble. */
     assert_near(texel_sigmoid(1.0, 1e6), 1.0, 0.0);
@@ -151,25 +264,28 @@ static void test_eval_loss_by_hand(void **state)
     dataset_free(ds);
 
     /* Empty dataset: loss 0, gradient 0, K 0. */
-    Dataset *empty = dataset_new(3, 1);
+    Dataset *empty = dataset_new(2, 1);
     assert_near(texel_loss(empty, w, 0.01, 2), 0.0, 0.0);
-    texel_gradient(empty, w, 0.01, g, 2);
-    assert_near(g[0] + g[1] + g[2], 0.0, 0.0);
+    assert_true(texel_gradient(empty, w, 0.01, g, 2));
+    assert_near(g[0] + g[1] + g[2] + g[3], 0.0, 0.0);
     assert_near(texel_fit_k(empty, w, 2), 0.0, 0.0);
     dataset_free(empty);
 }
 
-/* (a) the analytic gradient against central differences. */
+/* (a) the sparse gradient against the dense reference and against central differences;
+ * the same bits on any team. */
 static void test_gradient_finite_differences(void **state)
 {
     (void)state;
-    enum { W = 12, N = 300 };
-    Dataset *ds = make_dataset(11, N, W, 4, 6, LABEL_RANDOM, NULL, 0);
-    double w[W], g[W], g1[W];
+    enum { F = 12, W = 2 * F, N = 3000 };
+    Dataset *ds = make_dataset(11, N, F, 6, LABEL_RANDOM, NULL, 0);
+    double w[W], g[W], g1[W], ref[W];
     random_weights(5, w, W);
     const double K = 0.013, h = 1e-3;
-    texel_gradient(ds, w, K, g, 3);
+    assert_true(texel_gradient(ds, w, K, g, 3));
+    dense_gradient(ds, NULL, N, w, K, ref);
     for (int j = 0; j < W; j++) {
+        assert_near(g[j], ref[j], 1e-12 * fabs(ref[j]) + 1e-300);
         double wp[W], wm[W];
         memcpy(wp, w, sizeof w);
         memcpy(wm, w, sizeof w);
@@ -183,30 +299,104 @@ static void test_gradient_finite_differences(void **state)
         assert_true(fabs(fd) > 1e-7); /* a real check, not 0 against 0 */
     }
 
-    /* Same team size: the same bits.  Other sizes: equal to rounding. */
-    texel_gradient(ds, w, K, g1, 3);
-    assert_memory_equal(g, g1, sizeof g);
-    const int teams[] = { 1, 2, 4 }; /* libomp 14 leaks a little when a team grows past 4 */
+    /* Any team: the same bits (the blocks are fixed by the number of positions). */
+    const int teams[] = { 1, 2, 3, 4 }; /* libomp 14 leaks a little when a team grows past 4 */
     for (size_t t = 0; t < sizeof teams / sizeof *teams; t++) {
-        texel_gradient(ds, w, K, g1, teams[t]);
-        for (int j = 0; j < W; j++)
-            assert_near(g1[j], g[j], 1e-12 * fabs(g[j]));
-        assert_near(texel_loss(ds, w, K, teams[t]), texel_loss(ds, w, K, 1), 1e-15);
+        assert_true(texel_gradient(ds, w, K, g1, teams[t]));
+        assert_memory_equal(g1, g, sizeof g);
+        assert_true(texel_loss(ds, w, K, teams[t]) == texel_loss(ds, w, K, 1));
     }
     dataset_free(ds);
+}
+
+/* The batch gradient: only the features of the batch's positions are listed, each once, and
+ * their values are the reference's over that batch; a batch of one feature-poor position
+ * touches few weights among many. */
+static void test_batch_gradient_is_sparse(void **state)
+{
+    (void)state;
+    enum { F = 5000, W = 2 * F, N = 9000, B = 2500 };
+    Dataset *ds = make_dataset(13, N, F, 12, LABEL_RANDOM, NULL, 0);
+    double *w = malloc(W * sizeof *w), *ref = malloc(W * sizeof *ref), *first = malloc(W * sizeof *first);
+    size_t *order = malloc(B * sizeof *order);
+    unsigned char *in_batch = calloc(F, 1);
+    assert_true(w && ref && first && order && in_batch);
+    random_weights(6, w, W);
+    uint64_t s = 77;
+    for (int k = 0; k < B; k++) /* any positions, in any order, repeats allowed */
+        order[k] = (size_t)(rnd(&s) % N);
+    size_t expected = 0;
+    for (int k = 0; k < B; k++) {
+        const DatasetPosition *p = &ds->pos[order[k]];
+        for (int j = 0; j < p->count; j++)
+            if (!in_batch[ds->feature[p->offset + j]]) {
+                in_batch[ds->feature[p->offset + j]] = 1;
+                expected++;
+            }
+    }
+    const double K = 0.011;
+    dense_gradient(ds, order, B, w, K, ref);
+    double scale = 0;
+    for (int j = 0; j < W; j++)
+        scale = fmax(scale, fabs(ref[j]));
+    for (int threads = 1; threads <= 3; threads++) {
+        TexelBatchGradient *bg = texel_batch_gradient_new(ds, threads);
+        assert_non_null(bg);
+        const uint32_t *touched;
+        const double *g;
+        size_t nt;
+        double sse;
+        for (int round = 0; round < 2; round++) { /* the scratch is clean after a call */
+            assert_true(texel_batch_gradient(bg, ds, order, B, w, K, &sse, &touched, &nt, &g));
+            assert_int_equal(nt, expected);
+            unsigned char *listed = calloc(F, 1);
+            for (size_t i = 0; i < nt; i++) {
+                uint32_t f = touched[i];
+                assert_true(in_batch[f] && !listed[f]);
+                listed[f] = 1;
+                assert_near(g[2 * f], ref[2 * f], 1e-10 * scale); /* sums that cancel: */
+                assert_near(g[2 * f + 1], ref[2 * f + 1], 1e-10 * scale); /* absolute */
+                if (threads == 1 && round == 0) {
+                    first[2 * f] = g[2 * f];
+                    first[2 * f + 1] = g[2 * f + 1];
+                } else { /* the same bits on every team */
+                    assert_true(g[2 * f] == first[2 * f] && g[2 * f + 1] == first[2 * f + 1]);
+                }
+            }
+            free(listed);
+        }
+        /* One position: its distinct features only. */
+        const DatasetPosition *p = &ds->pos[order[0]];
+        size_t distinct = 0;
+        for (int j = 0; j < p->count; j++) {
+            int seen_before = 0;
+            for (int i = 0; i < j; i++)
+                seen_before |= ds->feature[p->offset + i] == ds->feature[p->offset + j];
+            distinct += !seen_before;
+        }
+        assert_true(texel_batch_gradient(bg, ds, order, 1, w, K, &sse, &touched, &nt, &g));
+        assert_int_equal(nt, distinct);
+        texel_batch_gradient_free(bg);
+    }
+    dataset_free(ds);
+    free(w);
+    free(ref);
+    free(first);
+    free(order);
+    free(in_batch);
 }
 
 /* (b) K fit: a minimum of the loss; and K_true back from labels made with it. */
 static void test_fit_k(void **state)
 {
     (void)state;
-    enum { W = 10, N = 20000 };
+    enum { F = 5, W = 2 * F, N = 20000 };
     double w[W];
     random_weights(21, w, W);
     const double K_true = 0.0123;
 
     /* Results drawn as 1/0 games: the fitted K is a local minimum of the loss. */
-    Dataset *ds = make_dataset(22, N, W, 1, 5, LABEL_SAMPLED, w, K_true);
+    Dataset *ds = make_dataset(22, N, F, 5, LABEL_SAMPLED, w, K_true);
     double K = texel_fit_k(ds, w, 2);
     double l = texel_loss(ds, w, K, 2);
     assert_true(K > 0);
@@ -218,7 +408,7 @@ static void test_fit_k(void **state)
     dataset_free(ds);
 
     /* Labels exactly sigmoid(K_true eval): the loss is 0 at K_true (up to float labels). */
-    ds = make_dataset(23, N, W, 1, 5, LABEL_SOFT, w, K_true);
+    ds = make_dataset(23, N, F, 5, LABEL_SOFT, w, K_true);
     K = texel_fit_k(ds, w, 2);
     assert_near(K, K_true, 1e-5 * K_true);
     assert_true(texel_fit_k(ds, w, 1) == K); /* the team size changes nothing, not even rounding */
@@ -250,8 +440,8 @@ static size_t game_ids(const Dataset *ds, int64_t *out)
 static void test_split_by_game(void **state)
 {
     (void)state;
-    enum { W = 8, N = 14000 }; /* 2000 games of 7 positions */
-    Dataset *ds = make_dataset(31, N, W, 1, 4, LABEL_RANDOM, NULL, 0);
+    enum { F = 4, W = 2 * F, N = 14000 }; /* 2000 games of 7 positions */
+    Dataset *ds = make_dataset(31, N, F, 4, LABEL_RANDOM, NULL, 0);
     Dataset *tr, *va, *tr2, *va2, *tr3, *va3;
     assert_true(dataset_split(ds, 0.25, 42, &tr, &va));
     assert_int_equal(tr->npos + va->npos, N);
@@ -270,7 +460,7 @@ static void test_split_by_game(void **state)
     assert_in_range(nb, 440, 560);
     assert_int_equal(va->npos, nb * 7);
 
-    /* The views read the parent's terms: same evals, order kept. */
+    /* The views read the parent's terms: same evals, order kept; they hold no terms. */
     double w[W];
     random_weights(3, w, W);
     for (size_t i = 0, k = 0; i < ds->npos; i++)
@@ -279,8 +469,9 @@ static void test_split_by_game(void **state)
             assert_near(texel_eval(va, k, w), texel_eval(ds, i, w), 0.0);
             k++;
         }
-    const int32_t idx[1] = { 0 }, coef[1] = { 1 };
-    assert_false(dataset_add(va, 1, 0.5f, idx, coef, 1)); /* views are read-only */
+    assert_int_equal(dataset_bytes(va), sizeof *va + va->pos_cap * sizeof *va->pos);
+    const EvalFeature one[1] = { { 0, 1 } };
+    assert_false(dataset_add(va, 1, 0.5f, 0, one, 1)); /* views are read-only */
 
     /* Deterministic; another seed, another split. */
     assert_true(dataset_split(ds, 0.25, 42, &tr2, &va2));
@@ -334,20 +525,27 @@ static bool trace(void *ctx, int epoch, double train_loss, double valid_loss)
     return epoch != t->stop_at;
 }
 
+/* Naive start: only the anchor (the man's two weights) is known. */
+static void naive_start(double *w, const double *w_true, int n)
+{
+    for (int j = 0; j < n; j++)
+        w[j] = j < 2 ? w_true[j] : 0.0;
+}
+
 /* (c) labels set to sigmoid(K w_true . x): from naive weights, with the anchor frozen at its
  * true value and K known, Adam must find w_true. */
 static void test_recovery(void **state)
 {
     (void)state;
-    enum { W = 16, N = 20000 };
+    enum { F = 8, W = 2 * F, N = 20000 };
     double w_true[W], w[W], w2[W];
     random_weights(41, w_true, W);
     const double K = 0.01;
-    Dataset *ds = make_dataset(42, N, W, 2, 6, LABEL_SOFT, w_true, K);
+    Dataset *ds = make_dataset(42, N, F, 6, LABEL_SOFT, w_true, K);
     Dataset *tr, *va;
     assert_true(dataset_split(ds, 0.2, 7, &tr, &va));
 
-    unsigned char frozen[W] = { 1 };
+    unsigned char frozen[W] = { 1, 1 };
     TexelOptions o = texel_default_options();
     o.K = K;
     o.frozen = frozen;
@@ -355,8 +553,7 @@ static void test_recovery(void **state)
     o.learning_rate = 2.0;
     o.lr_decay = 0.997;
     o.threads = 2;
-    for (int j = 0; j < W; j++)
-        w[j] = j == 0 ? w_true[0] : 0.0; /* naive start: only the man is known */
+    naive_start(w, w_true, W);
 
     Trace t = { .stop_at = -1 };
     TexelResult r;
@@ -367,6 +564,8 @@ static void test_recovery(void **state)
     assert_true(r.best_valid_loss < 1e-9 && r.best_valid_loss < 1e-6 * t.first_valid);
     assert_near(texel_loss(va, w, K, 2), r.best_valid_loss, 0.0); /* w = best weights */
     assert_near(w[0], w_true[0], 0.0);                           /* frozen stays put */
+    assert_near(w[1], w_true[1], 0.0);
+    assert_near(r.touched_per_step, F, 0.0); /* a full batch touches every feature */
     for (int j = 0; j < W; j++) {
         if (!(fabs(w[j] - w_true[j]) < 0.005))
             print_error("weight %d: %.6f, true %.6f\n", j, w[j], w_true[j]);
@@ -374,8 +573,7 @@ static void test_recovery(void **state)
     }
 
     /* Deterministic for a team size: the same run gives the same bits. */
-    for (int j = 0; j < W; j++)
-        w2[j] = j == 0 ? w_true[0] : 0.0;
+    naive_start(w2, w_true, W);
     assert_true(texel_train(tr, va, w2, &o, NULL, NULL, NULL));
     assert_memory_equal(w, w2, sizeof w);
 
@@ -384,8 +582,7 @@ static void test_recovery(void **state)
     o.epochs = 300;
     o.learning_rate = 1.0;
     o.lr_decay = 0.98;
-    for (int j = 0; j < W; j++)
-        w2[j] = j == 0 ? w_true[0] : 0.0;
+    naive_start(w2, w_true, W);
     assert_true(texel_train(tr, va, w2, &o, NULL, NULL, &r));
     for (int j = 0; j < W; j++)
         assert_near(w2[j], w_true[j], 0.001);
@@ -399,12 +596,12 @@ static void test_recovery(void **state)
 static void test_recovery_sampled(void **state)
 {
     (void)state;
-    enum { W = 8, N = 100000 };
+    enum { F = 4, W = 2 * F, N = 100000 };
     double w_true[W], w[W];
     random_weights(51, w_true, W);
     const double K = 0.01;
-    Dataset *ds = make_dataset(52, N, W, 1, 4, LABEL_SAMPLED, w_true, K);
-    unsigned char frozen[W] = { 1 };
+    Dataset *ds = make_dataset(52, N, F, 4, LABEL_SAMPLED, w_true, K);
+    unsigned char frozen[W] = { 1, 1 };
     TexelOptions o = texel_default_options();
     o.K = K;
     o.frozen = frozen;
@@ -412,14 +609,13 @@ static void test_recovery_sampled(void **state)
     o.learning_rate = 3.0;
     o.lr_decay = 0.995;
     o.threads = 1;
-    for (int j = 0; j < W; j++)
-        w[j] = j == 0 ? w_true[0] : 0.0;
+    naive_start(w, w_true, W);
     assert_true(texel_train(ds, NULL, w, &o, NULL, NULL, NULL));
     for (int j = 0; j < W; j++) {
-        if (!(fabs(w[j] - w_true[j]) < 2.5))
+        if (!(fabs(w[j] - w_true[j]) < 4.0))
             print_error("weight %d: %.6f, true %.6f\n", j, w[j], w_true[j]);
-        /* From errors of ~100 at the start; seen: 0.68 here, up to 1.7 on other seeds. */
-        assert_near(w[j], w_true[j], 2.5);
+        /* From errors of ~100 at the start, to within sampling noise. */
+        assert_near(w[j], w_true[j], 4.0);
     }
     dataset_free(ds);
 }
@@ -427,13 +623,13 @@ static void test_recovery_sampled(void **state)
 static void test_train_stops_and_options(void **state)
 {
     (void)state;
-    enum { W = 8, N = 3000 };
+    enum { F = 4, W = 2 * F, N = 3000 };
     double w_true[W], w[W], w0[W];
     random_weights(61, w_true, W);
-    Dataset *ds = make_dataset(62, N, W, 1, 4, LABEL_SAMPLED, w_true, 0.01);
+    Dataset *ds = make_dataset(62, N, F, 4, LABEL_SAMPLED, w_true, 0.01);
     Dataset *tr, *va;
     assert_true(dataset_split(ds, 0.3, 1, &tr, &va));
-    unsigned char frozen[W] = { 1 }, none[W] = { 0 };
+    unsigned char frozen[W] = { 1, 1 }, none[W] = { 0 };
     TexelOptions o = texel_default_options();
     o.frozen = frozen;
     o.threads = 2;
@@ -452,6 +648,11 @@ static void test_train_stops_and_options(void **state)
     bad = o;
     bad.beta1 = 1.0;
     assert_false(texel_train(tr, va, w, &bad, NULL, NULL, NULL));
+    bad = o;
+    bad.reg = -1e-9;
+    assert_false(texel_train(tr, va, w, &bad, NULL, NULL, NULL));
+    bad.reg = NAN;
+    assert_false(texel_train(tr, va, w, &bad, NULL, NULL, NULL));
     assert_memory_equal(w, w0, sizeof w);
 
     /* The callback stops the run. */
@@ -465,8 +666,7 @@ static void test_train_stops_and_options(void **state)
     /* From naive weights with a learning rate too large to settle (it improves for a few
      * epochs, then bounces): validation stops improving, training stops `patience` epochs
      * after the best, and the weights returned are those of the best epoch. */
-    for (int j = 0; j < W; j++)
-        w[j] = j == 0 ? w0[0] : 0.0;
+    naive_start(w, w0, W);
     o.learning_rate = 30;
     o.patience = 3;
     o.epochs = 500;
@@ -494,58 +694,172 @@ static void test_train_stops_and_options(void **state)
 }
 
 /* Defect 3: a fit must not depend on the number of threads.  The sums are cut into blocks
- * fixed by the number of positions, so 1, 2 and 3 threads give the same bits (cutting by
- * thread, as before, changed the rounding and through it K, the weights and the decisions
- * of a training run). */
+ * fixed by the number of positions, so 1, 2 and 3 threads give the same bits, with a full
+ * batch and with mini-batches of several sizes (cutting by thread changed the rounding and
+ * through it K, the weights and the decisions of a training run). */
 static void test_same_bits_on_any_team(void **state)
 {
     (void)state;
-    enum { W = 12, N = 30011 }; /* not a multiple of anything: uneven blocks */
-    double w_true[W], w[W];
+    enum { F = 300, W = 2 * F, N = 30011 }; /* not a multiple of anything: uneven blocks */
+    double *w_true = malloc(W * sizeof *w_true), *w = malloc(W * sizeof *w);
+    double *fit1 = malloc(W * sizeof *fit1), *fit = malloc(W * sizeof *fit);
+    double *g1 = malloc(W * sizeof *g1), *g = malloc(W * sizeof *g);
+    unsigned char *frozen = calloc(W, 1);
+    assert_true(w_true && w && fit1 && fit && g1 && g && frozen);
     random_weights(71, w_true, W);
-    Dataset *ds = make_dataset(72, N, W, 3, 7, LABEL_SAMPLED, w_true, 0.01);
+    Dataset *ds = make_dataset(72, N, F, 12, LABEL_SAMPLED, w_true, 0.01);
     for (int j = 0; j < W; j++)
-        w[j] = w_true[j] * 0.7;
-    double K1 = texel_fit_k(ds, w, 1), g1[W], g[W];
+        w[j] = j < 2 ? w_true[j] : w_true[j] * 0.7;
+    double K1 = texel_fit_k(ds, w, 1);
     double l1 = texel_loss(ds, w, K1, 1);
-    texel_gradient(ds, w, K1, g1, 1);
-    unsigned char frozen[W] = { 1 };
-    TexelOptions o = texel_default_options();
-    o.frozen = frozen;
-    o.epochs = 20;
-    o.batch_size = 4000;
-    o.threads = 1;
-    double fit1[W], fit[W];
-    memcpy(fit1, w, sizeof fit1);
-    TexelResult r1, r;
-    assert_true(texel_train(ds, NULL, fit1, &o, NULL, NULL, &r1));
-    for (int threads = 2; threads <= 3; threads++) {
-        double K = texel_fit_k(ds, w, threads);
-        assert_true(K == K1);
-        assert_true(texel_loss(ds, w, K1, threads) == l1);
-        texel_gradient(ds, w, K1, g, threads);
-        assert_memory_equal(g, g1, sizeof g);
-        o.threads = threads;
-        memcpy(fit, w, sizeof fit);
-        assert_true(texel_train(ds, NULL, fit, &o, NULL, NULL, &r));
-        assert_memory_equal(fit, fit1, sizeof fit);
-        assert_true(r.K == r1.K && r.best_valid_loss == r1.best_valid_loss);
+    assert_true(texel_gradient(ds, w, K1, g1, 1));
+    frozen[0] = frozen[1] = 1;
+    const size_t batches[] = { 0, 4000, 16384, 777 };
+    for (size_t bi = 0; bi < sizeof batches / sizeof *batches; bi++) {
+        TexelOptions o = texel_default_options();
+        o.frozen = frozen;
+        o.epochs = bi == 0 ? 20 : 3;
+        o.batch_size = batches[bi];
+        o.reg = bi == 3 ? 1e-6 : 0.0; /* the penalty's path too */
+        o.threads = 1;
+        memcpy(fit1, w, W * sizeof *w);
+        TexelResult r1, r;
+        assert_true(texel_train(ds, NULL, fit1, &o, NULL, NULL, &r1));
+        assert_true(r1.best_epoch > 0); /* it moved: the bits compared are a fit's */
+        for (int threads = 2; threads <= 3; threads++) {
+            if (bi == 0) {
+                assert_true(texel_fit_k(ds, w, threads) == K1);
+                assert_true(texel_loss(ds, w, K1, threads) == l1);
+                assert_true(texel_gradient(ds, w, K1, g, threads));
+                assert_memory_equal(g, g1, W * sizeof *g);
+            }
+            o.threads = threads;
+            memcpy(fit, w, W * sizeof *w);
+            assert_true(texel_train(ds, NULL, fit, &o, NULL, NULL, &r));
+            assert_memory_equal(fit, fit1, W * sizeof *fit);
+            assert_true(r.K == r1.K && r.best_valid_loss == r1.best_valid_loss);
+        }
     }
     dataset_free(ds);
+    free(w_true);
+    free(w);
+    free(fit1);
+    free(fit);
+    free(g1);
+    free(g);
+    free(frozen);
+}
+
+/* The penalty toward the start weights: a huge one keeps every weight within a step of its
+ * start, none leaves them free to move, and a moderate one ends (full batch, run to
+ * convergence) where the objective's gradient vanishes: data gradient + 2 reg (w - start) = 0. */
+static void test_regularisation(void **state)
+{
+    (void)state;
+    enum { F = 6, W = 2 * F, N = 5000 };
+    double w_true[W], start[W], w[W], g[W];
+    random_weights(81, w_true, W);
+    const double K = 0.01;
+    Dataset *ds = make_dataset(82, N, F, 5, LABEL_SOFT, w_true, K);
+    unsigned char frozen[W] = { 1, 1 };
+    TexelOptions o = texel_default_options();
+    o.K = K;
+    o.frozen = frozen;
+    o.epochs = 200;
+    o.patience = 0;
+    o.threads = 2;
+    naive_start(start, w_true, W);
+
+    /* reg 0: the weights travel far (the truth is up to 150 away). */
+    memcpy(w, start, sizeof w);
+    assert_true(texel_train(ds, NULL, w, &o, NULL, NULL, NULL));
+    double moved = 0;
+    for (int j = 2; j < W; j++)
+        moved = fmax(moved, fabs(w[j] - start[j]));
+    assert_true(moved > 50);
+
+    /* Huge reg: the pull wins; each weight stays within about one step (lr = 1) of its start. */
+    for (int b = 0; b < 2; b++) {
+        o.reg = 1e6;
+        o.batch_size = b ? 1000 : 0;
+        memcpy(w, start, sizeof w);
+        assert_true(texel_train(ds, NULL, w, &o, NULL, NULL, NULL));
+        for (int j = 0; j < W; j++)
+            assert_near(w[j], start[j], 1.5 * o.learning_rate);
+    }
+
+    /* Moderate reg, full batch, decaying steps: the stationary point of loss + penalty. */
+    o.reg = 5e-6;
+    o.batch_size = 0;
+    o.epochs = 700;
+    o.learning_rate = 3.0;
+    o.lr_decay = 0.99;
+    memcpy(w, start, sizeof w);
+    assert_true(texel_train(ds, NULL, w, &o, NULL, NULL, NULL));
+    assert_true(texel_gradient(ds, w, K, g, 2));
+    double gstart[W];
+    assert_true(texel_gradient(ds, start, K, gstart, 2));
+    for (int j = 2; j < W; j++) {
+        double pull = 2 * o.reg * (w[j] - start[j]);
+        if (!(fabs(g[j] + pull) < 1e-3 * fabs(gstart[j])))
+            print_error("weight %d: data gradient %.6g, pull %.6g, start gradient %.6g\n", j, g[j],
+                        pull, gstart[j]);
+        assert_true(fabs(g[j] + pull) < 1e-3 * fabs(gstart[j]));
+        assert_true(fabs(pull) > 0.05 * fabs(gstart[j])); /* the pull is real, not 0 against 0 */
+    }
+    dataset_free(ds);
+}
+
+/* ---- dedup ---- */
+
+static void test_position_set(void **state)
+{
+    (void)state;
+    const Variant *v = variant_at(0);
+    enum { N = 5000 };
+    Position *pos = malloc(N * sizeof *pos);
+    assert_non_null(pos);
+    int n = walk_positions(v, 99, pos, N);
+    PositionSet set;
+    assert_true(position_set_init(&set, 10)); /* small: it must grow */
+    size_t distinct = 0;
+    for (int i = 0; i < n; i++) {
+        int before = 0; /* seen earlier? by plain comparison */
+        for (int k = 0; k < i && !before; k++)
+            before = position_equal(&pos[k], &pos[i]);
+        int added = position_set_add(&set, &pos[i]);
+        assert_int_equal(added, !before);
+        distinct += !before;
+    }
+    assert_int_equal(set.count, distinct);
+    assert_true(distinct < (size_t)n); /* the start position repeats every walk */
+    /* The side to move is part of a position. */
+    Position other = pos[0];
+    other.side ^= 1;
+    assert_int_equal(position_set_add(&set, &other), 1);
+    assert_int_equal(position_set_add(&set, &other), 0);
+    position_set_free(&set);
+    free(pos);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dataset_add),
+        cmocka_unit_test(test_dataset_stores_eval_features),
         cmocka_unit_test(test_eval_loss_by_hand),
         cmocka_unit_test(test_gradient_finite_differences),
+        cmocka_unit_test(test_batch_gradient_is_sparse),
         cmocka_unit_test(test_fit_k),
         cmocka_unit_test(test_split_by_game),
         cmocka_unit_test(test_recovery),
         cmocka_unit_test(test_recovery_sampled),
         cmocka_unit_test(test_train_stops_and_options),
         cmocka_unit_test(test_same_bits_on_any_team),
+        cmocka_unit_test(test_regularisation),
+        cmocka_unit_test(test_position_set),
     };
+    if (getenv("TEXEL_FILTER"))
+        cmocka_set_test_filter(getenv("TEXEL_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,27 +4,30 @@
 #include <stdlib.h>
 
 /* The kernels stream these records: keep them packed. */
-_Static_assert(sizeof(DatasetTerm) == 8, "DatasetTerm must stay 8 bytes");
 _Static_assert(sizeof(DatasetPosition) == 24, "DatasetPosition must stay 24 bytes");
+_Static_assert(EVAL_MAX_FEATURE_TERMS <= UINT16_MAX, "DatasetPosition.count is 16 bits");
 
-Dataset *dataset_new(int num_weights, int scale)
+Dataset *dataset_new(int num_features, int phase_max)
 {
-    if (num_weights < 1 || scale < 1)
+    if (num_features < 1 || num_features > INT32_MAX / 2 || phase_max < 1 || phase_max > UINT8_MAX)
         return NULL;
     Dataset *ds = calloc(1, sizeof *ds);
     if (!ds)
         return NULL;
-    ds->num_weights = num_weights;
-    ds->scale = scale;
+    ds->num_features = num_features;
+    ds->num_weights = 2 * num_features;
+    ds->phase_max = phase_max;
     return ds;
 }
 
 /* Grow an array to hold at least `need` items, doubling so appends stay amortised O(1). */
-static bool grow(void **array, size_t *cap, size_t need, size_t item)
+static bool grow(void **array, size_t cap, size_t *new_cap, size_t need, size_t item)
 {
-    if (need <= *cap)
+    if (need <= cap) {
+        *new_cap = cap;
         return true;
-    size_t cap2 = *cap ? *cap : 1024;
+    }
+    size_t cap2 = cap ? cap : 1024;
     while (cap2 < need) {
         if (cap2 > SIZE_MAX / 2 / item)
             return false;
@@ -34,7 +37,7 @@ static bool grow(void **array, size_t *cap, size_t need, size_t item)
     if (!p)
         return false;
     *array = p;
-    *cap = cap2;
+    *new_cap = cap2;
     return true;
 }
 
@@ -44,39 +47,56 @@ bool dataset_reserve(Dataset *ds, size_t positions, size_t terms)
         return false;
     if (positions > SIZE_MAX - ds->npos || terms > SIZE_MAX - ds->nterms)
         return false;
-    void *t = ds->owned;
-    if (!grow((void **)&ds->pos, &ds->pos_cap, ds->npos + positions, sizeof *ds->pos) ||
-        !grow(&t, &ds->terms_cap, ds->nterms + terms, sizeof *ds->owned))
-        return false;
-    ds->owned = t;
-    ds->terms = t;
-    return true;
+    void *f = ds->owned_feature, *v = ds->owned_value;
+    size_t tcap_f, tcap_v;
+    bool ok = grow((void **)&ds->pos, ds->pos_cap, &ds->pos_cap, ds->npos + positions, sizeof *ds->pos) &&
+              grow(&f, ds->terms_cap, &tcap_f, ds->nterms + terms, sizeof *ds->owned_feature);
+    ds->owned_feature = f;
+    ds->feature = f;
+    /* The values follow the features' capacity, so both arrays always hold terms_cap. */
+    ok = ok && grow(&v, ds->terms_cap, &tcap_v, tcap_f, sizeof *ds->owned_value);
+    ds->owned_value = v;
+    ds->value = v;
+    if (ok)
+        ds->terms_cap = tcap_f;
+    return ok;
 }
 
-bool dataset_add(Dataset *ds, int64_t game_id, float label, const int32_t *idx,
-                 const int32_t *coef, int n)
+bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeature *f, int n)
 {
-    if (!ds || ds->borrowed || n < 0 || (n > 0 && (!idx || !coef)))
+    if (!ds || ds->borrowed || n < 0 || n > EVAL_MAX_FEATURE_TERMS || (n > 0 && !f))
         return false;
-    if (!(label >= 0.0f && label <= 1.0f)) /* also rejects NaN */
+    if (!(label >= 0.0f && label <= 1.0f) || phase < 0 || phase > ds->phase_max) /* NaN too */
         return false;
     int kept = 0;
     for (int i = 0; i < n; i++) {
-        if (idx[i] < 0 || idx[i] >= ds->num_weights)
+        if (f[i].feature < 0 || f[i].feature >= ds->num_features || f[i].value < INT16_MIN ||
+            f[i].value > INT16_MAX)
             return false;
-        kept += coef[i] != 0;
+        kept += f[i].value != 0;
     }
     if (!dataset_reserve(ds, 1, (size_t)kept))
         return false;
 
-    DatasetTerm *t = ds->owned + ds->nterms;
+    uint32_t *tf = ds->owned_feature + ds->nterms;
+    int16_t *tv = ds->owned_value + ds->nterms;
     for (int i = 0; i < n; i++)
-        if (coef[i] != 0)
-            *t++ = (DatasetTerm){ .index = idx[i], .coef = coef[i] };
-    ds->pos[ds->npos++] = (DatasetPosition){
-        .game_id = game_id, .offset = ds->nterms, .label = label, .count = kept };
+        if (f[i].value != 0) {
+            *tf++ = (uint32_t)f[i].feature;
+            *tv++ = (int16_t)f[i].value;
+        }
+    ds->pos[ds->npos++] = (DatasetPosition){ .game_id = game_id, .offset = ds->nterms, .label = label,
+                                             .count = (uint16_t)kept, .phase = (uint8_t)phase };
     ds->nterms += (size_t)kept;
     return true;
+}
+
+size_t dataset_bytes(const Dataset *ds)
+{
+    if (!ds)
+        return 0;
+    size_t terms = ds->borrowed ? 0 : ds->terms_cap * (sizeof *ds->feature + sizeof *ds->value);
+    return sizeof *ds + ds->pos_cap * sizeof *ds->pos + terms;
 }
 
 void dataset_free(Dataset *ds)
@@ -84,7 +104,8 @@ void dataset_free(Dataset *ds)
     if (!ds)
         return;
     free(ds->pos);
-    free(ds->owned);
+    free(ds->owned_feature);
+    free(ds->owned_value);
     free(ds);
 }
 
@@ -106,7 +127,7 @@ static bool in_validation(int64_t game_id, uint64_t seed, double fraction)
 /* A view on the parent's terms holding room for `cap` positions. */
 static Dataset *view_new(const Dataset *parent, size_t cap)
 {
-    Dataset *v = dataset_new(parent->num_weights, parent->scale);
+    Dataset *v = dataset_new(parent->num_features, parent->phase_max);
     if (!v)
         return NULL;
     v->pos = malloc((cap ? cap : 1) * sizeof *v->pos);
@@ -115,8 +136,10 @@ static Dataset *view_new(const Dataset *parent, size_t cap)
         return NULL;
     }
     v->pos_cap = cap;
-    v->terms = parent->terms;
+    v->feature = parent->feature;
+    v->value = parent->value;
     v->nterms = parent->nterms;
+    v->terms_cap = parent->terms_cap;
     v->borrowed = true;
     return v;
 }

@@ -1,10 +1,15 @@
-/* Training positions in compact sparse form: what the Texel fit reads, millions at a time.
+/* Training positions in compact sparse form: what the Texel fit reads, tens of millions at
+ * a time.
  *
- * The model is linear: eval(x) = sum_i w[idx_i] * coef_i / scale, in the engine's units
- * (hundredths of a man).  Each position keeps only its nonzero terms; all terms of all
- * positions live in one array that is only ever appended to (bump allocation, grown by
- * doubling, or sized once with dataset_reserve), and a position records where its run
- * starts.  Labels may be blended (e.g. result and search score) before they are added. */
+ * A position keeps what eval_features wrote (evaluate.h): its phase and its nonzero
+ * FEATURE-level terms (feature, value), not the weight-level pairs: the kernels expand each
+ * feature into its MG weight 2f (coefficient value * phase) and EG weight 2f + 1
+ * (coefficient value * (phase_max - phase)), so
+ *     eval = sum over terms of value * (phase * w[2f] + (phase_max - phase) * w[2f + 1]) / phase_max
+ * in the engine's units (hundredths of a man).  The terms of all positions live in two
+ * parallel arrays (feature numbers, values: 6 bytes a term) that are only ever appended to
+ * (grown by doubling, or sized once with dataset_reserve); a position records where its run
+ * starts.  Labels may be blended (e.g. result and search score) after they are added. */
 #ifndef DAMA_DATASET_H
 #define DAMA_DATASET_H
 
@@ -12,52 +17,58 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One sparse term, 8 bytes: the inner loops stream these. */
-typedef struct DatasetTerm {
-    int32_t index; /* weight index, 0 <= index < num_weights */
-    int32_t coef;  /* integer coefficient of that weight, as the feature extractor gives it */
-} DatasetTerm;
+#include "evaluate.h"
 
-/* One position, 24 bytes. */
+/* One position, 24 bytes (23 used). */
 typedef struct DatasetPosition {
     int64_t game_id; /* the game it came from: the validation split keeps games whole and
                         hashes this, so it must name the game the same way on every run
                         (the tuner numbers games in stream order, not by database rowid) */
-    uint64_t offset; /* first term in Dataset.terms */
+    uint64_t offset; /* first term in Dataset.feature / Dataset.value */
     float label;     /* expected score for the side to move: 1 win, 0.5 draw, 0 loss, or a blend */
-    int32_t count;   /* number of terms */
+    uint16_t count;  /* number of terms (at most EVAL_MAX_FEATURE_TERMS) */
+    uint8_t phase;   /* men on the board, 0 .. phase_max */
 } DatasetPosition;
 
 /* Read its fields freely; change it only through the functions below. */
 typedef struct Dataset {
-    int num_weights;
-    int scale;                 /* eval = sum(w * coef) / scale */
+    int num_features;          /* features 0 .. num_features - 1 */
+    int num_weights;           /* 2 * num_features: the MG and EG weight of each */
+    int phase_max;             /* the spec's: eval = sum / phase_max */
     DatasetPosition *pos;      /* positions in insertion order */
     size_t npos, pos_cap;
-    const DatasetTerm *terms;  /* all terms: owned, or borrowed from the parent of a split */
-    DatasetTerm *owned;        /* == terms when owned, NULL in a split's view */
+    const uint32_t *feature;   /* all terms' features: owned, or borrowed from a split's parent */
+    const int16_t *value;      /* and their values, from the side to move */
+    uint32_t *owned_feature;   /* == feature when owned, NULL in a split's view */
+    int16_t *owned_value;
     size_t nterms, terms_cap;
     bool borrowed;             /* a split's read-only view on its parent's terms */
 } Dataset;
 
-/* An empty dataset; NULL on bad arguments (num_weights < 1, scale < 1) or out of memory. */
-Dataset *dataset_new(int num_weights, int scale);
+/* An empty dataset; NULL on bad arguments (num_features < 1 or > INT32_MAX / 2, phase_max
+ * outside 1 .. 255) or out of memory. */
+Dataset *dataset_new(int num_features, int phase_max);
 
 /* Reserve room for more positions and terms so a loader of known size never reallocates. */
 bool dataset_reserve(Dataset *ds, size_t positions, size_t terms);
 
-/* Append one position.  Terms with coefficient 0 are dropped; repeated indices add up.
- * False (dataset unchanged) on an index out of range, n < 0, a label outside [0, 1] or NaN,
- * out of memory, or when ds is a split's view. */
-bool dataset_add(Dataset *ds, int64_t game_id, float label, const int32_t *idx,
-                 const int32_t *coef, int n);
+/* Append one position: the n features eval_features wrote and its phase.  Values 0 are
+ * dropped; a feature given twice counts twice.  False (dataset unchanged) on a feature out
+ * of range, a value outside int16, a phase outside 0 .. phase_max, n outside
+ * 0 .. EVAL_MAX_FEATURE_TERMS, a label outside [0, 1] or NaN, out of memory, or when ds is
+ * a split's view. */
+bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeature *f, int n);
+
+/* Bytes the dataset holds (position records and terms, capacity included; a view counts
+ * its position records only, the terms being its parent's). */
+size_t dataset_bytes(const Dataset *ds);
 
 void dataset_free(Dataset *ds);
 
 /* Split by game: every position of a game goes to the same side, a game landing in
  * `valid` with probability validation_fraction, decided by a hash of (game id, seed), so
  * the split is the same on every run and does not depend on the order of positions.
- * train and valid share the terms of ds (no copy of the big array): free them before ds.
+ * train and valid share the terms of ds (no copy of the big arrays): free them before ds.
  * False (and *train = *valid = NULL) on a fraction outside [0, 1] or out of memory. */
 bool dataset_split(const Dataset *ds, double validation_fraction, uint64_t seed,
                    Dataset **train, Dataset **valid);

@@ -1,4 +1,5 @@
-/* Texel fit: loss, gradient, K search and Adam, parallel over positions with OpenMP. */
+/* Texel fit: loss, sparse gradient, K search and lazy Adam, parallel over positions with
+ * OpenMP. */
 #include "texel.h"
 
 #include <math.h>
@@ -16,60 +17,47 @@ double texel_sigmoid(double K, double eval)
     return 1.0 / (1.0 + exp(-x));
 }
 
-/* Sum of w[index] * coef over one run of terms.  Four accumulators break the add latency
- * chain (the compiler may not reorder FP adds); the order is fixed, so results are too. */
-static inline double dot(const DatasetTerm *t, int n, const double *w)
+/* eval of one position.  Each feature reads its MG and EG weight, side by side in w; two
+ * accumulators per phase break the add latency chain (the compiler may not reorder FP
+ * adds); the order is fixed, so results are too. */
+static inline double position_eval(const Dataset *ds, const DatasetPosition *p, const double *w)
 {
-    double e0 = 0, e1 = 0, e2 = 0, e3 = 0;
+    const uint32_t *f = ds->feature + p->offset;
+    const int16_t *v = ds->value + p->offset;
+    const int n = p->count;
+    double m0 = 0, m1 = 0, e0 = 0, e1 = 0;
     int j = 0;
-    for (; j + 4 <= n; j += 4) {
-        e0 += w[t[j].index] * t[j].coef;
-        e1 += w[t[j + 1].index] * t[j + 1].coef;
-        e2 += w[t[j + 2].index] * t[j + 2].coef;
-        e3 += w[t[j + 3].index] * t[j + 3].coef;
+    for (; j + 2 <= n; j += 2) {
+        const double *a = w + 2 * (size_t)f[j], *b = w + 2 * (size_t)f[j + 1];
+        m0 += a[0] * v[j];
+        e0 += a[1] * v[j];
+        m1 += b[0] * v[j + 1];
+        e1 += b[1] * v[j + 1];
     }
-    for (; j < n; j++)
-        e0 += w[t[j].index] * t[j].coef;
-    return (e0 + e1) + (e2 + e3);
+    if (j < n) {
+        const double *a = w + 2 * (size_t)f[j];
+        m0 += a[0] * v[j];
+        e0 += a[1] * v[j];
+    }
+    const int mg = p->phase, eg = ds->phase_max - mg;
+    return ((m0 + m1) * mg + (e0 + e1) * eg) / ds->phase_max;
 }
 
 double texel_eval(const Dataset *ds, size_t i, const double *w)
 {
-    const DatasetPosition *p = &ds->pos[i];
-    return dot(ds->terms + p->offset, p->count, w) / ds->scale;
-}
-
-/* The one kernel: positions order[begin..end) (or begin..end when order is NULL).  Returns
- * the sum of squared errors; when grad is given, adds gscale * (p - y) p (1 - p) * coef
- * to grad[index] for each term, in a second pass over the terms just read (still in L1). */
-static inline double kernel(const Dataset *ds, const size_t *order, size_t begin, size_t end,
-                            const double *w, double K, double gscale, double *grad)
-{
-    const double inv_scale = 1.0 / ds->scale;
-    double sse = 0;
-    for (size_t k = begin; k < end; k++) {
-        const DatasetPosition *p = &ds->pos[order ? order[k] : k];
-        const DatasetTerm *t = ds->terms + p->offset;
-        double prob = texel_sigmoid(K, dot(t, p->count, w) * inv_scale);
-        double d = prob - p->label;
-        sse += d * d;
-        if (grad) {
-            double g = gscale * d * prob * (1.0 - prob);
-            for (int j = 0; j < p->count; j++)
-                grad[t[j].index] += g * t[j].coef;
-        }
-    }
-    return sse;
+    return position_eval(ds, &ds->pos[i], w);
 }
 
 /* Positions are cut into a number of contiguous blocks that depends on the count only,
  * never on the threads; each block sums into its own buffers and the blocks are added in
- * block order.  So every result is the same bit for bit on 1 or 64 threads. */
-enum { MAX_BLOCKS = 64, BLOCK_MIN = 512 };
+ * block order.  So every result is the same bit for bit on 1 or 64 threads.  A gradient
+ * block is larger than a loss block: each gradient block's touched list is merged serially,
+ * so fewer, longer blocks keep that merge small next to the kernel. */
+enum { MAX_BLOCKS = 64, LOSS_BLOCK_MIN = 512, GRAD_BLOCK_MIN = 2048 };
 
-static int block_count(size_t n)
+static int block_count(size_t n, size_t block_min)
 {
-    size_t b = n / BLOCK_MIN;
+    size_t b = n / block_min;
     return b < 1 ? 1 : b > MAX_BLOCKS ? MAX_BLOCKS : (int)b;
 }
 
@@ -78,117 +66,251 @@ static size_t block_begin(size_t n, int block, int blocks)
     return n * (size_t)block / (size_t)blocks;
 }
 
-/* Scratch for a pass, allocated once per call or once per training run. */
-typedef struct Workspace {
-    int threads;                 /* team size asked for */
-    double partial[MAX_BLOCKS];  /* per-block sums of squared errors */
-    double *buf;                 /* MAX_BLOCKS * num_weights block gradients (or NULL) */
-    double *one;                 /* without buf: one block's gradient at a time (or NULL) */
-} Workspace;
-
 static int resolve_threads(int threads)
 {
     return threads > 0 ? threads : omp_get_max_threads();
 }
 
-/* Without the block buffers (memory short) a gradient pass runs its blocks one after the
- * other through one buffer: slower, the same sums, so callers never fail for scratch. */
-static void workspace_init(Workspace *ws, int threads, int num_weights, bool gradient)
+static int team_size(int threads, int blocks)
 {
-    ws->threads = resolve_threads(threads);
-    ws->buf = gradient ? malloc((size_t)MAX_BLOCKS * (size_t)num_weights * sizeof *ws->buf) : NULL;
-    ws->one = NULL;
-    if (gradient && !ws->buf) {
-        ws->threads = 1;
-        ws->one = malloc((size_t)num_weights * sizeof *ws->one);
+    threads = resolve_threads(threads);
+    return threads < blocks ? threads : blocks;
+}
+
+/* Sum of squared errors of positions order[begin .. end) (begin .. end without order). */
+static double block_sse(const Dataset *ds, const size_t *order, size_t begin, size_t end,
+                        const double *w, double K)
+{
+    double sse = 0;
+    for (size_t k = begin; k < end; k++) {
+        const DatasetPosition *p = &ds->pos[order ? order[k] : k];
+        double d = texel_sigmoid(K, position_eval(ds, p, w)) - p->label;
+        sse += d * d;
     }
+    return sse;
 }
 
-static void workspace_free(Workspace *ws)
+static double sse_of(const Dataset *ds, const double *w, double K, int threads)
 {
-    free(ws->buf);
-    free(ws->one);
-}
-
-/* One block into its own gradient buffer g (zeroed first) and partial sum. */
-static void pass_block(const Dataset *ds, const size_t *order, size_t n, int block, int blocks,
-                       const double *w, double K, double gscale, double *g, Workspace *ws)
-{
-    if (g)
-        memset(g, 0, (size_t)ds->num_weights * sizeof *g);
-    ws->partial[block] = kernel(ds, order, block_begin(n, block, blocks),
-                                block_begin(n, block + 1, blocks), w, K, gscale, g);
-}
-
-/* Sum of squared errors over n positions (through order when given) and, when grad is
- * given, grad = the gradient of (sse * gnorm) with gnorm = 1 / (number averaged over). */
-static double pass(const Dataset *ds, const size_t *order, size_t n, const double *w, double K,
-                   double *grad, double gnorm, Workspace *ws)
-{
-    const int nw = ds->num_weights, blocks = block_count(n);
-    const double gscale = 2.0 * K * gnorm / ds->scale;
-    if (grad)
-        memset(grad, 0, (size_t)nw * sizeof *grad);
-    if (grad && !ws->buf) {
-        /* Memory short: the blocks one after the other through one buffer (the same sums);
-         * without even that, straight into grad (the last bits may then differ). */
-        for (int b = 0; b < blocks; b++) {
-            if (!ws->one) {
-                ws->partial[b] = kernel(ds, order, block_begin(n, b, blocks), block_begin(n, b + 1, blocks),
-                                        w, K, gscale, grad);
-                continue;
-            }
-            pass_block(ds, order, n, b, blocks, w, K, gscale, ws->one, ws);
-            for (int j = 0; j < nw; j++)
-                grad[j] += ws->one[j];
-        }
-    } else {
-        const int team = ws->threads < blocks ? ws->threads : blocks;
+    const size_t n = ds->npos;
+    const int blocks = block_count(n, LOSS_BLOCK_MIN), team = team_size(threads, blocks);
+    double partial[MAX_BLOCKS];
 #pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
-        for (int b = 0; b < blocks; b++)
-            pass_block(ds, order, n, b, blocks, w, K, gscale,
-                       grad ? ws->buf + (size_t)b * (size_t)nw : NULL, ws);
-        if (grad)
-            for (int b = 0; b < blocks; b++) /* block order: the same sums on any team */
-                for (int j = 0; j < nw; j++)
-                    grad[j] += ws->buf[(size_t)b * (size_t)nw + (size_t)j];
-    }
+    for (int b = 0; b < blocks; b++)
+        partial[b] = block_sse(ds, NULL, block_begin(n, b, blocks), block_begin(n, b + 1, blocks), w, K);
     double sse = 0;
     for (int b = 0; b < blocks; b++)
-        sse += ws->partial[b];
+        sse += partial[b];
     return sse;
 }
 
 double texel_loss(const Dataset *ds, const double *w, double K, int threads)
 {
-    if (ds->npos == 0)
-        return 0.0;
-    Workspace ws;
-    workspace_init(&ws, threads, ds->num_weights, false);
-    double sse = pass(ds, NULL, ds->npos, w, K, NULL, 0.0, &ws);
-    workspace_free(&ws);
-    return sse / (double)ds->npos;
+    return ds->npos ? sse_of(ds, w, K, threads) / (double)ds->npos : 0.0;
 }
 
-void texel_gradient(const Dataset *ds, const double *w, double K, double *grad, int threads)
+/* ---- The sparse gradient ---- */
+
+/* One thread's dense accumulator, kept all zero between blocks: a block clears what it
+ * wrote through its touched list, so clearing costs what the block touched. */
+typedef struct Scratch {
+    double *acc;   /* 2 per feature */
+    uint8_t *seen; /* 1 per feature */
+} Scratch;
+
+/* One block's result: the features it touched (first touch order) and their MG, EG sums. */
+typedef struct BlockOut {
+    uint32_t *feature;
+    double *value; /* 2 per listed feature */
+    size_t len, cap;
+} BlockOut;
+
+struct TexelBatchGradient {
+    int num_features, threads;
+    Scratch scratch[MAX_BLOCKS]; /* one per thread of the team (at most one per block) */
+    BlockOut out[MAX_BLOCKS];
+    double partial[MAX_BLOCKS];
+    double *grad;       /* 2 per feature: the batch's gradient, valid for touched features */
+    uint8_t *seen;      /* 1 per feature, all zero between calls */
+    uint32_t *touched;  /* the batch's touched features */
+};
+
+TexelBatchGradient *texel_batch_gradient_new(const Dataset *ds, int threads)
 {
-    if (ds->npos == 0) {
-        memset(grad, 0, (size_t)ds->num_weights * sizeof *grad);
-        return;
+    TexelBatchGradient *bg = calloc(1, sizeof *bg);
+    if (!bg)
+        return NULL;
+    const size_t nf = (size_t)ds->num_features;
+    bg->num_features = ds->num_features;
+    bg->threads = team_size(threads, MAX_BLOCKS);
+    bg->grad = malloc(2 * nf * sizeof *bg->grad);
+    bg->seen = calloc(nf, 1);
+    bg->touched = malloc(nf * sizeof *bg->touched);
+    bool ok = bg->grad && bg->seen && bg->touched;
+    for (int t = 0; ok && t < bg->threads; t++) {
+        bg->scratch[t].acc = calloc(2 * nf, sizeof *bg->scratch[t].acc);
+        bg->scratch[t].seen = calloc(nf, 1);
+        ok = bg->scratch[t].acc && bg->scratch[t].seen;
     }
-    Workspace ws;
-    workspace_init(&ws, threads, ds->num_weights, true);
-    pass(ds, NULL, ds->npos, w, K, grad, 1.0 / (double)ds->npos, &ws);
-    workspace_free(&ws);
+    if (!ok) {
+        texel_batch_gradient_free(bg);
+        return NULL;
+    }
+    return bg;
+}
+
+void texel_batch_gradient_free(TexelBatchGradient *bg)
+{
+    if (!bg)
+        return;
+    for (int t = 0; t < MAX_BLOCKS; t++) {
+        free(bg->scratch[t].acc);
+        free(bg->scratch[t].seen);
+        free(bg->out[t].feature);
+        free(bg->out[t].value);
+    }
+    free(bg->grad);
+    free(bg->seen);
+    free(bg->touched);
+    free(bg);
+}
+
+/* Room in a block's list for every feature it can touch: no allocation in the parallel part. */
+static bool block_out_reserve(BlockOut *o, size_t need)
+{
+    if (need <= o->cap)
+        return true;
+    uint32_t *f = realloc(o->feature, need * sizeof *f);
+    if (f)
+        o->feature = f;
+    double *v = f ? realloc(o->value, 2 * need * sizeof *v) : NULL;
+    if (v)
+        o->value = v;
+    if (!f || !v)
+        return false;
+    o->cap = need;
+    return true;
+}
+
+/* One block: its squared errors, and gscale * (p - y) p (1 - p) * coef summed per touched
+ * feature into the thread's accumulator, then moved into the block's list. */
+static double block_gradient(const Dataset *ds, const size_t *order, size_t begin, size_t end,
+                             const double *w, double K, double gscale, Scratch *s, BlockOut *o)
+{
+    const double inv_pm = 1.0 / ds->phase_max;
+    double sse = 0;
+    size_t len = 0;
+    for (size_t k = begin; k < end; k++) {
+        const DatasetPosition *p = &ds->pos[order ? order[k] : k];
+        double prob = texel_sigmoid(K, position_eval(ds, p, w));
+        double d = prob - p->label;
+        sse += d * d;
+        double g = gscale * d * prob * (1.0 - prob);
+        double gm = g * p->phase * inv_pm, ge = g * (ds->phase_max - p->phase) * inv_pm;
+        const uint32_t *f = ds->feature + p->offset;
+        const int16_t *v = ds->value + p->offset;
+        for (int j = 0; j < p->count; j++) {
+            uint32_t fj = f[j];
+            if (!s->seen[fj]) {
+                s->seen[fj] = 1;
+                o->feature[len++] = fj;
+            }
+            s->acc[2 * (size_t)fj] += gm * v[j];
+            s->acc[2 * (size_t)fj + 1] += ge * v[j];
+        }
+    }
+    for (size_t i = 0; i < len; i++) {
+        size_t fj = o->feature[i];
+        o->value[2 * i] = s->acc[2 * fj];
+        o->value[2 * i + 1] = s->acc[2 * fj + 1];
+        s->acc[2 * fj] = s->acc[2 * fj + 1] = 0.0;
+        s->seen[fj] = 0;
+    }
+    o->len = len;
+    return sse;
+}
+
+bool texel_batch_gradient(TexelBatchGradient *bg, const Dataset *ds, const size_t *order, size_t n,
+                          const double *w, double K, double *sse, const uint32_t **touched,
+                          size_t *ntouched, const double **grad)
+{
+    *touched = bg->touched;
+    *grad = bg->grad;
+    *ntouched = 0;
+    *sse = 0;
+    if (n == 0)
+        return true;
+    const int blocks = block_count(n, GRAD_BLOCK_MIN);
+    const int team = bg->threads < blocks ? bg->threads : blocks;
+    const double gscale = 2.0 * K / (double)n;
+
+    /* Step 1: each block's list sized to its terms (or every feature), serially. */
+    for (int b = 0; b < blocks; b++) {
+        size_t terms = 0, end = block_begin(n, b + 1, blocks);
+        for (size_t k = block_begin(n, b, blocks); k < end; k++)
+            terms += ds->pos[order ? order[k] : k].count;
+        if (!block_out_reserve(&bg->out[b], terms < (size_t)bg->num_features ? terms : (size_t)bg->num_features))
+            return false;
+    }
+
+    /* Step 2: the blocks, in parallel, each through its thread's accumulator. */
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
+    for (int b = 0; b < blocks; b++)
+        bg->partial[b] = block_gradient(ds, order, block_begin(n, b, blocks), block_begin(n, b + 1, blocks),
+                                        w, K, gscale, &bg->scratch[omp_get_thread_num()], &bg->out[b]);
+
+    /* Step 3: merge the lists in block order (the same sums on any team). */
+    size_t nt = 0;
+    double total = 0;
+    for (int b = 0; b < blocks; b++) {
+        const BlockOut *o = &bg->out[b];
+        total += bg->partial[b];
+        for (size_t i = 0; i < o->len; i++) {
+            size_t f = o->feature[i];
+            if (!bg->seen[f]) {
+                bg->seen[f] = 1;
+                bg->touched[nt++] = (uint32_t)f;
+                bg->grad[2 * f] = o->value[2 * i];
+                bg->grad[2 * f + 1] = o->value[2 * i + 1];
+            } else {
+                bg->grad[2 * f] += o->value[2 * i];
+                bg->grad[2 * f + 1] += o->value[2 * i + 1];
+            }
+        }
+    }
+    for (size_t i = 0; i < nt; i++)
+        bg->seen[bg->touched[i]] = 0;
+    *ntouched = nt;
+    *sse = total;
+    return true;
+}
+
+bool texel_gradient(const Dataset *ds, const double *w, double K, double *grad, int threads)
+{
+    memset(grad, 0, (size_t)ds->num_weights * sizeof *grad);
+    if (ds->npos == 0)
+        return true;
+    TexelBatchGradient *bg = texel_batch_gradient_new(ds, threads);
+    const uint32_t *touched;
+    const double *g;
+    size_t nt;
+    double sse;
+    bool ok = bg && texel_batch_gradient(bg, ds, NULL, ds->npos, w, K, &sse, &touched, &nt, &g);
+    for (size_t i = 0; ok && i < nt; i++) {
+        grad[2 * (size_t)touched[i]] = g[2 * (size_t)touched[i]];
+        grad[2 * (size_t)touched[i] + 1] = g[2 * (size_t)touched[i] + 1];
+    }
+    texel_batch_gradient_free(bg);
+    return ok;
 }
 
 /* ---- K search: evals do not depend on K, so compute them once. ---- */
 
-/* Mean loss over precomputed evals, in the same fixed blocks as pass(). */
+/* Mean loss over precomputed evals, in the same fixed blocks as the loss. */
 static double loss_of_k(const double *eval, const float *label, size_t n, double K, int threads)
 {
     double partial[MAX_BLOCKS];
-    const int blocks = block_count(n), team = threads < blocks ? threads : blocks;
+    const int blocks = block_count(n, LOSS_BLOCK_MIN), team = team_size(threads, blocks);
 #pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
     for (int b = 0; b < blocks; b++) {
         double s = 0;
@@ -203,7 +325,6 @@ static double loss_of_k(const double *eval, const float *label, size_t n, double
         sse += partial[b];
     return sse / (double)n;
 }
-
 double texel_fit_k(const Dataset *ds, const double *w, int threads)
 {
     const size_t n = ds->npos;
@@ -268,7 +389,7 @@ double texel_fit_k(const Dataset *ds, const double *w, int threads)
     return best_k;
 }
 
-/* ---- Adam ---- */
+/* ---- Lazy Adam ---- */
 
 TexelOptions texel_default_options(void)
 {
@@ -280,6 +401,7 @@ TexelOptions texel_default_options(void)
         .beta1 = 0.9,
         .beta2 = 0.999,
         .epsilon = 1e-10,
+        .reg = 0.0,
         .patience = 50,
         .threads = 0,
         .K = 0.0,
@@ -312,9 +434,10 @@ static bool options_valid(const Dataset *train, const Dataset *valid, const doub
 {
     if (!train || !w || !o || !o->frozen || o->epochs < 0 || o->patience < 0 ||
         !(o->learning_rate > 0) || !(o->lr_decay > 0) || !(o->beta1 >= 0 && o->beta1 < 1) ||
-        !(o->beta2 >= 0 && o->beta2 < 1) || !(o->epsilon > 0) || !isfinite(o->K))
+        !(o->beta2 >= 0 && o->beta2 < 1) || !(o->epsilon > 0) || !isfinite(o->K) ||
+        !(o->reg >= 0 && isfinite(o->reg)))
         return false;
-    if (valid && (valid->num_weights != train->num_weights || valid->scale != train->scale))
+    if (valid && (valid->num_features != train->num_features || valid->phase_max != train->phase_max))
         return false;
     for (int j = 0; j < train->num_weights; j++)
         if (o->frozen[j])
@@ -322,28 +445,103 @@ static bool options_valid(const Dataset *train, const Dataset *valid, const doub
     return false; /* nothing anchors the scale */
 }
 
+/* beta1^t and beta2^t for t = 0 .. len - 1, by repeated products as plain Adam keeps them
+ * (so a full batch gives plain Adam's bits); grown as the steps go.  Once both have
+ * underflowed to 0 the table stops growing: later t read 0. */
+typedef struct BetaPowers {
+    double *p1, *p2;
+    size_t len, cap;
+    bool complete;
+} BetaPowers;
+
+static bool beta_powers_reach(BetaPowers *bp, size_t t, double beta1, double beta2)
+{
+    while (!bp->complete && bp->len <= t) {
+        if (bp->len == bp->cap) {
+            size_t cap = bp->cap ? 2 * bp->cap : 1024;
+            double *p1 = realloc(bp->p1, cap * sizeof *p1);
+            if (p1)
+                bp->p1 = p1;
+            double *p2 = p1 ? realloc(bp->p2, cap * sizeof *p2) : NULL;
+            if (p2)
+                bp->p2 = p2;
+            if (!p1 || !p2)
+                return false;
+            bp->cap = cap;
+        }
+        size_t i = bp->len++;
+        bp->p1[i] = i ? bp->p1[i - 1] * beta1 : 1.0;
+        bp->p2[i] = i ? bp->p2[i - 1] * beta2 : 1.0;
+        bp->complete = bp->p1[i] == 0.0 && bp->p2[i] == 0.0;
+    }
+    return true;
+}
+
 typedef struct Adam {
-    double *grad, *m, *v, *best; /* num_weights each */
-    size_t *order;               /* mini-batch order; NULL for full batch */
+    double *m, *v, *best, *start; /* num_weights each (start only with a penalty) */
+    uint32_t *steps;              /* per feature: the steps that touched it */
+    size_t *order;                /* mini-batch order; NULL for full batch */
+    BetaPowers powers;
+    TexelBatchGradient *bg;
 } Adam;
 
 static void adam_free(Adam *a)
 {
-    free(a->grad);
     free(a->m);
     free(a->v);
     free(a->best);
+    free(a->start);
+    free(a->steps);
     free(a->order);
+    free(a->powers.p1);
+    free(a->powers.p2);
+    texel_batch_gradient_free(a->bg);
+}
+
+/* One lazy Adam update of the weights of the touched features. */
+static void adam_update(Adam *a, const TexelOptions *opt, double lr, const uint32_t *touched,
+                        size_t nt, const double *grad, double *w)
+{
+    const BetaPowers *bp = &a->powers;
+    const double reg2 = 2.0 * opt->reg;
+    /* Each weight on its own: any team gives the same bits. */
+#pragma omp parallel for schedule(static) num_threads(team_size(opt->threads, MAX_BLOCKS)) if (nt > 16384)
+    for (size_t i = 0; i < nt; i++) {
+        const size_t f = touched[i], t = ++a->steps[f];
+        const double b1t = t < bp->len ? bp->p1[t] : 0.0, b2t = t < bp->len ? bp->p2[t] : 0.0;
+        for (size_t j = 2 * f; j < 2 * f + 2; j++) {
+            if (opt->frozen[j])
+                continue;
+            double g = grad[j];
+            if (reg2 > 0)
+                g += reg2 * (w[j] - a->start[j]);
+            a->m[j] = opt->beta1 * a->m[j] + (1 - opt->beta1) * g;
+            a->v[j] = opt->beta2 * a->v[j] + (1 - opt->beta2) * g * g;
+            double mhat = a->m[j] / (1 - b1t), vhat = a->v[j] / (1 - b2t);
+            w[j] -= lr * mhat / (sqrt(vhat) + opt->epsilon);
+        }
+    }
 }
 
 /* Validation loss, or the exact training loss when there is no validation set. */
 static double criterion(const Dataset *train, const Dataset *valid, const double *w, double K,
-                        Workspace *ws)
+                        int threads)
 {
     const Dataset *ds = valid && valid->npos > 0 ? valid : train;
-    if (ds->npos == 0)
-        return 0.0;
-    return pass(ds, NULL, ds->npos, w, K, NULL, 0.0, ws) / (double)ds->npos;
+    return texel_loss(ds, w, K, threads);
+}
+
+/* What picks the best epoch: the validation loss; without a validation set, the training
+ * objective (loss + penalty), as the plain loss would always prefer the unpulled weights. */
+static double selection_score(double loss, bool has_valid, const Adam *a, const TexelOptions *opt,
+                              const double *w, size_t nw)
+{
+    if (has_valid || !(opt->reg > 0))
+        return loss;
+    double pen = 0;
+    for (size_t j = 0; j < nw; j++)
+        pen += (w[j] - a->start[j]) * (w[j] - a->start[j]);
+    return loss + opt->reg * pen;
 }
 
 bool texel_train(const Dataset *train, const Dataset *valid, double *w,
@@ -351,70 +549,85 @@ bool texel_train(const Dataset *train, const Dataset *valid, double *w,
 {
     if (!options_valid(train, valid, w, opt))
         return false;
-    const int nw = train->num_weights;
+    const size_t nw = (size_t)train->num_weights;
     const size_t n = train->npos;
     const bool minibatch = opt->batch_size > 0 && opt->batch_size < n;
     const size_t batch = minibatch ? opt->batch_size : n;
+    const int threads = resolve_threads(opt->threads);
 
     /* Step 1: scratch. */
     Adam a = {
-        .grad = malloc((size_t)nw * sizeof(double)),
-        .m = calloc((size_t)nw, sizeof(double)),
-        .v = calloc((size_t)nw, sizeof(double)),
-        .best = malloc((size_t)nw * sizeof(double)),
+        .m = calloc(nw, sizeof(double)),
+        .v = calloc(nw, sizeof(double)),
+        .best = malloc(nw * sizeof(double)),
+        .start = opt->reg > 0 ? malloc(nw * sizeof(double)) : NULL,
+        .steps = calloc(nw / 2, sizeof(uint32_t)),
         .order = minibatch ? malloc(n * sizeof(size_t)) : NULL,
+        .bg = texel_batch_gradient_new(train, threads),
     };
-    if (!a.grad || !a.m || !a.v || !a.best || (minibatch && !a.order)) {
+    if (!a.m || !a.v || !a.best || (opt->reg > 0 && !a.start) || !a.steps || (minibatch && !a.order) || !a.bg) {
         adam_free(&a);
         return false;
     }
     if (minibatch)
         for (size_t i = 0; i < n; i++)
             a.order[i] = i;
-    Workspace ws;
-    workspace_init(&ws, opt->threads, nw, true);
+    if (a.start)
+        memcpy(a.start, w, nw * sizeof *w);
+    double *w0 = malloc(nw * sizeof *w0); /* to give w back untouched on failure */
+    if (!w0) {
+        adam_free(&a);
+        return false;
+    }
+    memcpy(w0, w, nw * sizeof *w);
 
     /* Step 2: K, and the starting point as epoch 0. */
-    TexelResult r = { .K = opt->K > 0 ? opt->K : texel_fit_k(train, w, ws.threads) };
-    memcpy(a.best, w, (size_t)nw * sizeof *w);
-    double train_loss = n ? pass(train, NULL, n, w, r.K, NULL, 0.0, &ws) / (double)n : 0.0;
-    r.best_valid_loss = criterion(train, valid, w, r.K, &ws);
+    TexelResult r = { .K = opt->K > 0 ? opt->K : texel_fit_k(train, w, threads) };
+    memcpy(a.best, w, nw * sizeof *w);
+    double train_loss = texel_loss(train, w, r.K, threads);
+    r.best_valid_loss = criterion(train, valid, w, r.K, threads);
+    const bool has_valid = valid && valid->npos > 0;
+    double best_score = selection_score(r.best_valid_loss, has_valid, &a, opt, w, nw);
     bool go = !cb || cb(ctx, 0, train_loss, r.best_valid_loss);
     r.early_stopped = !go;
 
     /* Step 3: epochs of Adam steps. */
     uint64_t rng = opt->seed;
-    double lr = opt->learning_rate, b1t = 1.0, b2t = 1.0;
-    for (int epoch = 1; go && epoch <= opt->epochs && n > 0; epoch++) {
+    double lr = opt->learning_rate, touched_sum = 0;
+    size_t step = 0;
+    bool ok = true;
+    for (int epoch = 1; ok && go && epoch <= opt->epochs && n > 0; epoch++) {
         if (minibatch)
             shuffle(a.order, n, &rng);
         double sse = 0;
-        for (size_t start = 0; start < n; start += batch) {
-            size_t len = n - start < batch ? n - start : batch;
-            const size_t *order = minibatch ? a.order + start : NULL;
-            sse += pass(train, order, len, w, r.K, a.grad, 1.0 / (double)len, &ws);
-            b1t *= opt->beta1;
-            b2t *= opt->beta2;
-            for (int j = 0; j < nw; j++) {
-                if (opt->frozen[j])
-                    continue;
-                double g = a.grad[j];
-                a.m[j] = opt->beta1 * a.m[j] + (1 - opt->beta1) * g;
-                a.v[j] = opt->beta2 * a.v[j] + (1 - opt->beta2) * g * g;
-                double mhat = a.m[j] / (1 - b1t), vhat = a.v[j] / (1 - b2t);
-                w[j] -= lr * mhat / (sqrt(vhat) + opt->epsilon);
-            }
+        for (size_t begin = 0; begin < n; begin += batch) {
+            size_t len = n - begin < batch ? n - begin : batch, nt;
+            const uint32_t *touched;
+            const double *grad;
+            double batch_sse;
+            ok = beta_powers_reach(&a.powers, ++step, opt->beta1, opt->beta2) &&
+                 texel_batch_gradient(a.bg, train, minibatch ? a.order + begin : NULL, len, w, r.K,
+                                      &batch_sse, &touched, &nt, &grad);
+            if (!ok)
+                break;
+            sse += batch_sse;
+            touched_sum += (double)nt;
+            adam_update(&a, opt, lr, touched, nt, grad, w);
         }
+        if (!ok)
+            break;
         lr *= opt->lr_decay;
         train_loss = sse / (double)n;
-        double vl = criterion(train, valid, w, r.K, &ws);
+        double vl = criterion(train, valid, w, r.K, threads);
         r.epochs_run = epoch;
 
         /* Step 4: keep the best weights; stop when patience runs out or on request. */
-        if (vl < r.best_valid_loss) {
+        double score = selection_score(vl, has_valid, &a, opt, w, nw);
+        if (score < best_score) {
+            best_score = score;
             r.best_valid_loss = vl;
             r.best_epoch = epoch;
-            memcpy(a.best, w, (size_t)nw * sizeof *w);
+            memcpy(a.best, w, nw * sizeof *w);
         } else if (opt->patience > 0 && epoch - r.best_epoch >= opt->patience) {
             r.early_stopped = true;
             go = false;
@@ -425,10 +638,11 @@ bool texel_train(const Dataset *train, const Dataset *valid, double *w,
         }
     }
 
-    memcpy(w, a.best, (size_t)nw * sizeof *w);
-    workspace_free(&ws);
+    memcpy(w, ok ? a.best : w0, nw * sizeof *w);
+    free(w0);
     adam_free(&a);
-    if (out)
+    r.touched_per_step = step ? touched_sum / (double)step : 0.0;
+    if (ok && out)
         *out = r;
-    return true;
+    return ok;
 }

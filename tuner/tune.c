@@ -7,6 +7,7 @@
 
 #include "evaluate.h"
 #include "game.h"
+#include "position_set.h"
 #include "search.h"
 #include "tune.h"
 
@@ -25,6 +26,8 @@ void tune_default_config(TuneConfig *cfg, const EvalSpec *spec)
     cfg->validation = 0.1;
     cfg->epochs = 300;
     cfg->learning_rate = 1.0;
+    cfg->batch = eval_spec_is_pattern(spec) ? TUNE_PATTERN_BATCH : 0;
+    cfg->dedup = true;
     cfg->patience = 50;
     cfg->skip_plies = 8;
     cfg->seed = 1;
@@ -37,10 +40,24 @@ typedef struct Loader {
     const TuneConfig *cfg;
     int64_t last_game_id;    /* the game of the previous position */
     int64_t game_number;     /* games met so far in the stream: the identity the split hashes */
+    PositionSet seen;        /* with dedup: the positions kept so far */
+    size_t duplicates;
     size_t mismatches;
-    char first_mismatch[64];
+    char first_mismatch[96];
     bool out_of_memory;
+    bool bad_feature;        /* a feature value the dataset cannot hold */
 } Loader;
+
+/* The engine's score from feature terms, as the dataset's model sums them (texel.h). */
+static int feature_eval(const Weights *w, const EvalFeature *f, int n, int phase)
+{
+    const int pm = w->spec->phase_max;
+    int64_t sum = 0;
+    for (int i = 0; i < n; i++)
+        sum += (int64_t)f[i].value * ((int64_t)phase * w->w[2 * f[i].feature] +
+                                      (int64_t)(pm - phase) * w->w[2 * f[i].feature + 1]);
+    return eval_scale_score(sum, pm);
+}
 
 /* One stored position: extract its terms, check them against the engine, label it. */
 static int load_position(void *vctx, int64_t game_id, int ply, const Position *pos, int score,
@@ -55,10 +72,24 @@ static int load_position(void *vctx, int64_t game_id, int ply, const Position *p
     }
     if (ply < ld->cfg->skip_plies || result == RESULT_NONE)
         return 0;
-    EvalTerm terms[EVAL_MAX_TERMS];
-    int n = eval_extract(ld->cfg->start.spec, pos, terms);
-    /* What is fitted must be what is played: the dot product must be the engine's eval. */
-    if (eval_dot(terms, n, &ld->cfg->start) != evaluate(pos, &ld->cfg->start)) {
+    if (ld->cfg->dedup) {
+        /* The first occurrence stays: the game that brought it keeps it, so the split by
+         * game is still one. */
+        int added = position_set_add(&ld->seen, pos);
+        if (added < 0) {
+            ld->out_of_memory = true;
+            return 1;
+        }
+        if (added == 0) {
+            ld->duplicates++;
+            return 0;
+        }
+    }
+    const Weights *w = &ld->cfg->start;
+    EvalFeature f[EVAL_MAX_FEATURE_TERMS];
+    int phase, n = eval_features(w->spec, pos, f, &phase);
+    /* What is fitted must be what is played: the model's sum must be the engine's eval. */
+    if (feature_eval(w, f, n, phase) != evaluate(pos, w)) {
         if (ld->mismatches++ == 0)
             snprintf(ld->first_mismatch, sizeof ld->first_mismatch, "game %lld ply %d",
                      (long long)game_id, ply);
@@ -66,11 +97,6 @@ static int load_position(void *vctx, int64_t game_id, int ply, const Position *p
     }
     int winner = result == RESULT_WHITE_WINS ? WHITE : result == RESULT_BLACK_WINS ? BLACK : -1;
     float label = winner < 0 ? 0.5f : winner == pos->side ? 1.0f : 0.0f;
-    int32_t idx[EVAL_MAX_TERMS], coef[EVAL_MAX_TERMS];
-    for (int i = 0; i < n; i++) {
-        idx[i] = terms[i].index;
-        coef[i] = terms[i].coef;
-    }
     if (ld->cfg->lambda > 0 && ld->ds->npos == ld->scores_cap) {
         size_t cap = ld->scores_cap ? ld->scores_cap * 2 : 4096;
         float *p = realloc(ld->scores, cap * sizeof *p);
@@ -82,7 +108,14 @@ static int load_position(void *vctx, int64_t game_id, int ply, const Position *p
         ld->scores_cap = cap;
     }
     size_t at = ld->ds->npos;
-    if (!dataset_add(ld->ds, ld->game_number, label, idx, coef, n)) {
+    for (int i = 0; i < n; i++)
+        if (f[i].value < INT16_MIN || f[i].value > INT16_MAX) { /* the dataset's 16 bits */
+            ld->bad_feature = true;
+            snprintf(ld->first_mismatch, sizeof ld->first_mismatch, "game %lld ply %d feature %d value %d",
+                     (long long)game_id, ply, (int)f[i].feature, (int)f[i].value);
+            return 1;
+        }
+    if (!dataset_add(ld->ds, ld->game_number, label, phase, f, n)) {
         ld->out_of_memory = true;
         return 1;
     }
@@ -109,12 +142,18 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
     double t0 = now_seconds();
     const EvalSpec *spec = cfg->start.spec;
     int nweights = weights_count(spec);
-    Dataset *ds = dataset_new(nweights, spec->phase_max);
+    Dataset *ds = dataset_new(nweights / 2, spec->phase_max);
     Dataset *train = NULL, *valid = NULL;
     Loader ld = { .ds = ds, .cfg = cfg };
     double *w = calloc((size_t)nweights, sizeof *w);
+    unsigned char *frozen = calloc((size_t)nweights, 1);
+    int64_t stored = 0; /* every stored position: the dedup set's size (an upper bound) */
     bool ok = false;
-    if (!ds || !w) {
+    if (cfg->dedup && !store_count(store, "positions", &stored)) {
+        snprintf(out->error, sizeof out->error, "%s", store_error(store));
+        goto done;
+    }
+    if (!ds || !w || !frozen || (cfg->dedup && !position_set_init(&ld.seen, (size_t)stored))) {
         snprintf(out->error, sizeof out->error, "out of memory");
         goto done;
     }
@@ -122,8 +161,14 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
         snprintf(out->error, sizeof out->error, "%s", store_error(store));
         goto done;
     }
+    position_set_free(&ld.seen); /* before the fit: it needs the memory more */
     if (ld.out_of_memory) {
         snprintf(out->error, sizeof out->error, "out of memory after %zu positions", ds->npos);
+        goto done;
+    }
+    if (ld.bad_feature) {
+        snprintf(out->error, sizeof out->error, "a feature value outside -32768..32767 (%s): "
+                 "the dataset stores 16 bits", ld.first_mismatch);
         goto done;
     }
     if (ld.mismatches) {
@@ -133,6 +178,7 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
         goto done;
     }
     out->positions = ds->npos;
+    out->duplicates = ld.duplicates;
     if (ds->npos < 100) {
         snprintf(out->error, sizeof out->error,
                  "only %zu quiet positions to learn from (play more games first)", ds->npos);
@@ -146,16 +192,17 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
         snprintf(out->error, sizeof out->error, "out of memory splitting the data");
         goto done;
     }
+    out->dataset_bytes = dataset_bytes(ds) + dataset_bytes(train) + dataset_bytes(valid);
     out->train_positions = train->npos;
     out->valid_positions = valid->npos;
     out->extract_seconds = now_seconds() - t0;
-    unsigned char frozen[EVAL_MAX_WEIGHTS] = { 0 };
     frozen[0] = frozen[1] = 1; /* feature 0, the man, is the unit: it pins the scale */
 
     TexelOptions opt = texel_default_options();
     opt.epochs = cfg->epochs;
     opt.learning_rate = cfg->learning_rate;
     opt.batch_size = cfg->batch;
+    opt.reg = cfg->reg;
     opt.patience = cfg->patience;
     opt.threads = cfg->threads;
     opt.frozen = frozen;
@@ -173,6 +220,7 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
     out->K = res.K;
     out->epochs_run = res.epochs_run;
     out->best_epoch = res.best_epoch;
+    out->touched_per_step = res.touched_per_step;
     out->train_loss = texel_loss(train, w, res.K, cfg->threads);
     out->valid_loss = texel_loss(holdout, w, res.K, cfg->threads);
     for (int i = 0; i < nweights; i++) {
@@ -181,6 +229,8 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
     }
     ok = true;
 done:
+    position_set_free(&ld.seen);
+    free(frozen);
     free(ld.scores);
     dataset_free(train);
     dataset_free(valid);

@@ -15,7 +15,10 @@ typedef struct TuneConfig {
     double validation;       /* share of games held out (split by game) */
     int epochs;
     double learning_rate;
-    size_t batch;            /* positions per step; 0 = full batch */
+    size_t batch;            /* positions per step; 0 = full batch (default: full for a linear
+                                spec, TUNE_PATTERN_BATCH for a pattern spec) */
+    double reg;              /* L2 pull toward the start weights (texel.h); 0 = none */
+    bool dedup;              /* drop a position seen before (the first one stays); default on */
     int patience;            /* epochs without a better validation loss before stopping */
     int threads;
     int skip_plies;          /* positions before this ply are skipped (random openings) */
@@ -32,13 +35,21 @@ typedef struct TuneOutcome {
     double start_loss;       /* validation loss of the start weights */
     double train_loss, valid_loss; /* at the best epoch */
     size_t positions, train_positions, valid_positions;
+    size_t duplicates;       /* positions dropped as seen before (dedup) */
+    size_t dataset_bytes;    /* memory of the loaded positions and their terms */
+    double touched_per_step; /* mean features an Adam step touched */
     int epochs_run, best_epoch;
     double extract_seconds, fit_seconds;
     char error[320];
 } TuneOutcome;
 
+/* Mini-batch of a pattern spec: tens of millions of positions make full batches too few
+ * steps; 16384 positions give a gradient whose noise Adam absorbs. */
+#define TUNE_PATTERN_BATCH 16384
+
 /* Defaults for the variant of spec, starting from its hand-set weights: validation 0.1,
- * 300 epochs, learning rate 1, full batch, patience 50, skip 8 plies, seed 1, all threads. */
+ * 300 epochs, learning rate 1, full batch (TUNE_PATTERN_BATCH for a pattern spec), reg 0,
+ * dedup on, patience 50, skip 8 plies, seed 1, all threads. */
 void tune_default_config(TuneConfig *cfg, const EvalSpec *spec);
 
 /* Loads, checks, fits.  False with out->error on a database failure, on too few positions,
