@@ -53,7 +53,7 @@ double texel_eval(const Dataset *ds, size_t i, const double *w)
  * block order.  So every result is the same bit for bit on 1 or 64 threads.  A gradient
  * block is larger than a loss block: each gradient block's touched list is merged serially,
  * so fewer, longer blocks keep that merge small next to the kernel. */
-enum { MAX_BLOCKS = 64, LOSS_BLOCK_MIN = 512, GRAD_BLOCK_MIN = 2048 };
+enum { MAX_BLOCKS = 64, LOSS_BLOCK_MIN = 512, GRAD_BLOCK_MIN = 4096 };
 
 static int block_count(size_t n, size_t block_min)
 {
@@ -71,10 +71,14 @@ static int resolve_threads(int threads)
     return threads > 0 ? threads : omp_get_max_threads();
 }
 
-static int team_size(int threads, int blocks)
+/* Threads for a pass over n positions in `blocks` blocks: one when the pass is too small to
+ * repay waking a team (the blocks then run one after the other: the same sums). */
+enum { PARALLEL_MIN = 8192 };
+
+static int team_size(int threads, int blocks, size_t n)
 {
     threads = resolve_threads(threads);
-    return threads < blocks ? threads : blocks;
+    return n < PARALLEL_MIN ? 1 : threads < blocks ? threads : blocks;
 }
 
 /* Sum of squared errors of positions order[begin .. end) (begin .. end without order). */
@@ -93,7 +97,7 @@ static double block_sse(const Dataset *ds, const size_t *order, size_t begin, si
 static double sse_of(const Dataset *ds, const double *w, double K, int threads)
 {
     const size_t n = ds->npos;
-    const int blocks = block_count(n, LOSS_BLOCK_MIN), team = team_size(threads, blocks);
+    const int blocks = block_count(n, LOSS_BLOCK_MIN), team = team_size(threads, blocks, n);
     double partial[MAX_BLOCKS];
 #pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
     for (int b = 0; b < blocks; b++)
@@ -142,7 +146,7 @@ TexelBatchGradient *texel_batch_gradient_new(const Dataset *ds, int threads)
         return NULL;
     const size_t nf = (size_t)ds->num_features;
     bg->num_features = ds->num_features;
-    bg->threads = team_size(threads, MAX_BLOCKS);
+    bg->threads = team_size(threads, MAX_BLOCKS, PARALLEL_MIN);
     bg->grad = malloc(2 * nf * sizeof *bg->grad);
     bg->seen = calloc(nf, 1);
     bg->touched = malloc(nf * sizeof *bg->touched);
@@ -192,39 +196,58 @@ static bool block_out_reserve(BlockOut *o, size_t need)
     return true;
 }
 
+/* How far ahead a mini-batch's kernel prefetches the terms of the positions it reads
+ * out of order (a full batch streams them and needs no help). */
+enum { PREFETCH_AHEAD = 4 };
+
 /* One block: its squared errors, and gscale * (p - y) p (1 - p) * coef summed per touched
- * feature into the thread's accumulator, then moved into the block's list. */
+ * feature into the thread's accumulator, then moved into the block's list.  Local restrict
+ * pointers: the byte flags would otherwise alias everything and force reloads. */
 static double block_gradient(const Dataset *ds, const size_t *order, size_t begin, size_t end,
                              const double *w, double K, double gscale, Scratch *s, BlockOut *o)
 {
     const double inv_pm = 1.0 / ds->phase_max;
+    const int pm = ds->phase_max;
+    const DatasetPosition *restrict pos = ds->pos;
+    const uint32_t *restrict feature = ds->feature;
+    const int16_t *restrict value = ds->value;
+    double *restrict acc = s->acc;
+    uint8_t *restrict seen = s->seen;
+    uint32_t *restrict list = o->feature;
     double sse = 0;
     size_t len = 0;
     for (size_t k = begin; k < end; k++) {
-        const DatasetPosition *p = &ds->pos[order ? order[k] : k];
+        if (order && k + PREFETCH_AHEAD < end) {
+            const DatasetPosition *ahead = &pos[order[k + PREFETCH_AHEAD]];
+            __builtin_prefetch(feature + ahead->offset);
+            __builtin_prefetch(value + ahead->offset);
+        }
+        const DatasetPosition *p = &pos[order ? order[k] : k];
         double prob = texel_sigmoid(K, position_eval(ds, p, w));
         double d = prob - p->label;
         sse += d * d;
         double g = gscale * d * prob * (1.0 - prob);
-        double gm = g * p->phase * inv_pm, ge = g * (ds->phase_max - p->phase) * inv_pm;
-        const uint32_t *f = ds->feature + p->offset;
-        const int16_t *v = ds->value + p->offset;
-        for (int j = 0; j < p->count; j++) {
+        double gm = g * p->phase * inv_pm, ge = g * (pm - p->phase) * inv_pm;
+        const uint32_t *f = feature + p->offset;
+        const int16_t *v = value + p->offset;
+        const int n = p->count;
+        for (int j = 0; j < n; j++) {
             uint32_t fj = f[j];
-            if (!s->seen[fj]) {
-                s->seen[fj] = 1;
-                o->feature[len++] = fj;
+            if (!seen[fj]) {
+                seen[fj] = 1;
+                list[len++] = fj;
             }
-            s->acc[2 * (size_t)fj] += gm * v[j];
-            s->acc[2 * (size_t)fj + 1] += ge * v[j];
+            acc[2 * (size_t)fj] += gm * v[j];
+            acc[2 * (size_t)fj + 1] += ge * v[j];
         }
     }
+    double *restrict out = o->value;
     for (size_t i = 0; i < len; i++) {
-        size_t fj = o->feature[i];
-        o->value[2 * i] = s->acc[2 * fj];
-        o->value[2 * i + 1] = s->acc[2 * fj + 1];
-        s->acc[2 * fj] = s->acc[2 * fj + 1] = 0.0;
-        s->seen[fj] = 0;
+        size_t fj = list[i];
+        out[2 * i] = acc[2 * fj];
+        out[2 * i + 1] = acc[2 * fj + 1];
+        acc[2 * fj] = acc[2 * fj + 1] = 0.0;
+        seen[fj] = 0;
     }
     o->len = len;
     return sse;
@@ -241,7 +264,7 @@ bool texel_batch_gradient(TexelBatchGradient *bg, const Dataset *ds, const size_
     if (n == 0)
         return true;
     const int blocks = block_count(n, GRAD_BLOCK_MIN);
-    const int team = bg->threads < blocks ? bg->threads : blocks;
+    const int team = n < PARALLEL_MIN ? 1 : bg->threads < blocks ? bg->threads : blocks;
     const double gscale = 2.0 * K / (double)n;
 
     /* Step 1: each block's list sized to its terms (or every feature), serially. */
@@ -278,8 +301,19 @@ bool texel_batch_gradient(TexelBatchGradient *bg, const Dataset *ds, const size_
             }
         }
     }
-    for (size_t i = 0; i < nt; i++)
-        bg->seen[bg->touched[i]] = 0;
+    if (nt > (size_t)bg->num_features / 16) {
+        /* Many touched: list them again in ascending order by one scan of the flags, so the
+         * update walks its arrays forwards instead of jumping about. */
+        nt = 0;
+        for (size_t f = 0; f < (size_t)bg->num_features; f++)
+            if (bg->seen[f]) {
+                bg->seen[f] = 0;
+                bg->touched[nt++] = (uint32_t)f;
+            }
+    } else {
+        for (size_t i = 0; i < nt; i++)
+            bg->seen[bg->touched[i]] = 0;
+    }
     *ntouched = nt;
     *sse = total;
     return true;
@@ -310,7 +344,7 @@ bool texel_gradient(const Dataset *ds, const double *w, double K, double *grad, 
 static double loss_of_k(const double *eval, const float *label, size_t n, double K, int threads)
 {
     double partial[MAX_BLOCKS];
-    const int blocks = block_count(n, LOSS_BLOCK_MIN), team = team_size(threads, blocks);
+    const int blocks = block_count(n, LOSS_BLOCK_MIN), team = team_size(threads, blocks, n);
 #pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
     for (int b = 0; b < blocks; b++) {
         double s = 0;
@@ -505,7 +539,7 @@ static void adam_update(Adam *a, const TexelOptions *opt, double lr, const uint3
     const BetaPowers *bp = &a->powers;
     const double reg2 = 2.0 * opt->reg;
     /* Each weight on its own: any team gives the same bits. */
-#pragma omp parallel for schedule(static) num_threads(team_size(opt->threads, MAX_BLOCKS)) if (nt > 16384)
+#pragma omp parallel for schedule(static) num_threads(team_size(opt->threads, MAX_BLOCKS, nt)) if (nt > 16384)
     for (size_t i = 0; i < nt; i++) {
         const size_t f = touched[i], t = ++a->steps[f];
         const double b1t = t < bp->len ? bp->p1[t] : 0.0, b2t = t < bp->len ? bp->p2[t] : 0.0;
