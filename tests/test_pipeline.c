@@ -223,6 +223,21 @@ static void test_tune_and_match(void **state)
     if (!weights_load(&w, &turkish_eval_spec, weights, err, sizeof err))
         fail_msg("%s", err);
     assert_int_equal(w.w[W_MAN_MG], 100); /* the anchor stays */
+    /* Dedup: every game starts from the start position, so with ply 0 kept it is loaded once
+     * and the 15 repeats are dropped; --no-dedup keeps them all. */
+    size_t kept = 0, dropped = 0, all = 0, dropped_none = 9;
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --runs 1 --epochs 1 --skip-plies 0 --out %s",
+                                   db_path, weights), 0);
+    const char *line = strstr(out, "tune data: ");
+    assert_non_null(line);
+    assert_int_equal(sscanf(line, "tune data: %zu positions kept, %zu duplicates dropped", &kept, &dropped), 2);
+    assert_true(dropped >= 15);
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --runs 1 --epochs 1 --skip-plies 0 --no-dedup "
+                                   "--out %s", db_path, weights), 0);
+    assert_non_null(line = strstr(out, "tune data: "));
+    assert_int_equal(sscanf(line, "tune data: %zu positions kept, %zu duplicates dropped", &all, &dropped_none), 2);
+    assert_int_equal(dropped_none, 0);
+    assert_int_equal(all, kept + dropped);
     /* labels blended with the stored search scores */
     assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --runs 1 --epochs 5 --lambda 0.5 --out %s", db_path, weights), 0);
     assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --lambda 1.5 --out %s", db_path, weights), 2);
@@ -241,7 +256,7 @@ static void test_tune_and_match(void **state)
     assert_int_equal(test_dama_run(out, sizeof out, "match --db %s --a %s --games 8", db_path, weights), 2);
     Store *s = open_db();
     assert_int_equal(count(s, "matches"), 1);
-    assert_int_equal(count(s, "tune_runs"), 2);
+    assert_int_equal(count(s, "tune_runs"), 4);
     assert_int_equal(count(s, "games"), 24);
     assert_true(store_check(s));
     store_close(s);
