@@ -112,9 +112,11 @@ static inline void add_view(const View *v, const int32_t *tables, int64_t *mg, i
         int d2 = lo[2] + SEGMENT_STATES * hi[2];
         int r2 = mid_reversed[pair] + SEGMENT_STATES * mid_reversed[pair + 1];
         int s2 = d2 < r2 ? d2 : r2;
-        sum_mg += outer[2 * s0] + outer[2 * s4] + inner[2 * s1] + inner[2 * s3] + middle[2 * s2];
-        sum_eg += outer[2 * s0 + 1] + outer[2 * s4 + 1] + inner[2 * s1 + 1] + inner[2 * s3 + 1]
-                + middle[2 * s2 + 1];
+        /* 64-bit from the first term on: five int32 weights may overflow an int. */
+        sum_mg += (int64_t)outer[2 * s0] + outer[2 * s4] + inner[2 * s1] + inner[2 * s3]
+                + middle[2 * s2];
+        sum_eg += (int64_t)outer[2 * s0 + 1] + outer[2 * s4 + 1] + inner[2 * s1 + 1]
+                + inner[2 * s3 + 1] + middle[2 * s2 + 1];
     }
     *mg += sum_mg;
     *eg += sum_eg;

@@ -44,7 +44,7 @@ static uint64_t seed(void)
 
 static int random_in(uint64_t *rng, int lo, int hi)
 {
-    return lo + (int)(next_random(rng) % (uint64_t)(hi - lo + 1));
+    return (int)(lo + (int64_t)(next_random(rng) % (uint64_t)((int64_t)hi - lo + 1)));
 }
 
 /* Linear weights the defaults plus noise, so no feature hides behind a zero weight;
@@ -228,6 +228,37 @@ static void test_random_games(void **state)
     free(lin);
 }
 
+/* Weights near the int32 limits: five of them overflow an int, so the fast path must add
+ * them in 64 bits as the generic loop does (an int sum gave another score here). */
+static void test_extreme_weights(void **state)
+{
+    (void)state;
+    static MoveList list;
+    uint64_t rng = 11;
+    Weights *w = new_weights(SPEC);
+    for (int i = 0; i < 2 * eval_spec_features(SPEC); i++)
+        w->w[i] = random_in(&rng, -(1 << 30) + 1, (1 << 30) - 1) * 2 + 1;
+    Rules rules = rules_default(V);
+    int checked = 0;
+    for (int g = 0; g < 10; g++) {
+        Position pos;
+        V->start(&pos);
+        for (int ply = 0; ply < GAME_PLIES; ply++) {
+            EvalTerm terms[EVAL_MAX_TERMS];
+            int score = evaluate(&pos, w);
+            assert_int_equal(score, evaluate_generic(&pos, w));
+            assert_int_equal(score, eval_dot(terms, eval_extract(SPEC, &pos, terms), w));
+            checked++;
+            V->generate(&pos, &rules, &list);
+            if (list.count == 0)
+                break;
+            V->make(&pos, &list.moves[next_random(&rng) % (uint64_t)list.count]);
+        }
+    }
+    assert_true(checked >= 300);
+    free(w);
+}
+
 /* The spec: the Turkish linear features first, then 21 tables of 3^8 states. */
 static void test_spec_shape(void **state)
 {
@@ -252,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_start_windows),
         cmocka_unit_test(test_hand_made_windows),
         cmocka_unit_test(test_random_games),
+        cmocka_unit_test(test_extreme_weights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
