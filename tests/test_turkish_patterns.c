@@ -4,7 +4,6 @@
  * the linear evaluation it contains.  DAMA_TPAT_SEED sets the seed of the games (printed). */
 #include <setjmp.h>
 #include <stdarg.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,15 +24,6 @@
 #define GAME_PLIES 160
 #define STATES TURKISH_PATTERN_STATES
 
-static Weights *new_weights(const EvalSpec *spec)
-{
-    size_t n = 2 * (size_t)eval_spec_features(spec);
-    Weights *w = calloc(1, offsetof(Weights, w) + n * sizeof(int32_t));
-    assert_non_null(w);
-    w->spec = spec;
-    return w;
-}
-
 static uint64_t seed(void)
 {
     const char *s = getenv("DAMA_TPAT_SEED");
@@ -49,14 +39,20 @@ static int random_in(uint64_t *rng, int lo, int hi)
 
 /* Linear weights the defaults plus noise, so no feature hides behind a zero weight;
  * pattern weights uniform in [-40, 40]. */
-static Weights *random_weights(uint64_t *rng)
+static void random_weights(uint64_t *rng, Weights *w)
 {
-    Weights *w = new_weights(SPEC);
+    assert_true(weights_init(w, SPEC));
     for (int i = 0; i < 2 * SPEC->nfeatures; i++)
         w->w[i] = SPEC->defaults[i] + random_in(rng, -20, 20);
     for (int i = 2 * SPEC->nfeatures; i < 2 * eval_spec_features(SPEC); i++)
         w->w[i] = random_in(rng, -40, 40);
-    return w;
+}
+
+/* w's linear weights under the linear spec, and under the pattern spec with patterns 0. */
+static void linear_parts(const Weights *w, Weights *lin, Weights *zero)
+{
+    assert_true(weights_convert(lin, &turkish_eval_spec, w));
+    assert_true(weights_convert(zero, SPEC, w));
 }
 
 static void parse_fen(Position *pos, const char *fen)
@@ -104,13 +100,10 @@ static void test_start_windows(void **state)
             }
     /* ... so every pattern weight cancels: the linear evaluation alone. */
     uint64_t rng = 5;
-    Weights *w = random_weights(&rng);
-    Weights *lin = new_weights(&turkish_eval_spec);
-    for (int i = 0; i < 2 * turkish_eval_spec.nfeatures; i++)
-        lin->w[i] = w->w[i];
-    assert_int_equal(evaluate(&pos, w), evaluate(&pos, lin));
-    free(w);
-    free(lin);
+    WEIGHTS_SCOPED w = { 0 }, lin = { 0 }, zero = { 0 };
+    random_weights(&rng, &w);
+    linear_parts(&w, &lin, &zero);
+    assert_int_equal(evaluate(&pos, &w), evaluate(&pos, &lin));
 }
 
 /* White to move: White men a2, c3, king d3; Black men b3, d4, h7.
@@ -200,18 +193,17 @@ static void test_random_games(void **state)
     (void)state;
     static MoveList list;
     uint64_t rng = seed();
-    Weights *w = random_weights(&rng);
-    Weights *zero = new_weights(SPEC), *lin = new_weights(&turkish_eval_spec);
-    for (int i = 0; i < 2 * SPEC->nfeatures; i++)
-        zero->w[i] = lin->w[i] = w->w[i];
+    WEIGHTS_SCOPED w = { 0 }, lin = { 0 }, zero = { 0 };
+    random_weights(&rng, &w);
+    linear_parts(&w, &lin, &zero);
     Rules rules = rules_default(V);
     int checked = 0, differ = 0;
     for (int g = 0; g < NGAMES; g++) {
         Position pos;
         V->start(&pos);
         for (int ply = 0; ply < GAME_PLIES; ply++) {
-            check_position(&pos, w, zero, lin);
-            differ += evaluate(&pos, w) != evaluate(&pos, lin);
+            check_position(&pos, &w, &zero, &lin);
+            differ += evaluate(&pos, &w) != evaluate(&pos, &lin);
             checked++;
             V->generate(&pos, &rules, &list);
             if (list.count == 0)
@@ -223,9 +215,6 @@ static void test_random_games(void **state)
     assert_true(checked >= 3000);
     /* The patterns must matter: random weights move the score almost everywhere. */
     assert_true(differ > checked / 2);
-    free(w);
-    free(zero);
-    free(lin);
 }
 
 /* Weights near the int32 limits: five of them overflow an int, so the fast path must add
@@ -235,9 +224,10 @@ static void test_extreme_weights(void **state)
     (void)state;
     static MoveList list;
     uint64_t rng = 11;
-    Weights *w = new_weights(SPEC);
-    for (int i = 0; i < 2 * eval_spec_features(SPEC); i++)
-        w->w[i] = random_in(&rng, -(1 << 30) + 1, (1 << 30) - 1) * 2 + 1;
+    WEIGHTS_SCOPED w = { 0 };
+    assert_true(weights_init(&w, SPEC));
+    for (int i = 0; i < w.count; i++)
+        w.w[i] = random_in(&rng, -(1 << 30) + 1, (1 << 30) - 1) * 2 + 1;
     Rules rules = rules_default(V);
     int checked = 0;
     for (int g = 0; g < 10; g++) {
@@ -245,9 +235,9 @@ static void test_extreme_weights(void **state)
         V->start(&pos);
         for (int ply = 0; ply < GAME_PLIES; ply++) {
             EvalTerm terms[EVAL_MAX_TERMS];
-            int score = evaluate(&pos, w);
-            assert_int_equal(score, evaluate_generic(&pos, w));
-            assert_int_equal(score, eval_dot(terms, eval_extract(SPEC, &pos, terms), w));
+            int score = evaluate(&pos, &w);
+            assert_int_equal(score, evaluate_generic(&pos, &w));
+            assert_int_equal(score, eval_dot(terms, eval_extract(SPEC, &pos, terms), &w));
             checked++;
             V->generate(&pos, &rules, &list);
             if (list.count == 0)
@@ -256,7 +246,6 @@ static void test_extreme_weights(void **state)
         }
     }
     assert_true(checked >= 300);
-    free(w);
 }
 
 /* The spec: the Turkish linear features first, then 21 tables of 3^8 states. */

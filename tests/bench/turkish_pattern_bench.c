@@ -4,7 +4,6 @@
  * same tree (equal node counts) and nodes/s compares the cost of the evaluations alone.
  * Prints "turkish linear|pattern evaluate ns/call X" and "turkish linear|pattern search
  * nodes N nps X", both in CPU time.  Built and run by `make bench`. */
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -28,19 +27,13 @@ static double seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The spec's default weights (pattern weights zero) on the heap. */
-static Weights *new_weights(const EvalSpec *spec)
+/* The spec's default weights (pattern weights zero). */
+static void default_weights(Weights *w, const EvalSpec *spec)
 {
-    size_t n = 2 * (size_t)eval_spec_features(spec);
-    Weights *w = calloc(1, offsetof(Weights, w) + n * sizeof(int32_t));
-    if (!w) {
-        fprintf(stderr, "turkish_pattern_bench: out of memory\n");
+    if (!weights_default(w, spec)) {
+        fprintf(stderr, "turkish_pattern_bench: out of memory for the weights\n");
         exit(1);
     }
-    w->spec = spec;
-    for (int i = 0; i < 2 * spec->nfeatures; i++)
-        w->w[i] = spec->defaults[i];
-    return w;
 }
 
 /* Positions along random games from the start: every stage from 32 men to kings. */
@@ -74,7 +67,7 @@ static void measure_evaluate(const char *label, const Position *positions, int n
             checksum += evaluate(&positions[i], w);
     double elapsed = seconds() - start;
     printf("turkish %s evaluate ns/call %.1f (%d weights, checksum %lld)\n", label,
-           1e9 * elapsed / ((double)rounds * n), 2 * eval_spec_features(w->spec), checksum);
+           1e9 * elapsed / ((double)rounds * n), w->count, checksum);
 }
 
 static void measure_search(const char *label, const Weights *w)
@@ -95,17 +88,18 @@ int main(void)
 {
     static Position positions[MAX_POS];
     int n = random_games(positions);
-    Weights *linear = new_weights(&turkish_eval_spec);
-    Weights *pattern = new_weights(&turkish_pattern_eval_spec);
-    measure_search("linear", linear);
-    measure_search("pattern", pattern);
+    Weights linear, pattern;
+    default_weights(&linear, &turkish_eval_spec);
+    default_weights(&pattern, &turkish_pattern_eval_spec);
+    measure_search("linear", &linear);
+    measure_search("pattern", &pattern);
     /* Random pattern weights for the timing of evaluate: every table entry a value. */
     uint64_t rng = 0x9E3779B97F4A7C15ULL;
-    for (int i = 2 * pattern->spec->nfeatures; i < 2 * eval_spec_features(pattern->spec); i++)
-        pattern->w[i] = (int32_t)(next_random(&rng) % 81) - 40;
-    measure_evaluate("linear", positions, n, linear);
-    measure_evaluate("pattern", positions, n, pattern);
-    free(linear);
-    free(pattern);
+    for (int i = 2 * pattern.spec->nfeatures; i < pattern.count; i++)
+        pattern.w[i] = (int32_t)(next_random(&rng) % 81) - 40;
+    measure_evaluate("linear", positions, n, &linear);
+    measure_evaluate("pattern", positions, n, &pattern);
+    weights_free(&linear);
+    weights_free(&pattern);
     return 0;
 }
