@@ -87,30 +87,24 @@ static const uint8_t segment_reversed[256] = { KEYS256(REVERSED) };
  * pattern weight (state 0's MG weight). */
 static inline void add_view(const View *v, const int32_t *tables, int64_t *mg, int64_t *eg)
 {
-    /* seg[r][c]: the 4 squares of rank r from file c (files c+3 down to c for c > 2). */
-    int seg[8][TURKISH_PATTERN_OFFSETS], mid_reversed[8];
-    for (int r = 0; r < 8; r++) {
-        unsigned own = (unsigned)(v->own >> (8 * r)) & 0xFF, opp = (unsigned)(v->opp >> (8 * r)) & 0xFF;
-        unsigned both = own | opp << 8;
-#define KEY(c) (((both >> (c)) & 0x0F) | ((both >> ((c) + 4)) & 0xF0))
-        seg[r][0] = segment_direct[KEY(0)];
-        seg[r][1] = segment_direct[KEY(1)];
-        seg[r][2] = segment_direct[KEY(2)];
-        mid_reversed[r] = segment_reversed[KEY(2)];
-        seg[r][3] = segment_reversed[KEY(3)];
-        seg[r][4] = segment_reversed[KEY(4)];
-#undef KEY
-    }
+    /* The keys of every rank at once: byte r of KEYS(c) is the key of rank r's 4 squares
+     * from file c.  A shift by c <= 4 keeps each byte's low nibble inside its own rank. */
+    const Bitboard nibbles = 0x0F0F0F0F0F0F0F0FULL;
+#define KEYS(c) (((v->own >> (c)) & nibbles) | (((v->opp >> (c)) & nibbles) << 4))
+    Bitboard k0 = KEYS(0), k1 = KEYS(1), k2 = KEYS(2), k3 = KEYS(3), k4 = KEYS(4);
+#undef KEYS
     int64_t sum_mg = 0, sum_eg = 0;
     for (int pair = 0; pair < TURKISH_PATTERN_PAIRS; pair++) {
         const int32_t *t = tables + 2 * TURKISH_PATTERN_STATES * TURKISH_PATTERN_CLASSES * pair;
         const int32_t *outer = t, *inner = t + 2 * TURKISH_PATTERN_STATES,
                       *middle = t + 4 * TURKISH_PATTERN_STATES;
-        const int *lo = seg[pair], *hi = seg[pair + 1];
-        int s0 = lo[0] + SEGMENT_STATES * hi[0], s1 = lo[1] + SEGMENT_STATES * hi[1];
-        int s3 = lo[3] + SEGMENT_STATES * hi[3], s4 = lo[4] + SEGMENT_STATES * hi[4];
-        int d2 = lo[2] + SEGMENT_STATES * hi[2];
-        int r2 = mid_reversed[pair] + SEGMENT_STATES * mid_reversed[pair + 1];
+        int shift = 8 * pair;
+        /* The window's state: the lower rank's segment plus 81 times the upper rank's. */
+#define WINDOW(read, k) (read[((k) >> shift) & 0xFF] + SEGMENT_STATES * read[((k) >> (shift + 8)) & 0xFF])
+        int s0 = WINDOW(segment_direct, k0), s1 = WINDOW(segment_direct, k1);
+        int s3 = WINDOW(segment_reversed, k3), s4 = WINDOW(segment_reversed, k4);
+        int d2 = WINDOW(segment_direct, k2), r2 = WINDOW(segment_reversed, k2);
+#undef WINDOW
         int s2 = d2 < r2 ? d2 : r2;
         /* 64-bit from the first term on: five int32 weights may overflow an int. */
         sum_mg += (int64_t)outer[2 * s0] + outer[2 * s4] + inner[2 * s1] + inner[2 * s3]
