@@ -216,13 +216,4 @@ _Static_assert(FEAT_MAN == 0, "feature 0 is the man, the unit of the scores");
 _Static_assert(EVAL_NUM_FEATURES == TURKISH_NFEATURES, "turkish_eval.h says how many features");
 _Static_assert(FEATURE_SLOTS <= EVAL_MAX_FEATURES + 1, "turkish_features writes one spare slot");
 
-const EvalSpec turkish_eval_spec = {
-    .variant = "turkish",
-    .nfeatures = EVAL_NUM_FEATURES,
-    .weight_names = turkish_weight_names,
-    .feature_why = turkish_feature_why,
-    .defaults = turkish_default_values,
-    .material_only = turkish_material_values,
-    .phase_max = TURKISH_PHASE_MAX,
-    .features = turkish_features,
-};
+const EvalSpec turkish_eval_spec = { TURKISH_LINEAR_EVAL_FIELDS };

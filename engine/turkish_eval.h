@@ -21,5 +21,11 @@ extern const char *const turkish_weight_names[];
 extern const char *const turkish_feature_why[];
 extern const int32_t turkish_default_values[];
 extern const int32_t turkish_material_values[];
+/* Those parts as the designated initialisers of an EvalSpec: turkish_eval_spec is them alone. */
+#define TURKISH_LINEAR_EVAL_FIELDS                                                         \
+    .variant = "turkish", .nfeatures = TURKISH_NFEATURES,                                   \
+    .weight_names = turkish_weight_names, .feature_why = turkish_feature_why,               \
+    .defaults = turkish_default_values, .material_only = turkish_material_values,           \
+    .phase_max = TURKISH_PHASE_MAX, .features = turkish_features
 
 #endif

@@ -141,14 +141,7 @@ _Static_assert(TURKISH_PATTERN_OFFSETS == 5 && TURKISH_PATTERN_CLASSES == 3,
                "add_view reads offsets 0/4, 1/3 and 2");
 
 const EvalSpec turkish_pattern_eval_spec = {
-    .variant = "turkish",
-    .nfeatures = TURKISH_NFEATURES,
-    .weight_names = turkish_weight_names,
-    .feature_why = turkish_feature_why,
-    .defaults = turkish_default_values,
-    .material_only = turkish_material_values,
-    .phase_max = TURKISH_PHASE_MAX,
-    .features = turkish_features,
+    TURKISH_LINEAR_EVAL_FIELDS,
     .eval_name = "pattern",
     .npattern_states = TURKISH_PATTERN_TABLES * TURKISH_PATTERN_STATES,
     .max_pattern_terms = 2 * TURKISH_PATTERN_WINDOWS,
