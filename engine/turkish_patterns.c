@@ -94,6 +94,7 @@ static inline void add_view(const View *v, const int32_t *tables, int64_t *mg, i
     Bitboard k0 = KEYS(0), k1 = KEYS(1), k2 = KEYS(2), k3 = KEYS(3), k4 = KEYS(4);
 #undef KEYS
     int64_t sum_mg = 0, sum_eg = 0;
+#pragma GCC unroll 7 /* gcc leaves the loop rolled: 5% of the time */
     for (int pair = 0; pair < TURKISH_PATTERN_PAIRS; pair++) {
         const int32_t *t = tables + 2 * TURKISH_PATTERN_STATES * TURKISH_PATTERN_CLASSES * pair;
         const int32_t *outer = t, *inner = t + 2 * TURKISH_PATTERN_STATES,
