@@ -1,6 +1,6 @@
 /* The Turkish pattern evaluation (turkish_patterns.h): the windows read square by square
- * for eval_extract and the tuner (patterns), and the same sum read with per-rank lookup
- * tables for the search (pattern_evaluate); the tests hold the two equal. */
+ * for eval_extract and the tuner (patterns), and the same sum read with a 256-entry table
+ * of 4-square segments for the search (pattern_evaluate); the tests hold the two equal. */
 #include "bitboard.h"
 #include "evaluate.h"
 #include "turkish_eval.h"
@@ -101,7 +101,8 @@ static inline void add_view(const View *v, const int32_t *tables, int64_t *mg, i
                       *middle = t + 4 * TURKISH_PATTERN_STATES;
         int shift = 8 * pair;
         /* The window's state: the lower rank's segment plus 81 times the upper rank's. */
-#define WINDOW(read, k) (read[((k) >> shift) & 0xFF] + SEGMENT_STATES * read[((k) >> (shift + 8)) & 0xFF])
+#define WINDOW(read, k)                                                                    \
+    (read[((k) >> shift) & 0xFF] + SEGMENT_STATES * read[((k) >> (shift + 8)) & 0xFF])
         int s0 = WINDOW(segment_direct, k0), s1 = WINDOW(segment_direct, k1);
         int s3 = WINDOW(segment_reversed, k3), s4 = WINDOW(segment_reversed, k4);
         int d2 = WINDOW(segment_direct, k2), r2 = WINDOW(segment_reversed, k2);
