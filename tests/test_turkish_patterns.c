@@ -78,9 +78,9 @@ static int table_of(int pair, int offset)
 /* Start position: every rank is uniform, so every offset (and its mirrored reading) gives
  * the same state.  A rank of own men is 1 + 3 + 9 + 27 = 40, of enemy men 80, and the upper
  * rank counts 81 times:
- *   ranks 1-2: 0 + 81 * 40 = 3240     ranks 2-3: 40 + 81 * 40 = 3280   ranks 3-4: 40
- *   ranks 4-5: 0                      ranks 5-6: 81 * 80 = 6480       ranks 6-7: 80 + 81 * 80 = 6560
- *   ranks 7-8: 80
+ *   ranks 1-2: 0 + 81 * 40 = 3240    ranks 2-3: 40 + 81 * 40 = 3280    ranks 3-4: 40
+ *   ranks 4-5: 0                     ranks 5-6: 81 * 80 = 6480
+ *   ranks 6-7: 80 + 81 * 80 = 6560   ranks 7-8: 80
  * Black's view is the same board: both views write the same states with opposite signs. */
 static void test_start_windows(void **state)
 {
