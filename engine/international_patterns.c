@@ -22,9 +22,10 @@
  * both sides.  The window grid is closed under the half turn (window 4i + j <-> 4(3 - i) +
  * 3 - j), so the opponent's reading of window W is the side to move's reading of W's image.
  *
- * Speed: in the bitboard layout of international_board.h a window's squares are bits
- * b, b + 1, b + 5, b + 6, b + 11, b + 12, b + 16, b + 17 with b = 11i + j: four shifts and
- * masks gather them into a byte, and a 256-entry table turns a byte of men into base 3. */
+ * Speed: in the bitboard layout of international_board.h two rows are 10 contiguous bits,
+ * so one lookup per colour and pair of rows (pair_base3 below, 8 KB) gives the base-3
+ * digits of all four columns of windows at once: 20 lookups and a few adds a position for
+ * all 32 states, no pext and no loop over squares. */
 #include "international_patterns.h"
 #include "evaluate.h"
 #include "international_board.h"
@@ -34,44 +35,53 @@
 /* Bumped whenever the meaning of a state changes: windows, square order or digits. */
 #define INTL_PATTERN_FEATURE_SET 1
 
-/* A byte of squares read in base 3 with digits 0/1: bit k adds 3^k.  An own man adds
- * base3[own], an opponent man 2 base3[opp]. */
-#define BASE3(m)                                                                            \
-    (((m) & 1) + ((m) >> 1 & 1) * 3 + ((m) >> 2 & 1) * 9 + ((m) >> 3 & 1) * 27             \
-     + ((m) >> 4 & 1) * 81 + ((m) >> 5 & 1) * 243 + ((m) >> 6 & 1) * 729 + ((m) >> 7 & 1) * 2187)
-#define BASE3_4(m) BASE3(m), BASE3((m) + 1), BASE3((m) + 2), BASE3((m) + 3)
-#define BASE3_16(m) BASE3_4(m), BASE3_4((m) + 4), BASE3_4((m) + 8), BASE3_4((m) + 12)
-#define BASE3_64(m) BASE3_16(m), BASE3_16((m) + 16), BASE3_16((m) + 32), BASE3_16((m) + 48)
-static const uint16_t base3[256] = { BASE3_64(0), BASE3_64(64), BASE3_64(128), BASE3_64(192) };
-_Static_assert(BASE3(255) == INTL_PATTERN_STATES / 2, "3^8 - 1 = 2 * (all digits 1)");
+/* Two rows of the board, 2p and 2p + 1, are the 10 bits 11p .. 11p + 9 (international_board.h).
+ * For one colour's men on them, pair_base3[bits] holds in 16-bit lane j (j = 0..3) the
+ * four squares the windows of column j take from those rows in base 3 with digits 0/1:
+ * row 2p place j (1), place j + 1 (3), row 2p + 1 place j (9), place j + 1 (27).  An own
+ * man adds the lane value, an opponent man twice it; two pairs of rows make a window
+ * (the lower pair times 81), and no lane exceeds 6560, so the four columns of a window row
+ * are summed at once in one 64-bit word. */
+#define BIT(m, k) ((uint64_t)(m) >> (k) & 1)
+#define LANE(m, j) ((BIT(m, j) + 3 * BIT(m, (j) + 1) + 9 * BIT(m, (j) + 5) + 27 * BIT(m, (j) + 6)) << (16 * (j)))
+#define PAIR(m) (LANE(m, 0) | LANE(m, 1) | LANE(m, 2) | LANE(m, 3))
+#define PAIR_4(m) PAIR(m), PAIR((m) + 1), PAIR((m) + 2), PAIR((m) + 3)
+#define PAIR_16(m) PAIR_4(m), PAIR_4((m) + 4), PAIR_4((m) + 8), PAIR_4((m) + 12)
+#define PAIR_64(m) PAIR_16(m), PAIR_16((m) + 16), PAIR_16((m) + 32), PAIR_16((m) + 48)
+#define PAIR_256(m) PAIR_64(m), PAIR_64((m) + 64), PAIR_64((m) + 128), PAIR_64((m) + 192)
+static const uint64_t pair_base3[1024] = { PAIR_256(0), PAIR_256(256), PAIR_256(512), PAIR_256(768) };
+_Static_assert(PAIR(0x3FF) == 0x0028002800280028ULL, "all four digits 1: 1 + 3 + 9 + 27 = 40 a lane");
 
-/* The 8 squares of the window at bit `base` gathered into bits 0..7 in square order. */
-static inline unsigned window_byte(Bitboard b, int base)
+/* The window states of one frame: own men move up, opp are the opponent's.  rows[i] holds
+ * window 4i + j's state in lane j. */
+static inline void frame_rows(Bitboard own, Bitboard opp, uint64_t rows[INTL_PATTERN_ROWS])
 {
-    Bitboard x = b >> base;
-    return (unsigned)((x & 0x3) | (x >> 3 & 0xC) | (x >> 7 & 0x30) | (x >> 10 & 0xC0));
+    uint64_t pair[INTL_PATTERN_ROWS + 1];
+    for (int p = 0; p <= INTL_PATTERN_ROWS; p++)
+        pair[p] = pair_base3[own >> (11 * p) & 0x3FF] + 2 * pair_base3[opp >> (11 * p) & 0x3FF];
+    for (int i = 0; i < INTL_PATTERN_ROWS; i++)
+        rows[i] = pair[i] + 81 * pair[i + 1];
 }
 
-static inline int window_state(Bitboard own, Bitboard opp, int i, int j)
-{
-    int base = 11 * i + j;
-    return base3[window_byte(own, base)] + 2 * base3[window_byte(opp, base)];
-}
+static inline int lane(uint64_t row, int j) { return (int)(row >> (16 * j) & 0xFFFF); }
 
 int intl_pattern_window_state(Bitboard own, Bitboard opp, int window)
 {
-    return window_state(own & INTL_BOARD_BB, opp & INTL_BOARD_BB, window / INTL_PATTERN_COLS,
-                        window % INTL_PATTERN_COLS);
+    uint64_t rows[INTL_PATTERN_ROWS];
+    frame_rows(own & INTL_BOARD_BB, opp & INTL_BOARD_BB, rows);
+    return lane(rows[window / INTL_PATTERN_COLS], window % INTL_PATTERN_COLS);
 }
 
 /* Writes the 16 pattern states of the frame (own, opp) (window w's table starts at
  * w * INTL_PATTERN_STATES). */
 static inline void frame_states(Bitboard own, Bitboard opp, int32_t *state)
 {
+    uint64_t rows[INTL_PATTERN_ROWS];
+    frame_rows(own, opp, rows);
     for (int i = 0; i < INTL_PATTERN_ROWS; i++)
         for (int j = 0; j < INTL_PATTERN_COLS; j++)
             state[INTL_PATTERN_COLS * i + j] =
-                (INTL_PATTERN_COLS * i + j) * INTL_PATTERN_STATES + window_state(own, opp, i, j);
+                (INTL_PATTERN_COLS * i + j) * INTL_PATTERN_STATES + lane(rows[i], j);
 }
 
 /* The states of pos from the side to move's view (state[0..15]) and the opponent's

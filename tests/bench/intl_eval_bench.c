@@ -1,19 +1,30 @@
-/* Micro-benchmark of the International features(): the positions of the vector file and
- * the positions of random games from the start, each measured many times.  Prints
- * "intl features ns/call X" per set.  Built and run by `make bench` (from the project
- * root: it reads tests/vectors/international/positions.txt). */
+/* Micro-benchmark of the International evaluation: features() on the positions of the
+ * vector file and of random games from the start, then evaluate() with the linear and the
+ * pattern spec (international_patterns.c) on the random-game positions, then the nodes a
+ * second of a fixed-node search of the variant's bench positions with each spec.  Prints
+ * "intl features ns/call X" per set, "intl evaluate ns/call X (SPEC ...)" and
+ * "intl search nodes/s X (SPEC ...)", one thread.  Built and run by `make bench` (from the
+ * project root: it reads tests/vectors/international/positions.txt). */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "evaluate.h"
 #include "international_eval.h"
+#include "international_patterns.h"
 #include "position.h"
+#include "search.h"
 #include "variant.h"
 #include "../random_pieces.h"
 
 #define MAX_POS 4096
 #define CALLS 20000000L
 #define VECTORS "tests/vectors/international/positions.txt"
+/* Nodes of the fixed-node search of each bench position. */
+#define SEARCH_NODES 300000
+/* Pattern weights of the bench: random in +-PATTERN_RANGE, so the tables are read as in
+ * play (the cost is the loads, not the values). */
+#define PATTERN_RANGE 30
 
 static double seconds(void)
 {
@@ -81,10 +92,76 @@ static void measure(const char *label, const Position *positions, int n)
            1e9 * elapsed / ((double)rounds * n), label, n, checksum);
 }
 
+/* The spec's defaults for its linear features, random pattern weights. */
+static void bench_weights(Weights *w, const EvalSpec *spec)
+{
+    uint64_t rng = 0x9E3779B97F4A7C15ULL;
+    weights_init(w, spec);
+    for (int i = 0; i < w->count; i++)
+        w->w[i] = i < 2 * spec->nfeatures
+                      ? spec->defaults[i]
+                      : (int32_t)(next_random(&rng) % (2 * PATTERN_RANGE + 1)) - PATTERN_RANGE;
+}
+
+static void measure_evaluate(const EvalSpec *spec, const Position *positions, int n)
+{
+    Weights w;
+    bench_weights(&w, spec);
+    long long checksum = 0;
+    long rounds = CALLS / n;
+    double start = seconds();
+    for (long r = 0; r < rounds; r++)
+        for (int i = 0; i < n; i++)
+            checksum += evaluate(&positions[i], &w);
+    double elapsed = seconds() - start;
+    printf("intl evaluate ns/call %.1f (%s, %d weights, %d positions, checksum %lld)\n",
+           1e9 * elapsed / ((double)rounds * n), spec->eval_name ? spec->eval_name : "linear",
+           w.count, n, checksum);
+    weights_free(&w);
+}
+
+/* A fixed-node search of every bench position of the variant with spec's weights. */
+static void measure_search(const EvalSpec *spec)
+{
+    const Variant *v = &international_variant;
+    Rules rules = rules_default(v);
+    Weights w;
+    bench_weights(&w, spec);
+    Searcher *s = searcher_new(v, &rules, &w, 16);
+    if (!s) {
+        fprintf(stderr, "intl_eval_bench: out of memory\n");
+        weights_free(&w);
+        return;
+    }
+    SearchLimits limits = { .nodes = SEARCH_NODES };
+    uint64_t nodes = 0;
+    double elapsed = 0;
+    char err[256];
+    for (int i = 0; i < v->bench_count; i++) {
+        Position pos;
+        if (!position_from_fen(&pos, v, v->bench_fens[i], err, sizeof err))
+            continue;
+        searcher_clear(s);
+        SearchInfo info = search(s, &pos, NULL, 0, &limits, NULL, NULL);
+        nodes += info.nodes;
+        elapsed += info.seconds;
+    }
+    printf("intl search nodes/s %.0f (%s, %llu nodes, %d positions)\n",
+           elapsed > 0 ? (double)nodes / elapsed : 0.0, spec->eval_name ? spec->eval_name : "linear",
+           (unsigned long long)nodes, v->bench_count);
+    searcher_free(s);
+    weights_free(&w);
+}
+
 int main(void)
 {
     static Position positions[MAX_POS];
     measure("vector positions", positions, read_vectors(positions));
-    measure("random games", positions, random_games(positions));
+    int n = random_games(positions);
+    measure("random games", positions, n);
+    measure_evaluate(&international_eval_spec, positions, n);
+    measure_evaluate(&international_pattern_eval_spec, positions, n);
+    measure_search(&international_eval_spec);
+    measure_search(&international_pattern_eval_spec);
     return 0;
 }
