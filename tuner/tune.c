@@ -21,7 +21,6 @@ void tune_default_config(TuneConfig *cfg, const EvalSpec *spec)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->variant = spec->variant;
-    weights_default(&cfg->start, spec);
     cfg->validation = 0.1;
     cfg->epochs = 300;
     cfg->learning_rate = 1.0;
@@ -105,7 +104,10 @@ static void blend_labels(Dataset *ds, const float *scores, const double *w, doub
 bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
 {
     memset(out, 0, sizeof *out);
-    out->weights = cfg->start;
+    if (!weights_copy(&out->weights, &cfg->start)) {
+        snprintf(out->error, sizeof out->error, "out of memory");
+        return false;
+    }
     double t0 = now_seconds();
     const EvalSpec *spec = cfg->start.spec;
     int nweights = weights_count(spec);
