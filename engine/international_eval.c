@@ -251,13 +251,4 @@ _Static_assert(sizeof intl_weight_names / sizeof intl_weight_names[0] == 2 * INT
 _Static_assert(sizeof intl_defaults / sizeof intl_defaults[0] == 2 * INTL_EVAL_NUM_FEATURES,
                "two defaults a feature");
 
-const EvalSpec international_eval_spec = {
-    .variant = "international",
-    .nfeatures = INTL_EVAL_NUM_FEATURES,
-    .weight_names = intl_weight_names,
-    .feature_why = intl_feature_why,
-    .defaults = intl_defaults,
-    .material_only = intl_material_only,
-    .phase_max = INTL_PHASE_MAX,
-    .features = international_features,
-};
+const EvalSpec international_eval_spec = { INTL_LINEAR_EVAL_FIELDS };

@@ -20,4 +20,12 @@ extern const char *const intl_feature_why[INTL_EVAL_NUM_FEATURES];
 extern const int32_t intl_defaults[2 * INTL_EVAL_NUM_FEATURES];
 extern const int32_t intl_material_only[2 * INTL_EVAL_NUM_FEATURES];
 
+/* The linear fields of an International EvalSpec, as designated initialisers: the linear
+ * spec is these alone, the pattern spec these and its windows. */
+#define INTL_LINEAR_EVAL_FIELDS                                                             \
+    .variant = "international", .nfeatures = INTL_EVAL_NUM_FEATURES,                        \
+    .weight_names = intl_weight_names, .feature_why = intl_feature_why,                     \
+    .defaults = intl_defaults, .material_only = intl_material_only,                         \
+    .phase_max = INTL_PHASE_MAX, .features = international_features
+
 #endif

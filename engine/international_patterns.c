@@ -119,27 +119,20 @@ static int intl_pattern_evaluate(const Position *pos, const Weights *w)
         sum_eg += (int64_t)v[i] * w->w[2 * i + 1];
     }
     const int32_t *table = w->w + 2 * INTL_EVAL_NUM_FEATURES;
-    int32_t own_mg = 0, own_eg = 0, opp_mg = 0, opp_eg = 0;
+    int64_t own_mg = 0, own_eg = 0, opp_mg = 0, opp_eg = 0; /* int32 weights of any size */
     for (int k = 0; k < INTL_PATTERN_WINDOWS; k++) {
         own_mg += table[2 * state[k]];
         own_eg += table[2 * state[k] + 1];
         opp_mg += table[2 * state[INTL_PATTERN_WINDOWS + k]];
         opp_eg += table[2 * state[INTL_PATTERN_WINDOWS + k] + 1];
     }
-    sum_mg += (int64_t)own_mg - opp_mg;
-    sum_eg += (int64_t)own_eg - opp_eg;
+    sum_mg += own_mg - opp_mg;
+    sum_eg += own_eg - opp_eg;
     return eval_scale_score(mg * sum_mg + (INTL_PHASE_MAX - mg) * sum_eg, INTL_PHASE_MAX);
 }
 
 const EvalSpec international_pattern_eval_spec = {
-    .variant = "international",
-    .nfeatures = INTL_EVAL_NUM_FEATURES,
-    .weight_names = intl_weight_names,
-    .feature_why = intl_feature_why,
-    .defaults = intl_defaults,
-    .material_only = intl_material_only,
-    .phase_max = INTL_PHASE_MAX,
-    .features = international_features,
+    INTL_LINEAR_EVAL_FIELDS,
     .eval_name = "pattern",
     .npattern_states = INTL_PATTERN_WINDOWS * INTL_PATTERN_STATES,
     .max_pattern_terms = INTL_PATTERN_TERMS,

@@ -203,9 +203,8 @@ static void test_states_and_flip(void **state)
 /* Weights of the pattern spec: the linear defaults, pattern weights random (or 0). */
 static void pattern_weights(Weights *w, uint64_t *rng)
 {
-    weights_init(w, P);
-    for (int i = 0; i < 2 * P->nfeatures; i++)
-        w->w[i] = P->defaults[i];
+    assert_true(weights_default(w, P));
+    assert_int_equal(w->count, 2 * (P->nfeatures + P->npattern_states));
     for (int i = 2 * P->nfeatures; rng && i < w->count; i++)
         w->w[i] = (int32_t)(next_random(rng) % (2 * PATTERN_RANGE + 1)) - PATTERN_RANGE;
 }
@@ -216,7 +215,7 @@ static void test_evaluate_paths(void **state)
 {
     (void)state;
     uint64_t rng = seed ^ 0x5851F42D4C957F2DULL;
-    Weights w;
+    Weights w = { 0 };
     pattern_weights(&w, &rng);
     int nonzero_patterns = 0;
     for (int p = 0; p < npositions; p++) {
@@ -237,13 +236,32 @@ static void test_evaluate_paths(void **state)
     weights_free(&w);
 }
 
+/* Pattern weights at +-INT32_MAX (a weights file may hold any int32): the fast path sums
+ * them in 64 bits like the generic one and the terms, so all three still agree. */
+static void test_extreme_weights(void **state)
+{
+    (void)state;
+    uint64_t rng = seed ^ 0x2545F4914F6CDD1DULL;
+    Weights w = { 0 };
+    pattern_weights(&w, NULL);
+    for (int i = 2 * P->nfeatures; i < w.count; i++)
+        w.w[i] = next_random(&rng) & 1 ? INT32_MAX : -INT32_MAX;
+    for (int p = 0; p < npositions; p++) {
+        EvalTerm terms[EVAL_MAX_TERMS];
+        int n = eval_extract(P, &positions[p], terms);
+        assert_int_equal(evaluate(&positions[p], &w), evaluate_generic(&positions[p], &w));
+        assert_int_equal(evaluate(&positions[p], &w), eval_dot(terms, n, &w));
+    }
+    weights_free(&w);
+}
+
 /* Pattern weights 0: the linear evaluation exactly. */
 static void test_zero_patterns_are_linear(void **state)
 {
     (void)state;
-    Weights w, linear;
+    Weights w = { 0 }, linear = { 0 };
     pattern_weights(&w, NULL);
-    weights_default(&linear, &international_eval_spec);
+    assert_true(weights_default(&linear, &international_eval_spec));
     for (int p = 0; p < npositions; p++)
         assert_int_equal(evaluate(&positions[p], &w), evaluate(&positions[p], &linear));
     weights_free(&w);
@@ -258,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_handmade_windows),
         cmocka_unit_test(test_states_and_flip),
         cmocka_unit_test(test_evaluate_paths),
+        cmocka_unit_test(test_extreme_weights),
         cmocka_unit_test(test_zero_patterns_are_linear),
     };
     return cmocka_run_group_tests(tests, setup_games, NULL);

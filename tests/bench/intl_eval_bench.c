@@ -6,6 +6,7 @@
  * "intl search nodes/s X (SPEC ...)", one thread.  Built and run by `make bench` (from the
  * project root: it reads tests/vectors/international/positions.txt). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -93,20 +94,22 @@ static void measure(const char *label, const Position *positions, int n)
 }
 
 /* The spec's defaults for its linear features, random pattern weights. */
-static void bench_weights(Weights *w, const EvalSpec *spec)
+static Weights bench_weights(const EvalSpec *spec)
 {
+    Weights w = { 0 };
+    if (!weights_default(&w, spec)) {
+        fprintf(stderr, "intl_eval_bench: out of memory\n");
+        exit(1);
+    }
     uint64_t rng = 0x9E3779B97F4A7C15ULL;
-    weights_init(w, spec);
-    for (int i = 0; i < w->count; i++)
-        w->w[i] = i < 2 * spec->nfeatures
-                      ? spec->defaults[i]
-                      : (int32_t)(next_random(&rng) % (2 * PATTERN_RANGE + 1)) - PATTERN_RANGE;
+    for (int i = 2 * spec->nfeatures; i < w.count; i++)
+        w.w[i] = (int32_t)(next_random(&rng) % (2 * PATTERN_RANGE + 1)) - PATTERN_RANGE;
+    return w;
 }
 
 static void measure_evaluate(const EvalSpec *spec, const Position *positions, int n)
 {
-    Weights w;
-    bench_weights(&w, spec);
+    Weights w = bench_weights(spec);
     long long checksum = 0;
     long rounds = CALLS / n;
     double start = seconds();
@@ -125,8 +128,7 @@ static void measure_search(const EvalSpec *spec)
 {
     const Variant *v = &international_variant;
     Rules rules = rules_default(v);
-    Weights w;
-    bench_weights(&w, spec);
+    Weights w = bench_weights(spec);
     Searcher *s = searcher_new(v, &rules, &w, 16);
     if (!s) {
         fprintf(stderr, "intl_eval_bench: out of memory\n");
