@@ -9,9 +9,11 @@
  * columns, so any three consecutive rows by three consecutive columns lie inside one
  * window: every capture shape (man, victim, landing square), every chain of three men on a
  * diagonal and every man with the two squares in front of it is seen whole by some table.
- * 16 windows: 104976 states, 209952 pattern weights with both phases.  Moving the grid by one
- * row (28 windows) would cost 1.75x the weights and the time for shapes these already
- * hold.
+ * 16 windows: 104976 states, 209952 pattern weights with both phases; 1-2 M positions
+ * read 32 times each give some 300-600 occurrences a state on average (Scan 3.1's layout:
+ * about 10).  Moving the grid by one row (28 windows) would cost 1.75x the weights and
+ * the time for shapes these already hold.  Measured (tests/bench/intl_eval_bench.c): the
+ * windows add about 80 ns to an evaluation of about 90 ns; search nodes/s stay within 10%.
  *
  * Weight sharing: none between windows.  Left-right mirroring maps dark squares to light
  * squares on 10x10 and the transpose turns the direction the men move, so the only
