@@ -291,6 +291,8 @@ static void weights_row(Exporter *e, int n, const StoreCell *c)
         else
             csv_empty(w);
     }
+    if (ok)
+        weights_free(&wt);
     csv_end_row(w);
 }
 

@@ -20,6 +20,7 @@
 #include "search.h"
 #include "variant.h"
 #include "version.h"
+#include "pipeline.h"
 #include "weights.h"
 
 #define HUB_HASH_DEFAULT 64
@@ -220,14 +221,13 @@ static bool build_engine(Hub *h)
         return false;
     }
     Weights weights;
-    if (h->params.weights[0]) {
-        if (!weights_load(&weights, v->eval, h->params.weights, err, sizeof err)) {
-            send_error(h, "weights: %s", err);
-            return false;
-        }
-    } else {
-        weights_default(&weights, v->eval);
+    if (!pipeline_weights_by_name(&weights, v->eval, h->params.weights[0] ? h->params.weights : "default",
+                                  err, sizeof err)) {
+        send_error(h, "weights: %s", err);
+        return false;
     }
+    /* The searcher reads the weights through its pointer to h->weights: replaced in place. */
+    weights_free(&h->weights);
     if (!h->searcher || h->variant != v || h->searcher_hash != h->params.hash_mb) {
         searcher_free(h->searcher);
         h->searcher = NULL;
@@ -241,7 +241,7 @@ static bool build_engine(Hub *h)
         h->searcher->stop_request = &h->stop;
         h->searcher_hash = h->params.hash_mb;
     } else {
-        h->weights = weights; /* the searcher reads them through its pointer */
+        h->weights = weights;
         h->searcher->rules = rules;
         searcher_clear(h->searcher);
     }
@@ -543,6 +543,7 @@ static void cmd_ponder_hit(Hub *h)
 static void free_hub(Hub *h)
 {
     searcher_free(h->searcher);
+    weights_free(&h->weights);
     free(h->game);
     pthread_mutex_destroy(&h->lock);
     pthread_cond_destroy(&h->released);
@@ -708,6 +709,8 @@ static int run_hub(int argc, char **argv)
             code = cli_usage_error("--rules: %s", err);
         else if (h->params.weights[0] && !weights_load(&w, h->params.variant->eval, h->params.weights, err, sizeof err))
             code = cli_usage_error("%s", err);
+        else if (h->params.weights[0])
+            weights_free(&w);
     }
     if (code < 0)
         code = serve(h);

@@ -245,6 +245,9 @@ bool match_start_engine(const RunOptions *ro, const char *command, EngineConfig 
     return false;
 }
 
+static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char *const paths[2],
+                              const char *const commands[2], bool resume, Weights w[2]);
+
 static int run_match(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -308,43 +311,48 @@ static int run_match(int argc, char **argv)
                                "give an even number", ro.cfg.games);
     if (!run_options_finish(&ro))
         return EXIT_USAGE;
-    Weights w[2];
+    Weights w[2] = { 0 };
+    int code = match_with_weights(&ro, &sprt, paths, commands, resume, w);
+    weights_free(&w[0]);
+    weights_free(&w[1]);
+    run_options_free(&ro);
+    return code;
+}
+
+/* The rest of run_match, once the options are read: loads w (freed by the caller). */
+static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char *const paths[2],
+                              const char *const commands[2], bool resume, Weights w[2])
+{
+    char err[512];
     for (int i = 0; i < 2; i++) /* an engine's side keeps weights to probe random openings */
-        if (!pipeline_weights_by_name(&w[i], ro.cfg.setup.variant->eval, paths[i] ? paths[i] : "default",
-                                      err, sizeof err)) {
-            run_options_free(&ro);
+        if (!pipeline_weights_by_name(&w[i], ro->cfg.setup.variant->eval, paths[i] ? paths[i] : "default",
+                                      err, sizeof err))
             return cli_usage_error("%s", err);
-        }
     EngineConfig engines[2];
     for (int i = 0; i < 2; i++) {
         if (!commands[i])
             continue;
-        if (!match_start_engine(&ro, commands[i], &engines[i])) {
-            run_options_free(&ro);
+        if (!match_start_engine(ro, commands[i], &engines[i]))
             return EXIT_RUNTIME;
-        }
-        ro.cfg.engine[i] = &engines[i];
+        ro->cfg.engine[i] = &engines[i];
     }
-    Store *store = pipeline_open_store(ro.db_path);
-    if (!store) {
-        run_options_free(&ro);
+    Store *store = pipeline_open_store(ro->db_path);
+    if (!store)
         return EXIT_RUNTIME;
-    }
     int code;
     int64_t ids[2];
     for (int i = 0; i < 2; i++) /* an engine has no weights: 0, stored as NULL */
         ids[i] = commands[i] ? 0 : i && ids[0] < 0 ? -1 : pipeline_store_weights(store, &w[i], 0, 0, paths[i]);
     if (ids[0] < 0 || ids[1] < 0) {
-        code = cli_runtime_error("%s: %s", ro.db_path, store_error(store));
+        code = cli_runtime_error("%s: %s", ro->db_path, store_error(store));
     } else {
         char params[1024];
-        match_params(&ro, &sprt, ids, params, sizeof params);
+        match_params(ro, sprt, ids, params, sizeof params);
         MatchOutcome outcome;
-        code = pipeline_match(store, &ro, &sprt, &w[0], ids[0], &w[1], ids[1], params,
+        code = pipeline_match(store, ro, sprt, &w[0], ids[0], &w[1], ids[1], params,
                               resume ? RESUME_REQUIRED : RESUME_NEVER, &outcome);
     }
     store_close(store);
-    run_options_free(&ro);
     return code;
 }
 

@@ -84,11 +84,8 @@ static int search_option(SearchOptions *so, int opt, const char *arg)
 static bool search_options_finish(SearchOptions *so, const Variant *v)
 {
     char err[512];
-    if (!so->weights_name) {
-        weights_default(&so->weights, v->eval);
-        return true;
-    }
-    if (!weights_load(&so->weights, v->eval, so->weights_name, err, sizeof err)) {
+    if (!pipeline_weights_by_name(&so->weights, v->eval, so->weights_name ? so->weights_name : "default",
+                                  err, sizeof err)) {
         cli_usage_error("%s", err);
         return false;
     }
@@ -306,6 +303,8 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
     return code;
 }
 
+static int analyze_position(const EngineContext *ctx, SearchOptions *so);
+
 static int run_analyze(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -343,40 +342,45 @@ static int run_analyze(int argc, char **argv)
         if (ctx.moves_text)
             return cli_usage_error("--moves is for one position: a batch's positions come from "
                                    "--in, --game or --run");
-        if (!engine_context_finish(&ctx) || !search_options_finish(&so, ctx.variant))
-            return EXIT_USAGE;
-        return run_batch(&ctx, &so, &bo);
     }
     if (!engine_context_finish(&ctx) || !search_options_finish(&so, ctx.variant))
         return EXIT_USAGE;
-    if (!so.limits.depth && !so.limits.nodes && !so.limits.movetime_ms)
-        so.limits.depth = 12;
-    if (!so.hash_mb)
-        so.hash_mb = 64;
+    int code = batch ? run_batch(&ctx, &so, &bo) : analyze_position(&ctx, &so);
+    weights_free(&so.weights);
+    return code;
+}
+
+/* analyze without batch options: one position, its best move. */
+static int analyze_position(const EngineContext *ctx, SearchOptions *so)
+{
+    if (!so->limits.depth && !so->limits.nodes && !so->limits.movetime_ms)
+        so->limits.depth = 12;
+    if (!so->hash_mb)
+        so->hash_mb = 64;
 
     /* A finished game has no move to look for: say how it ended (by the --moves played: a
      * position given alone has no history, so no-progress and repetition cannot apply). */
     GameEnd end;
-    end.result = game_result(&ctx.game, &end.reason);
+    end.result = game_result(&ctx->game, &end.reason);
     if (end.result != RESULT_NONE) {
         char text[64];
         printf("game over: %s\n", game_end_text(end, text, sizeof text));
         return EXIT_OK;
     }
 
-    Searcher *s = searcher_new(ctx.variant, &ctx.rules, &so.weights, (size_t)so.hash_mb);
+    Searcher *s = searcher_new(ctx->variant, &ctx->rules, &so->weights, (size_t)so->hash_mb);
     if (!s)
-        return cli_runtime_error("out of memory for a %ld MB hash table", so.hash_mb);
+        return cli_runtime_error("out of memory for a %ld MB hash table", so->hash_mb);
     s->stop_request = pipeline_interrupt_flag();
     /* The game so far: the search sees repetitions and the draw counters of the --moves. */
-    const Game *g = &ctx.game;
+    const Game *g = &ctx->game;
     s->root_endgame_plies = g->endgame_plies;
-    SearchInfo info = search(s, &ctx.pos, &g->keys[g->ply - g->since_capture], g->since_capture, &so.limits,
-                             report_iteration, (void *)ctx.variant);
+    SearchInfo info = search(s, &ctx->pos, &g->keys[g->ply - g->since_capture], g->since_capture, &so->limits,
+                             report_iteration, (void *)ctx->variant);
     char text[128];
     /* Interrupted: the last completed iteration's move is still the answer. */
     if (info.pv_length > 0)
-        printf("bestmove %s\n", move_to_text(ctx.variant, &info.pv[0], text, sizeof text));
+        printf("bestmove %s\n", move_to_text(ctx->variant, &info.pv[0], text, sizeof text));
     else
         printf("bestmove none\n");
     searcher_free(s);
@@ -421,8 +425,10 @@ static int run_bench(int argc, char **argv)
     uint64_t nodes;
     double seconds;
     char err[512];
-    if (!bench_run(ctx.variant, &so.weights, so.limits.depth, print_bench_line, (void *)ctx.variant,
-                   &nodes, &seconds, err, sizeof err))
+    bool ok = bench_run(ctx.variant, &so.weights, so.limits.depth, print_bench_line, (void *)ctx.variant,
+                        &nodes, &seconds, err, sizeof err);
+    weights_free(&so.weights);
+    if (!ok)
         return cli_runtime_error("%s", err);
     printf("bench %llu nodes %.0f nps\n", (unsigned long long)nodes, seconds > 0 ? (double)nodes / seconds : 0.0);
     return EXIT_OK;

@@ -96,8 +96,7 @@ static int run_selfplay(int argc, char **argv)
         return EXIT_USAGE;
     const EvalSpec *spec = ro.cfg.setup.variant->eval;
     Weights weights;
-    weights_default(&weights, spec);
-    if (weights_path && !weights_load(&weights, spec, weights_path, err, sizeof err)) {
+    if (!pipeline_weights_by_name(&weights, spec, weights_path ? weights_path : "default", err, sizeof err)) {
         run_options_free(&ro);
         return cli_usage_error("%s", err);
     }
@@ -106,6 +105,7 @@ static int run_selfplay(int argc, char **argv)
     Store *store = pipeline_open_store(ro.db_path);
     if (!store) {
         run_options_free(&ro);
+        weights_free(&weights);
         return EXIT_RUNTIME;
     }
     int code = EXIT_OK;
@@ -121,6 +121,7 @@ static int run_selfplay(int argc, char **argv)
                                  resume ? RESUME_REQUIRED : RESUME_NEVER, NULL);
     store_close(store);
     run_options_free(&ro);
+    weights_free(&weights);
     return code;
 }
 

@@ -102,6 +102,7 @@ static int gauntlet_match(Store *store, TrainOptions *to, int64_t train_id, int 
     fflush(stdout);
     MatchOutcome mo;
     int code = pipeline_match(store, &ro, &none, &w, weights_id, &w, 0, params, RESUME_IF_SAME, &mo);
+    weights_free(&w);
     if (code == EXIT_OK) {
         char elo[96];
         match_elo_text(&mo.elo, elo, sizeof elo);
@@ -112,13 +113,25 @@ static int gauntlet_match(Store *store, TrainOptions *to, int64_t train_id, int 
     return code;
 }
 
+static int generation_steps(Store *store, TrainOptions *to, int64_t train_id, int gen, int64_t *best_id,
+                            const Weights *best);
+
 /* One generation; *best_id is updated on promotion.  Returns an exit code. */
 static int train_generation(Store *store, TrainOptions *to, int64_t train_id, int gen, int64_t *best_id)
 {
-    TrainStep ts;
     Weights best;
     if (!load_weights_id(store, to->ro.cfg.setup.variant->eval, *best_id, &best))
         return EXIT_RUNTIME;
+    int code = generation_steps(store, to, train_id, gen, best_id, &best);
+    weights_free(&best);
+    return code;
+}
+
+/* The steps of train_generation with the best weights loaded. */
+static int generation_steps(Store *store, TrainOptions *to, int64_t train_id, int gen, int64_t *best_id,
+                            const Weights *best)
+{
+    TrainStep ts;
 
     /* Step 1. Self-play with the best weights; an interrupted one plays its missing games. */
     int found = store_train_step_get(store, train_id, gen, "selfplay", &ts);
@@ -133,7 +146,7 @@ static int train_generation(Store *store, TrainOptions *to, int64_t train_id, in
         snprintf(params + n, sizeof params - n, " weights=%lld train_run=%lld generation=%d",
                  (long long)*best_id, (long long)train_id, gen);
         int64_t run_id;
-        int code = pipeline_selfplay(store, &ro, &best, *best_id, params, RESUME_IF_SAME, &run_id);
+        int code = pipeline_selfplay(store, &ro, best, *best_id, params, RESUME_IF_SAME, &run_id);
         if (code != EXIT_OK || !journal(store, train_id, gen, "selfplay", run_id, *best_id, 0, NULL))
             return code != EXIT_OK ? code : EXIT_RUNTIME;
     }
@@ -152,8 +165,8 @@ static int train_generation(Store *store, TrainOptions *to, int64_t train_id, in
                 runs[nruns++] = sp.ref_id;
         }
         TuneConfig cfg;
-        tune_default_config(&cfg, best.spec);
-        cfg.start = best;
+        tune_default_config(&cfg, best->spec);
+        cfg.start = *best; /* borrowed */
         cfg.run_ids = runs;
         cfg.nruns = nruns;
         cfg.threads = to->ro.cfg.threads;
@@ -183,7 +196,8 @@ static int train_generation(Store *store, TrainOptions *to, int64_t train_id, in
             return EXIT_RUNTIME;
         MatchOutcome mo;
         int code = train_match(store, to, train_id, gen, to->match_games, &to->sprt, &candidate,
-                               candidate_id, &best, *best_id, &mo);
+                               candidate_id, best, *best_id, &mo);
+        weights_free(&candidate);
         snprintf(verdict, sizeof verdict, "%s", mo.verdict == SPRT_ACCEPT_H1 ? "accept-H1"
                                                : mo.verdict == SPRT_ACCEPT_H0 ? "accept-H0" : "continue");
         if (code != EXIT_OK || !journal(store, train_id, gen, "match", mo.run_id, *best_id, candidate_id, verdict))
@@ -291,13 +305,18 @@ static int final_match(Store *store, TrainOptions *to, int64_t train_id, int64_t
         printf("final: no generation was promoted; the best weights are the starting weights\n");
         return EXIT_OK;
     }
-    Weights best, start;
-    if (!load_weights_id(store, to->ro.cfg.setup.variant->eval, best_id, &best) || !load_weights_id(store, to->ro.cfg.setup.variant->eval, start_id, &start))
+    Weights best = { 0 }, start = { 0 };
+    const EvalSpec *spec = to->ro.cfg.setup.variant->eval;
+    if (!load_weights_id(store, spec, best_id, &best) || !load_weights_id(store, spec, start_id, &start)) {
+        weights_free(&best);
         return EXIT_RUNTIME;
+    }
     SprtConfig none = { .enabled = false, .alpha = 0.05, .beta = 0.05 };
     MatchOutcome mo;
     int code = train_match(store, to, train_id, 0, to->final_games, &none, &best, best_id, &start,
                            start_id, &mo);
+    weights_free(&best);
+    weights_free(&start);
     char elo[96];
     match_elo_text(&mo.elo, elo, sizeof elo);
     if (code == EXIT_OK)
@@ -321,11 +340,10 @@ static int resume_point(Store *store, int64_t train_id, int64_t start_id, int64_
     }
 }
 
-static int train(Store *store, TrainOptions *to, const Weights *start_weights)
+static int train(Store *store, TrainOptions *to, const Weights *start)
 {
     char err[512], status[32], params[2048], desc[1024];
-    const Weights start = *start_weights;
-    int64_t start_id = pipeline_store_weights(store, &start, 0, 0, to->start);
+    int64_t start_id = pipeline_store_weights(store, start, 0, 0, to->start);
     if (start_id < 0)
         return cli_runtime_error("%s: %s", to->ro.db_path, store_error(store));
     run_options_describe(&to->ro, desc, sizeof desc);
@@ -380,7 +398,7 @@ static int train(Store *store, TrainOptions *to, const Weights *start_weights)
         code = train_generation(store, to, train_id, gen, &best_id);
     }
     if (code == EXIT_OK) {
-        Weights best;
+        Weights best = { 0 };
         if (!load_weights_id(store, to->ro.cfg.setup.variant->eval, best_id, &best))
             code = EXIT_RUNTIME;
         else if (!weights_save(&best, to->out_path, err, sizeof err))
@@ -388,6 +406,7 @@ static int train(Store *store, TrainOptions *to, const Weights *start_weights)
         else
             printf("train run %lld: best weights %lld written to %s\n", (long long)train_id,
                    (long long)best_id, to->out_path);
+        weights_free(&best);
     }
     if (code == EXIT_OK)
         code = final_match(store, to, train_id, start_id, best_id);
@@ -478,12 +497,14 @@ static int run_train(int argc, char **argv)
     }
     if (to.gauntlet && !match_start_engine(&to.ro, to.gauntlet, &to.gauntlet_engine)) {
         run_options_free(&to.ro);
+        weights_free(&start);
         return EXIT_RUNTIME;
     }
     Store *store = pipeline_open_store(to.ro.db_path);
     int code = store ? train(store, &to, &start) : EXIT_RUNTIME;
     store_close(store);
     run_options_free(&to.ro);
+    weights_free(&start);
     return code;
 }
 

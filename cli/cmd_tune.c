@@ -141,6 +141,7 @@ int pipeline_tune(Store *store, const TuneConfig *cfg, int64_t parent_weights_id
 done:
     free(log.train);
     free(log.valid);
+    weights_free(&out.weights);
     return code;
 }
 
@@ -187,6 +188,9 @@ static int check_named_runs(Store *store, const char *db, const char *variant, c
     }
     return EXIT_OK;
 }
+
+static int tune_with_start(TuneConfig *cfg, const char *db, const char *out_path, const char *runs_text,
+                           long last);
 
 static int run_tune(int argc, char **argv)
 {
@@ -265,13 +269,22 @@ static int run_tune(int argc, char **argv)
     }
     /* The variant's games and weights; the other options keep their values. */
     cfg.variant = variant->name;
-    weights_default(&cfg.start, variant->eval);
     if (!batch_given) /* the variant's default: full batch or mini-batches (tune.h) */
         cfg.batch = eval_spec_is_pattern(variant->eval) ? TUNE_PATTERN_BATCH : 0;
-    if (start_path && !weights_load(&cfg.start, variant->eval, start_path, err, sizeof err))
-        return cli_usage_error("%s", err);
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama tune --help')", argv[optind]);
+    if (!pipeline_weights_by_name(&cfg.start, variant->eval, start_path ? start_path : "default", err, sizeof err))
+        return cli_usage_error("%s", err);
+    int code = tune_with_start(&cfg, db, out_path, runs_text, last);
+    weights_free(&cfg.start);
+    return code;
+}
+
+/* The rest of run_tune, once the options and the starting weights are read. */
+static int tune_with_start(TuneConfig *cfg_, const char *db, const char *out_path, const char *runs_text,
+                           long last)
+{
+    TuneConfig cfg = *cfg_; /* a copy: the run list below is this call's */
     if (runs_text && last)
         return cli_usage_error("give --runs or --last-generations, not both");
     int64_t *ids = NULL;

@@ -38,11 +38,11 @@ static int run_weights(int argc, char **argv)
     char err[512];
     if (!pipeline_weights_by_name(&w, v->eval, check ? check : name, err, sizeof err))
         return cli_usage_error("%s", err);
-    if (check) {
+    bool written = check || weights_write(&w, stdout);
+    weights_free(&w);
+    if (check)
         printf("%s: %d weights for %s\n", check, weights_count(v->eval), v->name);
-        return EXIT_OK;
-    }
-    if (!weights_write(&w, stdout))
+    if (!written)
         return cli_runtime_error("cannot write the weights to standard output");
     return EXIT_OK;
 }

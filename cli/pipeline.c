@@ -88,15 +88,14 @@ Store *pipeline_open_store_readonly(const char *path) { return open_with(store_o
 bool pipeline_weights_by_name(Weights *w, const EvalSpec *spec, const char *name, char *err,
                               size_t errlen)
 {
-    if (strcmp(name, "default") == 0) {
-        weights_default(w, spec);
-        return true;
+    bool builtin = strcmp(name, "default") == 0 || strcmp(name, "material") == 0;
+    if (!builtin)
+        return weights_load(w, spec, name, err, errlen);
+    if (!(name[0] == 'd' ? weights_default(w, spec) : weights_material_only(w, spec))) {
+        snprintf(err, errlen, "%s weights: out of memory", name);
+        return false;
     }
-    if (strcmp(name, "material") == 0) {
-        weights_material_only(w, spec);
-        return true;
-    }
-    return weights_load(w, spec, name, err, errlen);
+    return true;
 }
 
 /* The stored games of a run, read back as results by game index. */

@@ -55,10 +55,15 @@ bool bench_signature(const Variant *v, char *buf, size_t len, char *err, size_t 
         return false;
     }
     Weights w;
-    weights_default(&w, v->eval);
+    if (!weights_default(&w, v->eval)) {
+        snprintf(err, errlen, "bench: out of memory");
+        return false;
+    }
     uint64_t nodes;
     double seconds;
-    if (!bench_run(v, &w, BENCH_SIGNATURE_DEPTH, NULL, NULL, &nodes, &seconds, err, errlen))
+    bool ok = bench_run(v, &w, BENCH_SIGNATURE_DEPTH, NULL, NULL, &nodes, &seconds, err, errlen);
+    weights_free(&w);
+    if (!ok)
         return false;
     snprintf(buf, len, "bench depth %d: %llu", BENCH_SIGNATURE_DEPTH, (unsigned long long)nodes);
     return true;

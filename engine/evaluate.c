@@ -11,7 +11,7 @@ static int compare_int32(const void *a, const void *b)
 
 /* The pattern occurrences of pos as features: sorted by state, repeated states summed,
  * states whose occurrences cancel dropped.  Returns how many were written at out. */
-static int pattern_features(const EvalSpec *spec, const Position *pos, EvalFeature *out)
+static int pattern_features(const EvalSpec *spec, const Position *pos, EvalFeatureTerm *out)
 {
     int32_t state[EVAL_MAX_PATTERN_TERMS];
     int8_t sign[EVAL_MAX_PATTERN_TERMS];
@@ -27,19 +27,19 @@ static int pattern_features(const EvalSpec *spec, const Position *pos, EvalFeatu
         for (; i < k && key[i] / 2 == s; i++)
             value += key[i] & 1 ? 1 : -1;
         if (value)
-            out[n++] = (EvalFeature){ spec->nfeatures + s, value };
+            out[n++] = (EvalFeatureTerm){ spec->nfeatures + s, value };
     }
     return n;
 }
 
-int eval_features(const EvalSpec *spec, const Position *pos, EvalFeature *out, int *phase)
+int eval_features(const EvalSpec *spec, const Position *pos, EvalFeatureTerm *out, int *phase)
 {
     int32_t v[EVAL_MAX_FEATURES + 1];
     *phase = spec->features(pos, v);
     int n = 0;
     for (int i = 0; i < spec->nfeatures; i++)
         if (v[i])
-            out[n++] = (EvalFeature){ i, v[i] };
+            out[n++] = (EvalFeatureTerm){ i, v[i] };
     if (spec->patterns)
         n += pattern_features(spec, pos, out + n);
     return n;
@@ -47,7 +47,7 @@ int eval_features(const EvalSpec *spec, const Position *pos, EvalFeature *out, i
 
 int eval_extract(const EvalSpec *spec, const Position *pos, EvalTerm *terms)
 {
-    EvalFeature f[EVAL_MAX_FEATURE_TERMS];
+    EvalFeatureTerm f[EVAL_MAX_FEATURE_TERMS];
     int mg, nf = eval_features(spec, pos, f, &mg), eg = spec->phase_max - mg, n = 0;
     for (int i = 0; i < nf; i++) {
         if (mg)
@@ -92,8 +92,8 @@ int evaluate_generic(const Position *pos, const Weights *w)
         int k = spec->patterns(pos, state, sign);
         const int32_t *table = w->w + 2 * spec->nfeatures;
         for (int i = 0; i < k; i++) {
-            sum_mg += sign[i] * table[2 * state[i]];
-            sum_eg += sign[i] * table[2 * state[i] + 1];
+            sum_mg += sign[i] * (int64_t)table[2 * state[i]]; /* 64 bits: -1 * INT32_MIN */
+            sum_eg += sign[i] * (int64_t)table[2 * state[i] + 1];
         }
     }
     return eval_scale_score(mg * sum_mg + (spec->phase_max - mg) * sum_eg, spec->phase_max);

@@ -31,10 +31,10 @@
 #define EVAL_MAX_TERMS (2 * EVAL_MAX_FEATURE_TERMS)
 
 /* One nonzero feature: weights 2 * feature (MG) and 2 * feature + 1 (EG) (eval_spec.h). */
-typedef struct EvalFeature {
+typedef struct EvalFeatureTerm {
     int32_t feature; /* < nfeatures: a linear feature; else pattern state feature - nfeatures */
     int32_t value;   /* from the side to move */
-} EvalFeature;
+} EvalFeatureTerm;
 
 /* One nonzero coefficient of a weight: a plain index into Weights.w. */
 typedef struct EvalTerm {
@@ -45,7 +45,7 @@ typedef struct EvalTerm {
 /* Writes the nonzero features of pos (at most EVAL_MAX_FEATURE_TERMS: the linear ones in
  * order, then the pattern states ascending, each once with its occurrences summed) and
  * returns their count; *phase gets the phase (men on the board, at most phase_max). */
-int eval_features(const EvalSpec *spec, const Position *pos, EvalFeature *out, int *phase);
+int eval_features(const EvalSpec *spec, const Position *pos, EvalFeatureTerm *out, int *phase);
 
 /* Writes the nonzero terms of pos under spec (at most EVAL_MAX_TERMS, ascending index) and
  * returns their count. */

@@ -17,26 +17,69 @@
 /* The header line naming the variant: "variant turkish". */
 #define VARIANT_KEY "variant"
 
-static void weights_fill(Weights *w, const EvalSpec *spec, const int32_t *values)
+/* The weights that have names: those of the linear features (pattern weights are a table). */
+static int linear_count(const EvalSpec *spec) { return 2 * spec->nfeatures; }
+
+bool weights_init(Weights *w, const EvalSpec *spec)
 {
-    memset(w, 0, sizeof *w);
-    w->spec = spec;
-    memcpy(w->w, values, (size_t)weights_count(spec) * sizeof w->w[0]);
+    int n = weights_count(spec);
+    *w = (Weights){ .spec = spec, .count = n, .w = calloc((size_t)n, sizeof *w->w) };
+    if (!w->w) {
+        *w = (Weights){ 0 };
+        return false;
+    }
+    return true;
 }
 
-void weights_default(Weights *w, const EvalSpec *spec) { weights_fill(w, spec, spec->defaults); }
+bool weights_equal(const Weights *a, const Weights *b)
+{
+    return a->spec == b->spec && a->count == b->count &&
+           memcmp(a->w, b->w, (size_t)a->count * sizeof a->w[0]) == 0;
+}
 
-void weights_material_only(Weights *w, const EvalSpec *spec) { weights_fill(w, spec, spec->material_only); }
+void weights_free(Weights *w)
+{
+    free(w->w);
+    *w = (Weights){ 0 };
+}
+
+/* The linear weights from values, the pattern weights 0. */
+static bool weights_fill(Weights *w, const EvalSpec *spec, const int32_t *values)
+{
+    if (!weights_init(w, spec))
+        return false;
+    memcpy(w->w, values, (size_t)linear_count(spec) * sizeof w->w[0]);
+    return true;
+}
+
+bool weights_default(Weights *w, const EvalSpec *spec) { return weights_fill(w, spec, spec->defaults); }
+
+bool weights_material_only(Weights *w, const EvalSpec *spec) { return weights_fill(w, spec, spec->material_only); }
+
+bool weights_copy(Weights *dst, const Weights *src)
+{
+    if (!weights_init(dst, src->spec))
+        return false;
+    memcpy(dst->w, src->w, (size_t)src->count * sizeof src->w[0]);
+    return true;
+}
+
+bool weights_convert(Weights *dst, const EvalSpec *spec, const Weights *src)
+{
+    if (spec->nfeatures != src->spec->nfeatures || strcmp(spec->variant, src->spec->variant) != 0)
+        return false;
+    return weights_fill(dst, spec, src->w);
+}
 
 const char *weight_name(const EvalSpec *spec, int index)
 {
-    return index >= 0 && index < weights_count(spec) ? spec->weight_names[index] : NULL;
+    return index >= 0 && index < linear_count(spec) ? spec->weight_names[index] : NULL;
 }
 
 /* Lookup of a name that is not NUL-terminated (a token inside a line). */
 static int index_of(const EvalSpec *spec, const char *name, size_t len)
 {
-    for (int i = 0; i < weights_count(spec); i++)
+    for (int i = 0; i < linear_count(spec); i++)
         if (strlen(spec->weight_names[i]) == len && memcmp(spec->weight_names[i], name, len) == 0)
             return i;
     return -1;
@@ -192,7 +235,7 @@ static bool report_missing(const Parse *ps, long line)
     size_t used = 0;
     int missing = 0;
     const EvalSpec *spec = ps->values.spec;
-    for (int i = 0; i < weights_count(spec); i++) {
+    for (int i = 0; i < linear_count(spec); i++) {
         if (ps->set_on_line[i])
             continue;
         if (missing++ < MISSING_LISTED && used < sizeof list) {
@@ -214,19 +257,25 @@ bool weights_parse_text(Weights *w, const EvalSpec *spec, const char *text, size
 {
     if (!text_prepare(source_name, &text, &len, err, errlen))
         return false;
-    /* Parse into a copy so that a bad file leaves *w untouched. */
-    Parse ps = { .values = { .spec = spec }, .source = source_name, .err = err, .errlen = errlen };
+    /* Parse into new weights so that a bad file leaves *w untouched. */
+    Parse ps = { .source = source_name, .err = err, .errlen = errlen };
+    if (!weights_init(&ps.values, spec))
+        return fail(err, errlen, "%s: out of memory", source_name);
     long line = 0;
     for (const char *p = text, *stop = text + len; p < stop;) {
         const char *end = memchr(p, '\n', (size_t)(stop - p));
         if (!end)
             end = stop;
-        if (!parse_line(&ps, p, end, ++line))
+        if (!parse_line(&ps, p, end, ++line)) {
+            weights_free(&ps.values);
             return false;
+        }
         p = end < stop ? end + 1 : end;
     }
-    if (!report_missing(&ps, line > 0 ? line : 1))
+    if (!report_missing(&ps, line > 0 ? line : 1)) {
+        weights_free(&ps.values);
         return false;
+    }
     *w = ps.values;
     return true;
 }

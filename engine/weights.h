@@ -13,19 +13,37 @@
 
 #include "eval_spec.h"
 
-/* Score unit: hundredths of a man.  w[2f] and w[2f + 1] are feature f's (eval_spec.h); the
- * count is the spec's, known at run time, within a fixed bound so Weights copy as values. */
+/* Score unit: hundredths of a man.  w[2f] and w[2f + 1] are feature f's (eval_spec.h): a
+ * linear evaluation has a hundred or so, a pattern evaluation hundreds of thousands, so the
+ * vector lives on the heap.  A Weights owns its vector: the functions below that fill one
+ * (init, default, material_only, copy, parse, load) write a new vector into *w without
+ * freeing what *w held, so give them an empty or freed Weights; weights_free releases it.
+ * A struct copy would share the vector: use weights_copy. */
 typedef struct Weights {
     const EvalSpec *spec; /* the variant and features these values are for */
-    int32_t w[EVAL_MAX_WEIGHTS];
+    int count;            /* 2 * eval_spec_features(spec) */
+    int32_t *w;
 } Weights;
 
-static inline int weights_count(const EvalSpec *spec) { return 2 * spec->nfeatures; }
+static inline int weights_count(const EvalSpec *spec) { return 2 * eval_spec_features(spec); }
 
-/* The spec's hand-set values (the same as data/weights/VARIANT.txt). */
-void weights_default(Weights *w, const EvalSpec *spec);
+/* All weights 0.  False (and *w empty) when memory runs out. */
+bool weights_init(Weights *w, const EvalSpec *spec);
+/* The spec's hand-set values (the same as data/weights/VARIANT.txt); pattern weights 0. */
+bool weights_default(Weights *w, const EvalSpec *spec);
 /* Only material (the spec's material_only): the naive baseline for experiments. */
-void weights_material_only(Weights *w, const EvalSpec *spec);
+bool weights_material_only(Weights *w, const EvalSpec *spec);
+/* A copy of src with its own vector. */
+bool weights_copy(Weights *dst, const Weights *src);
+/* The linear weights of src (a spec with the same linear features, e.g. the trained linear
+ * weights as the parent of a pattern evaluation) under spec, pattern weights 0. */
+bool weights_convert(Weights *dst, const EvalSpec *spec, const Weights *src);
+/* Same spec and the same values. */
+bool weights_equal(const Weights *a, const Weights *b);
+/* Frees the vector and empties *w (safe on an empty Weights and twice). */
+void weights_free(Weights *w);
+/* A Weights freed when its scope ends (gcc and clang): give it an initialiser, = { 0 }. */
+#define WEIGHTS_SCOPED __attribute__((cleanup(weights_free))) Weights
 
 /* Name of weight index ("MAN_MG"), or NULL when index is out of range. */
 const char *weight_name(const EvalSpec *spec, int index);

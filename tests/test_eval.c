@@ -43,8 +43,8 @@ static void random_position(uint64_t *rng, Position *pos)
 static void random_weights(uint64_t *rng, Weights *w, int32_t range)
 {
     uint64_t span = 2 * (uint64_t)range + 1;
-    memset(w, 0, sizeof *w);
-    w->spec = &turkish_eval_spec;
+    if (!w->w)
+        assert_true(weights_init(w, &turkish_eval_spec));
     for (int i = 0; i < EVAL_NUM_WEIGHTS; i++)
         w->w[i] = (int32_t)((int64_t)(next_random(rng) % span) - range);
 }
@@ -121,7 +121,7 @@ static void test_flip_symmetry(void **state)
 {
     (void)state;
     uint64_t rng = 0x9E3779B97F4A7C15ULL;
-    Weights def, rnd;
+    WEIGHTS_SCOPED def = { 0 }, rnd = { 0 };
     weights_default(&def, &turkish_eval_spec);
     for (int i = 0; i < NRANDOM; i++) {
         Position pos, flipped;
@@ -145,7 +145,7 @@ static void test_file_mirror_symmetry(void **state)
 {
     (void)state;
     uint64_t rng = 12345;
-    Weights def;
+    WEIGHTS_SCOPED def = { 0 };
     weights_default(&def, &turkish_eval_spec);
     for (int i = 0; i < NRANDOM; i++) {
         Position pos, mirrored;
@@ -169,7 +169,7 @@ static void test_evaluate_is_dot_of_extract(void **state)
 {
     (void)state;
     uint64_t rng = 0xD1B54A32D192ED03ULL;
-    Weights def, mat, rnd, huge;
+    WEIGHTS_SCOPED def = { 0 }, mat = { 0 }, rnd = { 0 }, huge = { 0 };
     weights_default(&def, &turkish_eval_spec);
     weights_material_only(&mat, &turkish_eval_spec);
     for (int i = 0; i < NRANDOM; i++) {
@@ -209,9 +209,8 @@ static void test_extract_shape(void **state)
 static void test_dot_rounding(void **state)
 {
     (void)state;
-    Weights w;
-    memset(&w, 0, sizeof w);
-    w.spec = &turkish_eval_spec;
+    WEIGHTS_SCOPED w = { 0 };
+    assert_true(weights_init(&w, &turkish_eval_spec));
     w.w[0] = 1;
     const struct { int32_t coef; int score; } cases[] = {
         { 0, 0 }, { 15, 0 }, { 16, 1 }, { 17, 1 }, { 47, 1 }, { 48, 2 },
@@ -234,16 +233,16 @@ static void test_weights_file_round_trip(void **state)
 {
     (void)state;
     char err[256] = "";
-    Weights loaded, def, parsed, again;
+    WEIGHTS_SCOPED loaded = { 0 }, def = { 0 }, parsed = { 0 }, again = { 0 };
     bool ok = weights_load(&loaded, &turkish_eval_spec, WEIGHTS_FILE, err, sizeof err);
     if (!ok)
         fail_msg("%s", err);
     weights_default(&def, &turkish_eval_spec);
-    assert_memory_equal(&loaded, &def, sizeof def);
+    assert_true(weights_equal(&loaded, &def));
 
     char *text = write_to_string(&loaded);
     assert_true(weights_parse(&parsed, &turkish_eval_spec, text, "written", err, sizeof err));
-    assert_memory_equal(&parsed, &loaded, sizeof loaded);
+    assert_true(weights_equal(&parsed, &loaded));
     char *text2 = write_to_string(&parsed);
     assert_string_equal(text, text2);
 
@@ -264,8 +263,9 @@ static void test_weights_file_round_trip(void **state)
     again.w[1] = INT32_MAX;
     free(text);
     text = write_to_string(&again);
+    weights_free(&parsed);
     assert_true(weights_parse(&parsed, &turkish_eval_spec, text, "written", err, sizeof err));
-    assert_memory_equal(&parsed, &again, sizeof again);
+    assert_true(weights_equal(&parsed, &again));
     free(text);
     free(text2);
 }
@@ -290,7 +290,7 @@ static void test_names(void **state)
  * (NULL: removed), and the 1-based number of that line. */
 static char *edit_line(const char *name, const char *replacement, int *line_no)
 {
-    Weights def;
+    WEIGHTS_SCOPED def = { 0 };
     weights_default(&def, &turkish_eval_spec);
     char *text = write_to_string(&def);
     char key[64];
@@ -314,12 +314,12 @@ static char *edit_line(const char *name, const char *replacement, int *line_no)
 /* Parsing text fails, leaves w alone, and the message holds every expected piece. */
 static void expect_error(const char *text, const char *piece1, const char *piece2)
 {
-    Weights w, before;
-    memset(&w, 0x5A, sizeof w);
-    before = w;
+    /* A sentinel, never freed: a failed parse must not write it. */
+    Weights w = { .spec = NULL, .count = 12345, .w = NULL };
     char err[256] = "";
     assert_false(weights_parse(&w, &turkish_eval_spec, text, "test.txt", err, sizeof err));
-    assert_memory_equal(&w, &before, sizeof w);
+    assert_int_equal(w.count, 12345);
+    assert_null(w.spec);
     if (!strstr(err, piece1) || (piece2 && !strstr(err, piece2)))
         fail_msg("message '%s' lacks '%s' / '%s'", err, piece1, piece2 ? piece2 : "");
 }
@@ -392,7 +392,7 @@ static void test_weights_errors(void **state)
     }
 
     char err[256] = "";
-    Weights w;
+    WEIGHTS_SCOPED w = { 0 };
     assert_false(weights_load(&w, &turkish_eval_spec, "data/weights/no-such-file.txt", err, sizeof err));
     assert_non_null(strstr(err, "data/weights/no-such-file.txt: cannot read"));
     assert_false(weights_parse(&w, &turkish_eval_spec, "FOO 1", "x", NULL, 0)); /* no room for a message: fine */
@@ -405,16 +405,17 @@ static void test_weights_lenient_layout(void **state)
     int line;
     char *text = edit_line("SIDE_TO_MOVE_EG", "  \tSIDE_TO_MOVE_EG\t-2147483648  # the minimum", &line);
     char *text2 = edit_line("SIDE_TO_MOVE_MG", "SIDE_TO_MOVE_MG +2147483647\r\n\n# gap\n   ", &line);
-    Weights w, expect;
+    WEIGHTS_SCOPED w = { 0 }, expect = { 0 };
     char err[256] = "";
     assert_true(weights_parse(&w, &turkish_eval_spec, text, "t", err, sizeof err));
     weights_default(&expect, &turkish_eval_spec);
     expect.w[W_SIDE_TO_MOVE_EG] = INT32_MIN;
-    assert_memory_equal(&w, &expect, sizeof w);
+    assert_true(weights_equal(&w, &expect));
+    weights_free(&w);
     assert_true(weights_parse(&w, &turkish_eval_spec, text2, "t", err, sizeof err));
-    weights_default(&expect, &turkish_eval_spec);
+    expect.w[W_SIDE_TO_MOVE_EG] = turkish_eval_spec.defaults[W_SIDE_TO_MOVE_EG];
     expect.w[W_SIDE_TO_MOVE_MG] = INT32_MAX;
-    assert_memory_equal(&w, &expect, sizeof w);
+    assert_true(weights_equal(&w, &expect));
     free(text);
     free(text2);
 }
@@ -423,7 +424,7 @@ static void test_weights_lenient_layout(void **state)
 static void test_material_sanity(void **state)
 {
     (void)state;
-    Weights def, mat;
+    WEIGHTS_SCOPED def = { 0 }, mat = { 0 };
     weights_default(&def, &turkish_eval_spec);
     weights_material_only(&mat, &turkish_eval_spec);
 

@@ -324,7 +324,7 @@ static void test_tuning_matches_weights_runs(void **state)
     c = export_load("weights", "");
     assert_int_equal(c->nrows - 1, 1);
     assert_int_equal(c->ncols[0], 6 + weights_count(&turkish_eval_spec));
-    Weights w;
+    WEIGHTS_SCOPED w = { 0 };
     weights_default(&w, &turkish_eval_spec);
     for (int i = 0; i < weights_count(&turkish_eval_spec); i++)
         assert_int_equal(cell_ll(c, 1, weight_name(&turkish_eval_spec, i)), w.w[i]);

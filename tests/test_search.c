@@ -194,7 +194,7 @@ static void test_tactics_file(void **state)
     static Tactic tactics[MAX_TACTICS];
     int n = read_tactics(tactics, MAX_TACTICS);
     Rules rules = rules_default(&turkish_variant);
-    Weights w;
+    WEIGHTS_SCOPED w = { 0 };
     weights_default(&w, &turkish_eval_spec);
     Searcher *s = new_searcher(&rules, &w);
     int shots = 0, promotions = 0, endgames = 0, failures = 0;
@@ -295,7 +295,7 @@ static void test_node_limit_determinism(void **state)
         "W:WKb3,a5,Ka6,d6:Bf2,h3,f7",
     };
     Rules rules = rules_default(&turkish_variant);
-    Weights w;
+    WEIGHTS_SCOPED w = { 0 };
     weights_default(&w, &turkish_eval_spec);
     SearchLimits limits = { .nodes = test_sanitized() ? 20000 : 50000 };
     for (size_t i = 0; i < sizeof fens / sizeof fens[0]; i++) {
@@ -366,7 +366,7 @@ static void test_never_loses_to_random(void **state)
 {
     (void)state;
     Rules rules = rules_default(&turkish_variant);
-    Weights w;
+    WEIGHTS_SCOPED w = { 0 };
     weights_default(&w, &turkish_eval_spec);
     Searcher *s = new_searcher(&rules, &w);
     int games = test_sanitized() ? 8 : 20;
@@ -529,7 +529,7 @@ static void test_engine_takes_maximum(void **state)
 {
     (void)state;
     Rules rules = rules_default(&turkish_variant);
-    Weights w;
+    WEIGHTS_SCOPED w = { 0 };
     weights_default(&w, &turkish_eval_spec);
     Searcher *s = new_searcher(&rules, &w);
     uint64_t rng = 0xC0FFEE1234567ULL;
@@ -590,7 +590,7 @@ static void test_win_scores_shortest(void **state)
         { "B:Wb2,g2,a3:Bc3", -8 },          /* the one above after a2-b2 */
     };
     Rules rules = rules_default(&turkish_variant);
-    Weights w;
+    WEIGHTS_SCOPED w = { 0 };
     weights_default(&w, &turkish_eval_spec);
     Searcher *s = new_searcher(&rules, &w);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -634,7 +634,7 @@ static void test_claimed_results_exist(void **state)
 {
     (void)state;
     Rules rules = rules_default(&turkish_variant);
-    Weights w;
+    WEIGHTS_SCOPED w = { 0 };
     weights_default(&w, &turkish_eval_spec);
     Searcher *s = new_searcher(&rules, &w);
     uint64_t rng = 0x5EED5EED12345ULL;
@@ -689,7 +689,7 @@ static void test_claimed_results_exist(void **state)
 static void test_one_each_at_the_horizon(void **state)
 {
     (void)state;
-    Weights w;
+    WEIGHTS_SCOPED w = { 0 };
     weights_default(&w, &turkish_eval_spec);
     Position pos;
     parse_fen("W:WKd4:Bd6,f4", &pos);
@@ -717,7 +717,7 @@ static void test_no_move_before_no_progress(void **state)
     (void)state;
     Rules rules = rules_default(&turkish_variant);
     rules.noprogress_plies = 1;
-    Weights w;
+    WEIGHTS_SCOPED w = { 0 };
     weights_default(&w, &turkish_eval_spec);
     Position pos;
     parse_fen("W:Wa2,a3,b1,d1:BKa1", &pos);
@@ -748,7 +748,7 @@ static void test_no_move_before_repetition(void **state)
 {
     (void)state;
     Rules rules = rules_default(&turkish_variant);
-    Weights w;
+    WEIGHTS_SCOPED w = { 0 };
     weights_default(&w, &turkish_eval_spec);
     Position pos, locked;
     parse_fen("W:Wf2,g2,h3,Kd1:Bh2", &pos);
@@ -786,7 +786,7 @@ static void test_international_endgame_count_in_tree(void **state)
     (void)state;
     const Variant *v = &international_variant;
     Rules rules = rules_default(v);
-    Weights w;
+    WEIGHTS_SCOPED w = { 0 };
     weights_default(&w, v->eval);
     Position pos;
     char err[256];
@@ -826,7 +826,7 @@ static void test_bench_signature_pinned(void **state)
     assert_non_null(strstr(out, want));
     if (test_sanitized())
         return; /* the default depth takes a minute under the sanitizers */
-    Weights w;
+    WEIGHTS_SCOPED w = { 0 };
     weights_default(&w, &turkish_eval_spec);
     uint64_t nodes;
     double seconds;
@@ -846,7 +846,7 @@ static void test_bench_bad_position_is_fatal(void **state)
     (void)state;
     static const char *const fens[] = { "start", "W:Wa2,z9:Bh7", "start" };
     int searched = 0;
-    Weights w;
+    WEIGHTS_SCOPED w = { 0 };
     weights_default(&w, &turkish_eval_spec);
     uint64_t nodes;
     double seconds;

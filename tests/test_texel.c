@@ -47,16 +47,16 @@ static int rnd_int(uint64_t *s, int lo, int hi)
 
 /* A synthetic position: an anchor feature (0, like the man count difference) and `terms`
  * random features over the others, values in -3..3 without 0, and a random phase. */
-static int random_features(uint64_t *s, int num_features, int phase_max, int terms, EvalFeature *f)
+static int random_features(uint64_t *s, int num_features, int phase_max, int terms, EvalFeatureTerm *f)
 {
-    f[0] = (EvalFeature){ 0, rnd_int(s, -3, 3) };
+    f[0] = (EvalFeatureTerm){ 0, rnd_int(s, -3, 3) };
     for (int j = 1; j <= terms; j++)
-        f[j] = (EvalFeature){ rnd_int(s, 1, num_features - 1), rnd_int(s, 1, 3) * (rnd(s) & 1 ? 1 : -1) };
+        f[j] = (EvalFeatureTerm){ rnd_int(s, 1, num_features - 1), rnd_int(s, 1, 3) * (rnd(s) & 1 ? 1 : -1) };
     return rnd_int(s, 0, phase_max);
 }
 
 /* The model written out once more, independently of texel.c: the reference. */
-static double model_eval(const EvalFeature *f, int n, int phase, int phase_max, const double *w)
+static double model_eval(const EvalFeatureTerm *f, int n, int phase, int phase_max, const double *w)
 {
     double sum = 0;
     for (int j = 0; j < n; j++)
@@ -77,7 +77,7 @@ static Dataset *make_dataset(uint64_t seed, int n, int num_features, int terms, 
     Dataset *ds = dataset_new(num_features, PHASE_MAX);
     assert_non_null(ds);
     for (int i = 0; i < n; i++) {
-        EvalFeature f[MAXT];
+        EvalFeatureTerm f[MAXT];
         int phase = random_features(&s, num_features, PHASE_MAX, terms, f);
         float label = (float)rnd_int(&s, 0, 2) * 0.5f;
         if (kind != LABEL_RANDOM) {
@@ -106,9 +106,9 @@ static void dense_gradient(const Dataset *ds, const size_t *order, size_t n, con
     memset(grad, 0, (size_t)ds->num_weights * sizeof *grad);
     for (size_t k = 0; k < n; k++) {
         const DatasetPosition *p = &ds->pos[order ? order[k] : k];
-        EvalFeature f[MAXT * 2];
+        EvalFeatureTerm f[MAXT * 2];
         for (int j = 0; j < p->count; j++)
-            f[j] = (EvalFeature){ (int32_t)ds->feature[p->offset + j], ds->value[p->offset + j] };
+            f[j] = (EvalFeatureTerm){ (int32_t)ds->feature[p->offset + j], ds->value[p->offset + j] };
         double prob = texel_sigmoid(K, model_eval(f, p->count, p->phase, ds->phase_max, w));
         double g = 2 * (prob - p->label) * prob * (1 - prob) * K / (double)n;
         for (int j = 0; j < p->count; j++) {
@@ -129,7 +129,7 @@ static void test_dataset_add(void **state)
     Dataset *ds = dataset_new(4, 2);
     assert_non_null(ds);
     assert_int_equal(ds->num_weights, 8);
-    const EvalFeature f[4] = { { 0, 2 }, { 1, 0 }, { 2, -1 }, { 3, 5 } };
+    const EvalFeatureTerm f[4] = { { 0, 2 }, { 1, 0 }, { 2, -1 }, { 3, 5 } };
     assert_true(dataset_add(ds, 7, 1.0f, 1, f, 4));
     assert_int_equal(ds->npos, 1);
     assert_int_equal(ds->pos[0].count, 3); /* the 0 value is dropped */
@@ -138,7 +138,7 @@ static void test_dataset_add(void **state)
     assert_int_equal(ds->value[1], -1);
     assert_true(dataset_add(ds, 8, 0.5f, 0, NULL, 0)); /* no terms: eval 0 */
 
-    const EvalFeature bad[1] = { { 4, 1 } }, neg[1] = { { -1, 1 } }, big[1] = { { 1, 32768 } },
+    const EvalFeatureTerm bad[1] = { { 4, 1 } }, neg[1] = { { -1, 1 } }, big[1] = { { 1, 32768 } },
                       small[1] = { { 1, -32768 } };
     assert_false(dataset_add(ds, 9, 0.5f, 1, bad, 1));
     assert_false(dataset_add(ds, 9, 0.5f, 1, neg, 1));
@@ -203,34 +203,44 @@ static void test_dataset_stores_eval_features(void **state)
     assert_non_null(pos);
     for (int vi = 0; variant_at(vi); vi++) {
         const Variant *v = variant_at(vi);
-        const EvalSpec *spec = v->eval;
-        Weights w;
-        weights_default(&w, spec);
-        double wd[EVAL_MAX_WEIGHTS];
-        for (int j = 0; j < weights_count(spec); j++)
-            wd[j] = w.w[j];
+        const EvalSpec *specs[2] = { v->eval, v->pattern_eval };
         int n = walk_positions(v, 1234 + (uint64_t)vi, pos, N);
-        Dataset *ds = dataset_new(weights_count(spec) / 2, spec->phase_max);
-        assert_non_null(ds);
-        size_t terms = 0;
-        for (int i = 0; i < n; i++) {
-            EvalFeature f[EVAL_MAX_FEATURE_TERMS];
-            int phase, k = eval_features(spec, &pos[i], f, &phase);
-            assert_true(dataset_add(ds, i, 0.5f, phase, f, k));
-            const DatasetPosition *p = &ds->pos[i];
-            assert_int_equal(p->phase, phase);
-            assert_int_equal(p->count, k);
-            assert_int_equal(p->offset, terms);
-            for (int j = 0; j < k; j++) {
-                assert_int_equal(ds->feature[p->offset + j], f[j].feature);
-                assert_int_equal(ds->value[p->offset + j], f[j].value);
+        for (int si = 0; si < 2 && specs[si]; si++) {
+            const EvalSpec *spec = specs[si];
+            WEIGHTS_SCOPED w = { 0 };
+            assert_true(weights_default(&w, spec));
+            double *wd = malloc((size_t)w.count * sizeof *wd);
+            assert_non_null(wd);
+            uint64_t s = 5;
+            for (int j = 0; j < w.count; j++) { /* pattern weights too, so they count */
+                if (j >= 2 * spec->nfeatures)
+                    w.w[j] = rnd_int(&s, -60, 60);
+                wd[j] = w.w[j];
             }
-            terms += (size_t)k;
-            assert_near(texel_eval(ds, (size_t)i, wd), evaluate(&pos[i], &w), 0.5 + 1e-9);
+            Dataset *ds = dataset_new(w.count / 2, spec->phase_max);
+            assert_non_null(ds);
+            size_t terms = 0;
+            for (int i = 0; i < n; i++) {
+                EvalFeatureTerm f[EVAL_MAX_FEATURE_TERMS];
+                int phase, k = eval_features(spec, &pos[i], f, &phase);
+                assert_true(dataset_add(ds, i, 0.5f, phase, f, k));
+                const DatasetPosition *p = &ds->pos[i];
+                assert_int_equal(p->phase, phase);
+                assert_int_equal(p->count, k);
+                assert_int_equal(p->offset, terms);
+                for (int j = 0; j < k; j++) {
+                    assert_int_equal(ds->feature[p->offset + j], f[j].feature);
+                    assert_int_equal(ds->value[p->offset + j], f[j].value);
+                }
+                terms += (size_t)k;
+                assert_near(texel_eval(ds, (size_t)i, wd), evaluate(&pos[i], &w), 0.5 + 1e-9);
+            }
+            printf("%s %s: %.1f features a position on average, %.1f bytes a position\n", v->name,
+                   eval_spec_is_pattern(spec) ? "pattern" : "linear", (double)ds->nterms / (double)ds->npos,
+                   (double)(24 * ds->npos + 6 * ds->nterms) / (double)ds->npos);
+            dataset_free(ds);
+            free(wd);
         }
-        printf("%s: %zu features a position on average, %.1f bytes a position\n", v->name,
-               ds->nterms / ds->npos, (double)(24 * ds->npos + 6 * ds->nterms) / (double)ds->npos);
-        dataset_free(ds);
     }
     free(pos);
 }
@@ -246,7 +256,7 @@ static void test_eval_loss_by_hand(void **state)
      * d loss / d w_j = 2 (p - 1) p (1 - p) K coef_j, coef = {1.5, 0.5, -0.75, -0.25}
      *   = {-0.000582341898, -0.000194113966, 0.000291170949, 0.0000970569829} */
     Dataset *ds = dataset_new(2, 4);
-    const EvalFeature f[2] = { { 0, 2 }, { 1, -1 } };
+    const EvalFeatureTerm f[2] = { { 0, 2 }, { 1, -1 } };
     assert_true(dataset_add(ds, 1, 1.0f, 3, f, 2));
     const double w[4] = { 100, 80, 30, -20 };
     assert_near(texel_eval(ds, 0, w), 172.5, 1e-12);
@@ -470,7 +480,7 @@ static void test_split_by_game(void **state)
             k++;
         }
     assert_int_equal(dataset_bytes(va), sizeof *va + va->pos_cap * sizeof *va->pos);
-    const EvalFeature one[1] = { { 0, 1 } };
+    const EvalFeatureTerm one[1] = { { 0, 1 } };
     assert_false(dataset_add(va, 1, 0.5f, 0, one, 1)); /* views are read-only */
 
     /* Deterministic; another seed, another split. */

@@ -62,7 +62,7 @@ bool dataset_reserve(Dataset *ds, size_t positions, size_t terms)
     return ok;
 }
 
-bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeature *f, int n)
+bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f, int n)
 {
     if (!ds || ds->borrowed || n < 0 || n > EVAL_MAX_FEATURE_TERMS || (n > 0 && !f))
         return false;

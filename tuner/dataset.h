@@ -57,7 +57,7 @@ bool dataset_reserve(Dataset *ds, size_t positions, size_t terms);
  * of range, a value outside int16, a phase outside 0 .. phase_max, n outside
  * 0 .. EVAL_MAX_FEATURE_TERMS, a label outside [0, 1] or NaN, out of memory, or when ds is
  * a split's view. */
-bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeature *f, int n);
+bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f, int n);
 
 /* Bytes the dataset holds (position records and terms, capacity included; a view counts
  * its position records only, the terms being its parent's). */

@@ -22,7 +22,6 @@ void tune_default_config(TuneConfig *cfg, const EvalSpec *spec)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->variant = spec->variant;
-    weights_default(&cfg->start, spec);
     cfg->validation = 0.1;
     cfg->epochs = 300;
     cfg->learning_rate = 1.0;
@@ -49,7 +48,7 @@ typedef struct Loader {
 } Loader;
 
 /* The engine's score from feature terms, as the dataset's model sums them (texel.h). */
-static int feature_eval(const Weights *w, const EvalFeature *f, int n, int phase)
+static int feature_eval(const Weights *w, const EvalFeatureTerm *f, int n, int phase)
 {
     const int pm = w->spec->phase_max;
     int64_t sum = 0;
@@ -86,7 +85,7 @@ static int load_position(void *vctx, int64_t game_id, int ply, const Position *p
         }
     }
     const Weights *w = &ld->cfg->start;
-    EvalFeature f[EVAL_MAX_FEATURE_TERMS];
+    EvalFeatureTerm f[EVAL_MAX_FEATURE_TERMS];
     int phase, n = eval_features(w->spec, pos, f, &phase);
     /* What is fitted must be what is played: the model's sum must be the engine's eval. */
     if (feature_eval(w, f, n, phase) != evaluate(pos, w)) {
@@ -138,7 +137,10 @@ static void blend_labels(Dataset *ds, const float *scores, const double *w, doub
 bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
 {
     memset(out, 0, sizeof *out);
-    out->weights = cfg->start;
+    if (!weights_copy(&out->weights, &cfg->start)) {
+        snprintf(out->error, sizeof out->error, "out of memory");
+        return false;
+    }
     double t0 = now_seconds();
     const EvalSpec *spec = cfg->start.spec;
     int nweights = weights_count(spec);

@@ -11,7 +11,8 @@ typedef struct TuneConfig {
     const char *variant;     /* Variant.name of start's spec: only its games are learnt from */
     const int64_t *run_ids;  /* self-play runs to learn from; nruns = 0: every run */
     int nruns;
-    Weights start;           /* starting point; the man weights stay fixed (the scale) */
+    Weights start;           /* starting point, borrowed (the caller owns and frees it); the
+                                man weights stay fixed (the scale) */
     double validation;       /* share of games held out (split by game) */
     int epochs;
     double learning_rate;
@@ -30,7 +31,7 @@ typedef struct TuneConfig {
 } TuneConfig;
 
 typedef struct TuneOutcome {
-    Weights weights;         /* the fitted weights, rounded */
+    Weights weights;         /* the fitted weights, rounded; owned: weights_free them */
     double K;
     double start_loss;       /* validation loss of the start weights */
     double train_loss, valid_loss; /* at the best epoch */
@@ -47,9 +48,9 @@ typedef struct TuneOutcome {
  * steps; 16384 positions give a gradient whose noise Adam absorbs. */
 #define TUNE_PATTERN_BATCH 16384
 
-/* Defaults for the variant of spec, starting from its hand-set weights: validation 0.1,
- * 300 epochs, learning rate 1, full batch (TUNE_PATTERN_BATCH for a pattern spec), reg 0,
- * dedup on, patience 50, skip 8 plies, seed 1, all threads. */
+/* Defaults for the variant of spec: validation 0.1, 300 epochs, learning rate 1, full batch
+ * (TUNE_PATTERN_BATCH for a pattern spec), reg 0, dedup on, patience 50, skip 8 plies,
+ * seed 1, all threads; start is left empty for the caller. */
 void tune_default_config(TuneConfig *cfg, const EvalSpec *spec);
 
 /* Loads, checks, fits.  False with out->error on a database failure, on too few positions,

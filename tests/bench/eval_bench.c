@@ -40,7 +40,7 @@ int main(void)
     uint64_t rng = 0x2545F4914F6CDD1DULL;
     for (int i = 0; i < NPOS; i++)
         random_position(&rng, &positions[i]);
-    Weights w;
+    WEIGHTS_SCOPED w = { 0 };
     weights_default(&w, &turkish_eval_spec);
 
     long long checksum = 0;

@@ -1,7 +1,8 @@
 /* Texel throughput, positions per second per core, with 1 and 2 threads (best of 3 after a
  * warm-up), and the dataset's bytes a position:
  *   - the Turkish linear evaluation: 1.5 M positions of random games, the engine's own
- *     features (72 weights), one full-batch gradient;
+ *     features (72 weights), one full-batch gradient; the same for 300 k positions under
+ *     the Turkish pattern evaluation;
  *   - a pattern-sized problem: 2 M positions of 100 random terms (30 linear-like values,
  *     70 pattern occurrences of value +-1 or +-2) over 300 k weights: one full-batch
  *     gradient, and one epoch of lazy Adam in mini-batches of 16384 (the gradient, the
@@ -16,7 +17,6 @@
 #include "evaluate.h"
 #include "movelist.h"
 #include "texel.h"
-#include "turkish_eval.h"
 #include "variant.h"
 
 enum { RUNS = 3 };
@@ -35,11 +35,10 @@ static void fail(const char *what)
     exit(1);
 }
 
-/* Random games of the Turkish engine, their features as the tuner stores them. */
-static Dataset *turkish_positions(size_t n)
+/* Random games of the Turkish engine, their features under spec as the tuner stores them. */
+static Dataset *turkish_positions(const EvalSpec *spec, size_t n)
 {
     const Variant *v = variant_by_name("turkish");
-    const EvalSpec *spec = v->eval;
     Rules rules = rules_default(v);
     Dataset *ds = dataset_new(weights_count(spec) / 2, spec->phase_max);
     if (!ds || !dataset_reserve(ds, n, n * 24))
@@ -53,7 +52,7 @@ static Dataset *turkish_positions(size_t n)
             v->generate(&pos, &rules, &list);
             if (list.count == 0)
                 break;
-            EvalFeature f[EVAL_MAX_FEATURE_TERMS];
+            EvalFeatureTerm f[EVAL_MAX_FEATURE_TERMS];
             int phase, k = eval_features(spec, &pos, f, &phase);
             if (!dataset_add(ds, game, (float)(rnd(&s) % 3) * 0.5f, phase, f, k))
                 fail("dataset_add failed");
@@ -74,11 +73,11 @@ static Dataset *pattern_positions(void)
         fail("out of memory");
     uint64_t s = 0x2545F4914F6CDD1Dull;
     for (int i = 0; i < PAT_POSITIONS; i++) {
-        EvalFeature f[PAT_LINEAR + PAT_OCCURRENCES];
+        EvalFeatureTerm f[PAT_LINEAR + PAT_OCCURRENCES];
         for (int j = 0; j < PAT_LINEAR; j++)
-            f[j] = (EvalFeature){ j, (int32_t)(rnd(&s) % 15) - 7 + ((rnd(&s) & 1) ? 8 : -8) };
+            f[j] = (EvalFeatureTerm){ j, (int32_t)(rnd(&s) % 15) - 7 + ((rnd(&s) & 1) ? 8 : -8) };
         for (int j = PAT_LINEAR; j < PAT_LINEAR + PAT_OCCURRENCES; j++) /* states after the linear */
-            f[j] = (EvalFeature){ PAT_LINEAR + (int32_t)(rnd(&s) % (PAT_FEATURES - PAT_LINEAR)),
+            f[j] = (EvalFeatureTerm){ PAT_LINEAR + (int32_t)(rnd(&s) % (PAT_FEATURES - PAT_LINEAR)),
                                   (rnd(&s) & 1 ? 1 : -1) * (rnd(&s) % 8 ? 1 : 2) };
         if (!dataset_add(ds, i / 80, (float)(rnd(&s) % 3) * 0.5f, (int)(rnd(&s) % 33), f,
                          PAT_LINEAR + PAT_OCCURRENCES))
@@ -170,12 +169,21 @@ static void bench_adam_epoch(const char *name, const Dataset *ds, const double *
 
 int main(void)
 {
-    Dataset *tr = turkish_positions(1500000);
+    const Variant *turkish = variant_by_name("turkish");
+    Dataset *tr = turkish_positions(turkish->eval, 1500000);
     double *w = bench_weights(tr->num_weights);
     report_dataset("turkish", tr);
     bench_gradient("turkish", tr, w);
     dataset_free(tr);
     free(w);
+    if (turkish->pattern_eval) { /* the real pattern features: their bytes a position */
+        tr = turkish_positions(turkish->pattern_eval, 300000);
+        report_dataset("turkish-pattern", tr);
+        w = bench_weights(tr->num_weights);
+        bench_gradient("turkish-pattern", tr, w);
+        dataset_free(tr);
+        free(w);
+    }
 
     Dataset *pat = pattern_positions();
     w = bench_weights(pat->num_weights);

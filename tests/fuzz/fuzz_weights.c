@@ -6,8 +6,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    Weights w, back;
-    weights_default(&w, &turkish_eval_spec);
+    WEIGHTS_SCOPED w = { 0 }, back = { 0 };
     char err[512];
     if (weights_parse_text(&w, &turkish_eval_spec, (const char *)data, size, "fuzz", err, sizeof err)) {
         char *text = NULL;
@@ -16,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(f && weights_write(&w, f), "cannot write weights");
         fclose(f);
         FUZZ_CHECK(weights_parse_text(&back, &turkish_eval_spec, text, len, "written", err, sizeof err), "%s", err);
-        FUZZ_CHECK(memcmp(&w, &back, sizeof w) == 0, "weights changed in a round trip");
+        FUZZ_CHECK(weights_equal(&w, &back), "weights changed in a round trip");
         free(text);
     } else {
         FUZZ_CHECK(fuzz_one_line(err) && strncmp(err, "fuzz:", 5) == 0,
