@@ -871,7 +871,7 @@ int main(void)
         cmocka_unit_test(test_regularisation),
         cmocka_unit_test(test_position_set),
     };
-    if (getenv("TEXEL_FILTER"))
+    if (getenv("TEXEL_FILTER")) /* one test by name, while working on it */
         cmocka_set_test_filter(getenv("TEXEL_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
