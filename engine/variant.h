@@ -19,6 +19,7 @@ struct Variant {
     Bitboard promotion_bb[2]; /* squares where WHITE / BLACK men are crowned */
     bool numbered;        /* squares are numbers: FEN ranges "31-50", short capture text */
     const EvalSpec *eval; /* its evaluation (eval_spec.h); NULL while it has none */
+    const EvalSpec *pattern_eval; /* its pattern evaluation; NULL while it has none */
     int pdn_gametype;     /* PDN GameType tag: 30 Turkish, 20 International */
     /* The bench set (bench.h): openings, middlegames and endgames of this game as FEN.
      * Changing it changes the variant's signature. */
