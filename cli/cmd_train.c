@@ -35,13 +35,12 @@ static uint64_t step_seed(const TrainOptions *to, int gen, bool match)
     return to->ro.cfg.seed + (uint64_t)gen * 1000003u + (match ? 500000u : 0u);
 }
 
-static bool load_weights_id(Store *store, const EvalSpec *spec, int64_t id, Weights *w)
+static bool load_weights_id(Store *store, const Variant *v, int64_t id, Weights *w)
 {
-    char *text = NULL, err[512];
-    bool ok = store_weights_get(store, id, &text) && weights_parse(w, spec, text, "stored weights", err, sizeof err);
+    char err[512];
+    bool ok = pipeline_load_stored_weights(store, v, id, w, err, sizeof err);
     if (!ok)
-        cli_runtime_error("weights %lld: %s", (long long)id, text ? err : store_error(store));
-    free(text);
+        cli_runtime_error("%s", err);
     return ok;
 }
 
@@ -84,7 +83,7 @@ static int train_match(Store *store, TrainOptions *to, int64_t train_id, int gen
 static int gauntlet_match(Store *store, TrainOptions *to, int64_t train_id, int gen, int64_t weights_id)
 {
     Weights w;
-    if (!load_weights_id(store, to->ro.cfg.setup.variant->eval, weights_id, &w))
+    if (!load_weights_id(store, to->ro.cfg.setup.variant, weights_id, &w))
         return EXIT_RUNTIME;
     RunOptions ro = to->ro;
     ro.cfg.games = to->gauntlet_games;
@@ -120,7 +119,7 @@ static int generation_steps(Store *store, TrainOptions *to, int64_t train_id, in
 static int train_generation(Store *store, TrainOptions *to, int64_t train_id, int gen, int64_t *best_id)
 {
     Weights best;
-    if (!load_weights_id(store, to->ro.cfg.setup.variant->eval, *best_id, &best))
+    if (!load_weights_id(store, to->ro.cfg.setup.variant, *best_id, &best))
         return EXIT_RUNTIME;
     int code = generation_steps(store, to, train_id, gen, best_id, &best);
     weights_free(&best);
@@ -192,7 +191,7 @@ static int generation_steps(Store *store, TrainOptions *to, int64_t train_id, in
             return EXIT_RUNTIME;
     } else {
         Weights candidate;
-        if (!load_weights_id(store, to->ro.cfg.setup.variant->eval, candidate_id, &candidate))
+        if (!load_weights_id(store, to->ro.cfg.setup.variant, candidate_id, &candidate))
             return EXIT_RUNTIME;
         MatchOutcome mo;
         int code = train_match(store, to, train_id, gen, to->match_games, &to->sprt, &candidate,
@@ -306,8 +305,8 @@ static int final_match(Store *store, TrainOptions *to, int64_t train_id, int64_t
         return EXIT_OK;
     }
     Weights best = { 0 }, start = { 0 };
-    const EvalSpec *spec = to->ro.cfg.setup.variant->eval;
-    if (!load_weights_id(store, spec, best_id, &best) || !load_weights_id(store, spec, start_id, &start)) {
+    const Variant *v = to->ro.cfg.setup.variant;
+    if (!load_weights_id(store, v, best_id, &best) || !load_weights_id(store, v, start_id, &start)) {
         weights_free(&best);
         return EXIT_RUNTIME;
     }
@@ -399,7 +398,7 @@ static int train(Store *store, TrainOptions *to, const Weights *start)
     }
     if (code == EXIT_OK) {
         Weights best = { 0 };
-        if (!load_weights_id(store, to->ro.cfg.setup.variant->eval, best_id, &best))
+        if (!load_weights_id(store, to->ro.cfg.setup.variant, best_id, &best))
             code = EXIT_RUNTIME;
         else if (!weights_save(&best, to->out_path, err, sizeof err))
             code = cli_runtime_error("%s", err);
@@ -491,7 +490,7 @@ static int run_train(int argc, char **argv)
     if (!run_options_finish(&to.ro))
         return EXIT_USAGE;
     Weights start;
-    if (!pipeline_weights_by_name(&start, to.ro.cfg.setup.variant->eval, to.start, err, sizeof err)) {
+    if (!pipeline_weights_by_name(&start, to.ro.cfg.setup.variant, to.start, err, sizeof err)) {
         run_options_free(&to.ro);
         return cli_usage_error("%s", err);
     }

@@ -250,7 +250,7 @@ static int run_tune(int argc, char **argv)
     cfg.variant = variant->name;
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama tune --help')", argv[optind]);
-    if (!pipeline_weights_by_name(&cfg.start, variant->eval, start_path ? start_path : "default", err, sizeof err))
+    if (!pipeline_weights_by_name(&cfg.start, variant, start_path ? start_path : "default", err, sizeof err))
         return cli_usage_error("%s", err);
     int code = tune_with_start(&cfg, db, out_path, runs_text, last);
     weights_free(&cfg.start);

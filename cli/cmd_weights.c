@@ -36,7 +36,7 @@ static int run_weights(int argc, char **argv)
         return cli_usage_error("--check reads a file: give no SET with it");
     Weights w;
     char err[512];
-    if (!pipeline_weights_by_name(&w, v->eval, check ? check : name, err, sizeof err))
+    if (!pipeline_weights_by_name(&w, v, check ? check : name, err, sizeof err))
         return cli_usage_error("%s", err);
     bool written = check || weights_write(&w, stdout);
     weights_free(&w);

@@ -13,6 +13,8 @@
 #include <zlib.h>
 
 #include "pattern_spec_fixture.h"
+#include "pipeline.h"
+#include "store.h"
 #include "test_util.h"
 #include "test_tmpdir.h"
 #include "weights.h"
@@ -339,6 +341,48 @@ static void test_convert_linear_to_pattern(void **state)
         assert_int_equal(pattern.w[i], 0);
 }
 
+/* A pattern set through the database: stored as head and table, read back equal, the same
+ * weights stored twice are one row, named by their hash. */
+static void test_store_round_trip(void **state)
+{
+    (void)state;
+    char path[128], err[512] = "";
+    snprintf(path, sizeof path, "%s/w.db", tmpdir);
+    Store *s = store_open(path, err, sizeof err);
+    assert_non_null(s);
+    WEIGHTS_SCOPED w = { 0 }, back = { 0 }, linear = { 0 }, linear_back = { 0 };
+    random_pattern_weights(&w);
+    int64_t id = pipeline_store_weights(s, &w, 1, 0, "pattern");
+    assert_true(id > 0);
+    assert_int_equal(pipeline_store_weights(s, &w, 2, 0, "again"), id);
+    assert_true(pipeline_load_stored_weights(s, pattern_fixture_variant(), id, &back, err, sizeof err));
+    assert_ptr_equal(back.spec, pattern_fixture_spec());
+    assert_true(weights_equal(&w, &back));
+    /* without the pattern evaluation, the stored set is refused by name */
+    WEIGHTS_SCOPED none = { 0 };
+    assert_false(pipeline_load_stored_weights(s, &turkish_variant, id, &none, err, sizeof err));
+    assert_non_null(strstr(err, "has no pattern evaluation"));
+    /* linear weights keep their text and id scheme */
+    assert_true(weights_default(&linear, &turkish_eval_spec));
+    int64_t lid = pipeline_store_weights(s, &linear, 0, 0, NULL);
+    assert_true(lid > id);
+    assert_true(pipeline_load_stored_weights(s, pattern_fixture_variant(), lid, &linear_back, err, sizeof err));
+    assert_true(weights_equal(&linear, &linear_back));
+    char *text = NULL;
+    unsigned char *blob = NULL;
+    size_t blob_len = 0;
+    assert_true(store_weights_get_blob(s, id, &text, &blob, &blob_len));
+    WeightsImage img;
+    assert_true(weights_image(&w, &img));
+    assert_string_equal(text, img.head);
+    assert_int_equal(blob_len, img.table_len);
+    assert_memory_equal(blob, img.table, blob_len);
+    weights_image_free(&img);
+    free(text);
+    free(blob);
+    store_close(s);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -366,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_linear_file_still_reads),
         cmocka_unit_test(test_loader_picks_spec),
         cmocka_unit_test(test_convert_linear_to_pattern),
+        cmocka_unit_test(test_store_round_trip),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
