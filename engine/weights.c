@@ -169,6 +169,7 @@ typedef struct Parse {
     /* A pattern evaluation's header: the line of each (0 while none) and its value. */
     long eval_line, feature_set_line, patterns_line, hash_line, binary_line;
     uint64_t feature_set, patterns, hash, binary_bytes;
+    bool linear_only; /* weights_parse_linear_values: the pattern header lines skipped */
     const char *source;
     char *err;
     size_t errlen;
@@ -298,12 +299,15 @@ static bool parse_line(Parse *ps, const char *p, const char *end, long line)
     const char *rest_of_line = skip_blanks(name_end, end);
     if (token_is(name, name_end, VARIANT_KEY))
         return parse_variant(ps, rest_of_line, end, line);
-    if (token_is(name, name_end, EVAL_KEY))
-        return parse_eval(ps, rest_of_line, end, line);
-    static const char *const pattern_keys[] = { FEATURE_SET_KEY, PATTERNS_KEY, HASH_KEY, BINARY_KEY };
-    for (size_t k = 0; k < sizeof pattern_keys / sizeof pattern_keys[0]; k++)
-        if (token_is(name, name_end, pattern_keys[k]))
-            return parse_pattern_header(ps, pattern_keys[k], rest_of_line, end, line);
+    static const char *const pattern_keys[] = { EVAL_KEY, FEATURE_SET_KEY, PATTERNS_KEY, HASH_KEY, BINARY_KEY };
+    for (size_t k = 0; k < sizeof pattern_keys / sizeof pattern_keys[0]; k++) {
+        if (!token_is(name, name_end, pattern_keys[k]))
+            continue;
+        if (ps->linear_only)
+            return true;
+        return k == 0 ? parse_eval(ps, rest_of_line, end, line)
+                      : parse_pattern_header(ps, pattern_keys[k], rest_of_line, end, line);
+    }
     const EvalSpec *spec = ps->values.spec;
     int index = index_of(spec, name, (size_t)(name_end - name));
     if (index < 0)
@@ -430,8 +434,8 @@ static bool parse_head(Parse *ps, const char *text, size_t len)
     return report_missing(ps, line) && (!eval_spec_is_pattern(ps->values.spec) || report_pattern_header(ps, line));
 }
 
-bool weights_parse_text(Weights *w, const EvalSpec *spec, const char *text, size_t len,
-                        const char *source_name, char *err, size_t errlen)
+static bool parse_bytes(Weights *w, const EvalSpec *spec, const char *text, size_t len,
+                        const char *source_name, bool linear_only, char *err, size_t errlen)
 {
     size_t head_len = head_length(text, len);
     const unsigned char *table = (const unsigned char *)text + head_len;
@@ -439,7 +443,7 @@ bool weights_parse_text(Weights *w, const EvalSpec *spec, const char *text, size
     if (!text_prepare(source_name, &text, &head_len, err, errlen))
         return false;
     /* Parse into new weights so that a bad file leaves *w untouched. */
-    Parse ps = { .source = source_name, .err = err, .errlen = errlen };
+    Parse ps = { .source = source_name, .err = err, .errlen = errlen, .linear_only = linear_only };
     if (!weights_init(&ps.values, spec))
         return fail(err, errlen, "%s: out of memory", source_name);
     if (!parse_head(&ps, text, head_len) || (eval_spec_is_pattern(spec) && !read_table(&ps, table, table_len))) {
@@ -448,6 +452,20 @@ bool weights_parse_text(Weights *w, const EvalSpec *spec, const char *text, size
     }
     *w = ps.values;
     return true;
+}
+
+bool weights_parse_text(Weights *w, const EvalSpec *spec, const char *text, size_t len,
+                        const char *source_name, char *err, size_t errlen)
+{
+    return parse_bytes(w, spec, text, len, source_name, false, err, errlen);
+}
+
+bool weights_parse_linear_values(Weights *w, const EvalSpec *spec, const char *text, size_t len,
+                                 const char *source_name, char *err, size_t errlen)
+{
+    if (eval_spec_is_pattern(spec))
+        return fail(err, errlen, "%s: weights_parse_linear_values needs a linear spec", source_name);
+    return parse_bytes(w, spec, text, len, source_name, true, err, errlen);
 }
 
 bool weights_parse(Weights *w, const EvalSpec *spec, const char *text, const char *source_name,

@@ -78,6 +78,11 @@ int weight_index(const EvalSpec *spec, const char *name);
  * more bytes, a hash that does not match the weights). */
 bool weights_parse_text(Weights *w, const EvalSpec *spec, const char *text, size_t len,
                         const char *source_name, char *err, size_t errlen);
+/* The linear weights of any weights text of spec's variant (spec linear): the pattern
+ * header lines are skipped and no table is read, so a pattern set's head gives its linear
+ * values (the columns of an export). */
+bool weights_parse_linear_values(Weights *w, const EvalSpec *spec, const char *text, size_t len,
+                                 const char *source_name, char *err, size_t errlen);
 /* The same for a NUL-terminated text. */
 bool weights_parse(Weights *w, const EvalSpec *spec, const char *text, const char *source_name,
                    char *err, size_t errlen);
