@@ -16,7 +16,7 @@
 
 enum { OPT_GENERATIONS = OPT_RUN_FIRST_FREE, OPT_MATCH_GAMES, OPT_START, OPT_WINDOW, OPT_SPRT_T,
        OPT_OUT_T, OPT_RESUME, OPT_EPOCHS_T, OPT_MATCH_NOISE, OPT_FINAL_GAMES, OPT_GAUNTLET,
-       OPT_GAUNTLET_GAMES };
+       OPT_GAUNTLET_GAMES, OPT_EVAL_T };
 
 typedef struct TrainOptions {
     RunOptions ro;            /* self-play settings; the matches use them with their own games */
@@ -26,6 +26,7 @@ typedef struct TrainOptions {
     EngineConfig gauntlet_engine;
     SprtConfig sprt;
     bool resume;
+    EvalChoice eval;          /* --eval */
 } TrainOptions;
 
 /* Seeds: generation g's self-play and match, and the final match (g = 0), never overlap
@@ -355,6 +356,9 @@ static int train(Store *store, TrainOptions *to, const Weights *start)
     if (to->gauntlet && plen < sizeof params) /* only then: earlier runs keep their params */
         snprintf(params + plen, sizeof params - plen, " gauntlet=%s gauntlet_games=%d", to->gauntlet,
                  to->gauntlet_games);
+    plen = strlen(params);
+    if (to->eval == EVAL_PATTERN && plen < sizeof params) /* the same: only when given */
+        snprintf(params + plen, sizeof params - plen, " eval=pattern");
 
     int64_t train_id = 0, best_id = start_id;
     int first_gen = 1;
@@ -437,6 +441,7 @@ static int run_train(int argc, char **argv)
         { "final-games", required_argument, 0, OPT_FINAL_GAMES },
         { "gauntlet", required_argument, 0, OPT_GAUNTLET },
         { "gauntlet-games", required_argument, 0, OPT_GAUNTLET_GAMES },
+        { "eval", required_argument, 0, OPT_EVAL_T },
         OUTSIDE_ENGINE_LONG_OPTIONS,
         { 0, 0, 0, 0 },
     };
@@ -469,6 +474,7 @@ static int run_train(int argc, char **argv)
         case OPT_START: to.start = optarg; break;
         case OPT_OUT_T: to.out_path = optarg; break;
         case OPT_RESUME: to.resume = true; break;
+        case OPT_EVAL_T: if (!pipeline_eval_parse(optarg, &to.eval)) return EXIT_USAGE; break;
         case OPT_SPRT_T:
             if (!sprt_parse(&to.sprt, optarg, err, sizeof err))
                 return cli_usage_error("%s", err);
@@ -490,7 +496,7 @@ static int run_train(int argc, char **argv)
     if (!run_options_finish(&to.ro))
         return EXIT_USAGE;
     Weights start;
-    if (!pipeline_weights_by_name(&start, to.ro.cfg.setup.variant, to.start, err, sizeof err)) {
+    if (!pipeline_start_weights(&start, to.ro.cfg.setup.variant, to.start, to.eval, err, sizeof err)) {
         run_options_free(&to.ro);
         return cli_usage_error("%s", err);
     }
@@ -512,7 +518,7 @@ const Command cmd_train = {
     "usage: dama train [--db FILE] [--generations G] [--games N] [--match-games M]\n"
     "                  [--nodes K] [--threads T] [--start WEIGHTS] [--window W]\n"
     "                  [--sprt elo0=0,elo1=20,alpha=0.05,beta=0.05] [--out FILE] [--resume]\n"
-    "                  [--gauntlet CMD [--gauntlet-games N]]\n"
+    "                  [--gauntlet CMD [--gauntlet-games N]] [--eval linear|pattern]\n"
     "\n"
     "For each generation: self-play N games with the best weights, tune a candidate on the\n"
     "games of the last W generations, match it against the best (at most M games, stopped\n"
@@ -545,6 +551,9 @@ const Command cmd_train = {
     "                     settings (no SPRT); stored as match runs with params train_run=R\n"
     "                     generation=G gauntlet=1 (generation 0: the start weights)\n"
     "  --gauntlet-games N games of each gauntlet (default 100)\n"
+    "  --eval KIND        linear or pattern: the evaluation to train (default: that of the\n"
+    "                     --start weights); with pattern, linear start weights keep their\n"
+    "                     values and the pattern weights start at 0\n"
     RUN_OPTIONS_HELP
     OUTSIDE_ENGINE_OPTIONS_HELP,
     run_train,

@@ -13,7 +13,7 @@
 #include "variant.h"
 
 enum { OPT_DB_T = OPT_FIRST_FREE, OPT_RUNS, OPT_LAST, OPT_OUT, OPT_EPOCHS, OPT_LR, OPT_BATCH_T,
-       OPT_VALIDATION, OPT_THREADS_T, OPT_WEIGHTS_T, OPT_SKIP, OPT_PATIENCE, OPT_LAMBDA };
+       OPT_VALIDATION, OPT_THREADS_T, OPT_WEIGHTS_T, OPT_SKIP, OPT_PATIENCE, OPT_LAMBDA, OPT_EVAL_TU };
 
 /* Per-epoch losses, kept for the database and shown on a terminal. */
 typedef struct EpochLog {
@@ -83,7 +83,9 @@ int pipeline_tune(Store *store, const TuneConfig *cfg, int64_t parent_weights_id
     for (int i = 0; i < c.nruns && n > 0 && (size_t)n < sizeof params - 24; i++)
         n += snprintf(params + n, sizeof params - (size_t)n, "%s%lld", i ? "," : "", (long long)c.run_ids[i]);
     if (c.nruns == 0)
-        snprintf(params + n, sizeof params - (size_t)n, "all");
+        n += snprintf(params + n, sizeof params - (size_t)n, "all");
+    if (eval_spec_is_pattern(c.start.spec) && n > 0 && (size_t)n < sizeof params)
+        snprintf(params + n, sizeof params - (size_t)n, " eval=pattern"); /* only then: as before */
     int64_t run_id = store_run_begin(store, "tune", c.variant, params, pipeline_engine_version(), NULL,
                                      parent_weights_id);
     if (run_id < 0) {
@@ -204,12 +206,14 @@ static int run_tune(int argc, char **argv)
         { "patience", required_argument, 0, OPT_PATIENCE },
         { "lambda", required_argument, 0, OPT_LAMBDA },
         { "variant", required_argument, 0, OPT_VARIANT },
+        { "eval", required_argument, 0, OPT_EVAL_TU },
         { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
     const char *db = "dama.db", *out_path = "tuned-weights.txt", *runs_text = NULL, *start_path = NULL;
     long last = 0, n;
     const Variant *variant = &turkish_variant;
+    EvalChoice eval = EVAL_AS_GIVEN;
     TuneConfig cfg;
     tune_default_config(&cfg, variant->eval);
     char err[512], *end;
@@ -243,6 +247,7 @@ static int run_tune(int argc, char **argv)
             break;
         case OPT_WEIGHTS_T: start_path = optarg; break; /* read once the variant is known */
         case OPT_VARIANT: if (!(variant = cli_variant(optarg))) return EXIT_USAGE; break;
+        case OPT_EVAL_TU: if (!pipeline_eval_parse(optarg, &eval)) return EXIT_USAGE; break;
         default: return EXIT_USAGE;
         }
     }
@@ -250,7 +255,7 @@ static int run_tune(int argc, char **argv)
     cfg.variant = variant->name;
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama tune --help')", argv[optind]);
-    if (!pipeline_weights_by_name(&cfg.start, variant, start_path ? start_path : "default", err, sizeof err))
+    if (!pipeline_start_weights(&cfg.start, variant, start_path ? start_path : "default", eval, err, sizeof err))
         return cli_usage_error("%s", err);
     int code = tune_with_start(&cfg, db, out_path, runs_text, last);
     weights_free(&cfg.start);
@@ -334,6 +339,7 @@ const Command cmd_tune = {
     "usage: dama tune [--variant NAME] [--db FILE] [--runs LIST | --last-generations K] [--out FILE]\n"
     "                 [--epochs E] [--lr X] [--batch B] [--validation F] [--threads T]\n"
     "                 [--weights START] [--skip-plies P] [--patience N] [--lambda L]\n"
+    "                 [--eval linear|pattern]\n"
     "\n"
     "Loads the quiet positions (no capture pending) of the chosen self-play runs, labels\n"
     "each with its game's result from the side to move, fits the logistic scale K, then\n"
@@ -350,6 +356,9 @@ const Command cmd_tune = {
     "  --last-generations K the K most recent self-play runs\n"
     "  --out FILE           weights file to write (default tuned-weights.txt)\n"
     "  --weights START      starting weights (default: built-in hand-set weights)\n"
+    "  --eval KIND          linear or pattern: the evaluation to fit (default: that of\n"
+    "                       START); with pattern, linear START keeps its values and the\n"
+    "                       pattern weights start at 0\n"
     "  --epochs E           at most E passes (default 300)\n"
     "  --lr X               Adam step in hundredths of a man (default 1)\n"
     "  --batch B            positions per step, 0 = full batch (default 0)\n"

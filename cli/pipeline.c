@@ -114,6 +114,44 @@ bool pipeline_weights_by_name(Weights *w, const Variant *v, const char *name, ch
     return true;
 }
 
+bool pipeline_eval_parse(const char *text, EvalChoice *out)
+{
+    if (strcmp(text, "linear") == 0)
+        *out = EVAL_LINEAR;
+    else if (strcmp(text, "pattern") == 0)
+        *out = EVAL_PATTERN;
+    else
+        return cli_usage_error("bad value '%s' for --eval: expected linear or pattern", text), false;
+    return true;
+}
+
+bool pipeline_start_weights(Weights *w, const Variant *v, const char *name, EvalChoice eval, char *err,
+                            size_t errlen)
+{
+    if (eval == EVAL_PATTERN && !v->pattern_eval) {
+        snprintf(err, errlen, "--eval pattern: %s has no pattern evaluation in this build", v->name);
+        return false;
+    }
+    Weights given = { 0 };
+    if (!pipeline_weights_by_name(&given, v, name, err, errlen))
+        return false;
+    bool pattern = eval_spec_is_pattern(given.spec);
+    if (eval == EVAL_LINEAR && pattern) {
+        weights_free(&given);
+        snprintf(err, errlen, "--eval linear: %s holds pattern weights", name);
+        return false;
+    }
+    if (eval != EVAL_PATTERN || pattern) {
+        *w = given;
+        return true;
+    }
+    bool ok = weights_convert(w, v->pattern_eval, &given);
+    weights_free(&given);
+    if (!ok)
+        snprintf(err, errlen, "%s: cannot convert to the pattern evaluation of %s", name, v->name);
+    return ok;
+}
+
 /* The stored games of a run, read back as results by game index. */
 typedef struct StoredScan {
     const RunnerConfig *cfg;

@@ -44,6 +44,21 @@ int pipeline_tune(Store *store, const struct TuneConfig *cfg, int64_t parent_wei
 bool pipeline_weights_by_name(Weights *w, const Variant *v, const char *name, char *err,
                               size_t errlen);
 
+/* --eval of train and tune: the evaluation the run learns. */
+typedef enum EvalChoice {
+    EVAL_AS_GIVEN, /* no --eval: the one of the starting weights */
+    EVAL_LINEAR,
+    EVAL_PATTERN,
+} EvalChoice;
+/* "linear" or "pattern"; false after printing the usage error. */
+bool pipeline_eval_parse(const char *text, EvalChoice *out);
+/* The starting weights of a run: name's (pipeline_weights_by_name), with EVAL_PATTERN the
+ * weights of v's pattern evaluation (linear weights converted: the same linear values,
+ * pattern weights 0; pattern weights as they are).  False with the reason in err: v has
+ * no pattern evaluation, or --eval linear with pattern weights. */
+bool pipeline_start_weights(Weights *w, const Variant *v, const char *name, EvalChoice eval, char *err,
+                            size_t errlen);
+
 /* The match step (cmd_match.c). */
 #include "run_options.h"
 #include "sprt.h"

@@ -53,6 +53,15 @@ static const char *find(const char *data, size_t len, const char *needle, size_t
     return NULL;
 }
 
+/* Turkish as a build without a pattern evaluation has it. */
+static const Variant *linear_only_variant(void)
+{
+    static Variant v;
+    v = turkish_variant;
+    v.pattern_eval = NULL;
+    return &v;
+}
+
 /* The file bytes of w (caller frees). */
 static char *file_bytes(const Weights *w, size_t *len)
 {
@@ -322,7 +331,7 @@ static void test_loader_picks_spec(void **state)
     assert_ptr_equal(back.spec, pattern_fixture_spec());
     assert_true(weights_equal(&w, &back));
     WEIGHTS_SCOPED none = { 0 };
-    assert_false(weights_parse_variant(&none, &turkish_variant, data, len, "p.txt", err, sizeof err));
+    assert_false(weights_parse_variant(&none, linear_only_variant(), data, len, "p.txt", err, sizeof err));
     assert_string_equal(err, "p.txt: pattern weights, but turkish has no pattern evaluation in this build");
     free(data);
 }
@@ -360,7 +369,7 @@ static void test_store_round_trip(void **state)
     assert_true(weights_equal(&w, &back));
     /* without the pattern evaluation, the stored set is refused by name */
     WEIGHTS_SCOPED none = { 0 };
-    assert_false(pipeline_load_stored_weights(s, &turkish_variant, id, &none, err, sizeof err));
+    assert_false(pipeline_load_stored_weights(s, linear_only_variant(), id, &none, err, sizeof err));
     assert_non_null(strstr(err, "has no pattern evaluation"));
     /* linear weights keep their text and id scheme */
     assert_true(weights_default(&linear, &turkish_eval_spec));
@@ -381,6 +390,52 @@ static void test_store_round_trip(void **state)
     free(text);
     free(blob);
     store_close(s);
+}
+
+/* The starting weights of train and tune under --eval. */
+static void test_start_weights_by_eval(void **state)
+{
+    (void)state;
+    char path[128], err[512] = "";
+    snprintf(path, sizeof path, "%s/start.txt", tmpdir);
+    WEIGHTS_SCOPED w = { 0 }, trained = { 0 };
+    random_pattern_weights(&w);
+    assert_true(weights_save(&w, path, err, sizeof err));
+    assert_true(weights_load(&trained, &turkish_eval_spec, "data/weights/turkish-trained.txt", err, sizeof err));
+    const Variant *v = pattern_fixture_variant();
+    struct {
+        const char *name;
+        EvalChoice eval;
+        const EvalSpec *spec; /* NULL: refused with needle */
+        const char *needle;
+    } cases[] = {
+        { "default", EVAL_AS_GIVEN, &turkish_eval_spec, NULL },
+        { "default", EVAL_PATTERN, pattern_fixture_spec(), NULL },
+        { "data/weights/turkish-trained.txt", EVAL_PATTERN, pattern_fixture_spec(), NULL },
+        { "data/weights/turkish-trained.txt", EVAL_LINEAR, &turkish_eval_spec, NULL },
+        { path, EVAL_AS_GIVEN, pattern_fixture_spec(), NULL },
+        { path, EVAL_PATTERN, pattern_fixture_spec(), NULL },
+        { path, EVAL_LINEAR, NULL, "--eval linear: " },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        WEIGHTS_SCOPED got = { 0 };
+        bool ok = pipeline_start_weights(&got, v, cases[i].name, cases[i].eval, err, sizeof err);
+        if (!cases[i].spec) {
+            assert_false(ok);
+            assert_non_null(strstr(err, cases[i].needle));
+            continue;
+        }
+        if (!ok)
+            fail_msg("case %zu: %s", i, err);
+        assert_ptr_equal(got.spec, cases[i].spec);
+        if (cases[i].name == path)
+            assert_true(weights_equal(&got, &w)); /* a pattern file is used as it is */
+        else if (strcmp(cases[i].name, "default") != 0)
+            assert_memory_equal(got.w, trained.w, (size_t)trained.count * sizeof trained.w[0]);
+    }
+    WEIGHTS_SCOPED none = { 0 };
+    assert_false(pipeline_start_weights(&none, linear_only_variant(), "default", EVAL_PATTERN, err, sizeof err));
+    assert_string_equal(err, "--eval pattern: turkish has no pattern evaluation in this build");
 }
 
 static int setup(void **state)
@@ -411,6 +466,7 @@ int main(void)
         cmocka_unit_test(test_loader_picks_spec),
         cmocka_unit_test(test_convert_linear_to_pattern),
         cmocka_unit_test(test_store_round_trip),
+        cmocka_unit_test(test_start_weights_by_eval),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
