@@ -438,6 +438,56 @@ static void test_start_weights_by_eval(void **state)
     assert_string_equal(err, "--eval pattern: turkish has no pattern evaluation in this build");
 }
 
+/* End to end, for each variant of the build that has a pattern evaluation: `dama weights
+ * --eval pattern` writes a file that --check reads, and a match of that file against the
+ * shipped linear weights plays.  Skipped while no variant has one. */
+static void test_pattern_file_plays_linear_file(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    int tested = 0;
+    for (int i = 0; variant_at(i); i++) {
+        const Variant *v = variant_at(i);
+        char file[160], db[160];
+        snprintf(file, sizeof file, "%s/%s-pattern.txt", tmpdir, v->name);
+        snprintf(db, sizeof db, "%s/%s-match.db", tmpdir, v->name);
+        int code = test_dama_run(out, sizeof out, "weights -v %s --eval pattern >%s", v->name, file);
+        if (!v->pattern_eval) { /* the message went into the file with stdout */
+            assert_int_equal(code, 2);
+            char *text = test_read_file(file);
+            assert_non_null(strstr(text, "has no pattern evaluation in this build"));
+            free(text);
+            continue;
+        }
+        assert_int_equal(code, 0);
+        code = test_dama_run(out, sizeof out, "weights -v %s --check %s", v->name, file);
+        if (code != 0 || !strstr(out, ", eval pattern ("))
+            fail_msg("weights --check %s: exit %d: %s", file, code, out);
+        code = test_dama_run(out, sizeof out, "match -v %s --a %s --b data/weights/%s-trained.txt --games 2 "
+                             "--nodes 200 --threads 1 --db %s", v->name, file, v->name, db);
+        if (code != 0)
+            fail_msg("match of %s: exit %d: %s", v->name, code, out);
+        tested++;
+    }
+    if (!tested) {
+        printf("test_pattern_file_plays_linear_file: no variant has a pattern evaluation yet\n");
+        skip();
+    }
+}
+
+/* The option's values, named in the error. */
+static void test_eval_option_values(void **state)
+{
+    (void)state;
+    test_dama_expect("weights --eval nnue", 2, "bad value 'nnue' for --eval: expected linear or pattern");
+    test_dama_expect("train --eval nnue", 2, "bad value 'nnue' for --eval");
+    test_dama_expect("tune --eval nnue", 2, "bad value 'nnue' for --eval");
+    test_dama_expect("weights --eval pattern --check data/weights/turkish.txt", 2,
+                     "--eval pattern: data/weights/turkish.txt holds linear weights");
+    test_dama_expect("weights --eval linear --check data/weights/turkish.txt", 0,
+                     "data/weights/turkish.txt: 72 weights for turkish, eval linear, hash ");
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -467,6 +517,8 @@ int main(void)
         cmocka_unit_test(test_convert_linear_to_pattern),
         cmocka_unit_test(test_store_round_trip),
         cmocka_unit_test(test_start_weights_by_eval),
+        cmocka_unit_test(test_pattern_file_plays_linear_file),
+        cmocka_unit_test(test_eval_option_values),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
