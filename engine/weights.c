@@ -474,15 +474,24 @@ bool weights_parse(Weights *w, const EvalSpec *spec, const char *text, const cha
     return weights_parse_text(w, spec, text, strlen(text), source_name, err, errlen);
 }
 
-bool weights_load(Weights *w, const EvalSpec *spec, const char *path, char *err, size_t errlen)
+/* Reads the file at path and parses it as weights of spec, or else of v's evaluation its
+ * eval line names. */
+static bool load_file(Weights *w, const EvalSpec *spec, const Variant *v, const char *path, char *err,
+                      size_t errlen)
 {
     char *text;
     size_t len;
     if (!text_file_read(path, WEIGHTS_FILE_MAX, &text, &len, err, errlen))
         return false;
-    bool ok = weights_parse_text(w, spec, text, len, path, err, errlen);
+    bool ok = spec ? weights_parse_text(w, spec, text, len, path, err, errlen)
+                   : weights_parse_variant(w, v, text, len, path, err, errlen);
     free(text);
     return ok;
+}
+
+bool weights_load(Weights *w, const EvalSpec *spec, const char *path, char *err, size_t errlen)
+{
+    return load_file(w, spec, NULL, path, err, errlen);
 }
 
 bool weights_text_is_pattern(const char *text, size_t len)
@@ -527,13 +536,7 @@ bool weights_parse_variant(Weights *w, const Variant *v, const char *text, size_
 
 bool weights_load_variant(Weights *w, const Variant *v, const char *path, char *err, size_t errlen)
 {
-    char *text;
-    size_t len;
-    if (!text_file_read(path, WEIGHTS_FILE_MAX, &text, &len, err, errlen))
-        return false;
-    bool ok = weights_parse_variant(w, v, text, len, path, err, errlen);
-    free(text);
-    return ok;
+    return load_file(w, NULL, v, path, err, errlen);
 }
 
 /* The text head: comments, header lines, the linear weights and, when table_len is not
