@@ -104,6 +104,7 @@ static int run_selfplay(int argc, char **argv)
     Store *store = pipeline_open_store(ro.db_path);
     if (!store) {
         run_options_free(&ro);
+        weights_free(&weights);
         return EXIT_RUNTIME;
     }
     int code = EXIT_OK;

@@ -92,8 +92,8 @@ int evaluate_generic(const Position *pos, const Weights *w)
         int k = spec->patterns(pos, state, sign);
         const int32_t *table = w->w + 2 * spec->nfeatures;
         for (int i = 0; i < k; i++) {
-            sum_mg += sign[i] * table[2 * state[i]];
-            sum_eg += sign[i] * table[2 * state[i] + 1];
+            sum_mg += sign[i] * (int64_t)table[2 * state[i]]; /* 64 bits: -1 * INT32_MIN */
+            sum_eg += sign[i] * (int64_t)table[2 * state[i] + 1];
         }
     }
     return eval_scale_score(mg * sum_mg + (spec->phase_max - mg) * sum_eg, spec->phase_max);

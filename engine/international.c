@@ -3,6 +3,7 @@
 #include "international.h"
 #include "international_board.h"
 #include "international_eval.h"
+#include "international_patterns.h"
 #include "movelist.h"
 #include "variant.h"
 
@@ -70,6 +71,7 @@ const Variant international_variant = {
     .promotion_bb = { INTL_ROW_TOP_BB, INTL_ROW_BOTTOM_BB },
     .numbered = true,
     .eval = &international_eval_spec,
+    .pattern_eval = &international_pattern_eval_spec,
     .pdn_gametype = 20,
     .bench_fens = bench_fens,
     .bench_count = (int)(sizeof bench_fens / sizeof bench_fens[0]),

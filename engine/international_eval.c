@@ -12,9 +12,6 @@
 _Static_assert(INTL_EVAL_NUM_FEATURES <= EVAL_MAX_FEATURES, "too many International features");
 _Static_assert(INTL_FEAT_MAN == 0, "feature 0 is the man: the unit the tuner keeps fixed");
 
-/* Men on the board at the start: the full middlegame. */
-#define INTL_PHASE_MAX 40
-
 /* ---- square sets, White's frame ---- */
 
 #define SQ(n) (1ULL << ((n) - 1 + ((n) - 1) / 10))
@@ -198,7 +195,7 @@ static inline void side_features(const Frame *f, int32_t *out)
     out[INTL_FEAT_SIDE_TO_MOVE] = 0; /* set once, by the caller */
 }
 
-static int international_features(const Position *pos, int32_t *v)
+int international_features(const Position *pos, int32_t *v)
 {
     /* masked: bits off the board would count in the popcounts but vanish in the half turn */
     Bitboard wm = pos->men[WHITE] & INTL_BOARD_BB, wk = pos->kings[WHITE] & INTL_BOARD_BB;
@@ -222,19 +219,19 @@ static int international_features(const Position *pos, int32_t *v)
 
 /* ---- the spec ---- */
 
-static const char *const intl_weight_names[] = {
+const char *const intl_weight_names[] = {
 #define INTL_WEIGHT_NAMES(name, mg, eg, why) #name "_MG", #name "_EG",
     INTL_EVAL_FEATURES(INTL_WEIGHT_NAMES)
 #undef INTL_WEIGHT_NAMES
 };
 
-static const char *const intl_feature_why[] = {
+const char *const intl_feature_why[] = {
 #define INTL_FEATURE_WHY(name, mg, eg, why) why,
     INTL_EVAL_FEATURES(INTL_FEATURE_WHY)
 #undef INTL_FEATURE_WHY
 };
 
-static const int32_t intl_defaults[] = {
+const int32_t intl_defaults[] = {
 #define INTL_DEFAULTS(name, mg, eg, why) mg, eg,
     INTL_EVAL_FEATURES(INTL_DEFAULTS)
 #undef INTL_DEFAULTS
@@ -243,7 +240,7 @@ static const int32_t intl_defaults[] = {
 /* Material alone: a king is worth three men (Moby Dam values it 3.3 men once the opening is
  * over; a flying king controls whole diagonals), further kings two: three kings against one
  * are often only a draw on 10x10, so kings beyond the first add less. */
-static const int32_t intl_material_only[2 * INTL_EVAL_NUM_FEATURES] = {
+const int32_t intl_material_only[2 * INTL_EVAL_NUM_FEATURES] = {
     [2 * INTL_FEAT_MAN] = 100,        [2 * INTL_FEAT_MAN + 1] = 100,
     [2 * INTL_FEAT_KING_FIRST] = 300, [2 * INTL_FEAT_KING_FIRST + 1] = 300,
     [2 * INTL_FEAT_KING_EXTRA] = 200, [2 * INTL_FEAT_KING_EXTRA + 1] = 200,
@@ -254,13 +251,4 @@ _Static_assert(sizeof intl_weight_names / sizeof intl_weight_names[0] == 2 * INT
 _Static_assert(sizeof intl_defaults / sizeof intl_defaults[0] == 2 * INTL_EVAL_NUM_FEATURES,
                "two defaults a feature");
 
-const EvalSpec international_eval_spec = {
-    .variant = "international",
-    .nfeatures = INTL_EVAL_NUM_FEATURES,
-    .weight_names = intl_weight_names,
-    .feature_why = intl_feature_why,
-    .defaults = intl_defaults,
-    .material_only = intl_material_only,
-    .phase_max = INTL_PHASE_MAX,
-    .features = international_features,
-};
+const EvalSpec international_eval_spec = { INTL_LINEAR_EVAL_FIELDS };

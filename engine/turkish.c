@@ -1,6 +1,7 @@
 /* Turkish draughts: start position, making a move, square names, and the variant table. */
 #include "turkish.h"
 #include "turkish_eval.h"
+#include "turkish_patterns.h"
 #include "bitboard.h"
 #include "movelist.h"
 #include "variant.h"
@@ -66,6 +67,7 @@ const Variant turkish_variant = {
     .promotion_bb = { RANK_8_BB, RANK_1_BB },
     .numbered = false,
     .eval = &turkish_eval_spec,
+    .pattern_eval = &turkish_pattern_eval_spec,
     .pdn_gametype = 30,
     .bench_fens = bench_fens,
     .bench_count = (int)(sizeof bench_fens / sizeof bench_fens[0]),

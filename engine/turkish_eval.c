@@ -160,7 +160,7 @@ static inline void add_side(const Frame *f, int sign, int32_t *v)
 
 /* Feature values from the side to move into v (FEATURE_SLOTS of them); returns the phase
  * (men on the board). */
-static int turkish_features(const Position *pos, int32_t *v)
+int turkish_features(const Position *pos, int32_t *v)
 {
     for (int i = 0; i < FEATURE_SLOTS; i++)
         v[i] = 0;
@@ -188,41 +188,32 @@ static int turkish_features(const Position *pos, int32_t *v)
     return phase < TURKISH_PHASE_MAX ? phase : TURKISH_PHASE_MAX;
 }
 
-
-static const char *const weight_names[2 * EVAL_NUM_FEATURES] = {
+const char *const turkish_weight_names[2 * EVAL_NUM_FEATURES] = {
 #define WEIGHT_NAMES(name, mg, eg, why) #name "_MG", #name "_EG",
     EVAL_FEATURES(WEIGHT_NAMES)
 #undef WEIGHT_NAMES
 };
 
-static const int32_t default_values[2 * EVAL_NUM_FEATURES] = {
+const int32_t turkish_default_values[2 * EVAL_NUM_FEATURES] = {
 #define WEIGHT_DEFAULTS(name, mg, eg, why) mg, eg,
     EVAL_FEATURES(WEIGHT_DEFAULTS)
 #undef WEIGHT_DEFAULTS
 };
 
-static const char *const feature_why[EVAL_NUM_FEATURES] = {
+const char *const turkish_feature_why[EVAL_NUM_FEATURES] = {
 #define FEATURE_WHY(name, mg, eg, why) why,
     EVAL_FEATURES(FEATURE_WHY)
 #undef FEATURE_WHY
 };
 
 /* The naive baseline of experiments: men 100, the first king 300, further kings 200. */
-static const int32_t material_values[2 * EVAL_NUM_FEATURES] = {
+const int32_t turkish_material_values[2 * EVAL_NUM_FEATURES] = {
     [W_MAN_MG] = 100, [W_MAN_EG] = 100, [W_KING_FIRST_MG] = 300, [W_KING_FIRST_EG] = 300,
     [W_KING_EXTRA_MG] = 200, [W_KING_EXTRA_EG] = 200,
 };
 
 _Static_assert(FEAT_MAN == 0, "feature 0 is the man, the unit of the scores");
+_Static_assert(EVAL_NUM_FEATURES == TURKISH_NFEATURES, "turkish_eval.h says how many features");
 _Static_assert(FEATURE_SLOTS <= EVAL_MAX_FEATURES + 1, "turkish_features writes one spare slot");
 
-const EvalSpec turkish_eval_spec = {
-    .variant = "turkish",
-    .nfeatures = EVAL_NUM_FEATURES,
-    .weight_names = weight_names,
-    .feature_why = feature_why,
-    .defaults = default_values,
-    .material_only = material_values,
-    .phase_max = TURKISH_PHASE_MAX,
-    .features = turkish_features,
-};
+const EvalSpec turkish_eval_spec = { TURKISH_LINEAR_EVAL_FIELDS };

@@ -227,6 +227,7 @@ static void test_tune_and_match(void **state)
     assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --runs 1 --epochs 5 --lambda 0.5 --out %s", db_path, weights), 0);
     assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --lambda 1.5 --out %s", db_path, weights), 2);
     assert_non_null(strstr(out, "--lambda"));
+    weights_free(&w);
     if (!weights_load(&w, &turkish_eval_spec, weights, err, sizeof err))
         fail_msg("%s", err);
     /* a run that does not exist is bad input, named before any fit (exit 2) */
