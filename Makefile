@@ -9,7 +9,7 @@ CC      ?= cc
 STD      = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 INC      = -Iengine -Istore -Iselfplay -Ituner -Ianalysis -Icli
-PKGS     = sqlite3
+PKGS     = sqlite3 zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)

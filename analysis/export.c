@@ -255,9 +255,9 @@ static void calibration_finish(Exporter *e)
     }
 }
 
-/* ---- weights: one column per weight name ---- */
+/* ---- weights: one column per linear weight name (a pattern set's table is no column) ---- */
 
-enum { WCOL_TEXT = 6 };
+enum { WCOL_TEXT = 8 };
 
 static void weights_header(Exporter *e, int n, const char *const *names)
 {
@@ -281,7 +281,8 @@ static void weights_row(Exporter *e, int n, const StoreCell *c)
     char source[64], err[512];
     snprintf(source, sizeof source, "weights %lld", (long long)cell_int(&c[0]));
     bool ok = n > WCOL_TEXT && c[WCOL_TEXT].type == STORE_CELL_TEXT &&
-              weights_parse(&wt, spec, c[WCOL_TEXT].text, source, err, sizeof err);
+              weights_parse_linear_values(&wt, spec, c[WCOL_TEXT].text, strlen(c[WCOL_TEXT].text), source, err,
+                                          sizeof err);
     if (!ok && e->o->warnings)
         fprintf(e->o->warnings, "dama: export weights: %s: the stored text does not parse with "
                 "this build; its weight columns are left empty\n", source);

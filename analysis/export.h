@@ -43,8 +43,9 @@
  *                llr_low, llr_high, verdict, penta, created_at, train_generation and
  *                decision (promoted|rejected) when `dama train` decided on this candidate
  *                (A) against this best (B), empty otherwise
- *   weights      id, variant, generation, parent_id, note, created_at, then one column per
- *                weight name (empty when the stored text does not parse with this build)
+ *   weights      id, variant, generation, parent_id, note, created_at, hash, eval (linear or
+ *                pattern), then one column per linear weight name (empty when the stored
+ *                text does not parse with this build); a pattern set's table is no column
  *   analyses     id, run_id, item_id, fen, best_move, score, score_text, depth, nodes,
  *                time_ms, pv, created_at */
 #ifndef DAMA_EXPORT_H

@@ -221,7 +221,7 @@ static bool build_engine(Hub *h)
         return false;
     }
     Weights weights;
-    if (!pipeline_weights_by_name(&weights, v->eval, h->params.weights[0] ? h->params.weights : "default",
+    if (!pipeline_weights_by_name(&weights, v, h->params.weights[0] ? h->params.weights : "default",
                                   err, sizeof err)) {
         send_error(h, "weights: %s", err);
         return false;
@@ -707,7 +707,7 @@ static int run_hub(int argc, char **argv)
         Weights w;
         if (h->params.rules[0] && !rules_parse(h->params.variant, &rules, h->params.rules, err, sizeof err))
             code = cli_usage_error("--rules: %s", err);
-        else if (h->params.weights[0] && !weights_load(&w, h->params.variant->eval, h->params.weights, err, sizeof err))
+        else if (h->params.weights[0] && !weights_load_variant(&w, h->params.variant, h->params.weights, err, sizeof err))
             code = cli_usage_error("%s", err);
         else if (h->params.weights[0])
             weights_free(&w);

@@ -84,7 +84,7 @@ static int search_option(SearchOptions *so, int opt, const char *arg)
 static bool search_options_finish(SearchOptions *so, const Variant *v)
 {
     char err[512];
-    if (!pipeline_weights_by_name(&so->weights, v->eval, so->weights_name ? so->weights_name : "default",
+    if (!pipeline_weights_by_name(&so->weights, v, so->weights_name ? so->weights_name : "default",
                                   err, sizeof err)) {
         cli_usage_error("%s", err);
         return false;

@@ -94,9 +94,8 @@ static int run_selfplay(int argc, char **argv)
         return cli_usage_error("unexpected argument '%s' (see 'dama selfplay --help')", argv[optind]);
     if (!run_options_finish(&ro))
         return EXIT_USAGE;
-    const EvalSpec *spec = ro.cfg.setup.variant->eval;
     Weights weights;
-    if (!pipeline_weights_by_name(&weights, spec, weights_path ? weights_path : "default", err, sizeof err)) {
+    if (!pipeline_weights_by_name(&weights, ro.cfg.setup.variant, weights_path ? weights_path : "default", err, sizeof err)) {
         run_options_free(&ro);
         return cli_usage_error("%s", err);
     }

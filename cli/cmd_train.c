@@ -16,7 +16,7 @@
 
 enum { OPT_GENERATIONS = OPT_RUN_FIRST_FREE, OPT_MATCH_GAMES, OPT_START, OPT_WINDOW, OPT_SPRT_T,
        OPT_OUT_T, OPT_RESUME, OPT_EPOCHS_T, OPT_MATCH_NOISE, OPT_FINAL_GAMES, OPT_GAUNTLET,
-       OPT_GAUNTLET_GAMES };
+       OPT_GAUNTLET_GAMES, OPT_EVAL_T };
 
 typedef struct TrainOptions {
     RunOptions ro;            /* self-play settings; the matches use them with their own games */
@@ -26,6 +26,7 @@ typedef struct TrainOptions {
     EngineConfig gauntlet_engine;
     SprtConfig sprt;
     bool resume;
+    EvalChoice eval;          /* --eval */
 } TrainOptions;
 
 /* Seeds: generation g's self-play and match, and the final match (g = 0), never overlap
@@ -35,13 +36,12 @@ static uint64_t step_seed(const TrainOptions *to, int gen, bool match)
     return to->ro.cfg.seed + (uint64_t)gen * 1000003u + (match ? 500000u : 0u);
 }
 
-static bool load_weights_id(Store *store, const EvalSpec *spec, int64_t id, Weights *w)
+static bool load_weights_id(Store *store, const Variant *v, int64_t id, Weights *w)
 {
-    char *text = NULL, err[512];
-    bool ok = store_weights_get(store, id, &text) && weights_parse(w, spec, text, "stored weights", err, sizeof err);
+    char err[512];
+    bool ok = pipeline_load_stored_weights(store, v, id, w, err, sizeof err);
     if (!ok)
-        cli_runtime_error("weights %lld: %s", (long long)id, text ? err : store_error(store));
-    free(text);
+        cli_runtime_error("%s", err);
     return ok;
 }
 
@@ -84,7 +84,7 @@ static int train_match(Store *store, TrainOptions *to, int64_t train_id, int gen
 static int gauntlet_match(Store *store, TrainOptions *to, int64_t train_id, int gen, int64_t weights_id)
 {
     Weights w;
-    if (!load_weights_id(store, to->ro.cfg.setup.variant->eval, weights_id, &w))
+    if (!load_weights_id(store, to->ro.cfg.setup.variant, weights_id, &w))
         return EXIT_RUNTIME;
     RunOptions ro = to->ro;
     ro.cfg.games = to->gauntlet_games;
@@ -120,7 +120,7 @@ static int generation_steps(Store *store, TrainOptions *to, int64_t train_id, in
 static int train_generation(Store *store, TrainOptions *to, int64_t train_id, int gen, int64_t *best_id)
 {
     Weights best;
-    if (!load_weights_id(store, to->ro.cfg.setup.variant->eval, *best_id, &best))
+    if (!load_weights_id(store, to->ro.cfg.setup.variant, *best_id, &best))
         return EXIT_RUNTIME;
     int code = generation_steps(store, to, train_id, gen, best_id, &best);
     weights_free(&best);
@@ -192,7 +192,7 @@ static int generation_steps(Store *store, TrainOptions *to, int64_t train_id, in
             return EXIT_RUNTIME;
     } else {
         Weights candidate;
-        if (!load_weights_id(store, to->ro.cfg.setup.variant->eval, candidate_id, &candidate))
+        if (!load_weights_id(store, to->ro.cfg.setup.variant, candidate_id, &candidate))
             return EXIT_RUNTIME;
         MatchOutcome mo;
         int code = train_match(store, to, train_id, gen, to->match_games, &to->sprt, &candidate,
@@ -306,8 +306,8 @@ static int final_match(Store *store, TrainOptions *to, int64_t train_id, int64_t
         return EXIT_OK;
     }
     Weights best = { 0 }, start = { 0 };
-    const EvalSpec *spec = to->ro.cfg.setup.variant->eval;
-    if (!load_weights_id(store, spec, best_id, &best) || !load_weights_id(store, spec, start_id, &start)) {
+    const Variant *v = to->ro.cfg.setup.variant;
+    if (!load_weights_id(store, v, best_id, &best) || !load_weights_id(store, v, start_id, &start)) {
         weights_free(&best);
         return EXIT_RUNTIME;
     }
@@ -356,6 +356,9 @@ static int train(Store *store, TrainOptions *to, const Weights *start)
     if (to->gauntlet && plen < sizeof params) /* only then: earlier runs keep their params */
         snprintf(params + plen, sizeof params - plen, " gauntlet=%s gauntlet_games=%d", to->gauntlet,
                  to->gauntlet_games);
+    plen = strlen(params);
+    if (to->eval == EVAL_PATTERN && plen < sizeof params) /* the same: only when given */
+        snprintf(params + plen, sizeof params - plen, " eval=pattern");
 
     int64_t train_id = 0, best_id = start_id;
     int first_gen = 1;
@@ -399,7 +402,7 @@ static int train(Store *store, TrainOptions *to, const Weights *start)
     }
     if (code == EXIT_OK) {
         Weights best = { 0 };
-        if (!load_weights_id(store, to->ro.cfg.setup.variant->eval, best_id, &best))
+        if (!load_weights_id(store, to->ro.cfg.setup.variant, best_id, &best))
             code = EXIT_RUNTIME;
         else if (!weights_save(&best, to->out_path, err, sizeof err))
             code = cli_runtime_error("%s", err);
@@ -438,6 +441,7 @@ static int run_train(int argc, char **argv)
         { "final-games", required_argument, 0, OPT_FINAL_GAMES },
         { "gauntlet", required_argument, 0, OPT_GAUNTLET },
         { "gauntlet-games", required_argument, 0, OPT_GAUNTLET_GAMES },
+        { "eval", required_argument, 0, OPT_EVAL_T },
         OUTSIDE_ENGINE_LONG_OPTIONS,
         { 0, 0, 0, 0 },
     };
@@ -470,6 +474,7 @@ static int run_train(int argc, char **argv)
         case OPT_START: to.start = optarg; break;
         case OPT_OUT_T: to.out_path = optarg; break;
         case OPT_RESUME: to.resume = true; break;
+        case OPT_EVAL_T: if (!pipeline_eval_parse(optarg, &to.eval)) return EXIT_USAGE; break;
         case OPT_SPRT_T:
             if (!sprt_parse(&to.sprt, optarg, err, sizeof err))
                 return cli_usage_error("%s", err);
@@ -491,7 +496,7 @@ static int run_train(int argc, char **argv)
     if (!run_options_finish(&to.ro))
         return EXIT_USAGE;
     Weights start;
-    if (!pipeline_weights_by_name(&start, to.ro.cfg.setup.variant->eval, to.start, err, sizeof err)) {
+    if (!pipeline_start_weights(&start, to.ro.cfg.setup.variant, to.start, to.eval, err, sizeof err)) {
         run_options_free(&to.ro);
         return cli_usage_error("%s", err);
     }
@@ -513,7 +518,7 @@ const Command cmd_train = {
     "usage: dama train [--db FILE] [--generations G] [--games N] [--match-games M]\n"
     "                  [--nodes K] [--threads T] [--start WEIGHTS] [--window W]\n"
     "                  [--sprt elo0=0,elo1=20,alpha=0.05,beta=0.05] [--out FILE] [--resume]\n"
-    "                  [--gauntlet CMD [--gauntlet-games N]]\n"
+    "                  [--gauntlet CMD [--gauntlet-games N]] [--eval linear|pattern]\n"
     "\n"
     "For each generation: self-play N games with the best weights, tune a candidate on the\n"
     "games of the last W generations, match it against the best (at most M games, stopped\n"
@@ -546,6 +551,9 @@ const Command cmd_train = {
     "                     settings (no SPRT); stored as match runs with params train_run=R\n"
     "                     generation=G gauntlet=1 (generation 0: the start weights)\n"
     "  --gauntlet-games N games of each gauntlet (default 100)\n"
+    "  --eval KIND        linear or pattern: the evaluation to train (default: that of the\n"
+    "                     --start weights); with pattern, linear start weights keep their\n"
+    "                     values and the pattern weights start at 0\n"
     RUN_OPTIONS_HELP
     OUTSIDE_ENGINE_OPTIONS_HELP,
     run_train,

@@ -13,8 +13,8 @@
 #include "variant.h"
 
 enum { OPT_DB_T = OPT_FIRST_FREE, OPT_RUNS, OPT_LAST, OPT_OUT, OPT_EPOCHS, OPT_LR, OPT_BATCH_T,
-       OPT_VALIDATION, OPT_THREADS_T, OPT_WEIGHTS_T, OPT_SKIP, OPT_PATIENCE, OPT_LAMBDA, OPT_REG,
-       OPT_DEDUP, OPT_NO_DEDUP };
+       OPT_VALIDATION, OPT_THREADS_T, OPT_WEIGHTS_T, OPT_SKIP, OPT_PATIENCE, OPT_LAMBDA, OPT_EVAL_TU,
+       OPT_REG, OPT_DEDUP, OPT_NO_DEDUP };
 
 /* Per-epoch losses, kept for the database and shown on a terminal. */
 typedef struct EpochLog {
@@ -84,7 +84,9 @@ int pipeline_tune(Store *store, const TuneConfig *cfg, int64_t parent_weights_id
     for (int i = 0; i < c.nruns && n > 0 && (size_t)n < sizeof params - 24; i++)
         n += snprintf(params + n, sizeof params - (size_t)n, "%s%lld", i ? "," : "", (long long)c.run_ids[i]);
     if (c.nruns == 0)
-        snprintf(params + n, sizeof params - (size_t)n, "all");
+        n += snprintf(params + n, sizeof params - (size_t)n, "all");
+    if (eval_spec_is_pattern(c.start.spec) && n > 0 && (size_t)n < sizeof params)
+        snprintf(params + n, sizeof params - (size_t)n, " eval=pattern"); /* only then: as before */
     int64_t run_id = store_run_begin(store, "tune", c.variant, params, pipeline_engine_version(), NULL,
                                      parent_weights_id);
     if (run_id < 0) {
@@ -212,6 +214,7 @@ static int run_tune(int argc, char **argv)
         { "dedup", no_argument, 0, OPT_DEDUP },
         { "no-dedup", no_argument, 0, OPT_NO_DEDUP },
         { "variant", required_argument, 0, OPT_VARIANT },
+        { "eval", required_argument, 0, OPT_EVAL_TU },
         { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
@@ -219,6 +222,7 @@ static int run_tune(int argc, char **argv)
     long last = 0, n;
     bool batch_given = false;
     const Variant *variant = &turkish_variant;
+    EvalChoice eval = EVAL_AS_GIVEN;
     TuneConfig cfg;
     tune_default_config(&cfg, variant->eval);
     char err[512], *end;
@@ -264,17 +268,18 @@ static int run_tune(int argc, char **argv)
             break;
         case OPT_WEIGHTS_T: start_path = optarg; break; /* read once the variant is known */
         case OPT_VARIANT: if (!(variant = cli_variant(optarg))) return EXIT_USAGE; break;
+        case OPT_EVAL_TU: if (!pipeline_eval_parse(optarg, &eval)) return EXIT_USAGE; break;
         default: return EXIT_USAGE;
         }
     }
     /* The variant's games and weights; the other options keep their values. */
     cfg.variant = variant->name;
-    if (!batch_given) /* the variant's default: full batch or mini-batches (tune.h) */
-        cfg.batch = eval_spec_is_pattern(variant->eval) ? TUNE_PATTERN_BATCH : 0;
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama tune --help')", argv[optind]);
-    if (!pipeline_weights_by_name(&cfg.start, variant->eval, start_path ? start_path : "default", err, sizeof err))
+    if (!pipeline_start_weights(&cfg.start, variant, start_path ? start_path : "default", eval, err, sizeof err))
         return cli_usage_error("%s", err);
+    if (!batch_given) /* the evaluation's default: full batch or mini-batches (tune.h) */
+        cfg.batch = eval_spec_is_pattern(cfg.start.spec) ? TUNE_PATTERN_BATCH : 0;
     int code = tune_with_start(&cfg, db, out_path, runs_text, last);
     weights_free(&cfg.start);
     return code;
@@ -357,7 +362,7 @@ const Command cmd_tune = {
     "usage: dama tune [--variant NAME] [--db FILE] [--runs LIST | --last-generations K] [--out FILE]\n"
     "                 [--epochs E] [--lr X] [--batch B] [--validation F] [--threads T]\n"
     "                 [--weights START] [--skip-plies P] [--patience N] [--lambda L]\n"
-    "                 [--reg R] [--no-dedup]\n"
+    "                 [--eval linear|pattern] [--reg R] [--no-dedup]\n"
     "\n"
     "Loads the quiet positions (no capture pending) of the chosen self-play runs, drops\n"
     "repeated positions, labels each with its game's result from the side to move, fits\n"
@@ -375,6 +380,9 @@ const Command cmd_tune = {
     "  --last-generations K the K most recent self-play runs\n"
     "  --out FILE           weights file to write (default tuned-weights.txt)\n"
     "  --weights START      starting weights (default: built-in hand-set weights)\n"
+    "  --eval KIND          linear or pattern: the evaluation to fit (default: that of\n"
+    "                       START); with pattern, linear START keeps its values and the\n"
+    "                       pattern weights start at 0\n"
     "  --epochs E           at most E passes (default 300)\n"
     "  --lr X               Adam step in hundredths of a man (default 1)\n"
     "  --batch B            positions per step, 0 = full batch (default: 0 for a linear\n"

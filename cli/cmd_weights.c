@@ -1,31 +1,46 @@
 /* `dama weights`: the built-in weights of a variant as a weights file, a starting point for
  * editing or tuning, and a check that a file reads. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "pipeline.h"
 #include "variant.h"
 #include "weights.h"
 
-enum { OPT_W_CHECK = OPT_FIRST_FREE };
+enum { OPT_W_CHECK = OPT_FIRST_FREE, OPT_W_EVAL };
+
+/* What --check says of a file that reads: enough to tell two weights files apart. */
+static void print_check(const char *path, const Weights *w, const Variant *v)
+{
+    printf("%s: %d weights for %s, eval %s", path, w->count, v->name,
+           eval_spec_is_pattern(w->spec) ? "pattern" : "linear");
+    if (eval_spec_is_pattern(w->spec))
+        printf(" (feature-set %" PRIu32 ", %d patterns)", w->spec->feature_set_version, w->spec->npattern_states);
+    printf(", hash %016" PRIx64 "\n", weights_hash(w));
+}
 
 static int run_weights(int argc, char **argv)
 {
     static const struct option longopts[] = {
         { "variant", required_argument, 0, OPT_VARIANT },
         { "check", required_argument, 0, OPT_W_CHECK },
+        { "eval", required_argument, 0, OPT_W_EVAL },
         { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
     const Variant *v = &turkish_variant;
     const char *check = NULL;
+    EvalChoice eval = EVAL_AS_GIVEN;
     int o;
     while ((o = cli_getopt(argc, argv, longopts)) != -1) {
         switch (o) {
         case OPT_HELP: return cli_print_help("weights");
         case OPT_VARIANT: if (!(v = cli_variant(optarg))) return EXIT_USAGE; break;
         case OPT_W_CHECK: check = optarg; break;
+        case OPT_W_EVAL: if (!pipeline_eval_parse(optarg, &eval)) return EXIT_USAGE; break;
         default: return EXIT_USAGE;
         }
     }
@@ -36,12 +51,29 @@ static int run_weights(int argc, char **argv)
         return cli_usage_error("--check reads a file: give no SET with it");
     Weights w;
     char err[512];
-    if (!pipeline_weights_by_name(&w, v->eval, check ? check : name, err, sizeof err))
+    if (check) {
+        /* The file as it is: --eval only says which kind it must be. */
+        if (!pipeline_weights_by_name(&w, v, check, err, sizeof err))
+            return cli_usage_error("%s", err);
+        bool pattern = eval_spec_is_pattern(w.spec);
+        if ((eval == EVAL_PATTERN && !pattern) || (eval == EVAL_LINEAR && pattern)) {
+            weights_free(&w);
+            return cli_usage_error("--eval %s: %s holds %s weights", pattern ? "linear" : "pattern", check,
+                                   pattern ? "pattern" : "linear");
+        }
+        print_check(check, &w, v);
+        weights_free(&w);
+        return EXIT_OK;
+    }
+    if (!pipeline_start_weights(&w, v, name, eval, err, sizeof err))
         return cli_usage_error("%s", err);
-    bool written = check || weights_write(&w, stdout);
+    /* Like gzip -c: binary data goes to a file or a pipe, never to a terminal. */
+    if (eval_spec_is_pattern(w.spec) && isatty(STDOUT_FILENO)) {
+        weights_free(&w);
+        return cli_usage_error("pattern weights end in binary data: redirect standard output to a file");
+    }
+    bool written = weights_write(&w, stdout);
     weights_free(&w);
-    if (check)
-        printf("%s: %d weights for %s\n", check, weights_count(v->eval), v->name);
     if (!written)
         return cli_runtime_error("cannot write the weights to standard output");
     return EXIT_OK;
@@ -49,15 +81,19 @@ static int run_weights(int argc, char **argv)
 
 const Command cmd_weights = {
     "weights", "print a variant's built-in weights as a weights file, or check a file",
-    "usage: dama weights [--variant NAME] [default | material]\n"
-    "       dama weights [--variant NAME] --check FILE\n"
+    "usage: dama weights [--variant NAME] [--eval linear|pattern] [default | material]\n"
+    "       dama weights [--variant NAME] [--eval linear|pattern] --check FILE\n"
     "\n"
     "Prints the weights file of the built-in hand-set weights (default) or of the material-\n"
     "only baseline (material) to standard output: every weight with the reason of its term,\n"
-    "ready to edit and give to --weights, --start or --a/--b.  With --check, reads FILE as\n"
-    "weights of the variant and prints 'FILE: N weights for VARIANT', or the first error as\n"
-    "FILE:LINE: reason (exit 2).\n"
+    "ready to edit and give to --weights, --start or --a/--b.  With --eval pattern, the file\n"
+    "is for the variant's pattern evaluation: the same linear weights, every pattern weight\n"
+    "0, after the text head a binary table (so standard output must not be a terminal).\n"
+    "With --check, reads FILE as weights of the variant (linear or pattern, as its 'eval'\n"
+    "line says; --eval insists on one) and prints 'FILE: N weights for VARIANT, eval KIND,\n"
+    "hash HEX', or the first error as FILE:LINE: reason (exit 2).\n"
     "\n"
-    "  -v, --variant NAME  turkish (default) or international (short tr, intl)\n",
+    "  -v, --variant NAME  turkish (default) or international (short tr, intl)\n"
+    "  --eval KIND         linear or pattern (default: linear, or the file's)\n",
     run_weights,
 };

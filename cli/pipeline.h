@@ -17,11 +17,14 @@ const char *pipeline_engine_version(void);
  * count `dama bench --depth 6` prints.  Exits with an error if the bench cannot run. */
 void pipeline_bench_signature(const Variant *v, char *buf, size_t len);
 
-/* The canonical text of w (malloc'd), or NULL when out of memory. */
-char *weights_to_text(const Weights *w);
-/* Stores w (deduplicated by text); returns its id or -1 (message in store_error). */
+/* Stores w as its file's head and table (deduplicated by text for linear weights, by
+ * weights_hash for a pattern evaluation's); returns its id or -1 (message in store_error). */
 int64_t pipeline_store_weights(Store *store, const Weights *w, int generation, int64_t parent,
                                const char *note);
+/* Reads stored weights id back as v's weights of the evaluation they declare; false with
+ * "weights ID: reason" in err. */
+bool pipeline_load_stored_weights(Store *store, const Variant *v, int64_t id, Weights *w, char *err,
+                                  size_t errlen);
 
 /* Opens the database for a command, printing the error; NULL on failure. */
 Store *pipeline_open_store(const char *path);
@@ -36,9 +39,25 @@ int pipeline_tune(Store *store, const struct TuneConfig *cfg, int64_t parent_wei
                   int generation, const char *out_path, bool show,
                   const atomic_bool *stop, int64_t *result_weights_id);
 
-/* Weights by name: a file, or "default" / "material" for the built-in sets. */
-bool pipeline_weights_by_name(Weights *w, const EvalSpec *spec, const char *name, char *err,
+/* Weights by name: a file (of v's linear or pattern evaluation, as its eval line says), or
+ * "default" / "material" for the built-in sets of v's linear evaluation. */
+bool pipeline_weights_by_name(Weights *w, const Variant *v, const char *name, char *err,
                               size_t errlen);
+
+/* --eval of train and tune: the evaluation the run learns. */
+typedef enum EvalChoice {
+    EVAL_AS_GIVEN, /* no --eval: the one of the starting weights */
+    EVAL_LINEAR,
+    EVAL_PATTERN,
+} EvalChoice;
+/* "linear" or "pattern"; false after printing the usage error. */
+bool pipeline_eval_parse(const char *text, EvalChoice *out);
+/* The starting weights of a run: name's (pipeline_weights_by_name), with EVAL_PATTERN the
+ * weights of v's pattern evaluation (linear weights converted: the same linear values,
+ * pattern weights 0; pattern weights as they are).  False with the reason in err: v has
+ * no pattern evaluation, or --eval linear with pattern weights. */
+bool pipeline_start_weights(Weights *w, const Variant *v, const char *name, EvalChoice eval, char *err,
+                            size_t errlen);
 
 /* The match step (cmd_match.c). */
 #include "run_options.h"

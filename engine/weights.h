@@ -2,7 +2,20 @@
  * text form (files in data/weights/): one "name value" per line, '#' starts a comment, blank
  * lines are ignored, every weight of the variant's EvalSpec is named exactly once, and a
  * line "variant NAME" says which variant the weights are for (files without it are read as
- * the variant the caller expects: Turkish files from before the line existed). */
+ * the variant the caller expects: Turkish files from before the line existed).
+ *
+ * A pattern evaluation's file (eval_spec_is_pattern) has more header lines, then its linear
+ * weights as above, then its pattern weights as binary data after one last text line:
+ *     variant turkish
+ *     eval pattern              the evaluation the weights are for ("eval linear" may
+ *                               appear in a linear file; no line = linear)
+ *     feature-set 3             EvalSpec.feature_set_version: what the states mean
+ *     patterns 65536            EvalSpec.npattern_states
+ *     hash 0123456789abcdef     weights_hash of the whole vector
+ *     MAN_MG 100 ...
+ *     binary zlib 12345         then exactly 12345 bytes: the pattern weights 2 nfeatures
+ *                               .. count - 1 as int32 little-endian, compressed with zlib
+ * Everything is checked when it is read: a file of other states or other values is refused. */
 #ifndef DAMA_WEIGHTS_H
 #define DAMA_WEIGHTS_H
 
@@ -12,6 +25,8 @@
 #include <stdio.h>
 
 #include "eval_spec.h"
+
+struct Variant;
 
 /* Score unit: hundredths of a man.  w[2f] and w[2f + 1] are feature f's (eval_spec.h): a
  * linear evaluation has a hundred or so, a pattern evaluation hundreds of thousands, so the
@@ -45,6 +60,10 @@ void weights_free(Weights *w);
 /* A Weights freed when its scope ends (gcc and clang): give it an initialiser, = { 0 }. */
 #define WEIGHTS_SCOPED __attribute__((cleanup(weights_free))) Weights
 
+/* FNV-1a 64 of the whole vector as int32 little-endian: what names pattern weights in
+ * their file and in the database. */
+uint64_t weights_hash(const Weights *w);
+
 /* Name of weight index ("MAN_MG"), or NULL when index is out of range. */
 const char *weight_name(const EvalSpec *spec, int index);
 /* Index of the weight called name, or -1. */
@@ -52,20 +71,55 @@ int weight_index(const EvalSpec *spec, const char *name);
 
 /* Parses the len bytes at text as weights of spec (a leading byte-order mark is skipped,
  * CRLF line ends are fine).  On error returns false, leaves *w unchanged and writes one line
- * to err: "SOURCE:LINE: reason" (a NUL byte or invalid UTF-8, weights of another variant,
- * unknown, duplicate or missing names, a value that is not an integer or does not fit
- * int32, text after the value). */
+ * to err: "SOURCE:LINE: reason" (a NUL byte or invalid UTF-8 in the text, weights of another
+ * variant or evaluation, unknown, duplicate or missing names, a value that is not an
+ * integer or does not fit int32, text after the value, a pattern header that does not match
+ * spec) or "SOURCE: reason" (the binary table truncated, corrupt, too long or followed by
+ * more bytes, a hash that does not match the weights). */
 bool weights_parse_text(Weights *w, const EvalSpec *spec, const char *text, size_t len,
                         const char *source_name, char *err, size_t errlen);
+/* The linear weights of any weights text of spec's variant (spec linear): the pattern
+ * header lines are skipped and no table is read, so a pattern set's head gives its linear
+ * values (the columns of an export). */
+bool weights_parse_linear_values(Weights *w, const EvalSpec *spec, const char *text, size_t len,
+                                 const char *source_name, char *err, size_t errlen);
 /* The same for a NUL-terminated text. */
 bool weights_parse(Weights *w, const EvalSpec *spec, const char *text, const char *source_name,
                    char *err, size_t errlen);
-/* Reads and parses the file at path (at most 1 MiB); errors as weights_parse_text, or
- * "PATH: cannot read: why". */
+/* Reads and parses the file at path (at most WEIGHTS_FILE_MAX bytes); errors as
+ * weights_parse_text, or "PATH: cannot read: why". */
 bool weights_load(Weights *w, const EvalSpec *spec, const char *path, char *err, size_t errlen);
-/* Writes the canonical text: a header comment and the variant line, then every weight in
- * table order, each feature's pair under a comment saying why it exists.  False on a write
- * error. */
+#define WEIGHTS_FILE_MAX ((size_t)64 << 20)
+
+/* True when the text declares weights of a pattern evaluation ("eval pattern" before any
+ * binary data). */
+bool weights_text_is_pattern(const char *text, size_t len);
+/* The evaluation of v the text declares: v->pattern_eval for "eval pattern", else v->eval;
+ * NULL with "SOURCE: reason" in err when v has none such. */
+const EvalSpec *weights_spec_for(const struct Variant *v, const char *text, size_t len,
+                                 const char *source_name, char *err, size_t errlen);
+/* weights_parse_text and weights_load with the spec weights_spec_for picks. */
+bool weights_parse_variant(Weights *w, const struct Variant *v, const char *text, size_t len,
+                           const char *source_name, char *err, size_t errlen);
+bool weights_load_variant(Weights *w, const struct Variant *v, const char *path, char *err,
+                          size_t errlen);
+
+/* The file form of a Weights in its two parts: the text head (all of a linear file) and,
+ * for a pattern evaluation, the compressed table that follows it.  A file is head then
+ * table; the database stores them in two columns. */
+typedef struct WeightsImage {
+    char *head;           /* NUL-terminated text */
+    size_t head_len;
+    unsigned char *table; /* NULL for linear weights */
+    size_t table_len;
+} WeightsImage;
+/* False when memory runs out. */
+bool weights_image(const Weights *w, WeightsImage *img);
+void weights_image_free(WeightsImage *img);
+
+/* Writes the canonical file: a header comment and the header lines, then every linear
+ * weight in table order, each feature's pair under a comment saying why it exists, then a
+ * pattern evaluation's table.  False on a write error. */
 bool weights_write(const Weights *w, FILE *out);
 
 /* Writes the canonical text to path through a temporary file renamed into place, so a

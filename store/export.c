@@ -23,7 +23,7 @@
  *   matches      match_id, run_id, weights_a, generation_a, weights_b, generation_b, games,
  *                wins, draws, losses, score, elo, elo_low, elo_high, llr, llr_low, llr_high,
  *                verdict, penta, created_at, train_generation, decision
- *   weights      id, variant, generation, parent_id, note, created_at, text
+ *   weights      id, variant, generation, parent_id, note, created_at, hash, eval, text
  *   analyses     id, run_id, item_id, fen, best_move, score, depth, nodes, time_ms, pv,
  *                created_at
  * runs, games, positions, summary and openings end with the variant.
@@ -122,7 +122,8 @@ static const struct ExportQuery {
       " WHERE " RUN_FILTER("m.run_id") " AND coalesce(" RUN_VARIANT("m.run_id") ", wa.variant) IS ?3"
       " ORDER BY m.id" },
     { "weights",
-      "SELECT id, variant, generation, parent_id, note, created_at, text FROM weights"
+      "SELECT id, variant, generation, parent_id, note, created_at, hash,"
+      " CASE WHEN blob IS NULL THEN 'linear' ELSE 'pattern' END AS eval, text FROM weights"
       " WHERE variant = ?3 AND (?1 = 0 OR id IN (SELECT weights_id FROM runs WHERE id = ?1"
       "   UNION SELECT white_weights_id FROM games WHERE run_id = ?1"
       "   UNION SELECT black_weights_id FROM games WHERE run_id = ?1"

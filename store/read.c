@@ -134,21 +134,49 @@ bool store_game_read(Store *s, int64_t game_id, StoredGame *out)
     return true;
 }
 
-bool store_weights_get(Store *s, int64_t id, char **text_out)
+bool store_weights_get_blob(Store *s, int64_t id, char **text_out, unsigned char **blob_out, size_t *blob_len)
 {
     if (text_out) *text_out = NULL;
+    if (blob_out) *blob_out = NULL;
+    if (blob_len) *blob_len = 0;
     if (!store_ready(s)) return false;
     if (!text_out) return store_fail(s, "store_weights_get: no output");
     sqlite3_stmt *st = store_stmt(s, STMT_WEIGHTS_GET);
     store_bind_int(s, st, 1, id);
     int rc = store_step(s, st);
     bool oom = false;
-    if (rc == SQLITE_ROW) *text_out = store_column_strdup(st, 0, &oom);
+    if (rc == SQLITE_ROW) {
+        *text_out = store_column_strdup(st, 0, &oom);
+        const void *blob = sqlite3_column_blob(st, 1);
+        size_t len = (size_t)sqlite3_column_bytes(st, 1);
+        if (blob_out && sqlite3_column_type(st, 1) != SQLITE_NULL) {
+            *blob_out = malloc(len ? len : 1);
+            if (*blob_out) {
+                if (len) memcpy(*blob_out, blob, len);
+                *blob_len = len;
+            } else {
+                oom = true;
+            }
+        }
+    }
     store_done(st);
     if (rc == SQLITE_DONE) return store_fail(s, "no weights %lld", (long long)id);
     if (rc != SQLITE_ROW) return store_fail_db(s, "store_weights_get");
-    if (oom || !*text_out) return store_fail(s, "store_weights_get: out of memory");
+    if (oom || !*text_out) {
+        free(*text_out);
+        *text_out = NULL;
+        if (blob_out) {
+            free(*blob_out);
+            *blob_out = NULL;
+        }
+        return store_fail(s, "store_weights_get: out of memory");
+    }
     return true;
+}
+
+bool store_weights_get(Store *s, int64_t id, char **text_out)
+{
+    return store_weights_get_blob(s, id, text_out, NULL, NULL);
 }
 
 int64_t store_latest_weights(Store *s, const char *variant)

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include "store_internal.h"
 
-#define SCHEMA_VERSION 5
+#define SCHEMA_VERSION 6
 #define APPLICATION_ID 1145130305 /* 'DAMA' in the file header: marks a dama database */
 
 /* The tables of imported PDN games: in the schema and in the 4 -> 5 migration alike. */
@@ -42,16 +42,19 @@
  *   sed 's/\\/\\\\/g; s/"/\\"/g; s/^/    "/; s/$/\\n"/' data/schema.sql
  * (its last three tables are PDN_TABLES_SQL, which the 4 -> 5 migration shares). */
 static const char schema_sql[] =
-    "-- dama database, schema version 5.\n"
+    "-- dama database, schema version 6.\n"
     "-- store/schema.c embeds this text byte for byte (tests/test_store.c checks it), so the\n"
     "-- binary never reads it from the working directory.  Change both together, bump\n"
     "-- user_version, and add a migration step in store/schema.c.\n"
     "-- Times are Unix seconds.  Bitboards are uint64 stored as the int64 with the same bits.\n"
     "\n"
     "PRAGMA application_id = 1145130305; -- 'DAMA': tells a dama database from other files\n"
-    "PRAGMA user_version = 5;\n"
+    "PRAGMA user_version = 6;\n"
     "\n"
-    "-- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash of text).\n"
+    "-- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash): the hash\n"
+    "-- of text for linear weights; for a pattern evaluation (since v6) the hash of the weight\n"
+    "-- vector, text its readable head (engine/weights.h) and blob the compressed table that\n"
+    "-- follows it in a file (NULL for linear weights).\n"
     "CREATE TABLE weights (\n"
     "    id          INTEGER PRIMARY KEY,\n"
     "    variant     TEXT    NOT NULL,\n"
@@ -61,6 +64,7 @@ static const char schema_sql[] =
     "    hash        TEXT    NOT NULL,\n"
     "    created_at  INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),\n"
     "    note        TEXT,\n"
+    "    blob        BLOB,\n"
     "    UNIQUE (variant, hash)\n"
     ");\n"
     "CREATE INDEX weights_generation ON weights(variant, generation);\n"
@@ -241,6 +245,9 @@ static const char *const migrations[SCHEMA_VERSION] = {
     /* 4 -> 5: what imported PDN games keep (tags, comments and variations, identity) */
     [4] = PDN_TABLES_SQL
     "PRAGMA user_version = 5;\n",
+    /* 5 -> 6: the compressed table of pattern weights */
+    [5] = "ALTER TABLE weights ADD COLUMN blob BLOB;\n"
+    "PRAGMA user_version = 6;\n",
 };
 
 const char *store_schema_sql(void) { return schema_sql; }

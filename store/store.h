@@ -96,8 +96,19 @@ bool store_run_end(Store *s, int64_t run_id, const char *status);
  * and note of the existing row are kept).  parent_id <= 0 = none. */
 int64_t store_weights_put(Store *s, const char *variant, int generation, int64_t parent_id,
                           const char *text, const char *note);
+/* Weights with a binary part (a pattern evaluation's, weights.h): text is the readable head,
+ * blob the blob_len bytes of the compressed table, hash the weights' own hash (16 hex
+ * digits), which names them instead of the hash of the text; the same hash returns the
+ * existing id when text and blob are the same (an error otherwise).  blob NULL is
+ * store_weights_put. */
+int64_t store_weights_put_blob(Store *s, const char *variant, int generation, int64_t parent_id,
+                               const char *text, const void *blob, size_t blob_len, const char *hash,
+                               const char *note);
 /* Copies the text into *text_out (malloc'd; the caller frees it). */
 bool store_weights_get(Store *s, int64_t id, char **text_out);
+/* The same and the blob (malloc'd into *blob_out with its length; NULL, 0 for weights that
+ * have none). */
+bool store_weights_get_blob(Store *s, int64_t id, char **text_out, unsigned char **blob_out, size_t *blob_len);
 /* Id of the variant's weights with the highest generation (the newest among equals);
  * 0 when the variant has none, negative on error. */
 int64_t store_latest_weights(Store *s, const char *variant);

@@ -19,10 +19,10 @@
     X(RUN_INSERT, "INSERT INTO runs (kind, params, engine_version, bench_signature,"         \
                   " weights_id, host, pid, variant) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)") \
     X(RUN_END, "UPDATE runs SET ended_at = " STORE_NOW ", status = ?2 WHERE id = ?1")        \
-    X(WEIGHTS_FIND, "SELECT id, text FROM weights WHERE variant = ?1 AND hash = ?2")         \
+    X(WEIGHTS_FIND, "SELECT id, text, blob FROM weights WHERE variant = ?1 AND hash = ?2")   \
     X(WEIGHTS_INSERT, "INSERT INTO weights (variant, generation, parent_id, text, hash,"     \
-                      " note) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")                              \
-    X(WEIGHTS_GET, "SELECT text FROM weights WHERE id = ?1")                                 \
+                      " note, blob) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")                    \
+    X(WEIGHTS_GET, "SELECT text, blob FROM weights WHERE id = ?1")                           \
     X(WEIGHTS_LATEST, "SELECT id FROM weights WHERE variant = ?1"                            \
                       " ORDER BY generation DESC, id DESC LIMIT 1")                          \
     X(OPENING_FIND, "SELECT id, variant FROM openings WHERE fen = ?1")                       \
@@ -161,6 +161,11 @@ static inline void store_bind_null(Store *s, sqlite3_stmt *st, int col)
 static inline void store_bind_text(Store *s, sqlite3_stmt *st, int col, const char *text)
 {
     store_bind_result(s, col, text ? sqlite3_bind_text(st, col, text, -1, SQLITE_STATIC) : sqlite3_bind_null(st, col));
+}
+/* Bytes, or NULL when data is NULL. */
+static inline void store_bind_blob(Store *s, sqlite3_stmt *st, int col, const void *data, size_t len)
+{
+    store_bind_result(s, col, data ? sqlite3_bind_blob64(st, col, data, len, SQLITE_STATIC) : sqlite3_bind_null(st, col));
 }
 static inline void store_bind_id(Store *s, sqlite3_stmt *st, int col, int64_t id)
 {

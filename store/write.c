@@ -66,8 +66,15 @@ static void text_hash(const char *text, char out[17])
     snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
-/* Under the write lock: the id of the same text, 0 when new, -1 on error. */
-static int64_t weights_find(Store *s, const char *variant, const char *hash, const char *text)
+/* The stored weights: their text and their blob (NULL, 0 for linear weights). */
+typedef struct WeightsRow {
+    const char *text;
+    const void *blob;
+    size_t blob_len;
+} WeightsRow;
+
+/* Under the write lock: the id of the same weights, 0 when new, -1 on error. */
+static int64_t weights_find(Store *s, const char *variant, const char *hash, const WeightsRow *row)
 {
     sqlite3_stmt *st = store_stmt(s, STMT_WEIGHTS_FIND);
     store_bind_text(s, st, 1, variant);
@@ -76,9 +83,13 @@ static int64_t weights_find(Store *s, const char *variant, const char *hash, con
     int rc = store_step(s, st);
     if (rc == SQLITE_ROW) {
         const char *old = (const char *)sqlite3_column_text(st, 1);
+        const void *old_blob = sqlite3_column_blob(st, 2);
+        size_t old_len = (size_t)sqlite3_column_bytes(st, 2);
         id = sqlite3_column_int64(st, 0);
-        if (!old || strcmp(old, text) != 0) {
-            store_fail(s, "store_weights_put: hash %s of weights %lld matches a different text",
+        bool same_blob = (old_blob != NULL) == (row->blob != NULL) && old_len == row->blob_len &&
+                         (old_len == 0 || memcmp(old_blob, row->blob, old_len) == 0);
+        if (!old || strcmp(old, row->text) != 0 || !same_blob) {
+            store_fail(s, "store_weights_put: hash %s of weights %lld matches different weights",
                        hash, (long long)id);
             id = -1;
         }
@@ -91,36 +102,51 @@ static int64_t weights_find(Store *s, const char *variant, const char *hash, con
 }
 
 static int64_t weights_insert(Store *s, const char *variant, int generation, int64_t parent_id,
-                              const char *text, const char *hash, const char *note)
+                              const WeightsRow *row, const char *hash, const char *note)
 {
     sqlite3_stmt *st = store_stmt(s, STMT_WEIGHTS_INSERT);
     store_bind_text(s, st, 1, variant);
     store_bind_int(s, st, 2, generation);
     store_bind_id(s, st, 3, parent_id);
-    store_bind_text(s, st, 4, text);
+    store_bind_text(s, st, 4, row->text);
     store_bind_text(s, st, 5, hash);
     store_bind_text(s, st, 6, note);
+    store_bind_blob(s, st, 7, row->blob, row->blob_len);
     if (!step_done(s, st, "store_weights_put")) return -1;
     return sqlite3_last_insert_rowid(s->db);
 }
 
-int64_t store_weights_put(Store *s, const char *variant, int generation, int64_t parent_id,
-                          const char *text, const char *note)
+int64_t store_weights_put_blob(Store *s, const char *variant, int generation, int64_t parent_id,
+                               const char *text, const void *blob, size_t blob_len, const char *hash,
+                               const char *note)
 {
     if (!store_ready(s)) return -1;
     if (!variant || !variant[0] || !text)
         return store_fail(s, "store_weights_put: missing variant or text"), -1;
-    char hash[17];
-    text_hash(text, hash);
-    /* Find and insert under one lock, so two writers cannot both insert the same text. */
+    if (blob && (!hash || strlen(hash) != 16))
+        return store_fail(s, "store_weights_put: a blob needs the weights' hash"), -1;
+    char text_hash_hex[17];
+    if (!blob)
+        text_hash(text, text_hash_hex);
+    const char *key = blob ? hash : text_hash_hex;
+    /* An empty blob is still a blob: SQLite would read a zero-length one back as NULL. */
+    static const unsigned char no_bytes[1];
+    WeightsRow row = { text, blob && blob_len == 0 ? no_bytes : blob, blob_len };
+    /* Find and insert under one lock, so two writers cannot both insert the same weights. */
     if (!store_begin_write(s)) return -1;
-    int64_t id = weights_find(s, variant, hash, text);
-    if (id == 0) id = weights_insert(s, variant, generation, parent_id, text, hash, note);
+    int64_t id = weights_find(s, variant, key, &row);
+    if (id == 0) id = weights_insert(s, variant, generation, parent_id, &row, key, note);
     if (id < 0) {
         store_rollback(s);
         return -1;
     }
     return store_commit(s) ? id : -1;
+}
+
+int64_t store_weights_put(Store *s, const char *variant, int generation, int64_t parent_id,
+                          const char *text, const char *note)
+{
+    return store_weights_put_blob(s, variant, generation, parent_id, text, NULL, 0, NULL, note);
 }
 
 int64_t store_opening_find_or_insert(Store *s, const char *variant, const char *fen, const char *source)

@@ -9,6 +9,7 @@
 #include <csv.h>
 #include <errno.h>
 #include <math.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,8 @@
 #include "turkish_eval.h"
 #include "variant.h"
 #include "weights.h"
+#include "pattern_spec_fixture.h"
+#include "pipeline.h"
 
 /* A numeric cell. */
 static long long cell_ll(const Csv *c, int row, const char *name) { return strtoll(csv_cell(c, row, name), NULL, 10); }
@@ -292,6 +295,37 @@ static void test_calibration(void **state)
     csv_release(c);
 }
 
+/* A pattern set exports its eval, hash and linear values; its table is no column. */
+static void test_pattern_weights_export(void **state)
+{
+    (void)state;
+    char db[128], csv[128], err[256];
+    snprintf(db, sizeof db, "%s/pattern.db", fx.dir);
+    snprintf(csv, sizeof csv, "%s/pattern.csv", fx.dir);
+    Store *s = store_open(db, err, sizeof err);
+    assert_non_null(s);
+    WEIGHTS_SCOPED w = { 0 };
+    assert_true(weights_init(&w, pattern_fixture_spec()));
+    for (int i = 0; i < w.count; i++)
+        w.w[i] = (int32_t)(i * 7919 % 2001) - 1000; /* a table that does not compress to nothing */
+    assert_true(pipeline_store_weights(s, &w, 3, 0, "pattern") > 0);
+    store_close(s);
+    assert_int_equal(sh("%s export --db %s weights --out %s", test_dama_bin(), db, csv), 0);
+    Csv *c = csv_load(csv);
+    assert_int_equal(c->nrows - 1, 1);
+    assert_string_equal(csv_cell(c, 1, "eval"), "pattern");
+    char hash[17];
+    snprintf(hash, sizeof hash, "%016" PRIx64, weights_hash(&w));
+    assert_string_equal(csv_cell(c, 1, "hash"), hash);
+    assert_int_equal(c->ncols[0], 8 + weights_count(&turkish_eval_spec)); /* the linear weights only */
+    for (int i = 0; i < weights_count(&turkish_eval_spec); i++)
+        assert_int_equal(cell_ll(c, 1, weight_name(&turkish_eval_spec, i)), w.w[i]);
+    csv_release(c);
+    char *text = test_read_file(csv);
+    assert_true(strlen(text) < 4096); /* 2000 pattern weights did not go into the file */
+    free(text);
+}
+
 static void test_tuning_matches_weights_runs(void **state)
 {
     (void)state;
@@ -323,7 +357,9 @@ static void test_tuning_matches_weights_runs(void **state)
 
     c = export_load("weights", "");
     assert_int_equal(c->nrows - 1, 1);
-    assert_int_equal(c->ncols[0], 6 + weights_count(&turkish_eval_spec));
+    assert_int_equal(c->ncols[0], 8 + weights_count(&turkish_eval_spec));
+    assert_string_equal(csv_cell(c, 1, "eval"), "linear");
+    assert_int_equal(strlen(csv_cell(c, 1, "hash")), 16);
     WEIGHTS_SCOPED w = { 0 };
     weights_default(&w, &turkish_eval_spec);
     for (int i = 0; i < weights_count(&turkish_eval_spec); i++)
@@ -672,6 +708,7 @@ int main(void)
         cmocka_unit_test(test_summary_and_openings),
         cmocka_unit_test(test_calibration),
         cmocka_unit_test(test_tuning_matches_weights_runs),
+        cmocka_unit_test(test_pattern_weights_export),
         cmocka_unit_test(test_analyses_quoting),
         cmocka_unit_test(test_writer_quoting),
         cmocka_unit_test(test_run_filter_and_dir),

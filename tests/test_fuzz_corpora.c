@@ -27,6 +27,9 @@ static const char *replaying; /* the input file being replayed, named on failure
 #define LLVMFuzzerTestOneInput fuzz_weights_one
 #include "fuzz/fuzz_weights.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_weights_pattern_one
+#include "fuzz/fuzz_weights_pattern.c"
+#undef LLVMFuzzerTestOneInput
 #define LLVMFuzzerTestOneInput fuzz_batch_fen_one
 #include "fuzz/fuzz_batch_fen.c"
 #undef LLVMFuzzerTestOneInput
@@ -84,6 +87,7 @@ static void check(const char *dir, FuzzOne one)
 static void test_fen(void **state) { (void)state; check("tests/fuzz/fen", fuzz_fen_one); }
 static void test_move(void **state) { (void)state; check("tests/fuzz/move", fuzz_move_one); }
 static void test_weights(void **state) { (void)state; check("tests/fuzz/weights", fuzz_weights_one); }
+static void test_weights_pattern(void **state) { (void)state; check("tests/fuzz/weights_pattern", fuzz_weights_pattern_one); }
 static void test_batch_fen(void **state) { (void)state; check("tests/fuzz/batch_fen", fuzz_batch_fen_one); }
 static void test_pdn(void **state) { (void)state; check("tests/fuzz/pdn", fuzz_pdn_one); }
 static void test_pdn_import(void **state) { (void)state; check("tests/fuzz/pdn_import", fuzz_pdn_import_one); }
@@ -94,6 +98,7 @@ int main(void)
         cmocka_unit_test(test_fen),
         cmocka_unit_test(test_move),
         cmocka_unit_test(test_weights),
+        cmocka_unit_test(test_weights_pattern),
         cmocka_unit_test(test_batch_fen),
         cmocka_unit_test(test_pdn),
         cmocka_unit_test(test_pdn_import),

@@ -420,6 +420,12 @@ static void expect_old_data(const char *path, int version)
     assert_true(store_weights_get(s, 1, &text));
     assert_string_equal(text, "man 100\n");
     free(text);
+    unsigned char *blob = NULL;
+    size_t blob_len = 1;
+    assert_true(store_weights_get_blob(s, 1, &text, &blob, &blob_len));  /* old weights: no blob */
+    assert_null(blob);
+    assert_int_equal(blob_len, 0);
+    free(text);
     assert_true(store_check(s));
     /* the new columns work: a game index is unique within its run */
     int64_t run = store_run_begin(s, "selfplay", "turkish", NULL, NULL, NULL, 1);
@@ -457,7 +463,7 @@ static void expect_old_data(const char *path, int version)
 static void test_migrate_real_old_files(void **state)
 {
     const TempDb *t = *state;
-    for (int version = 1; version <= 4; version++) {
+    for (int version = 1; version <= 5; version++) {
         temp_db_reset(t);
         make_old_database(t->path, version);
         assert_int_equal(raw_int(t->path, "PRAGMA user_version"), version);
@@ -917,6 +923,45 @@ static void test_check_detects_damage(void **state)
     assert_false(store_check(s));
     assert_non_null(strstr(store_error(s), "foreign key"));
     store_close(s);
+}
+
+/* Weights with a blob (a pattern evaluation's table): kept byte for byte, named by the hash
+ * given, deduplicated by it, and never confused with other weights of the same hash. */
+static void test_weights_blob(void **state)
+{
+    const TempDb *t = *state;
+    Store *s = open_ok(t->path);
+    const unsigned char blob[] = { 0x78, 0x9c, 0x00, 0xff, 0x00, 0x01 };  /* NUL bytes inside */
+    int64_t a = store_weights_put_blob(s, "turkish", 0, 0, "variant turkish\neval pattern\n", blob, sizeof blob,
+                                       "0123456789abcdef", "pattern");
+    assert_true(a > 0);
+    assert_int_equal(store_weights_put_blob(s, "turkish", 4, 0, "variant turkish\neval pattern\n", blob,
+                                            sizeof blob, "0123456789abcdef", "again"), a);
+    assert_int_equal(count(s, "weights"), 1);
+    /* the same hash with another table is refused, and so is a blob without a hash */
+    const unsigned char other[] = { 1, 2, 3 };
+    assert_true(store_weights_put_blob(s, "turkish", 0, 0, "variant turkish\neval pattern\n", other, sizeof other,
+                                       "0123456789abcdef", NULL) < 0);
+    assert_non_null(strstr(store_error(s), "matches different weights"));
+    assert_true(store_weights_put_blob(s, "turkish", 0, 0, "x", blob, sizeof blob, NULL, NULL) < 0);
+    char *text = NULL;
+    unsigned char *back = NULL;
+    size_t len = 0;
+    assert_true(store_weights_get_blob(s, a, &text, &back, &len));
+    assert_string_equal(text, "variant turkish\neval pattern\n");
+    assert_int_equal(len, sizeof blob);
+    assert_memory_equal(back, blob, sizeof blob);
+    free(text);
+    free(back);
+    /* linear weights: no blob, named by the hash of their text as before */
+    int64_t b = store_weights_put(s, "turkish", 0, 0, "man 100\n", NULL);
+    assert_true(store_weights_get_blob(s, b, &text, &back, &len));
+    assert_null(back);
+    assert_int_equal(len, 0);
+    free(text);
+    store_close(s);
+    assert_string_equal(raw_text(t->path, "SELECT hash FROM weights WHERE id = 1"), "0123456789abcdef");
+    assert_int_equal(raw_int(t->path, "SELECT count(*) FROM weights WHERE blob IS NULL"), 1);
 }
 
 static void test_weights_and_openings(void **state)
@@ -1433,6 +1478,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_batch_all_or_nothing, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_check_detects_damage, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_weights_and_openings, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_weights_blob, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_snapshot, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_open_readonly, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_readonly_directory, setup_db, teardown_db),
