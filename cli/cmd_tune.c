@@ -220,7 +220,8 @@ static int run_tune(int argc, char **argv)
     };
     const char *db = "dama.db", *out_path = "tuned-weights.txt", *runs_text = NULL, *start_path = NULL;
     long last = 0, n;
-    bool batch_given = false;
+    /* The options whose default depends on the evaluation, known once START is read. */
+    bool batch_given = false, lr_given = false, reg_given = false, patience_given = false;
     const Variant *variant = &turkish_variant;
     EvalChoice eval = EVAL_AS_GIVEN;
     TuneConfig cfg;
@@ -235,7 +236,7 @@ static int run_tune(int argc, char **argv)
         case OPT_LAST: if (!cli_long("--last-generations", optarg, 1, 1000, &last)) return EXIT_USAGE; break;
         case OPT_OUT: out_path = optarg; break;
         case OPT_EPOCHS: if (!cli_long("--epochs", optarg, 1, 1000000, &n)) return EXIT_USAGE; cfg.epochs = (int)n; break;
-        case OPT_PATIENCE: if (!cli_long("--patience", optarg, 0, 1000000, &n)) return EXIT_USAGE; cfg.patience = (int)n; break;
+        case OPT_PATIENCE: if (!cli_long("--patience", optarg, 0, 1000000, &n)) return EXIT_USAGE; cfg.patience = (int)n; patience_given = true; break;
         case OPT_SKIP: if (!cli_long("--skip-plies", optarg, 0, 1000, &n)) return EXIT_USAGE; cfg.skip_plies = (int)n; break;
         case OPT_BATCH_T:
             if (!cli_long("--batch", optarg, 0, 1000000000L, &n))
@@ -248,6 +249,7 @@ static int run_tune(int argc, char **argv)
             cfg.learning_rate = strtod(optarg, &end);
             if (*end || end == optarg || !(cfg.learning_rate > 0))
                 return cli_usage_error("bad value '%s' for --lr: expected a positive number", optarg);
+            lr_given = true;
             break;
         case OPT_LAMBDA:
             cfg.lambda = strtod(optarg, &end);
@@ -258,6 +260,7 @@ static int run_tune(int argc, char **argv)
             cfg.reg = strtod(optarg, &end);
             if (*end || end == optarg || !(cfg.reg >= 0 && cfg.reg < 1e30))
                 return cli_usage_error("bad value '%s' for --reg: expected a number >= 0", optarg);
+            reg_given = true;
             break;
         case OPT_DEDUP: cfg.dedup = true; break;
         case OPT_NO_DEDUP: cfg.dedup = false; break;
@@ -278,8 +281,16 @@ static int run_tune(int argc, char **argv)
         return cli_usage_error("unexpected argument '%s' (see 'dama tune --help')", argv[optind]);
     if (!pipeline_start_weights(&cfg.start, variant, start_path ? start_path : "default", eval, err, sizeof err))
         return cli_usage_error("%s", err);
-    if (!batch_given) /* the evaluation's default: full batch or mini-batches (tune.h) */
-        cfg.batch = eval_spec_is_pattern(cfg.start.spec) ? TUNE_PATTERN_BATCH : 0;
+    TuneConfig defaults; /* the evaluation's: a linear or a pattern fit (tune.h) */
+    tune_default_config(&defaults, cfg.start.spec);
+    if (!batch_given)
+        cfg.batch = defaults.batch;
+    if (!lr_given)
+        cfg.learning_rate = defaults.learning_rate;
+    if (!reg_given)
+        cfg.reg = defaults.reg;
+    if (!patience_given)
+        cfg.patience = defaults.patience;
     int code = tune_with_start(&cfg, db, out_path, runs_text, last);
     weights_free(&cfg.start);
     return code;
@@ -384,19 +395,21 @@ const Command cmd_tune = {
     "                       START); with pattern, linear START keeps its values and the\n"
     "                       pattern weights start at 0\n"
     "  --epochs E           at most E passes (default 300)\n"
-    "  --lr X               Adam step in hundredths of a man (default 1)\n"
+    "  --lr X               Adam step in hundredths of a man (default 1; 0.25 for a\n"
+    "                       pattern evaluation)\n"
     "  --batch B            positions per step, 0 = full batch (default: 0 for a linear\n"
     "                       evaluation, 16384 for a pattern one, whose data is large)\n"
     "  --validation F       share of games held out (default 0.1)\n"
-    "  --patience N         epochs without improvement before stopping (default 50)\n"
+    "  --patience N         epochs without improvement before stopping (default 50; 10\n"
+    "                       for a pattern evaluation)\n"
     "  --skip-plies P       ignore the first P plies of every game (default 8)\n"
     "  --threads T          threads for the gradient (default: all cores)\n"
     "  --lambda L           blend each result with the stored search score's prediction:\n"
     "                       label = (1-L) result + L sigmoid(K score) (default 0)\n"
     "  --reg R              pull toward the start weights: adds R (w - w_start)^2 per weight\n"
     "                       to the loss, applied to the weights a step touches (default 0;\n"
-    "                       for a pattern evaluation try 1e-9 with batch 16384: it keeps\n"
-    "                       rarely seen pattern weights near their start)\n"
+    "                       1e-9 for a pattern evaluation: it keeps rarely seen pattern\n"
+    "                       weights near their start)\n"
     "  --dedup              drop every repeat of a position already loaded, keeping the\n"
     "                       first: openings and forced lines repeat across games and would\n"
     "                       weigh many times over (the default; the count is printed)\n"

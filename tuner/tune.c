@@ -24,10 +24,15 @@ void tune_default_config(TuneConfig *cfg, const EvalSpec *spec)
     cfg->variant = spec->variant;
     cfg->validation = 0.1;
     cfg->epochs = 300;
-    cfg->learning_rate = 1.0;
-    cfg->batch = eval_spec_is_pattern(spec) ? TUNE_PATTERN_BATCH : 0;
     cfg->dedup = true;
-    cfg->patience = 50;
+    /* Measured on 0.7-0.9 M self-play positions (docs/experiments.md): a pattern spec's
+     * hundreds of thousands of weights need mini-batches, a pull toward the parent, a
+     * smaller step and less patience (the validation loss turns within 10-30 epochs). */
+    bool pattern = eval_spec_is_pattern(spec);
+    cfg->learning_rate = pattern ? TUNE_PATTERN_LR : 1.0;
+    cfg->batch = pattern ? TUNE_PATTERN_BATCH : 0;
+    cfg->reg = pattern ? TUNE_PATTERN_REG : 0;
+    cfg->patience = pattern ? TUNE_PATTERN_PATIENCE : 50;
     cfg->skip_plies = 8;
     cfg->seed = 1;
 }

@@ -47,10 +47,14 @@ typedef struct TuneOutcome {
 /* Mini-batch of a pattern spec: tens of millions of positions make full batches too few
  * steps; 16384 positions give a gradient whose noise Adam absorbs. */
 #define TUNE_PATTERN_BATCH 16384
+/* A pattern spec's step, pull toward the parent and patience (tune_default_config). */
+#define TUNE_PATTERN_LR 0.25
+#define TUNE_PATTERN_REG 1e-9
+#define TUNE_PATTERN_PATIENCE 10
 
-/* Defaults for the variant of spec: validation 0.1, 300 epochs, learning rate 1, full batch
- * (TUNE_PATTERN_BATCH for a pattern spec), reg 0, dedup on, patience 50, skip 8 plies,
- * seed 1, all threads; start is left empty for the caller. */
+/* Defaults for the variant of spec: validation 0.1, 300 epochs, learning rate 1, full batch,
+ * reg 0, patience 50 (a pattern spec: TUNE_PATTERN_LR, _BATCH, _REG, _PATIENCE), dedup on,
+ * skip 8 plies, seed 1, all threads; start is left empty for the caller. */
 void tune_default_config(TuneConfig *cfg, const EvalSpec *spec);
 
 /* Loads, checks, fits.  False with out->error on a database failure, on too few positions,
