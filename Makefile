@@ -66,6 +66,10 @@ $(shell mkdir -p build && (echo '$(DAMA_COMMIT)' | cmp -s - $(COMMIT_STAMP) || e
 VERSION_OBJS = $(OPT_DIR)/cli/version.o $(SAN_DIR)/cli/version.o $(VG_DIR)/cli/version.o
 $(VERSION_OBJS): $(COMMIT_STAMP)
 $(VERSION_OBJS): OBJ_DEFS = -DDAMA_COMMIT='"$(DAMA_COMMIT)"'
+# The shipped best weights are built in (engine/shipped_weights.c, .incbin): rebuilt when
+# a file changes.
+SHIPPED_WEIGHTS = data/weights/turkish-pattern.txt data/weights/international-pattern.txt
+$(foreach d,$(OPT_DIR) $(SAN_DIR) $(VG_DIR) $(FUZZ_DIR)/obj,$(d)/engine/shipped_weights.o): $(SHIPPED_WEIGHTS)
 
 .PHONY: all test sanitize valgrind bench fuzz clean
 all: bin/dama

@@ -221,7 +221,7 @@ static bool build_engine(Hub *h)
         return false;
     }
     Weights weights;
-    if (!pipeline_weights_by_name(&weights, v, h->params.weights[0] ? h->params.weights : "default",
+    if (!pipeline_weights_by_name(&weights, v, h->params.weights[0] ? h->params.weights : "best",
                                   err, sizeof err)) {
         send_error(h, "weights: %s", err);
         return false;
@@ -759,7 +759,8 @@ const Command cmd_hub = {
     "  variant  international | turkish\n"
     "  hash     the hash table in MB (1-4096), kept for the whole session\n"
     "  threads  1: the search runs on one thread\n"
-    "  weights  a weights file of the variant (see 'dama weights'); empty: the built-in ones\n"
+    "  weights  a weights file of the variant (see 'dama weights'), or best, default or\n"
+    "           material; empty: best, the shipped pattern weights built in\n"
     "  rules    the variant's rule options, as --rules (empty: the official rules)\n"
     "\n"
     "Positions: the side to move (W or B), then one character a square: w, b a man, W, B a\n"

@@ -79,12 +79,13 @@ static int search_option(SearchOptions *so, int opt, const char *arg)
     }
 }
 
-/* The weights of variant v: the file of --weights, or v's built-in ones; false after
+/* The weights of variant v: the file or name of --weights, or else fallback ("best" for
+ * analyze, "default" for bench, whose node count is the search's signature); false after
  * printing the error. */
-static bool search_options_finish(SearchOptions *so, const Variant *v)
+static bool search_options_finish(SearchOptions *so, const Variant *v, const char *fallback)
 {
     char err[512];
-    if (!pipeline_weights_by_name(&so->weights, v, so->weights_name ? so->weights_name : "default",
+    if (!pipeline_weights_by_name(&so->weights, v, so->weights_name ? so->weights_name : fallback,
                                   err, sizeof err)) {
         cli_usage_error("%s", err);
         return false;
@@ -281,11 +282,11 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
         snprintf(params, sizeof params, "source=%s depth=%d nodes=%llu movetime=%d threads=%ld "
                  "hash=%ld weights=%s", source, so->limits.depth, (unsigned long long)so->limits.nodes,
                  so->limits.movetime_ms, bo->threads, so->hash_mb,
-                 so->weights_name ? so->weights_name : "built-in");
+                 so->weights_name ? so->weights_name : "best");
         pipeline_bench_signature(ctx->variant, signature, sizeof signature);
         int64_t weights_id = pipeline_store_weights(store, &so->weights, 0, 0,
                                                     so->weights_name ? so->weights_name
-                                                                     : "built-in hand-set weights");
+                                                                     : "built-in best weights");
         int64_t run_id = weights_id < 0 ? -1
                          : batch_store(store, ctx->variant, &list, results, params, pipeline_engine_version(),
                                        signature, weights_id, (int64_t)started);
@@ -343,7 +344,7 @@ static int run_analyze(int argc, char **argv)
             return cli_usage_error("--moves is for one position: a batch's positions come from "
                                    "--in, --game or --run");
     }
-    if (!engine_context_finish(&ctx) || !search_options_finish(&so, ctx.variant))
+    if (!engine_context_finish(&ctx) || !search_options_finish(&so, ctx.variant, "best"))
         return EXIT_USAGE;
     int code = batch ? run_batch(&ctx, &so, &bo) : analyze_position(&ctx, &so);
     weights_free(&so.weights);
@@ -420,7 +421,7 @@ static int run_bench(int argc, char **argv)
     }
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama bench --help')", argv[optind]);
-    if (!engine_context_finish(&ctx) || !search_options_finish(&so, ctx.variant))
+    if (!engine_context_finish(&ctx) || !search_options_finish(&so, ctx.variant, "default"))
         return EXIT_USAGE;
     uint64_t nodes;
     double seconds;
@@ -453,8 +454,9 @@ const Command cmd_analyze = {
     "  --fen FEN        position (default: start)\n"
     "  --moves LIST     moves played from --fen first, e.g. \"32-28 18-23\": the game so far, whose\n"
     "                   repetitions and draw counters the search sees\n"
-    "  --weights FILE   evaluation weights of the variant (default: the built-in hand-set\n"
-    "                   weights, the same as data/weights/VARIANT.txt)\n"
+    "  --weights FILE   evaluation weights of the variant: a file, 'best' (the default: the\n"
+    "                   shipped pattern weights, data/weights/VARIANT-pattern.txt, built in),\n"
+    "                   'default' (hand-set) or 'material'\n"
     "  --depth D        iterations up to depth D (default 12 when no limit is given)\n"
     "  --nodes N        stop after N nodes\n"
     "  --movetime MS    search for MS milliseconds, all of them: the last iteration, cut by\n"

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "game.h"
 #include "pipeline.h"
+#include "shipped_weights.h"
 #include "variant.h"
 #include "version.h"
 
@@ -104,6 +105,15 @@ Store *pipeline_open_store_readonly(const char *path) { return open_with(store_o
 bool pipeline_weights_by_name(Weights *w, const Variant *v, const char *name, char *err,
                               size_t errlen)
 {
+    if (strcmp(name, "best") == 0) {
+        const unsigned char *data;
+        size_t len;
+        if (!shipped_weights(v->name, &data, &len)) {
+            snprintf(err, errlen, "best weights: none are shipped for %s", v->name);
+            return false;
+        }
+        return weights_parse_variant(w, v, (const char *)data, len, "built-in best weights", err, errlen);
+    }
     bool builtin = strcmp(name, "default") == 0 || strcmp(name, "material") == 0;
     if (!builtin)
         return weights_load_variant(w, v, name, err, errlen);

@@ -468,7 +468,7 @@ static void test_bom_and_crlf(void **state)
     free(weights);
     assert_int_equal(sh("%s analyze --fen start --nodes 3000 --weights %s", bin, wpath), 0);
     char *with_file = slurp("out.txt");
-    assert_int_equal(sh("%s analyze --fen start --nodes 3000", bin), 0);
+    assert_int_equal(sh("%s analyze --fen start --nodes 3000 --weights default", bin), 0);
     char *built_in = slurp("out.txt");
     /* the same lines but the nps figures: compare the bestmove line and the node counts */
     assert_string_equal(strstr(with_file, "bestmove"), strstr(built_in, "bestmove"));

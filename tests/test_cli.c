@@ -165,6 +165,37 @@ static void test_weights_command(void **state)
     test_dama_expect("perft -v tr 3", 0, "nodes 708 ");
 }
 
+/* Overwrites the figure after every " nps " in analyze's output with '#'. */
+static void blank_nps(char *out)
+{
+    for (char *s = strstr(out, " nps "); s; s = strstr(s, " nps "))
+        for (s += 5; *s && *s != ' '; s++)
+            *s = '#';
+}
+
+/* The built-in best weights are the shipped pattern files, byte for byte: analyze's default
+ * searches exactly what --weights FILE searches (the same best move and node counts). */
+static void test_best_weights_are_the_shipped_files(void **state)
+{
+    (void)state;
+    static const char *const variants[2][2] = { { "tr", "data/weights/turkish-pattern.txt" },
+                                                { "intl", "data/weights/international-pattern.txt" } };
+    for (int i = 0; i < 2; i++) {
+        char a[8192], b[8192], c[8192];
+        assert_int_equal(test_dama_run(a, sizeof a, "analyze -v %s --depth 7", variants[i][0]), 0);
+        assert_int_equal(test_dama_run(b, sizeof b, "analyze -v %s --depth 7 --weights %s", variants[i][0],
+                                       variants[i][1]), 0);
+        assert_int_equal(test_dama_run(c, sizeof c, "analyze -v %s --depth 7 --weights default",
+                                       variants[i][0]), 0);
+        blank_nps(a); /* node counts and moves are compared, not the nps figures */
+        blank_nps(b);
+        blank_nps(c);
+        assert_string_equal(a, b);
+        assert_true(strcmp(a, c) != 0); /* and they are not the hand-set weights */
+    }
+    test_dama_expect("weights --check data/weights/turkish-pattern.txt", 0, "275634 weights for turkish");
+}
+
 /* --moves plays the game so far: `dama position` shows where it leads, the draw rules see
  * it, and the search uses it.  Three white kings against two: Black is lost, but after
  * a1-a2 h8-h7 a2-a1 h7-h8 a1-a2 h8-h7 a2-a1 its h7-h8 repeats the start a third time. */
@@ -263,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_version),
         cmocka_unit_test(test_weights_command),
+        cmocka_unit_test(test_best_weights_are_the_shipped_files),
         cmocka_unit_test(test_moves_history),
         cmocka_unit_test(test_help_command),
         cmocka_unit_test(test_help_no_duplicates),

@@ -107,7 +107,7 @@ static void expect_run(const char *args, int code, const char *needle)
     test_dama_expect(full, code, needle);
 }
 
-/* dama hub with dama's table size, behind the client, searches what dama searches: every
+/* dama hub with dama's table size and weights, behind the client, searches what dama searches: every
  * game is move for move the one of the same match between two searchers (rules: --rules
  * options of both matches). */
 static void same_games_as_dama(const char *variant, const char *engine_side, const char *rules)
@@ -116,7 +116,7 @@ static void same_games_as_dama(const char *variant, const char *engine_side, con
     fresh_db(variant);
     snprintf(args, sizeof args, "-v %s --a default --b default --games 4 --nodes 1500 --hash 2 %s", variant, rules);
     expect_run(args, 0, "match games 4");
-    snprintf(args, sizeof args, "-v %s --%s default --engine-%s '%s hub' --engine-param hash=2 --games 4 "
+    snprintf(args, sizeof args, "-v %s --%s default --engine-%s '%s hub' --engine-param hash=2 --engine-param weights=default --games 4 "
              "--nodes 1500 --hash 2 %s", variant, engine_side[0] == 'a' ? "b" : "a", engine_side, dama, rules);
     expect_run(args, 0, "match games 4");
     assert_int_equal(query_long("SELECT count(*) FROM games WHERE run_id = 2"), 4);
