@@ -16,7 +16,7 @@
 
 enum { OPT_GENERATIONS = OPT_RUN_FIRST_FREE, OPT_MATCH_GAMES, OPT_START, OPT_WINDOW, OPT_SPRT_T,
        OPT_OUT_T, OPT_RESUME, OPT_EPOCHS_T, OPT_MATCH_NOISE, OPT_FINAL_GAMES, OPT_GAUNTLET,
-       OPT_GAUNTLET_GAMES, OPT_EVAL_T };
+       OPT_GAUNTLET_GAMES, OPT_EVAL_T, OPT_LAMBDA_T };
 
 typedef struct TrainOptions {
     RunOptions ro;            /* self-play settings; the matches use them with their own games */
@@ -27,6 +27,7 @@ typedef struct TrainOptions {
     SprtConfig sprt;
     bool resume;
     EvalChoice eval;          /* --eval */
+    double lambda;            /* --lambda: the tuner's blend of results and search scores */
 } TrainOptions;
 
 /* Seeds: generation g's self-play and match, and the final match (g = 0), never overlap
@@ -171,6 +172,7 @@ static int generation_steps(Store *store, TrainOptions *to, int64_t train_id, in
         cfg.nruns = nruns;
         cfg.threads = to->ro.cfg.threads;
         cfg.epochs = to->epochs;
+        cfg.lambda = to->lambda;
         int code = pipeline_tune(store, &cfg, *best_id, gen, NULL, to->ro.cfg.progress,
                                  pipeline_interrupt_flag(), &candidate_id);
         if (code != EXIT_OK || !journal(store, train_id, gen, "tune", candidate_id, *best_id, candidate_id, NULL))
@@ -359,6 +361,9 @@ static int train(Store *store, TrainOptions *to, const Weights *start)
     plen = strlen(params);
     if (to->eval == EVAL_PATTERN && plen < sizeof params) /* the same: only when given */
         snprintf(params + plen, sizeof params - plen, " eval=pattern");
+    plen = strlen(params);
+    if (to->lambda > 0 && plen < sizeof params) /* the same */
+        snprintf(params + plen, sizeof params - plen, " lambda=%g", to->lambda);
 
     int64_t train_id = 0, best_id = start_id;
     int first_gen = 1;
@@ -442,6 +447,7 @@ static int run_train(int argc, char **argv)
         { "gauntlet", required_argument, 0, OPT_GAUNTLET },
         { "gauntlet-games", required_argument, 0, OPT_GAUNTLET_GAMES },
         { "eval", required_argument, 0, OPT_EVAL_T },
+        { "lambda", required_argument, 0, OPT_LAMBDA_T },
         OUTSIDE_ENGINE_LONG_OPTIONS,
         { 0, 0, 0, 0 },
     };
@@ -475,6 +481,13 @@ static int run_train(int argc, char **argv)
         case OPT_OUT_T: to.out_path = optarg; break;
         case OPT_RESUME: to.resume = true; break;
         case OPT_EVAL_T: if (!pipeline_eval_parse(optarg, &to.eval)) return EXIT_USAGE; break;
+        case OPT_LAMBDA_T: {
+            char *end;
+            to.lambda = strtod(optarg, &end);
+            if (*end || end == optarg || !(to.lambda >= 0 && to.lambda <= 1))
+                return cli_usage_error("bad value '%s' for --lambda: expected a number in [0, 1]", optarg);
+            break;
+        }
         case OPT_SPRT_T:
             if (!sprt_parse(&to.sprt, optarg, err, sizeof err))
                 return cli_usage_error("%s", err);
@@ -542,6 +555,8 @@ const Command cmd_train = {
     "  --window W         generations of self-play a candidate learns from (default 2)\n"
     "  --sprt SPEC        promotion test (default elo0=0,elo1=20,alpha=0.05,beta=0.05)\n"
     "  --epochs E         most tuning epochs (default 300)\n"
+    "  --lambda L         tune on results blended with the stored search scores, as\n"
+    "                     'dama tune --lambda' (default 0: results only)\n"
     "  --out FILE         where the best weights go (default best-weights.txt)\n"
     "  --resume           continue the last training run in the database (same options;\n"
     "                     a larger --generations extends a finished run)\n"

@@ -580,6 +580,34 @@ static void test_train_options_recorded(void **state)
     unlink(w);
 }
 
+/* train --eval pattern --lambda L: the loop fits a pattern evaluation (its tune run has the
+ * pattern defaults of tune.h and the blend), the candidate is stored as a pattern set
+ * (its table in the blob), and the best weights written read back as pattern weights. */
+static void test_train_pattern(void **state)
+{
+    (void)state;
+    char db[96], w[128];
+    db_name(db, sizeof db, "pattern");
+    snprintf(w, sizeof w, "%s.w", db);
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "train --db %s --eval pattern --lambda 0.5 --generations 1 "
+                                   "--games 12 --match-games 4 --final-games 0 --nodes 150 --epochs 5 --seed 3 "
+                                   "--hash 1 --out %s", db, w), 0);
+    char *runs = sql_rows(db, "SELECT kind, params FROM runs ORDER BY id");
+    assert_non_null(strstr(runs, " eval=pattern lambda=0.5\n"));      /* the train run */
+    assert_non_null(strstr(runs, "tune|generation=1 epochs=5 lr=0.25 batch=16384 validation=0.1 skip_plies=8 "
+                                 "lambda=0.5 reg=1e-09 dedup=1 "));
+    free(runs);
+    /* start (pattern weights 0) and the tuned candidate: both pattern sets */
+    char *sets = sql_rows(db, "SELECT count(*), sum(blob IS NOT NULL) FROM weights");
+    assert_string_equal(sets, "2|2\n");
+    free(sets);
+    assert_int_equal(test_dama_run(obuf, sizeof obuf, "weights --check %s", w), 0);
+    assert_non_null(strstr(obuf, "275634 weights for turkish"));
+    assert_non_null(strstr(obuf, "pattern"));
+    remove_db(db);
+    unlink(w);
+}
+
 /* Defect 15: contradictory limits are refused, a bad value gives one line, --games is
  * described once in train --help. */
 /* Adjudication, checked against the stored scores: a game ends at the first ply where both
@@ -833,6 +861,7 @@ int main(void)
         cmocka_unit_test(test_run_option_errors),
         cmocka_unit_test(test_match_progress_from_a),
         cmocka_unit_test(test_train_options_recorded),
+        cmocka_unit_test(test_train_pattern),
         cmocka_unit_test(test_full_disk),
         cmocka_unit_test(test_train_reproducible),
         cmocka_unit_test(test_crash_script),
