@@ -300,8 +300,8 @@ static int run_match(int argc, char **argv)
             return cli_usage_error("--%s and --engine-%s cannot be combined: a side is weights or "
                                    "an outside engine", i ? "b" : "a", i ? "b" : "a");
         if (!paths[i] && !commands[i])
-            return cli_usage_error("match needs --a and --b weights files ('default' and "
-                                   "'material' name the built-in sets), or --engine-a/--engine-b "
+            return cli_usage_error("match needs --a and --b weights files ('default', 'material' "
+                                   "and 'best' name the built-in sets), or --engine-a/--engine-b "
                                    "commands for outside engines");
         if (commands[i] && !commands[i][0])
             return cli_usage_error("--engine-%s: empty command", i ? "b" : "a");
@@ -374,7 +374,8 @@ const Command cmd_match = {
     "fishtest's (regularised, exact multinomial).  Before 10 pairs there is no estimate\n"
     "('elo n/a: too few pairs (N < 10) score S%') and no verdict; after that --sprt stops the\n"
     "match as soon as the log-likelihood ratio crosses a bound.  Everything is stored.\n"
-    "WEIGHTS may be a file, 'default' (built-in hand-set) or 'material' (material only).\n"
+    "WEIGHTS may be a file, 'default' (built-in hand-set), 'material' (material only) or\n"
+    "'best' (the shipped pattern weights, data/weights/VARIANT-pattern.txt).\n"
     "\n"
     "  --a FILE, --b FILE the two weight sets\n"
     "  --engine-a CMD, --engine-b CMD  an outside Hub engine for that side instead (e.g.\n"
