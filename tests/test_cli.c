@@ -165,12 +165,14 @@ static void test_weights_command(void **state)
     test_dama_expect("perft -v tr 3", 0, "nodes 708 ");
 }
 
-/* Overwrites the figure after every " nps " in analyze's output with '#'. */
+/* Removes the figure after every " nps " in analyze's output (its width varies too). */
 static void blank_nps(char *out)
 {
-    for (char *s = strstr(out, " nps "); s; s = strstr(s, " nps "))
-        for (s += 5; *s && *s != ' '; s++)
-            *s = '#';
+    for (char *s = strstr(out, " nps "); s; s = strstr(s, " nps ")) {
+        s += 5;
+        size_t digits = strcspn(s, " \n");
+        memmove(s, s + digits, strlen(s + digits) + 1);
+    }
 }
 
 /* The built-in best weights are the shipped pattern files, byte for byte: analyze's default
