@@ -17,6 +17,27 @@
 
 const char *human_side_name(int side) { return side == WHITE ? "white" : "black"; }
 
+int human_board_size(const Variant *v) { return v->numbered ? 10 : 8; }
+
+int human_board_square(const Variant *v, int row, int col)
+{
+    int size = human_board_size(v);
+    if (row < 0 || row >= size || col < 0 || col >= size)
+        return -1;
+    char name[8];
+    if (v->numbered) {
+        /* Numbered boards play on the dark squares: square 1 is the second of the top row,
+         * and the rows alternate. */
+        if ((row + col) % 2 == 0)
+            return -1;
+        snprintf(name, sizeof name, "%d", row * size / 2 + col / 2 + 1);
+    } else {
+        snprintf(name, sizeof name, "%c%d", 'a' + col, size - row);
+    }
+    int used;
+    return v->parse_square(name, &used);
+}
+
 const char *human_mover_name(int by)
 {
     return by == MOVER_ENGINE ? "engine" : by == MOVER_CLOCK ? "clock" : "human";

@@ -379,6 +379,41 @@ static void test_saved_game_reads_back(void **state)
     store_close(store);
 }
 
+static const char *name_at(const Variant *v, int row, int col, char *buf)
+{
+    int sq = human_board_square(v, row, col);
+    return sq < 0 ? "-" : v->square_name(sq, buf);
+}
+
+/* The board a person sees: a8 top left in Turkish; International's square 1 is the second
+ * of the top row, 6 the first of the next, 50 the last of the bottom row's dark squares. */
+static void test_board_geometry(void **state)
+{
+    (void)state;
+    char buf[8];
+    assert_int_equal(human_board_size(&turkish_variant), 8);
+    assert_string_equal(name_at(&turkish_variant, 0, 0, buf), "a8");
+    assert_string_equal(name_at(&turkish_variant, 7, 0, buf), "a1");
+    assert_string_equal(name_at(&turkish_variant, 4, 3, buf), "d4");
+    assert_string_equal(name_at(&turkish_variant, 8, 0, buf), "-");
+    const Variant *intl = &international_variant;
+    assert_int_equal(human_board_size(intl), 10);
+    assert_string_equal(name_at(intl, 0, 0, buf), "-");
+    assert_string_equal(name_at(intl, 0, 1, buf), "1");
+    assert_string_equal(name_at(intl, 0, 9, buf), "5");
+    assert_string_equal(name_at(intl, 1, 0, buf), "6");
+    assert_string_equal(name_at(intl, 6, 1, buf), "31"); /* white's men start on 31-50 */
+    assert_string_equal(name_at(intl, 6, 3, buf), "32");
+    assert_string_equal(name_at(intl, 9, 0, buf), "46");
+    assert_string_equal(name_at(intl, 9, 8, buf), "50");
+    assert_string_equal(name_at(intl, 9, 9, buf), "-");
+    int dark = 0;
+    for (int r = 0; r < 10; r++)
+        for (int c = 0; c < 10; c++)
+            dark += human_board_square(intl, r, c) >= 0;
+    assert_int_equal(dark, 50);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -390,6 +425,7 @@ int main(void)
         cmocka_unit_test(test_timeouts_follow_each_other),
         cmocka_unit_test(test_pdn_names_the_moves_and_result),
         cmocka_unit_test(test_saved_game_reads_back),
+        cmocka_unit_test(test_board_geometry),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
