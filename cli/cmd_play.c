@@ -1,6 +1,7 @@
 /* `dama play`: a person against the engine (or two people) in the terminal, the board drawn
  * after every move.  Lines are read from standard input, so a pipe drives it as well as a
- * keyboard: no escape codes, a prompt only on a terminal, the end of input ends the session. */
+ * keyboard: no escape codes, each line read echoed after the prompt when the input is no
+ * terminal (so the output is a transcript), the end of input ends the session. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -453,8 +454,8 @@ const Command cmd_play = {
     "depth, the nodes and its principal variation.  Commands: help, moves (the legal moves),\n"
     "board, flip, pdn (the game so far), resign, quit.\n"
     "\n"
-    "Standard input may be a pipe: then there is no prompt, each line read is echoed, and\n"
-    "the end of input ends the session (an unfinished game is not saved).\n"
+    "Standard input may be a pipe: then each line read is echoed after the prompt, and the\n"
+    "end of input ends the session (an unfinished game is not saved).  No escape codes.\n"
     "\n"
     "  -v, --variant NAME  turkish (default) or international (short tr, intl)\n"
     "  --color SIDE     the side you play: white (default), black, or both (two people)\n"
