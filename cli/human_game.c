@@ -24,7 +24,7 @@ int human_board_square(const Variant *v, int row, int col)
     int size = human_board_size(v);
     if (row < 0 || row >= size || col < 0 || col >= size)
         return -1;
-    char name[8];
+    char name[24];
     if (v->numbered) {
         /* Numbered boards play on the dark squares: square 1 is the second of the top row,
          * and the rows alternate. */
