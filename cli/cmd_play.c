@@ -15,6 +15,7 @@
 #include "line_reader.h"
 #include "pipeline.h"
 #include "position.h"
+#include "text_input.h"
 #include "variant.h"
 
 enum { OPT_PLAY_COLOR = OPT_FIRST_FREE, OPT_DEPTH, OPT_NODES, OPT_MOVETIME, OPT_WEIGHTS, OPT_PLAY_TURN_SECONDS,
@@ -214,8 +215,10 @@ static int handle_line(Session *s, char *line, int64_t now)
     size_t len = strlen(line);
     while (len && isspace((unsigned char)line[len - 1]))
         line[--len] = '\0';
-    if (!s->tty)
-        printf("%s\n", line); /* the transcript shows what was read */
+    if (!s->tty) { /* the transcript shows what was read, control bytes as \xNN */
+        char shown[256];
+        printf("%s\n", text_quote(shown, sizeof shown, line, len, 200));
+    }
     if (!len)
         return LINE_GO_ON;
     char word[16];

@@ -27,14 +27,19 @@ static int group_teardown(void **state)
     return test_tmpdir_remove(tmpdir);
 }
 
-/* Writes the lines a person types into DIR/name; returns its path in path. */
-static void write_input(char *path, size_t len, const char *name, const char *lines)
+/* Runs `dama play ARGS --db DIR/db` with lines as what the person types (from the file
+ * DIR/db.txt); the output goes into out, and the session must end with exit 0. */
+static void play_session(const char *db, const char *args, const char *lines)
 {
-    snprintf(path, len, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "w");
+    char input[128];
+    snprintf(input, sizeof input, "%s/%s.txt", tmpdir, db);
+    FILE *f = fopen(input, "w");
     assert_non_null(f);
     fputs(lines, f);
     fclose(f);
+    int code = test_dama_run(out, sizeof out, "play %s --db %s/%s < %s", args, tmpdir, db, input);
+    if (code != 0)
+        fail_msg("dama play %s: exit %d:\n%s", args, code, out);
 }
 
 static void assert_output_has(const char *needle)
@@ -55,10 +60,7 @@ static void test_game_through_standard_input(void **state)
     char reply[32];
     assert_int_equal(sscanf(best, "bestmove %31s", reply), 1);
 
-    char input[128], db[128];
-    write_input(input, sizeof input, "resign.txt", "c3-c5\nc3-c4\nmoves\nresign\n");
-    snprintf(db, sizeof db, "%s/play.db", tmpdir);
-    assert_int_equal(test_dama_run(out, sizeof out, "play --nodes 20000 --ascii --db %s < %s", db, input), 0);
+    play_session("play.db", "--nodes 20000 --ascii", "c3-c5\n\033[2J\nc3-c4\nmoves\nresign\n");
     assert_output_has("refused: ");
     assert_output_has("white plays c3-c4\n");
     char line[96];
@@ -67,9 +69,10 @@ static void test_game_through_standard_input(void **state)
     assert_output_has(" legal moves: ");
     assert_output_has("game over: black wins (resign)\n");
     assert_output_has("saved as game 1 (run 1) in ");
-    assert_null(strstr(out, "\033")); /* no escape codes on a pipe */
+    assert_null(strstr(out, "\033")); /* no escape codes on a pipe, not even one typed */
+    assert_output_has("\\x1B[2J");
 
-    assert_int_equal(test_dama_run(out, sizeof out, "pdn export --db %s", db), 0);
+    assert_int_equal(test_dama_run(out, sizeof out, "pdn export --db %s/play.db", tmpdir), 0);
     assert_output_has("[White \"human\"]");
     assert_output_has("[Black \"dama\"]");
     assert_output_has("[Result \"0-2\"]");
@@ -83,23 +86,18 @@ static void test_game_through_standard_input(void **state)
 static void test_games_played_to_a_result(void **state)
 {
     (void)state;
-    char input[128], db[128];
-    write_input(input, sizeof input, "win.txt", "a2-a3\nd4xd6\n");
-    snprintf(db, sizeof db, "%s/win.db", tmpdir);
-    assert_int_equal(test_dama_run(out, sizeof out, "play --fen W:Wd4,a2:Bd5 --db %s < %s", db, input), 0);
+    play_session("win.db", "--fen W:Wd4,a2:Bd5", "a2-a3\nd4xd6\n");
     assert_output_has("refused: a capture is compulsory: the piece on d4 can capture\n"
                       "  pieces that may move: d4\n");
     assert_output_has("white plays d4xd6\n");
     assert_output_has("game over: white wins (no-moves)\n");
     assert_output_has("saved as game 1 (run 1)");
 
-    write_input(input, sizeof input, "empty.txt", "");
-    assert_int_equal(test_dama_run(out, sizeof out, "play --color black --fen W:Wd4,a2:Bd5 --db %s < %s",
-                                   db, input), 0);
+    play_session("win.db", "--color black --fen W:Wd4,a2:Bd5", "");
     assert_output_has("white (dama) plays d4xd6   eval win1 for white, depth ");
     assert_output_has("game over: white wins (no-moves)\n");
     assert_output_has("saved as game 2 (run 2)");
-    assert_int_equal(test_dama_run(out, sizeof out, "pdn export --db %s", db), 0);
+    assert_int_equal(test_dama_run(out, sizeof out, "pdn export --db %s/win.db", tmpdir), 0);
     assert_output_has("[White \"human\"]\n[Black \"dama\"]");
     assert_output_has("[White \"dama\"]\n[Black \"human\"]");
     assert_output_has("[FEN \"W:Wa2,d4:Bd5\"]");
@@ -109,15 +107,12 @@ static void test_games_played_to_a_result(void **state)
 static void test_end_of_input_saves_nothing(void **state)
 {
     (void)state;
-    char input[128], db[128];
-    write_input(input, sizeof input, "both.txt", "c3-c4\nc6-c5\nb3-b4\nc4xc8\n");
-    snprintf(db, sizeof db, "%s/none.db", tmpdir);
-    assert_int_equal(test_dama_run(out, sizeof out, "play --color both --ascii --db %s < %s", db, input), 0);
+    play_session("none.db", "--color both --ascii", "c3-c4\nc6-c5\nb3-b4\nc4xc8\n");
     assert_output_has("refused: a capture is compulsory: the piece on c4 can capture\n");
     assert_output_has("white plays c4xc6xc8\n");
     assert_output_has("[W]"); /* the king crowned on c8, marked as the last move */
     assert_output_has("end of input: the game is unfinished and not saved\n");
-    assert_int_equal(test_dama_run(out, sizeof out, "pdn export --db %s", db), 0);
+    assert_int_equal(test_dama_run(out, sizeof out, "pdn export --db %s/none.db", tmpdir), 0);
     assert_null(strstr(out, "[Event"));
 }
 
