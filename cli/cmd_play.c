@@ -246,13 +246,10 @@ static int handle_line(Session *s, char *line, int64_t now)
         human_game_resign(g, side);
     } else {
         MoveCheck check;
-        int before = human_game_plies(g);
         bool played = human_game_try(g, line, now, &check);
         report_plies(s);
         if (!played)
             print_refusal(g, &check);
-        else if (g->human_side == HUMAN_BOTH && human_game_plies(g) == before + 1 && !human_game_over(g))
-            draw_board(s);
     }
     return LINE_GO_ON;
 }
@@ -290,7 +287,7 @@ static int play_session(Session *s, Store *store, const Weights *weights)
     HumanGame *g = &s->game;
     LineReader in;
     line_reader_init(&in, STDIN_FILENO);
-    bool drawn = false;
+    int drawn_at = -1; /* the board is drawn again once a ply has been played */
     int code = EXIT_OK;
     for (;;) {
         int64_t now = monotonic_ms();
@@ -301,36 +298,29 @@ static int play_session(Session *s, Store *store, const Weights *weights)
         if (human_game_engine_to_move(g)) {
             human_game_engine_move(g, monotonic_ms(), NULL);
             report_plies(s);
-            drawn = false;
             continue;
         }
-        if (!drawn && g->human_side != HUMAN_BOTH)
+        if (drawn_at != human_game_plies(g))
             draw_board(s);
-        drawn = true;
+        drawn_at = human_game_plies(g);
         prompt(s, now);
         char *line;
         int64_t left = human_game_time_left(g, now);
         int status = line_reader_next(&in, g->clock.turn_ms > 0 ? (int)(left > 0 ? left : 1) : -1, &line);
         if (status == LINE_TIMEOUT) {
             putchar('\n');
-            drawn = false;
             continue;
         }
-        if (status == LINE_END) {
-            printf("\nend of input: the game is unfinished and not saved\n");
+        if (status == LINE_END || handle_line(s, line, monotonic_ms()) == LINE_LEAVE) {
+            if (status == LINE_END)
+                printf("\nend of input: the game is unfinished and not saved\n");
             line_reader_free(&in);
             return EXIT_OK;
         }
-        int before = human_game_plies(g);
-        if (handle_line(s, line, monotonic_ms()) == LINE_LEAVE) {
-            line_reader_free(&in);
-            return EXIT_OK;
-        }
-        if (human_game_plies(g) != before)
-            drawn = false;
     }
     line_reader_free(&in);
-    draw_board(s);
+    if (drawn_at != human_game_plies(g))
+        draw_board(s);
     char end[96];
     printf("game over: %s\n", game_end_text((GameEnd){ g->result, g->reason }, end, sizeof end));
     if (store)
@@ -433,8 +423,6 @@ static int run_play(int argc, char **argv)
     if (po.turn_seconds)
         printf(", %ld s a turn", po.turn_seconds);
     printf(".\nType a move or 'help'.\n");
-    if (po.human == HUMAN_BOTH)
-        draw_board(&s);
     int code = play_session(&s, store, &weights);
     human_game_free(&s.game);
     store_close(store);
