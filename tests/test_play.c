@@ -116,6 +116,24 @@ static void test_end_of_input_saves_nothing(void **state)
     assert_null(strstr(out, "[Event"));
 }
 
+/* International: the numbered board (each row's first and last square beside it), a move
+ * refused with where the piece may go, dama's reply. */
+static void test_international(void **state)
+{
+    (void)state;
+    play_session("intl.db", "-v intl --nodes 5000 --ascii", "31-20\n32-28\nresign\n");
+    assert_output_has("  1     b     b     b     b     b  5\n"
+                      "  6  b     b     b     b     b     10\n");
+    assert_output_has(" 46  w     w     w     w     w     50\n");
+    assert_output_has("refused: the piece on 31 can go to 26, 27 only\n"
+                      "  pieces that may move: 31 32 33 34 35\n");
+    assert_output_has("white plays 32-28\nblack (dama) plays ");
+    assert_output_has("game over: black wins (resign)\n");
+    assert_int_equal(test_dama_run(out, sizeof out, "pdn export -v intl --db %s/intl.db", tmpdir), 0);
+    assert_output_has("[GameType \"20\"]");
+    assert_output_has("1. 32-28 ");
+}
+
 static void test_bad_usage(void **state)
 {
     (void)state;
@@ -136,6 +154,7 @@ int main(void)
         cmocka_unit_test(test_game_through_standard_input),
         cmocka_unit_test(test_games_played_to_a_result),
         cmocka_unit_test(test_end_of_input_saves_nothing),
+        cmocka_unit_test(test_international),
         cmocka_unit_test(test_bad_usage),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
