@@ -3,6 +3,7 @@
  * keyboard: no escape codes, each line read echoed after the prompt when the input is no
  * terminal (so the output is a transcript), the end of input ends the session. */
 #include <ctype.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,6 +267,29 @@ static void prompt(const Session *s, int64_t now)
     fflush(stdout);
 }
 
+enum { LINE_INTERRUPTED = -1 };
+
+/* The next line, in slices so that Ctrl-C is seen at once: LINE_TIMEOUT when the turn's
+ * time runs out first, LINE_INTERRUPTED on Ctrl-C or SIGTERM. */
+static int read_line(LineReader *in, const HumanGame *g, const atomic_bool *stop, char **line)
+{
+    for (;;) {
+        if (atomic_load(stop))
+            return LINE_INTERRUPTED;
+        int wait = 200;
+        if (g->clock.turn_ms > 0) {
+            int64_t left = human_game_time_left(g, monotonic_ms());
+            if (left <= 0)
+                return LINE_TIMEOUT;
+            if (left < wait)
+                wait = (int)left;
+        }
+        int status = line_reader_next(in, wait, line);
+        if (status != LINE_TIMEOUT)
+            return status;
+    }
+}
+
 /* Saves the finished game into --db: an exit code. */
 static int save_game(Session *s, Store *store, const Weights *weights)
 {
@@ -282,7 +306,7 @@ static int save_game(Session *s, Store *store, const Weights *weights)
 }
 
 /* The session: until the game ends, the person leaves or the input ends. */
-static int play_session(Session *s, Store *store, const Weights *weights)
+static int play_session(Session *s, Store *store, const Weights *weights, const atomic_bool *stop)
 {
     HumanGame *g = &s->game;
     LineReader in;
@@ -293,6 +317,8 @@ static int play_session(Session *s, Store *store, const Weights *weights)
         int64_t now = monotonic_ms();
         human_game_tick(g, now);
         report_plies(s);
+        if (atomic_load(stop))
+            break;
         if (human_game_over(g))
             break;
         if (human_game_engine_to_move(g)) {
@@ -305,8 +331,9 @@ static int play_session(Session *s, Store *store, const Weights *weights)
         drawn_at = human_game_plies(g);
         prompt(s, now);
         char *line;
-        int64_t left = human_game_time_left(g, now);
-        int status = line_reader_next(&in, g->clock.turn_ms > 0 ? (int)(left > 0 ? left : 1) : -1, &line);
+        int status = read_line(&in, g, stop, &line);
+        if (status == LINE_INTERRUPTED)
+            break;
         if (status == LINE_TIMEOUT) {
             putchar('\n');
             continue;
@@ -319,6 +346,11 @@ static int play_session(Session *s, Store *store, const Weights *weights)
         }
     }
     line_reader_free(&in);
+    if (atomic_load(stop)) {
+        fflush(stdout);
+        fprintf(stderr, "dama: interrupted: the game is unfinished and not saved\n");
+        return EXIT_INTERRUPTED;
+    }
     if (drawn_at != human_game_plies(g))
         draw_board(s);
     char end[96];
@@ -423,7 +455,11 @@ static int run_play(int argc, char **argv)
     if (po.turn_seconds)
         printf(", %ld s a turn", po.turn_seconds);
     printf(".\nType a move or 'help'.\n");
-    int code = play_session(&s, store, &weights);
+    /* Ctrl-C stops dama's search too: no move waits for a search of hours. */
+    const atomic_bool *stop = pipeline_interrupt_flag();
+    if (s.game.searcher)
+        s.game.searcher->stop_request = stop;
+    int code = play_session(&s, store, &weights, stop);
     human_game_free(&s.game);
     store_close(store);
     weights_free(&weights);
@@ -463,6 +499,7 @@ const Command cmd_play = {
     "  --ascii          pieces as w W b B and empty squares as '.'\n"
     "\n"
     "Exit codes: 0 the session ended (game over, quit or end of input), 1 the game could\n"
-    "not be saved, 2 bad usage.\n",
+    "not be saved, 2 bad usage, 130 interrupted (Ctrl-C or SIGTERM, even while dama thinks;\n"
+    "the game is not saved).\n",
     run_play,
 };
