@@ -322,7 +322,10 @@ static int play_session(Session *s, Store *store, const Weights *weights, const 
         if (human_game_over(g))
             break;
         if (human_game_engine_to_move(g)) {
-            human_game_engine_move(g, monotonic_ms(), NULL);
+            if (!human_game_engine_move(g, monotonic_ms(), NULL)) {
+                line_reader_free(&in);
+                return cli_runtime_error("out of memory");
+            }
             report_plies(s);
             continue;
         }
