@@ -146,11 +146,13 @@ static int run_serve(int argc, char **argv)
         srv.stop = pipeline_interrupt_flag();
         signal(SIGPIPE, SIG_IGN); /* a browser that hangs up is that request's failure only */
         srv.games = game_table_new();
+        pthread_mutex_init(&srv.save_lock, NULL);
         if (srv.games && prepare_db(db))
             code = serve(&srv, host, (int)port);
         else if (!srv.games)
             cli_runtime_error("out of memory");
         game_table_free(srv.games);
+        pthread_mutex_destroy(&srv.save_lock);
     }
     for (int i = 0; i < SERVER_MAX_VARIANTS; i++)
         weights_free(&weights[i]);

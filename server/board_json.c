@@ -2,49 +2,34 @@
 #include <stdlib.h>
 
 #include "board_json.h"
+#include "human_game.h"
 #include "notation.h"
 #include "variant.h"
 
 #define MAX_SIZE 10
 
-/* Where each square of a variant is, read from its name: letter and rank (a1 bottom left)
- * on a lettered board; on a numbered one (International) square 1 is the second square of
- * the top row, five dark squares a row, the even rows (from 0) starting on col 1. */
+/* Where each square of a variant is, as a person sees the board (human_game.h). */
 typedef struct Geometry {
     int size;
     int row[64], col[64];      /* -1 for bits that are no square */
     int at[MAX_SIZE][MAX_SIZE];/* the square at (row, col); -1 for none */
 } Geometry;
 
-int board_size(const Variant *v) { return v->numbered ? 10 : 8; }
+int board_size(const Variant *v) { return human_board_size(v); }
 
 static void geometry(const Variant *v, Geometry *g)
 {
     g->size = board_size(v);
-    for (int r = 0; r < MAX_SIZE; r++)
-        for (int c = 0; c < MAX_SIZE; c++)
-            g->at[r][c] = -1;
-    for (int sq = 0; sq < 64; sq++) {
+    for (int sq = 0; sq < 64; sq++)
         g->row[sq] = g->col[sq] = -1;
-        if (!((v->board >> sq) & 1))
-            continue;
-        char name[8];
-        v->square_name(sq, name);
-        int r, c;
-        if (v->numbered) {
-            int n = atoi(name) - 1;
-            r = n / 5;
-            c = 2 * (n % 5) + (r % 2 == 0 ? 1 : 0);
-        } else {
-            c = name[0] - 'a';
-            r = g->size - (name[1] - '0');
+    for (int r = 0; r < MAX_SIZE; r++)
+        for (int c = 0; c < MAX_SIZE; c++) {
+            int sq = g->at[r][c] = human_board_square(v, r, c);
+            if (sq >= 0 && sq < 64) {
+                g->row[sq] = r;
+                g->col[sq] = c;
+            }
         }
-        if (r < 0 || r >= g->size || c < 0 || c >= g->size)
-            continue;
-        g->row[sq] = r;
-        g->col[sq] = c;
-        g->at[r][c] = sq;
-    }
 }
 
 static json_t *name_json(const Variant *v, int sq)
@@ -127,10 +112,10 @@ static json_t *captured_in_order(const Variant *v, const Move *m)
     return a;
 }
 
-json_t *move_json(const Variant *v, const Rules *rules, const Position *pos, const Move *m)
+json_t *move_json(const Variant *v, const Move *m)
 {
     char text[256];
-    move_to_text_in(v, pos, rules, m, text, sizeof text);
+    move_to_text(v, m, text, sizeof text);
     json_t *path = json_array();
     json_array_append_new(path, name_json(v, m->from));
     if (m->njumps == 0)
@@ -152,7 +137,7 @@ json_t *legal_moves_json(const Variant *v, const Rules *rules, const Position *p
         return a;
     v->generate(pos, rules, list);
     for (int i = 0; i < list->count; i++) {
-        json_array_append_new(a, move_json(v, rules, pos, &list->moves[i]));
+        json_array_append_new(a, move_json(v, &list->moves[i]));
         *movable |= (Bitboard)1 << list->moves[i].from;
     }
     free(list);

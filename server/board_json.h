@@ -17,9 +17,10 @@ json_t *board_squares_json(const Variant *v);
 json_t *square_names_json(const Variant *v, Bitboard set);
 /* {"d3":"w", "e5":"B", ...}: w/b a man, W/B a king. */
 json_t *pieces_json(const Variant *v, const Position *pos);
-/* A legal move of pos: {"text","from","to","path":[from, landings...],"captured":[in the
- * order they are jumped],"crowned":bool}. */
-json_t *move_json(const Variant *v, const Rules *rules, const Position *pos, const Move *move);
+/* A move: {"text": its long form (move_to_text, what "moves" and "pv" list too), "from",
+ * "to", "path": [from, every landing], "captured": [in the order they are jumped],
+ * "crowned": bool}. */
+json_t *move_json(const Variant *v, const Move *move);
 /* The legal moves of pos (move_json each); *movable gets the squares that have one. */
 json_t *legal_moves_json(const Variant *v, const Rules *rules, const Position *pos,
                          Bitboard *movable);

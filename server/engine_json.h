@@ -7,12 +7,9 @@
 #include "search.h"
 #include "types.h"
 
-/* The player's texts of the principal variation pv[0..n) from pos. */
-json_t *pv_json(const Variant *v, const Rules *rules, const Position *pos, const Move *pv, int n);
 /* {"move": text or null (no legal move), "eval": centi-men from the side to move,
  *  "eval_white": the same from white's view, "score": "35" | "win7" | "loss4",
- *  "pv": [...], "depth": D, "nodes": N} */
-json_t *engine_result_json(const Variant *v, const Rules *rules, const Position *pos,
-                           const SearchInfo *info);
+ *  "pv": [long forms], "depth": D, "nodes": N} */
+json_t *engine_result_json(const Variant *v, const Position *pos, const SearchInfo *info);
 
 #endif

@@ -187,7 +187,8 @@ HttpServer *http_start(const char *host, int port, HttpHandler handler, void *ct
     }
     server->handler = handler;
     server->ctx = ctx;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION;
+    /* ITC: a stop wakes the listening thread at once instead of at its next timeout. */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ITC;
     if (addr->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     errno = 0;

@@ -106,10 +106,16 @@ void server_handle(void *ctx, const HttpRequest *req, HttpReply *reply)
     reply_error(reply, 404, "no such path: %s", req->path);
 }
 
-const Weights *server_weights(const Server *srv, const Variant *v)
+int server_variant_index(const Variant *v)
 {
     for (int i = 0; i < SERVER_MAX_VARIANTS && variant_at(i); i++)
         if (variant_at(i) == v)
-            return srv->weights[i];
-    return NULL;
+            return i;
+    return -1;
+}
+
+const Weights *server_weights(const Server *srv, const Variant *v)
+{
+    int i = server_variant_index(v);
+    return i >= 0 ? srv->weights[i] : NULL;
 }

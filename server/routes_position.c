@@ -89,7 +89,7 @@ void route_analyze(Server *srv, const HttpRequest *req, const RouteArgs *args, H
             SearchLimits limits = { .nodes = (uint64_t)nodes };
             SearchInfo info = search(s, &pos, NULL, 0, &limits, NULL, NULL);
             searcher_free(s);
-            reply_json(reply, 200, engine_result_json(v, &rules, &pos, &info));
+            reply_json(reply, 200, engine_result_json(v, &pos, &info));
         }
     }
     json_decref(body);

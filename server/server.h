@@ -3,6 +3,7 @@
 #ifndef DAMA_SERVER_H
 #define DAMA_SERVER_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 
@@ -24,13 +25,25 @@ typedef struct Server {
     size_t hash_mb;                 /* transposition table of each engine search */
     const atomic_bool *stop;        /* Ctrl-C or SIGTERM: searches stop at once */
     GameTable *games;
+    /* Saving finished games (game_saver.c): one save at a time, into one run of kind
+     * 'play' per variant for the whole process, with the engine's weights stored once. */
+    pthread_mutex_t save_lock;
+    int64_t play_run[SERVER_MAX_VARIANTS];
+    int64_t weights_id[SERVER_MAX_VARIANTS];
 } Server;
+
+struct GameSession;
+/* Saves the session's game when it is over and not saved yet (s->saved_game gets its id,
+ * or s->save_error why not): a game is saved once, whole. */
+void server_save_if_over(Server *srv, struct GameSession *s);
 
 /* The HttpHandler of the server: ctx is the Server. */
 void server_handle(void *ctx, const HttpRequest *req, HttpReply *reply);
 
 /* The weights of v (NULL when the server has none for it). */
 const Weights *server_weights(const Server *srv, const Variant *v);
+/* v's place in variant_at order, the index of the per-variant arrays; -1 for none. */
+int server_variant_index(const Variant *v);
 
 /* Handlers, one family a file.  id: the number in the path (0 when none); rest: what
  * follows the route's prefix (static files). */
