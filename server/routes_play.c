@@ -164,8 +164,11 @@ void route_game_engine(Server *srv, const HttpRequest *req, const RouteArgs *arg
     if (!s)
         return;
     human_game_tick(&s->game, now_ms());
-    bool played = human_game_engine_move(&s->game, now_ms(), NULL);
-    if (!played)
+    bool engine_turn = human_game_engine_to_move(&s->game);
+    bool played = engine_turn && human_game_engine_move(&s->game, now_ms(), NULL);
+    if (engine_turn && !played)
+        reply_error(reply, 503, "out of memory for the engine's move");
+    else if (!played)
         reply_error(reply, 409, "%s", human_game_over(&s->game) ? "the game is over"
                                       : "it is not the engine's turn: a person is to move");
     end_request(srv, s, reply, played);
