@@ -588,6 +588,46 @@ static void test_errors(void **state)
     json_decref(api("GET", "/api/info", NULL, 200));
 }
 
+/* At most 32 games in play.  The tests before left game 1 finished (resigned) and games 2
+ * and 3 in play: a new game beyond 32 pushes out the finished one first, even just used,
+ * and then the one left alone longest. */
+static json_int_t new_game(void)
+{
+    json_t *g = api("POST", "/api/games", "{\"level\":{\"nodes\":100}}", 201);
+    json_int_t id = num(g, "id");
+    json_decref(g);
+    return id;
+}
+
+static void expect_game(json_int_t id, int status)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/api/games/%lld", (long long)id);
+    json_decref(api("GET", path, NULL, status));
+}
+
+static void test_games_in_play_limit(void **state)
+{
+    (void)state;
+    enum { TABLE = 32 };
+    json_t *g1 = api("GET", "/api/games/1", NULL, 200); /* now the latest used */
+    assert_string_equal(str(g1, "result"), "black-wins");
+    json_decref(g1);
+    json_int_t first = new_game();
+    assert_int_equal(first, 4);
+    for (int i = 1; i < TABLE - 3; i++)
+        new_game();
+    expect_game(1, 200); /* 32 in play: nothing pushed out yet */
+    new_game();
+    expect_game(1, 404);
+    expect_game(2, 200);
+    expect_game(3, 200);
+    new_game(); /* all in play now: the one left alone longest goes */
+    expect_game(first, 404);
+    expect_game(first + 1, 200);
+    expect_game(2, 200);
+}
+
 static void test_static_files(void **state)
 {
     (void)state;
@@ -680,6 +720,7 @@ int main(void)
         cmocka_unit_test(test_runs_after_selfplay),
         cmocka_unit_test(test_training_view),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_games_in_play_limit),
         cmocka_unit_test(test_static_files),
         cmocka_unit_test(test_port_in_use),
         cmocka_unit_test(test_sigint_stops),
