@@ -475,6 +475,10 @@ static void test_runs_after_selfplay(void **state)
     json_t *training = api("GET", "/api/training?variant=turkish", NULL, 200);
     assert_true(json_is_null(json_object_get(training, "current"))); /* no train run */
     json_decref(training);
+    /* an empty filter, as a form sends it, is the default variant (was a 400) */
+    training = api("GET", "/api/training?variant=", NULL, 200);
+    assert_string_equal(str(training, "variant"), "turkish");
+    json_decref(training);
 }
 
 /* The training view over a journal written here through the store, as `dama train` writes
