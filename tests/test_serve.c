@@ -495,6 +495,12 @@ static void test_training_view(void **state)
     int64_t w1 = store_weights_put(s, "turkish", 0, 0, "variant turkish\nstart\n", "start");
     int64_t w2 = store_weights_put(s, "turkish", 1, w1, "variant turkish\ncandidate\n", "gen 1");
     int64_t train = store_run_begin(s, "train", "turkish", "games=9 train", NULL, NULL, w1);
+    /* before its first step: running, nothing under way yet */
+    json_t *t = api("GET", "/api/training?variant=turkish", NULL, 200);
+    assert_int_equal(num(t, "train_run"), train);
+    assert_true(json_is_null(json_object_get(json_object_get(t, "current"), "run")));
+    assert_int_equal(num(json_object_get(t, "current"), "games"), 0);
+    json_decref(t);
     char params[128];
     snprintf(params, sizeof params, "games=9 nodes=1 train_run=%lld generation=1", (long long)train);
     int64_t sp1 = store_run_begin(s, "selfplay", "turkish", params, NULL, NULL, w1);
@@ -525,7 +531,7 @@ static void test_training_view(void **state)
     assert_true(sp2 > 0);
     store_close(s);
 
-    json_t *t = api("GET", "/api/training?variant=turkish", NULL, 200);
+    t = api("GET", "/api/training?variant=turkish", NULL, 200);
     assert_int_equal(num(t, "train_run"), train);
     json_t *gens = json_object_get(t, "generations");
     assert_int_equal(json_array_size(gens), 1);
