@@ -8,8 +8,8 @@
 CC      ?= cc
 STD      = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-INC      = -Iengine -Istore -Iselfplay -Ituner -Ianalysis -Icli
-PKGS     = sqlite3 zlib
+INC      = -Iengine -Istore -Iselfplay -Ituner -Ianalysis -Icli -Iserver
+PKGS     = sqlite3 zlib libmicrohttpd jansson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
@@ -22,7 +22,7 @@ SAN_FLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sa
 # valgrind cannot run every instruction -march=native may choose (AVX-512 and the like).
 VG_FLAGS   = -O1 -g -fno-omit-frame-pointer
 
-LIB_SRC  = $(filter-out cli/main.c, $(wildcard engine/*.c store/*.c selfplay/*.c tuner/*.c analysis/*.c cli/*.c))
+LIB_SRC  = $(filter-out cli/main.c, $(wildcard engine/*.c store/*.c selfplay/*.c tuner/*.c analysis/*.c cli/*.c server/*.c))
 TEST_SRC = $(wildcard tests/test_*.c)
 BENCH_SRC = $(wildcard tests/bench/*.c)
 
@@ -42,7 +42,7 @@ SAN_TESTS = $(patsubst tests/%.c,$(SAN_DIR)/tests/%,$(TEST_SRC))
 # `make sanitize`; so is test_export, whose Ctrl-C test raises SIGINT while it is blocked
 # and then execs dama: memcheck keeps such a signal in its own books, and exec loses it.
 VG_TEST_NAMES = test_rules test_eval test_sprt test_cli test_store test_store_crash \
-                test_db_readers test_analysis test_pdn
+                test_db_readers test_analysis test_pdn test_serve
 VG_TESTS = $(addprefix $(VG_DIR)/tests/,$(VG_TEST_NAMES))
 OPT_BENCHES = $(patsubst tests/bench/%.c,$(OPT_DIR)/bench/%,$(BENCH_SRC))
 

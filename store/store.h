@@ -254,6 +254,16 @@ int64_t store_analyses_put(Store *s, const char *variant, const char *params,
                            const char *engine_version, const char *bench_signature,
                            int64_t weights_id, int64_t started_at, const AnalysisRecord *rows, int n);
 
+/* ---- Reads for the web view (store/browse.c) ---- */
+
+/* Streams the rows of one named query of the web view ("games", "games_total", "runs",
+ * "run_lengths", "run_loss", "train_last", "generations", "train_child"; their parameters
+ * and columns are documented in store/browse.c) in one read snapshot; params are its
+ * nparams parameters in order (STORE_CELL_NULL, _INT, _REAL or _TEXT; a text is read
+ * during the call only).  A wrong count of parameters or an unknown query: an error. */
+bool store_browse_rows(Store *s, const char *query, const StoreCell *params, int nparams,
+                       StoreRowFn row, void *ctx);
+
 /* ---- Games people played (store/play_store.c) ---- */
 
 /* Writes one finished game a person played (dama play, dama serve) in one transaction:
