@@ -245,7 +245,7 @@ static void drop_maps(Store *s)
     "('row:' || " r ".kind || ':' || " r ".variant || ':' || coalesce(" r ".host, '') || ':' ||" \
     " coalesce(" r ".pid, '') || ':' || " r ".started_at || ':' || " r ".id)"
 
-static bool merge_weights(Store *s, MergeTotals *t)
+static bool merge_weights(Store *s, MergeTotals *t, bool *bad_input)
 {
     char conflict[512];
     int64_t n = 0;
@@ -255,8 +255,10 @@ static bool merge_weights(Store *s, MergeTotals *t)
                       " JOIN main.weights t ON t.id = m.dst WHERE t.text <> w.text OR t.blob IS NOT w.blob LIMIT 1",
                    conflict, sizeof conflict))
         return false;
-    if (conflict[0])
+    if (conflict[0]) {
+        *bad_input = true;
         return store_fail(s, "weights %s: the same hash names other weights in the target", conflict);
+    }
     if (!assign_fresh_ids(s, "map_weights", "weights") ||
         !exec_sql(s, "INSERT INTO main.weights (id, variant, generation, parent_id, text, hash, created_at, note, blob)"
                      " SELECT m.dst, w.variant, w.generation, p.dst, w.text, w.hash, w.created_at, w.note, w.blob"
@@ -268,7 +270,7 @@ static bool merge_weights(Store *s, MergeTotals *t)
     return true;
 }
 
-static bool merge_openings(Store *s, MergeTotals *t)
+static bool merge_openings(Store *s, MergeTotals *t, bool *bad_input)
 {
     char conflict[512];
     int64_t n = 0;
@@ -278,7 +280,10 @@ static bool merge_openings(Store *s, MergeTotals *t)
                       " JOIN main.openings t ON t.id = m.dst WHERE t.variant <> o.variant LIMIT 1",
                    conflict, sizeof conflict))
         return false;
-    if (conflict[0]) return store_fail(s, "opening %s: the variants differ", conflict);
+    if (conflict[0]) {
+        *bad_input = true;
+        return store_fail(s, "opening %s: the variants differ", conflict);
+    }
     if (!assign_fresh_ids(s, "map_openings", "openings") ||
         !exec_sql(s, "INSERT INTO main.openings (id, fen, source, variant) SELECT m.dst, o.fen, o.source, o.variant"
                      " FROM temp.map_openings m JOIN shard.openings o ON o.id = m.src WHERE m.fresh ORDER BY m.dst",
@@ -359,6 +364,20 @@ static bool merge_runs(Store *s, MergeTotals *t, bool *bad_input)
                     "recording the shards", NULL);
 }
 
+/* The same game in two source runs of one identity (a run played twice in one file): the
+ * first is copied, the others skipped (dst 0).  Only such files pay for the search. */
+static bool skip_twins(Store *s)
+{
+    int64_t twins = count_of(s, "SELECT count(*) - count(DISTINCT dst) FROM temp.map_runs");
+    if (twins <= 0) return twins == 0;
+    return exec_sql(s,
+                    "UPDATE temp.map_games SET dst = 0 WHERE dst IS NULL AND src IN (SELECT g.id FROM shard.games g"
+                    " JOIN temp.map_runs r ON r.src = g.run_id WHERE g.game_index IS NOT NULL AND EXISTS"
+                    " (SELECT 1 FROM temp.map_runs r2 JOIN shard.games g2 ON g2.run_id = r2.src"
+                    " WHERE r2.dst = r.dst AND g2.game_index = g.game_index AND g2.id < g.id))",
+                    "skipping games stored twice", NULL);
+}
+
 static bool merge_games(Store *s, MergeTotals *t)
 {
     int64_t games = 0, positions = 0;
@@ -374,13 +393,9 @@ static bool merge_games(Store *s, MergeTotals *t)
                   " WHERE g.game_index IS NULL;"
                   /* an imported game the target holds in another run: skipped (dst 0) */
                   "UPDATE temp.map_games SET dst = 0 WHERE dst IS NULL AND src IN (SELECT p.game_id"
-                  " FROM shard.pdn_games p JOIN main.pdn_games x ON x.identity = p.identity);"
-                  /* the same game in two source runs of one identity: the first */
-                  "UPDATE temp.map_games SET dst = 0 WHERE dst IS NULL AND src IN (SELECT g.id FROM shard.games g"
-                  " JOIN temp.map_runs r ON r.src = g.run_id WHERE g.game_index IS NOT NULL AND EXISTS"
-                  " (SELECT 1 FROM temp.map_runs r2 JOIN shard.games g2 ON g2.run_id = r2.src"
-                  " WHERE r2.dst = r.dst AND g2.game_index = g.game_index AND g2.id < g.id))",
+                  " FROM shard.pdn_games p JOIN main.pdn_games x ON x.identity = p.identity)",
                   "mapping games", NULL) ||
+        !skip_twins(s) ||
         !assign_fresh_ids(s, "map_games", "games") ||
         !exec_sql(s,
                   "INSERT INTO main.games (id, run_id, pair_id, opening_id, white_weights_id, black_weights_id, result,"
@@ -479,7 +494,7 @@ static bool merge_attached(Store *s, MergeTotals *t, bool *bad_input)
     if (!first_row(s, "PRAGMA shard.user_version", version, sizeof version)) return false;
     if (atoi(version) != store_schema_version())
         return store_fail(s, "schema version %s, not %d: changed while being merged", version, store_schema_version());
-    return make_maps(s) && merge_weights(s, t) && merge_openings(s, t) && merge_runs(s, t, bad_input) &&
+    return make_maps(s) && merge_weights(s, t, bad_input) && merge_openings(s, t, bad_input) && merge_runs(s, t, bad_input) &&
            merge_games(s, t) && merge_records(s);
 }
 
@@ -512,20 +527,18 @@ MergeProblem store_merge(Store *s, const char *path, const MergeHooks *hooks, Me
     MergeTotals delta = { 0 };
     bool bad_input = false, ok = attached;
     if (ok && hooks && hooks->stop) sqlite3_progress_handler(s->db, 10000, on_progress, (void *)hooks->stop);
+    /* a big transaction: its pages stay in memory rather than spill to the WAL early */
+    if (ok) sqlite3_exec(s->db, "PRAGMA main.cache_size = -131072", NULL, NULL, NULL);
     if (ok) ok = store_begin_write(s);
     if (ok) {
         ok = merge_attached(s, &delta, &bad_input);
         if (ok && hooks && hooks->before_commit) hooks->before_commit(hooks->ctx);
         if (ok) ok = store_commit(s);
         else store_rollback(s);
-        if (!ok && !bad_input) {
+        if (!ok) {
             char why[sizeof s->err];
             snprintf(why, sizeof why, "%s", s->err);
-            store_fail(s, "%s: %s (nothing of it was merged)", path, why);
-        } else if (!ok) {
-            char why[sizeof s->err];
-            snprintf(why, sizeof why, "%s", s->err);
-            store_fail(s, "%s: %s", path, why);
+            store_fail(s, "%s: %s%s", path, why, bad_input ? "" : " (nothing of it was merged)");
         }
     }
     sqlite3_progress_handler(s->db, 0, NULL, NULL);

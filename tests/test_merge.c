@@ -395,11 +395,11 @@ static void test_bad_input(void **state)
 static void test_slurm_chain(void **state)
 {
     (void)state;
-    int code = test_shell(">/dev/null 2>&1", "DAMA=%s CLUSTER_TEST_DIR=%s scripts/cluster/test-fake-slurm",
+    int code = test_shell(">/dev/null 2>&1", "DAMA=%s CLUSTER_TEST_DIR=%s scripts/cluster/test-scripts",
                           test_dama_bin(), path_in("slurm"));
     if (code != 0) {
         test_shell("", "cat %s/slurm/log >&2", dir);
-        fail_msg("scripts/cluster/test-fake-slurm: exit %d", code);
+        fail_msg("scripts/cluster/test-scripts: exit %d", code);
     }
 }
 
