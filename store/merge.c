@@ -245,51 +245,52 @@ static void drop_maps(Store *s)
     "('row:' || " r ".kind || ':' || " r ".variant || ':' || coalesce(" r ".host, '') || ':' ||" \
     " coalesce(" r ".pid, '') || ':' || " r ".started_at || ':' || " r ".id)"
 
-static bool merge_weights(Store *s, MergeTotals *t, bool *bad_input)
-{
-    char conflict[512];
-    int64_t n = 0;
-    if (!exec_sql(s, "INSERT INTO temp.map_weights (src, dst) SELECT w.id, t.id FROM shard.weights w"
-                     " LEFT JOIN main.weights t ON t.variant = w.variant AND t.hash = w.hash", "mapping weights", NULL) ||
-        !first_row(s, "SELECT w.variant, w.hash FROM temp.map_weights m JOIN shard.weights w ON w.id = m.src"
-                      " JOIN main.weights t ON t.id = m.dst WHERE t.text <> w.text OR t.blob IS NOT w.blob LIMIT 1",
-                   conflict, sizeof conflict))
-        return false;
-    if (conflict[0]) {
-        *bad_input = true;
-        return store_fail(s, "weights %s: the same hash names other weights in the target", conflict);
-    }
-    if (!assign_fresh_ids(s, "map_weights", "weights") ||
-        !exec_sql(s, "INSERT INTO main.weights (id, variant, generation, parent_id, text, hash, created_at, note, blob)"
-                     " SELECT m.dst, w.variant, w.generation, p.dst, w.text, w.hash, w.created_at, w.note, w.blob"
-                     " FROM temp.map_weights m JOIN shard.weights w ON w.id = m.src"
-                     " LEFT JOIN temp.map_weights p ON p.src = w.parent_id WHERE m.fresh ORDER BY m.dst",
-                  "copying weights", &n))
-        return false;
-    t->weights += n;
-    return true;
-}
+/* A table whose rows are matched by a natural key (weights by variant and hash, openings
+ * by FEN): the map, a check that a matched row is the same thing, and the copy of the rest. */
+typedef struct KeyedTable {
+    const char *map, *table;
+    const char *map_sql;      /* fills the map: src, and dst when the target has the key */
+    const char *conflict_sql; /* a matched row that differs, as "what" and the key: none = "" */
+    const char *conflict;     /* "%s: why" for it */
+    const char *copy_sql;     /* inserts the fresh rows */
+} KeyedTable;
 
-static bool merge_openings(Store *s, MergeTotals *t, bool *bad_input)
+static const KeyedTable weights_table = {
+    "map_weights", "weights",
+    "INSERT INTO temp.map_weights (src, dst) SELECT w.id, t.id FROM shard.weights w"
+    " LEFT JOIN main.weights t ON t.variant = w.variant AND t.hash = w.hash",
+    "SELECT w.variant, w.hash FROM temp.map_weights m JOIN shard.weights w ON w.id = m.src"
+    " JOIN main.weights t ON t.id = m.dst WHERE t.text <> w.text OR t.blob IS NOT w.blob LIMIT 1",
+    "weights %s: the same hash names other weights in the target",
+    "INSERT INTO main.weights (id, variant, generation, parent_id, text, hash, created_at, note, blob)"
+    " SELECT m.dst, w.variant, w.generation, p.dst, w.text, w.hash, w.created_at, w.note, w.blob"
+    " FROM temp.map_weights m JOIN shard.weights w ON w.id = m.src"
+    " LEFT JOIN temp.map_weights p ON p.src = w.parent_id WHERE m.fresh ORDER BY m.dst",
+};
+
+static const KeyedTable openings_table = {
+    "map_openings", "openings",
+    "INSERT INTO temp.map_openings (src, dst) SELECT o.id, t.id FROM shard.openings o"
+    " LEFT JOIN main.openings t ON t.fen = o.fen",
+    "SELECT o.fen, o.variant, t.variant FROM temp.map_openings m JOIN shard.openings o ON o.id = m.src"
+    " JOIN main.openings t ON t.id = m.dst WHERE t.variant <> o.variant LIMIT 1",
+    "opening %s: the variants differ",
+    "INSERT INTO main.openings (id, fen, source, variant) SELECT m.dst, o.fen, o.source, o.variant"
+    " FROM temp.map_openings m JOIN shard.openings o ON o.id = m.src WHERE m.fresh ORDER BY m.dst",
+};
+
+static bool merge_keyed(Store *s, const KeyedTable *k, int64_t *added, bool *bad_input)
 {
     char conflict[512];
     int64_t n = 0;
-    if (!exec_sql(s, "INSERT INTO temp.map_openings (src, dst) SELECT o.id, t.id FROM shard.openings o"
-                     " LEFT JOIN main.openings t ON t.fen = o.fen", "mapping openings", NULL) ||
-        !first_row(s, "SELECT o.fen, o.variant, t.variant FROM temp.map_openings m JOIN shard.openings o ON o.id = m.src"
-                      " JOIN main.openings t ON t.id = m.dst WHERE t.variant <> o.variant LIMIT 1",
-                   conflict, sizeof conflict))
+    if (!exec_sql(s, k->map_sql, "mapping", NULL) || !first_row(s, k->conflict_sql, conflict, sizeof conflict))
         return false;
     if (conflict[0]) {
         *bad_input = true;
-        return store_fail(s, "opening %s: the variants differ", conflict);
+        return store_fail(s, k->conflict, conflict);
     }
-    if (!assign_fresh_ids(s, "map_openings", "openings") ||
-        !exec_sql(s, "INSERT INTO main.openings (id, fen, source, variant) SELECT m.dst, o.fen, o.source, o.variant"
-                     " FROM temp.map_openings m JOIN shard.openings o ON o.id = m.src WHERE m.fresh ORDER BY m.dst",
-                  "copying openings", &n))
-        return false;
-    t->openings += n;
+    if (!assign_fresh_ids(s, k->map, k->table) || !exec_sql(s, k->copy_sql, k->table, &n)) return false;
+    *added += n;
     return true;
 }
 
@@ -494,7 +495,8 @@ static bool merge_attached(Store *s, MergeTotals *t, bool *bad_input)
     if (!first_row(s, "PRAGMA shard.user_version", version, sizeof version)) return false;
     if (atoi(version) != store_schema_version())
         return store_fail(s, "schema version %s, not %d: changed while being merged", version, store_schema_version());
-    return make_maps(s) && merge_weights(s, t, bad_input) && merge_openings(s, t, bad_input) && merge_runs(s, t, bad_input) &&
+    return make_maps(s) && merge_keyed(s, &weights_table, &t->weights, bad_input) &&
+           merge_keyed(s, &openings_table, &t->openings, bad_input) && merge_runs(s, t, bad_input) &&
            merge_games(s, t) && merge_records(s);
 }
 
