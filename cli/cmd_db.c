@@ -28,14 +28,15 @@ static bool same_file(const char *a, const char *b)
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/* DAMA_TEST_MERGE_STALL: the tests' way to kill a merge inside its transaction. */
+/* DAMA_TEST_MERGE_STALL: the tests' way to kill or interrupt a merge inside its
+ * transaction; a Ctrl-C ends the stall, and the merge then rolls back. */
 static void stall_before_commit(void *ctx)
 {
-    (void)ctx;
+    const atomic_bool *stop = ctx;
     fprintf(stderr, "dama: merge stalled before its commit (DAMA_TEST_MERGE_STALL)\n");
     fflush(stderr);
-    for (;;)
-        sleep(60);
+    while (!atomic_load(stop))
+        usleep(10000);
 }
 
 /* Every shard is checked before the target is touched: bad input leaves it as it was. */
@@ -65,8 +66,10 @@ static int check_inputs(const char *into, char **shards, int n, const char *vari
 static int merge_all(Store *store, char **shards, int n, MergeTotals *t)
 {
     MergeHooks hooks = { .stop = pipeline_interrupt_flag() };
-    if (getenv("DAMA_TEST_MERGE_STALL"))
+    if (getenv("DAMA_TEST_MERGE_STALL")) {
         hooks.before_commit = stall_before_commit;
+        hooks.ctx = (void *)hooks.stop;
+    }
     bool progress = isatty(STDERR_FILENO);
     for (int i = 0; i < n; i++) {
         if (progress)
@@ -78,7 +81,8 @@ static int merge_all(Store *store, char **shards, int n, MergeTotals *t)
         if (progress)
             fputc('\n', stderr);
         if (atomic_load(hooks.stop)) {
-            fprintf(stderr, "dama: interrupted: %s was not merged; the %d shards before it are\n", shards[i], i);
+            fprintf(stderr, "dama: interrupted: %s and the shards after it are not merged; the %d before it are\n",
+                    shards[i], i);
             return EXIT_INTERRUPTED;
         }
         fprintf(stderr, "dama: %s\n", store_error(store));

@@ -325,10 +325,12 @@ static bool merge_runs(Store *s, MergeTotals *t, bool *bad_input)
                      " (SELECT coalesce(max(id), 0) FROM main.runs) AS base FROM temp.map_runs WHERE dst IS NULL"
                      " GROUP BY ident) AS x WHERE map_runs.dst IS NULL AND map_runs.ident = x.ident",
                   "numbering the new runs", NULL) ||
-        /* a shard's run becomes the whole run: played on many hosts, so none of them */
+        /* a shard's run becomes the whole run: played on many hosts, so none of them, and
+         * its params without the shard's */
         !exec_sql(s, "INSERT INTO main.runs (id, kind, params, engine_version, bench_signature, weights_id, started_at,"
                      " ended_at, status, host, pid, variant, identity, shard, shards)"
-                     " SELECT m.dst, r.kind, r.params, r.engine_version, r.bench_signature, w.dst, r.started_at,"
+                     " SELECT m.dst, r.kind, iif(r.shard IS NULL, r.params, replace(r.params, ' shard=' || r.shard"
+                     " || '/' || r.shards, '')), r.engine_version, r.bench_signature, w.dst, r.started_at,"
                      " r.ended_at, r.status, iif(r.shard IS NULL, r.host, NULL), iif(r.shard IS NULL, r.pid, NULL),"
                      " r.variant, m.ident, NULL, r.shards FROM temp.map_runs m JOIN shard.runs r ON r.id = m.src"
                      " LEFT JOIN temp.map_weights w ON w.src = r.weights_id WHERE m.fresh ORDER BY m.dst",
@@ -535,6 +537,7 @@ MergeProblem store_merge(Store *s, const char *path, const MergeHooks *hooks, Me
     if (ok) {
         ok = merge_attached(s, &delta, &bad_input);
         if (ok && hooks && hooks->before_commit) hooks->before_commit(hooks->ctx);
+        if (ok && hooks && hooks->stop && atomic_load(hooks->stop)) ok = store_fail(s, "interrupted");
         if (ok) ok = store_commit(s);
         else store_rollback(s);
         if (!ok) {

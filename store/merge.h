@@ -32,7 +32,8 @@ typedef struct MergeTotals {
 
 typedef struct MergeHooks {
     const atomic_bool *stop;               /* set: the merge stops and rolls back */
-    void (*before_commit)(void *ctx);      /* inside the transaction, just before its commit */
+    void (*before_commit)(void *ctx);      /* inside the transaction, just before its commit
+                                              (stop is read after it) */
     void *ctx;
 } MergeHooks;
 

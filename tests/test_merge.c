@@ -189,6 +189,7 @@ static void test_merged_equals_unsharded(void **state)
     assert_int_equal(query_int("m.db", "SELECT count(*) FROM runs WHERE status = 'done' AND shards = 3"
                                        " AND shard IS NULL"), 1);
     assert_int_equal(query_int("m.db", "SELECT count(*) FROM run_shards WHERE status = 'done'"), 3);
+    expect_same_rows("whole.db", "m.db", "SELECT kind, params, identity, variant, bench_signature FROM runs");
     expect_same_rows("whole.db", "m.db", GAMES_DUMP);
     expect_same_rows("whole.db", "m.db", POSITIONS_DUMP);
     /* twice: nothing added */
@@ -212,19 +213,18 @@ static void test_partial_until_all_shards(void **state)
     expect_same_rows("whole.db", "p.db", POSITIONS_DUMP);
 }
 
-/* SIGKILL inside the merge's transaction: the target is valid and the shard wholly out. */
-static void test_killed_merge(void **state)
+/* `dama db merge --into INTO SHARD` started with DAMA_TEST_MERGE_STALL: its pid once it
+ * waits inside its transaction, just before the commit. */
+static pid_t start_stalled_merge(const char *into, const char *shard)
 {
-    (void)state;
-    merge_ok("k.db", "s1.db", "games 8 ");
-    assert_int_equal(test_shell("", "cp %s %s", path_in("s2.db"), path_in("s2.copy")), 0);
     const char *err = path_in("stall.err");
+    unlink(err);  /* not the last merge's words */
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
         if (!freopen(err, "w", stderr) || !freopen("/dev/null", "w", stdout)) _exit(127);
         setenv("DAMA_TEST_MERGE_STALL", "1", 1);
-        execl(test_dama_bin(), test_dama_bin(), "db", "merge", "--into", path_in("k.db"), path_in("s2.db"),
+        execl(test_dama_bin(), test_dama_bin(), "db", "merge", "--into", path_in(into), path_in(shard),
               (char *)NULL);
         _exit(127);
     }
@@ -235,15 +235,43 @@ static void test_killed_merge(void **state)
         free(text);
         if (!stalled) usleep(10000);
     }
+    if (!stalled) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        fail_msg("the merge of %s never reached its commit", shard);
+    }
+    return pid;
+}
+
+/* SIGKILL (and Ctrl-C) inside the merge's transaction: the target is valid and the shard
+ * wholly out; merging again completes it. */
+static void test_killed_merge(void **state)
+{
+    (void)state;
+    merge_ok("k.db", "s1.db", "games 8 ");
+    assert_int_equal(test_shell("", "cp %s %s", path_in("s2.db"), path_in("s2.copy")), 0);
+    pid_t pid = start_stalled_merge("k.db", "s2.db");
     kill(pid, SIGKILL);
     int status = 0;
     waitpid(pid, &status, 0);
-    assert_true(stalled);
     assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
     expect_valid("k.db");
     assert_int_equal(query_int("k.db", "SELECT count(*) FROM games"), 8);
     assert_int_equal(query_int("k.db", "SELECT count(*) FROM games WHERE game_index >= 8"), 0);
+    assert_int_equal(query_int("k.db", "SELECT count(*) FROM run_shards"), 1);
     assert_int_equal(test_shell("", "cmp -s %s %s", path_in("s2.db"), path_in("s2.copy")), 0);  /* only read */
+    /* Ctrl-C: rolled back, exit 130 */
+    pid = start_stalled_merge("k.db", "s2.db");
+    kill(pid, SIGINT);
+    waitpid(pid, &status, 0);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 130);
+    char *err = test_read_file(path_in("stall.err"));
+    assert_non_null(strstr(err, "interrupted: "));
+    assert_non_null(strstr(err, "s2.db and the shards after it are not merged; the 0 before it are"));
+    free(err);
+    expect_valid("k.db");
+    assert_int_equal(query_int("k.db", "SELECT count(*) FROM games"), 8);
     merge_ok("k.db", "s2.db s3.db", "games 16 ");
     expect_same_rows("whole.db", "k.db", GAMES_DUMP);
     expect_same_rows("whole.db", "k.db", POSITIONS_DUMP);
