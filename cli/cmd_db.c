@@ -138,9 +138,10 @@ static int run_merge(int argc, char **argv)
     store_close(store);
     double seconds = now_seconds() - start;
     if (code == EXIT_OK)
-        printf("merged shards %d runs %lld games %lld positions %lld skipped-games %lld time %.2f "
-               "positions/s %.0f\n", n, (long long)t.runs, (long long)t.games, (long long)t.positions,
-               (long long)t.skipped_games, seconds, seconds > 0 ? t.positions / seconds : 0.0);
+        printf("merged shards %d runs %lld games %lld positions %lld skipped-games %lld differing-games %lld "
+               "time %.2f positions/s %.0f\n", n, (long long)t.runs, (long long)t.games, (long long)t.positions,
+               (long long)t.skipped_games, (long long)t.differing_games, seconds,
+               seconds > 0 ? t.positions / seconds : 0.0);
     return code;
 }
 
@@ -171,8 +172,10 @@ const Command cmd_db = {
     "touched: a missing file, one that is no dama database, a newer schema or runs of\n"
     "another variant stop the merge with one line naming the file (exit 2; an I/O failure\n"
     "exits 1).  Progress on stderr when it is a terminal.\n"
-    "Prints last: merged shards S runs R games G positions P skipped-games K time T\n"
-    "positions/s X  (runs: new in FILE; skipped-games: games FILE held already)\n"
+    "Prints last: merged shards S runs R games G positions P skipped-games K\n"
+    "differing-games D time T positions/s X  (runs: new in FILE; skipped-games: games FILE\n"
+    "held already; differing-games: of those, the ones whose moves or result differ there,\n"
+    "as in runs that are not reproducible, e.g. with --movetime; FILE keeps its own)\n"
     "\n"
     "  --into FILE        the database merged into (created when missing)\n"
     "  -v, --variant NAME every run, opening and weight set of the shards must be of this\n"

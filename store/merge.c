@@ -331,7 +331,8 @@ static bool merge_runs(Store *s, MergeTotals *t, bool *bad_input)
                      " ended_at, status, host, pid, variant, identity, shard, shards)"
                      " SELECT m.dst, r.kind, iif(r.shard IS NULL, r.params, replace(r.params, ' shard=' || r.shard"
                      " || '/' || r.shards, '')), r.engine_version, r.bench_signature, w.dst, r.started_at,"
-                     " r.ended_at, r.status, iif(r.shard IS NULL, r.host, NULL), iif(r.shard IS NULL, r.pid, NULL),"
+                     " r.ended_at, iif(r.shard IS NULL, r.status, 'partial'), iif(r.shard IS NULL, r.host, NULL),"
+                     " iif(r.shard IS NULL, r.pid, NULL),"
                      " r.variant, m.ident, NULL, r.shards FROM temp.map_runs m JOIN shard.runs r ON r.id = m.src"
                      " LEFT JOIN temp.map_weights w ON w.src = r.weights_id WHERE m.fresh ORDER BY m.dst",
                   "copying runs", &n))
@@ -358,9 +359,10 @@ static bool merge_runs(Store *s, MergeTotals *t, bool *bad_input)
                     " ON CONFLICT (run_id, shard) DO UPDATE SET status = excluded.status, host = excluded.host,"
                     " pid = excluded.pid, started_at = excluded.started_at, ended_at = excluded.ended_at,"
                     " games = excluded.games WHERE excluded.games >= run_shards.games;"
-                    /* a sharded run is done when all its shards are */
-                    "UPDATE main.runs SET status = iif(d.done = runs.shards, 'done', 'partial'),"
-                    " ended_at = iif(d.done = runs.shards, d.ended, NULL), started_at = d.started FROM"
+                    /* a sharded run is done when all its shards are (or a whole copy was) */
+                    "UPDATE main.runs SET status = iif(d.done = runs.shards OR runs.status = 'done', 'done', 'partial'),"
+                    " ended_at = iif(d.done = runs.shards, d.ended, iif(runs.status = 'done', runs.ended_at, NULL)),"
+                    " started_at = d.started FROM"
                     " (SELECT run_id, sum(status = 'done') AS done, max(ended_at) AS ended, min(started_at) AS started"
                     " FROM main.run_shards WHERE run_id IN (SELECT dst FROM temp.map_runs) GROUP BY run_id) AS d"
                     " WHERE runs.id = d.run_id AND runs.shards IS NOT NULL",
@@ -427,7 +429,12 @@ static bool merge_games(Store *s, MergeTotals *t)
                   "copying the PDN tables", NULL))
         return false;
     int64_t skipped = count_of(s, "SELECT count(*) FROM temp.map_games WHERE NOT fresh");
-    if (skipped < 0) return false;
+    /* the same run and index, other moves: a run that is not reproducible (--movetime) */
+    int64_t differing = count_of(s, "SELECT count(*) FROM temp.map_games m JOIN shard.games g ON g.id = m.src"
+                                    " JOIN main.games x ON x.id = m.dst WHERE NOT m.fresh"
+                                    " AND (x.moves <> g.moves OR x.result <> g.result)");
+    if (skipped < 0 || differing < 0) return false;
+    t->differing_games += differing;
     t->games += games;
     t->positions += positions;
     t->skipped_games += skipped;
@@ -557,5 +564,6 @@ MergeProblem store_merge(Store *s, const char *path, const MergeHooks *hooks, Me
     t->games += delta.games;
     t->positions += delta.positions;
     t->skipped_games += delta.skipped_games;
+    t->differing_games += delta.differing_games;
     return MERGE_OK;
 }

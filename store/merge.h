@@ -28,6 +28,7 @@ typedef struct MergeTotals {
     int64_t runs, weights, openings;       /* rows new in the target */
     int64_t games, positions;              /* added */
     int64_t skipped_games;                 /* already in the target: the same run and index */
+    int64_t differing_games;               /* of those, with other moves or result there */
 } MergeTotals;
 
 typedef struct MergeHooks {

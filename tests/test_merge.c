@@ -193,12 +193,17 @@ static void test_merged_equals_unsharded(void **state)
     expect_same_rows("whole.db", "m.db", GAMES_DUMP);
     expect_same_rows("whole.db", "m.db", POSITIONS_DUMP);
     /* twice: nothing added */
-    merge_ok("m.db", "s1.db s2.db s3.db", "merged shards 3 runs 0 games 0 positions 0 skipped-games 24 ");
+    merge_ok("m.db", "s1.db s2.db s3.db", "merged shards 3 runs 0 games 0 positions 0 skipped-games 24 differing-games 0 ");
     expect_same_rows("whole.db", "m.db", GAMES_DUMP);
     assert_int_equal(query_int("m.db", "SELECT count(*) FROM positions"), positions);
     assert_int_equal(query_int("m.db", "SELECT count(*) FROM weights"), 1);
     /* the unsharded run is the same run: nothing new either */
-    merge_ok("m.db", "whole.db", "runs 0 games 0 positions 0 skipped-games 24 ");
+    merge_ok("m.db", "whole.db", "runs 0 games 0 positions 0 skipped-games 24 differing-games 0 ");
+    /* a game played otherwise (as with --movetime) is said, and the target keeps its own */
+    assert_int_equal(test_shell("", "cp %s %s && sqlite3 %s \"UPDATE games SET moves = 'a3-b4' WHERE game_index = 3\"",
+                                path_in("s1.db"), path_in("odd.db"), path_in("odd.db")), 0);
+    merge_ok("m.db", "odd.db", "games 0 positions 0 skipped-games 8 differing-games 1 ");
+    expect_same_rows("whole.db", "m.db", GAMES_DUMP);
 }
 
 /* A run is 'partial' until all its shards are in, whatever their order. */
@@ -358,10 +363,10 @@ static void test_old_schema_every_table(void **state)
     char *before = query("o.db", "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM tune_runs),"
                                  " (SELECT count(*) FROM matches), (SELECT count(*) FROM analyses),"
                                  " (SELECT count(*) FROM train_steps), (SELECT count(*) FROM tune_epochs)");
-    merge_ok("o.db", "v6.db", "runs 0 games 0 positions 0 skipped-games 3 ");
+    merge_ok("o.db", "v6.db", "runs 0 games 0 positions 0 skipped-games 3 differing-games 0 ");
     /* and a merged file merged on (it has identities now): the same rows once more */
     merge_ok("o2.db", "o.db", NULL);
-    merge_ok("o2.db", "v6.db s1.db", "runs 0 games 0 positions 0 skipped-games 11 ");
+    merge_ok("o2.db", "v6.db s1.db", "runs 0 games 0 positions 0 skipped-games 11 differing-games 0 ");
     char *after = query("o.db", "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM tune_runs),"
                                 " (SELECT count(*) FROM matches), (SELECT count(*) FROM analyses),"
                                 " (SELECT count(*) FROM train_steps), (SELECT count(*) FROM tune_epochs)");
