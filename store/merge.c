@@ -57,15 +57,17 @@ static MergeProblem probe(const char *path, const char *variant, int64_t *versio
 {
     struct stat sb;
     if (stat(path, &sb) != 0) {
-        snprintf(err, errlen, "%s: %s", path, errno == ENOENT ? "no such file" : strerror(errno));
-        return errno == ENOENT ? MERGE_BAD_INPUT : MERGE_FAILED;
+        int why = errno;
+        snprintf(err, errlen, "%s: %s", path, why == ENOENT ? "no such file" : strerror(why));
+        return why == ENOENT ? MERGE_BAD_INPUT : MERGE_FAILED;
     }
     if (!S_ISREG(sb.st_mode)) {
         snprintf(err, errlen, "%s: not a database file", path);
         return MERGE_BAD_INPUT;
     }
     if (access(path, R_OK) != 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        int why = errno;
+        snprintf(err, errlen, "%s: %s", path, strerror(why));
         return MERGE_FAILED;
     }
     Store *s = calloc(1, sizeof *s);
