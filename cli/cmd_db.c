@@ -89,7 +89,8 @@ static int merge_all(Store *store, char **shards, int n, MergeTotals *t)
         return problem_exit(p);
     }
     if (progress)
-        fputc('\n', stderr);
+        fprintf(stderr, "\rmerge: %d shards  games %lld positions %lld%30s\n", n, (long long)t->games,
+                (long long)t->positions, "");
     return EXIT_OK;
 }
 
