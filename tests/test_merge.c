@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runner.h"
 #include "test_util.h"
 #include "test_tmpdir.h"
 
@@ -146,6 +147,34 @@ static int teardown(void **state)
 {
     (void)state;
     return test_tmpdir_remove(dir);
+}
+
+/* runner_shard_range against blocks worked by hand: shard k of n takes pairs
+ * floor((k-1)P/n) .. floor(kP/n)-1 of the P pairs, the lone last game of an odd total
+ * with the last pair, and a shard may be empty when there are fewer pairs than shards. */
+static void test_shard_ranges(void **state)
+{
+    (void)state;
+    static const struct { int games, shards, first[5], end[5]; } cases[] = {
+        { 24, 3, { 0, 8, 16 }, { 8, 16, 24 } },
+        { 21, 3, { 0, 6, 14 }, { 6, 14, 21 } },        /* 11 pairs: 3, 4, 4 (game 20 alone) */
+        { 24, 5, { 0, 4, 8, 14, 18 }, { 4, 8, 14, 18, 24 } }, /* 12 pairs: 2, 2, 3, 2, 3 */
+        { 4, 3, { 0, 0, 2 }, { 0, 2, 4 } },            /* 2 pairs: the first shard is empty */
+        { 7, 1, { 0 }, { 7 } },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        for (int k = 1; k <= cases[c].shards; k++) {
+            int first = -1, end = -1;
+            runner_shard_range(cases[c].games, k, cases[c].shards, &first, &end);
+            if (first != cases[c].first[k - 1] || end != cases[c].end[k - 1])
+                fail_msg("%d games, shard %d/%d: [%d, %d), expected [%d, %d)", cases[c].games, k, cases[c].shards,
+                         first, end, cases[c].first[k - 1], cases[c].end[k - 1]);
+        }
+    }
+    int first = -1, end = -1;
+    runner_shard_range(9, 0, 0, &first, &end);  /* not sharded: every game */
+    assert_int_equal(first, 0);
+    assert_int_equal(end, 9);
 }
 
 /* The shards split the pairs: 12 pairs in blocks of 4, each shard's games its block. */
@@ -439,6 +468,7 @@ static void test_slurm_chain(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shard_ranges),
         cmocka_unit_test(test_shards_split_the_pairs),
         cmocka_unit_test(test_merged_equals_unsharded),
         cmocka_unit_test(test_partial_until_all_shards),
