@@ -446,6 +446,12 @@ static void test_bad_input(void **state)
     assert_int_equal(dama(out, sizeof out, "%s", arg), 0);
     assert_non_null(strstr(out, "merged shards 1 runs 1 games 2 "));
     assert_int_equal(query_int("t.db", "SELECT count(DISTINCT variant) FROM runs"), 2);
+    /* a target that is no dama database is refused as it is, and stays as it was */
+    assert_int_equal(dama(out, sizeof out, "db merge --into %s %s", path_in("text.db"), path_in("s1.db")), 2);
+    assert_non_null(strstr(out, "text.db: not a dama database"));
+    char *text = test_read_file(path_in("text.db"));
+    assert_string_equal(text, "not a database\n");
+    free(text);
     assert_int_equal(dama(out, sizeof out, "db merge --into %s", path_in("t.db")), 2);
     assert_int_equal(dama(out, sizeof out, "db merge %s", path_in("s1.db")), 2);
     assert_int_equal(dama(out, sizeof out, "db merge --into %s %s", path_in("t.db"), path_in("t.db")), 2);
