@@ -4,11 +4,12 @@
 #include <string.h>
 
 #include "commands.h"
+#include "merge.h"
 #include "pipeline.h"
 #include "run_options.h"
 #include "variant.h"
 
-enum { OPT_WEIGHTS_S = OPT_RUN_FIRST_FREE, OPT_RESUME_S };
+enum { OPT_WEIGHTS_S = OPT_RUN_FIRST_FREE, OPT_RESUME_S, OPT_SHARD_S };
 
 int pipeline_selfplay(Store *store, RunOptions *ro, const Weights *weights, int64_t weights_id,
                       const char *params, RunResume resume, int64_t *run_id_out)
@@ -18,6 +19,13 @@ int pipeline_selfplay(Store *store, RunOptions *ro, const Weights *weights, int6
     int code = pipeline_run_open(store, ro->db_path, "selfplay", params, weights_id, c, resume, &run);
     if (code != EXIT_OK)
         return code;
+    /* The run's identity leaves out the shard: every shard of a run names the same run. */
+    char options[1024];
+    run_options_describe(ro, options, sizeof options);
+    if (!store_run_identify(store, run.id, options, c->shard, c->shards)) {
+        pipeline_run_close(store, ro->db_path, &run, "failed", false);
+        return cli_runtime_error("%s: %s", ro->db_path, store_error(store));
+    }
     c->weights[0] = c->weights[1] = weights;
     c->weights_id[0] = c->weights_id[1] = weights_id;
     c->store = store;
@@ -41,6 +49,8 @@ int pipeline_selfplay(Store *store, RunOptions *ro, const Weights *weights, int6
            t.seconds > 0 ? 100.0 * t.db_seconds / t.seconds : 0.0);
     if (t.resumed)
         printf(" resumed %d stored", t.resumed);
+    if (c->shards)
+        printf(" shard %d/%d", c->shard, c->shards);
     printf("\n");
     fflush(stdout);
     if (run_id_out)
@@ -65,9 +75,11 @@ static int run_selfplay(int argc, char **argv)
         RUN_LONG_OPTIONS,
         { "weights", required_argument, 0, OPT_WEIGHTS_S },
         { "resume", no_argument, 0, OPT_RESUME_S },
+        { "shard", required_argument, 0, OPT_SHARD_S },
         { 0, 0, 0, 0 },
     };
     bool resume = false;
+    int shard = 0, shards = 0;
     RunOptions ro;
     run_options_init(&ro);
     ro.cfg.setup.noise = 10;
@@ -83,6 +95,13 @@ static int run_selfplay(int argc, char **argv)
             resume = true;
             continue;
         }
+        if (o == OPT_SHARD_S) {
+            char tail;
+            if (sscanf(optarg, "%d/%d%c", &shard, &shards, &tail) != 2 || shards < 1 || shards > 1000000 ||
+                shard < 1 || shard > shards)
+                return cli_usage_error("bad value '%s' for --shard: expected K/N with 1 <= K <= N", optarg);
+            continue;
+        }
         if (o == OPT_WEIGHTS_S) {
             weights_path = optarg; /* read once the variant is known */
             continue;
@@ -94,6 +113,8 @@ static int run_selfplay(int argc, char **argv)
         return cli_usage_error("unexpected argument '%s' (see 'dama selfplay --help')", argv[optind]);
     if (!run_options_finish(&ro))
         return EXIT_USAGE;
+    ro.cfg.shard = shard;
+    ro.cfg.shards = shards;
     Weights weights;
     if (!pipeline_weights_by_name(&weights, ro.cfg.setup.variant, weights_path ? weights_path : "default", err, sizeof err)) {
         run_options_free(&ro);
@@ -112,7 +133,9 @@ static int run_selfplay(int argc, char **argv)
     char params[1024];
     run_options_describe(&ro, params, sizeof params);
     size_t n = strlen(params);
-    snprintf(params + n, sizeof params - n, " weights=%lld", (long long)weights_id);
+    n += (size_t)snprintf(params + n, sizeof params - n, " weights=%lld", (long long)weights_id);
+    if (shards && n < sizeof params)
+        snprintf(params + n, sizeof params - n, " shard=%d/%d", shard, shards);
     if (weights_id < 0)
         code = cli_runtime_error("%s: %s", ro.db_path, store_error(store));
     else
@@ -128,17 +151,25 @@ const Command cmd_selfplay = {
     "selfplay", "play the engine against itself and store every game and position",
     "usage: dama selfplay [--db FILE] [--games N] [--threads T] [--nodes K | --depth D]\n"
     "                     [--weights FILE] [--openings FILE | --random-plies P] [--seed S]\n"
+    "                     [--shard K/N] [--resume]\n"
     "\n"
     "Plays N games in parallel, each opening twice with colours swapped, and stores every\n"
     "game and position in the SQLite file.  A run is reproducible: game i uses seed S+i.\n"
     "Ctrl-C stops starting games, saves the finished ones and exits with code 130;\n"
     "--resume then plays the games still missing.\n"
     "Prints last: selfplay run R games N white W draws D black B mars M positions P time S ...\n"
+    "(games: those played by this call; ' shard K/N' ends the line of a shard)\n"
     "\n"
     "  --weights FILE     evaluation weights (default: the built-in hand-set weights)\n"
     "  --resume           continue the last selfplay run (the same options): only the games\n"
     "                     not yet stored are played\n"
-    "  --games N          games to play (default 100); played in pairs with colours swapped\n"
+    "  --games N          games of the whole run (default 100), also with --shard; played\n"
+    "                     in pairs with colours swapped\n"
+    "  --shard K/N        play shard K of N (1 <= K <= N): the K-th of N contiguous blocks\n"
+    "                     of the run's P = (games+1)/2 pairs, pairs (K-1)*P/N to K*P/N - 1\n"
+    "                     (rounded down), with the game indices and seeds of the whole run:\n"
+    "                     N shards on any machines are exactly the games of the one run, and\n"
+    "                     'dama db merge' folds them into it; --resume continues a shard\n"
     "  --noise CP         evaluation noise, in hundredths of a man (default 10)\n"
     RUN_OPTIONS_HELP,
     run_selfplay,

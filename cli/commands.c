@@ -21,6 +21,7 @@ const Command *const dama_commands[] = {
     &cmd_train,
     &cmd_export,
     &cmd_pdn,
+    &cmd_db,
     &cmd_weights,
     &cmd_hub,
     &cmd_serve,

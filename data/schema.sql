@@ -1,11 +1,11 @@
--- dama database, schema version 6.
+-- dama database, schema version 7.
 -- store/schema.c embeds this text byte for byte (tests/test_store.c checks it), so the
 -- binary never reads it from the working directory.  Change both together, bump
 -- user_version, and add a migration step in store/schema.c.
 -- Times are Unix seconds.  Bitboards are uint64 stored as the int64 with the same bits.
 
 PRAGMA application_id = 1145130305; -- 'DAMA': tells a dama database from other files
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;
 
 -- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash): the hash
 -- of text for linear weights; for a pattern evaluation (since v6) the hash of the weight
@@ -38,12 +38,22 @@ CREATE TABLE runs (
     started_at      INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),
     ended_at        INTEGER,
     -- 'running', then 'done', 'interrupted' (Ctrl-C), 'failed' (an error) or 'stale' (its
-    -- process died: found by a later writer from host and pid).
+    -- process died: found by a later writer from host and pid); a merged sharded run is
+    -- 'partial' until every one of its shards is merged 'done' (run_shards).
     status          TEXT    NOT NULL DEFAULT 'running',
     host            TEXT,
     pid             INTEGER,
-    variant         TEXT    NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'))
+    variant         TEXT    NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international')),
+    -- identity (since v7): the same for every run of the same games (self-play: a hash of
+    -- the kind, variant, game options, seed, search signature and weights hash, whatever
+    -- the shard), so that `dama db merge` folds the shards of one run into one run.
+    -- shard, shards: this run plays shard `shard` of `shards`; a merged run has shards and
+    -- no shard (its shards are in run_shards); both NULL: the whole run in one piece.
+    identity        TEXT,
+    shard           INTEGER CHECK (shard >= 1),
+    shards          INTEGER CHECK (shards >= 1)
 );
+CREATE INDEX runs_identity ON runs(identity);
 
 CREATE TABLE openings (
     id      INTEGER PRIMARY KEY,
@@ -163,6 +173,22 @@ CREATE TABLE train_steps (
     outcome               TEXT,     -- decision: 'promoted' or 'rejected'
     created_at            INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),
     PRIMARY KEY (train_run_id, generation, step)
+) WITHOUT ROWID;
+
+-- The shards merged into a run (since v7): each shard's run as it was when last merged,
+-- so that the run's status can say whether all its shards are in.
+CREATE TABLE run_shards (
+    run_id      INTEGER NOT NULL REFERENCES runs(id),
+    shard       INTEGER NOT NULL CHECK (shard >= 1),
+    shards      INTEGER NOT NULL CHECK (shard <= shards),
+    status      TEXT    NOT NULL,
+    host        TEXT,
+    pid         INTEGER,
+    started_at  INTEGER,
+    ended_at    INTEGER,
+    games       INTEGER NOT NULL,
+    merged_at   INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),
+    PRIMARY KEY (run_id, shard)
 ) WITHOUT ROWID;
 
 -- Games imported from PDN files (since v5) keep here what the games table has no column

@@ -45,6 +45,7 @@ typedef struct Writer {
     Position *pair_opening;       /* random openings drawn so far, shared by a pair's games */
     bool *pair_opening_known;
     int next_pair;                /* the first pair not yet given to on_pair */
+    int first_game, end_game;     /* the game indices of this call (runner_shard_range) */
 } Writer;
 
 /* Books the committed games by colour: what the totals report is what is stored. */
@@ -128,7 +129,8 @@ static void print_progress(const Writer *w, bool final)
     const RunnerTotals *t = w->totals;
     double elapsed = now_seconds() - w->start;
     double rate = elapsed > 0 ? w->played / elapsed : 0;
-    int left = cfg->games - t->resumed - w->played;
+    int total = w->end_game - w->first_game;
+    int left = total - t->resumed - w->played;
     double eta = rate > 0 ? left / rate : 0;
     char view[160] = "", extra[160] = "";
     if (cfg->on_pair) /* a match: the score from A's side, over the pairs counted so far */
@@ -139,7 +141,7 @@ static void print_progress(const Writer *w, bool final)
     if (cfg->describe)
         cfg->describe(cfg->ctx, extra, sizeof extra);
     fprintf(stderr, "\r%s: games %d/%d  %.1f games/s  %s%s%s  ETA %dm%02ds   %s",
-            cfg->label ? cfg->label : "games", t->resumed + w->played, cfg->games, rate, view,
+            cfg->label ? cfg->label : "games", t->resumed + w->played, total, rate, view,
             extra[0] ? "  " : "", extra, (int)eta / 60, (int)eta % 60, final ? "\n" : "");
     fflush(stderr);
 }
@@ -155,7 +157,7 @@ static double a_points_of(int index, int result)
 static void deliver_pairs(Writer *w)
 {
     RunnerTotals *t = w->totals;
-    int whole_pairs = w->cfg->games / 2;
+    int whole_pairs = w->end_game / 2; /* a block ends on a pair unless it holds the lone game */
     while (!t->decided && w->next_pair < whole_pairs && w->pair_games_done[w->next_pair] == 2) {
         int k = w->next_pair++;
         const double *p = w->pair_points[k];
@@ -190,6 +192,20 @@ static void writer_add(Writer *w, Finished *f)
         writer_flush(w);
 }
 
+void runner_shard_range(int games, int shard, int shards, int *first, int *end)
+{
+    if (shards <= 0) {
+        *first = 0;
+        *end = games;
+        return;
+    }
+    long long pairs = (games + 1) / 2;
+    *first = (int)(2 * ((shard - 1) * pairs / shards));
+    *end = (int)(2 * (shard * pairs / shards));
+    if (*end > games)
+        *end = games;
+}
+
 bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
 {
     memset(totals, 0, sizeof *totals);
@@ -205,15 +221,17 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
         totals->failed = true;
         goto done;
     }
+    runner_shard_range(cfg->games, cfg->shard, cfg->shards, &w.first_game, &w.end_game);
+    w.next_pair = w.first_game / 2;
     w.start = w.last_flush = now_seconds();
-    for (int i = 0; cfg->stored && i < cfg->games; i++) {
+    for (int i = w.first_game; cfg->stored && i < w.end_game; i++) {
         if (cfg->stored[i] != RESULT_NONE) {
             totals->resumed++;
             book_result(&w, i, cfg->stored[i]);
         }
     }
     deliver_pairs(&w);
-    int next_game = 0;
+    int next_game = w.first_game;
     int threads = cfg->threads > 0 ? cfg->threads : omp_get_max_threads();
 
 #pragma omp parallel num_threads(threads)
@@ -235,10 +253,10 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
             Finished f = { 0 }; /* zeroed: the copy below reads .opening before a path sets it */
 #pragma omp critical(dama_writer)
             {
-                while (cfg->stored && next_game < cfg->games && cfg->stored[next_game] != RESULT_NONE)
+                while (cfg->stored && next_game < w.end_game && cfg->stored[next_game] != RESULT_NONE)
                     next_game++; /* stored by an earlier, interrupted call */
                 index = next_game++;
-                go = index < cfg->games && !totals->decided && !totals->failed
+                go = index < w.end_game && !totals->decided && !totals->failed
                      && !(cfg->stop && atomic_load(cfg->stop));
                 if (go && (known = w.pair_opening_known[index / 2]))
                     f.opening = w.pair_opening[index / 2];

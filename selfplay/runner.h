@@ -14,6 +14,10 @@
 typedef struct RunnerConfig {
     GameSetup setup;
     int games;                    /* total; pairs = (games + 1) / 2 */
+    /* Shard `shard` of `shards` (1 <= shard <= shards) plays only its block of pairs
+     * (runner_shard_range), with the same game indices, seeds and openings as the whole
+     * run, so the shards together are exactly the games of the whole run; 0, 0 = all. */
+    int shard, shards;
     int threads;                  /* OpenMP threads (0 = all cores) */
     uint64_t seed;                /* game i has seed seed + i; pair k's opening uses seed + 2k */
     const Weights *weights[2];    /* players A and B (self-play: the same); for a side that is
@@ -64,6 +68,11 @@ typedef struct RunnerTotals {
     bool failed;                  /* a database write failed (message in error) */
     char error[256];
 } RunnerTotals;
+
+/* The game indices shard of shards plays: [*first, *end), the contiguous block of pairs
+ * floor((shard-1)*P/shards) .. floor(shard*P/shards)-1 of the P = (games+1)/2 pairs (the
+ * lone last game of an odd total is in the last shard); shards <= 0: every game. */
+void runner_shard_range(int games, int shard, int shards, int *first, int *end);
 
 /* Plays the games; returns false on a database failure (totals->error says why). */
 bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals);

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include "store_internal.h"
 
-#define SCHEMA_VERSION 6
+#define SCHEMA_VERSION 7
 #define APPLICATION_ID 1145130305 /* 'DAMA' in the file header: marks a dama database */
 
 /* The tables of imported PDN games: in the schema and in the 4 -> 5 migration alike. */
@@ -37,19 +37,38 @@
     "    PRIMARY KEY (game_id, seq)\n" \
     ") WITHOUT ROWID;\n"
 
+/* The table of merged shards: in the schema and in the 6 -> 7 migration alike. */
+#define RUN_SHARDS_SQL \
+    "-- The shards merged into a run (since v7): each shard's run as it was when last merged,\n" \
+    "-- so that the run's status can say whether all its shards are in.\n" \
+    "CREATE TABLE run_shards (\n" \
+    "    run_id      INTEGER NOT NULL REFERENCES runs(id),\n" \
+    "    shard       INTEGER NOT NULL CHECK (shard >= 1),\n" \
+    "    shards      INTEGER NOT NULL CHECK (shard <= shards),\n" \
+    "    status      TEXT    NOT NULL,\n" \
+    "    host        TEXT,\n" \
+    "    pid         INTEGER,\n" \
+    "    started_at  INTEGER,\n" \
+    "    ended_at    INTEGER,\n" \
+    "    games       INTEGER NOT NULL,\n" \
+    "    merged_at   INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),\n" \
+    "    PRIMARY KEY (run_id, shard)\n" \
+    ") WITHOUT ROWID;\n"
+
 /* data/schema.sql, byte for byte (tests/test_store.c compares them).  After editing the
  * .sql file, regenerate the literal, e.g. with
  *   sed 's/\\/\\\\/g; s/"/\\"/g; s/^/    "/; s/$/\\n"/' data/schema.sql
- * (its last three tables are PDN_TABLES_SQL, which the 4 -> 5 migration shares). */
+ * (its last three tables are PDN_TABLES_SQL, which the 4 -> 5 migration shares, and
+ * run_shards before them is RUN_SHARDS_SQL, the 6 -> 7 migration's). */
 static const char schema_sql[] =
-    "-- dama database, schema version 6.\n"
+    "-- dama database, schema version 7.\n"
     "-- store/schema.c embeds this text byte for byte (tests/test_store.c checks it), so the\n"
     "-- binary never reads it from the working directory.  Change both together, bump\n"
     "-- user_version, and add a migration step in store/schema.c.\n"
     "-- Times are Unix seconds.  Bitboards are uint64 stored as the int64 with the same bits.\n"
     "\n"
     "PRAGMA application_id = 1145130305; -- 'DAMA': tells a dama database from other files\n"
-    "PRAGMA user_version = 6;\n"
+    "PRAGMA user_version = 7;\n"
     "\n"
     "-- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash): the hash\n"
     "-- of text for linear weights; for a pattern evaluation (since v6) the hash of the weight\n"
@@ -82,12 +101,22 @@ static const char schema_sql[] =
     "    started_at      INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),\n"
     "    ended_at        INTEGER,\n"
     "    -- 'running', then 'done', 'interrupted' (Ctrl-C), 'failed' (an error) or 'stale' (its\n"
-    "    -- process died: found by a later writer from host and pid).\n"
+    "    -- process died: found by a later writer from host and pid); a merged sharded run is\n"
+    "    -- 'partial' until every one of its shards is merged 'done' (run_shards).\n"
     "    status          TEXT    NOT NULL DEFAULT 'running',\n"
     "    host            TEXT,\n"
     "    pid             INTEGER,\n"
-    "    variant         TEXT    NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'))\n"
+    "    variant         TEXT    NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international')),\n"
+    "    -- identity (since v7): the same for every run of the same games (self-play: a hash of\n"
+    "    -- the kind, variant, game options, seed, search signature and weights hash, whatever\n"
+    "    -- the shard), so that `dama db merge` folds the shards of one run into one run.\n"
+    "    -- shard, shards: this run plays shard `shard` of `shards`; a merged run has shards and\n"
+    "    -- no shard (its shards are in run_shards); both NULL: the whole run in one piece.\n"
+    "    identity        TEXT,\n"
+    "    shard           INTEGER CHECK (shard >= 1),\n"
+    "    shards          INTEGER CHECK (shards >= 1)\n"
     ");\n"
+    "CREATE INDEX runs_identity ON runs(identity);\n"
     "\n"
     "CREATE TABLE openings (\n"
     "    id      INTEGER PRIMARY KEY,\n"
@@ -209,6 +238,8 @@ static const char schema_sql[] =
     "    PRIMARY KEY (train_run_id, generation, step)\n"
     ") WITHOUT ROWID;\n"
     "\n"
+    RUN_SHARDS_SQL
+    "\n"
     PDN_TABLES_SQL;
 
 /* migrations[v] takes a database from user_version v to v + 1, for 1 <= v < SCHEMA_VERSION,
@@ -248,6 +279,13 @@ static const char *const migrations[SCHEMA_VERSION] = {
     /* 5 -> 6: the compressed table of pattern weights */
     [5] = "ALTER TABLE weights ADD COLUMN blob BLOB;\n"
     "PRAGMA user_version = 6;\n",
+    /* 6 -> 7: a run's identity and shard, and the shards merged into a run */
+    [6] = "ALTER TABLE runs ADD COLUMN identity TEXT;\n"
+    "ALTER TABLE runs ADD COLUMN shard INTEGER CHECK (shard >= 1);\n"
+    "ALTER TABLE runs ADD COLUMN shards INTEGER CHECK (shards >= 1);\n"
+    "CREATE INDEX runs_identity ON runs(identity);\n"
+    RUN_SHARDS_SQL
+    "PRAGMA user_version = 7;\n",
 };
 
 const char *store_schema_sql(void) { return schema_sql; }
@@ -293,6 +331,8 @@ static bool read_version(Store *s, int64_t *version)
     *version = user;
     return true;
 }
+
+bool store_schema_version_of(Store *s, int64_t *version) { return read_version(s, version); }
 
 bool store_schema_check(Store *s, bool *migrate)
 {

@@ -212,10 +212,9 @@ static bool first_read(Store *s)
     return ok;
 }
 
-/* "file:" URI of path with immutable=1; NULL when out of memory. */
-static char *immutable_uri(const char *path)
+char *store_file_uri(const char *path, const char *query)
 {
-    char *uri = malloc(strlen(path) * 3 + 32);
+    char *uri = malloc(strlen(path) * 3 + strlen(query) + 16);
     if (!uri) return NULL;
     char *p = uri + sprintf(uri, "file:");
     for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
@@ -223,7 +222,7 @@ static char *immutable_uri(const char *path)
         if (*c == '%' || *c == '?' || *c == '#' || *c <= ' ' || *c >= 0x7f) p += sprintf(p, "%%%02X", *c);
         else *p++ = (char)*c;
     }
-    strcpy(p, "?immutable=1");
+    sprintf(p, "?%s", query);
     return uri;
 }
 
@@ -250,7 +249,7 @@ static bool open_readonly_steps(Store *s, const char *path)
     if (!wal_empty(path))
         return store_fail(s, "cannot read it: its directory is read-only and %s-wal holds changes "
                           "not yet in the database file (open it once where it can be written)", path);
-    char *uri = immutable_uri(path);
+    char *uri = store_file_uri(path, "immutable=1");
     if (!uri) return store_fail(s, "out of memory");
     sqlite3_close(s->db);
     s->db = NULL;

@@ -124,8 +124,8 @@ bool store_game_read(Store *s, int64_t game_id, StoredGame *out);
 void store_game_free(StoredGame *g);
 
 /* Rows of a table: runs, weights, openings, games, positions, tune_runs, tune_epochs,
- * matches, analyses, train_steps, pdn_games, pdn_tags or pdn_notes.  Any other name is an
- * error. */
+ * matches, analyses, train_steps, pdn_games, pdn_tags, pdn_notes or run_shards.  Any other
+ * name is an error. */
 bool store_count(Store *s, const char *table, int64_t *n);
 
 /* Streams positions of the games of the given runs (nruns = 0: all runs, by run id), each

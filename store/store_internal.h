@@ -87,7 +87,8 @@ enum StatementId {
 #define STORE_TABLES(X)                                                                      \
     X(runs) X(weights) X(openings) X(games) X(positions)                                     \
     X(tune_runs) X(tune_epochs) X(matches) X(analyses) X(train_steps)                         \
-    X(pdn_games) X(pdn_tags) X(pdn_notes)
+    X(pdn_games) X(pdn_tags) X(pdn_notes)                                                    \
+    X(run_shards)
 
 enum TableId {
 #define STORE_TABLE_ENUM(name) TABLE_##name,
@@ -114,6 +115,12 @@ bool store_fail(Store *s, const char *fmt, ...)
     ;
 /* "what: <SQLite's message>" */
 bool store_fail_db(Store *s, const char *what);
+
+/* "file:PATH?QUERY" with the path escaped, for sqlite3_open_v2 with SQLITE_OPEN_URI and
+ * ATTACH (malloc'd; NULL when out of memory). */
+char *store_file_uri(const char *path, const char *query);
+/* FNV-1a 64 of text as 16 hex digits (write.c). */
+void store_text_hash(const char *text, char out[17]);
 
 /* A statement for a rare call, prepared now (finalize it after use); NULL after
  * store_fail_db(s, what) when SQLite refuses it. */
@@ -207,6 +214,9 @@ bool store_schema_check(Store *s, bool *migrate);
 bool store_migrate(Store *s);
 /* For a reader: the file must hold exactly this build's schema (a reader never migrates). */
 bool store_schema_check_current(Store *s);
+/* The file's schema version: -1 for a file with no schema yet; false (message in s) for a
+ * file that is not a dama database or is newer than this build. */
+bool store_schema_version_of(Store *s, int64_t *version);
 
 /* read.c: strdup of a column; NULL stays NULL.  *oom is set when the copy fails. */
 char *store_column_strdup(sqlite3_stmt *st, int col, bool *oom);

@@ -56,7 +56,7 @@ bool store_run_end(Store *s, int64_t run_id, const char *status)
 
 /* FNV-1a 64 as 16 hex digits: enough to find candidates, since equal hashes are confirmed
  * by comparing the texts. */
-static void text_hash(const char *text, char out[17])
+void store_text_hash(const char *text, char out[17])
 {
     uint64_t h = 0xcbf29ce484222325u;
     for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
@@ -127,7 +127,7 @@ int64_t store_weights_put_blob(Store *s, const char *variant, int generation, in
         return store_fail(s, "store_weights_put: a blob needs the weights' hash"), -1;
     char text_hash_hex[17];
     if (!blob)
-        text_hash(text, text_hash_hex);
+        store_text_hash(text, text_hash_hex);
     const char *key = blob ? hash : text_hash_hex;
     /* An empty blob is still a blob: SQLite would read a zero-length one back as NULL. */
     static const unsigned char no_bytes[1];

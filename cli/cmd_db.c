@@ -1,0 +1,186 @@
+/* `dama db merge`: database files (self-play shards from many machines) folded into one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "merge.h"
+#include "pipeline.h"
+#include "variant.h"
+
+enum { OPT_INTO = OPT_FIRST_FREE };
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int problem_exit(MergeProblem p) { return p == MERGE_BAD_INPUT ? EXIT_USAGE : EXIT_RUNTIME; }
+
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* DAMA_TEST_MERGE_STALL: the tests' way to kill or interrupt a merge inside its
+ * transaction; a Ctrl-C ends the stall, and the merge then rolls back. */
+static void stall_before_commit(void *ctx)
+{
+    const atomic_bool *stop = ctx;
+    fprintf(stderr, "dama: merge stalled before its commit (DAMA_TEST_MERGE_STALL)\n");
+    fflush(stderr);
+    while (!atomic_load(stop))
+        usleep(10000);
+}
+
+/* Every shard is checked before the target is touched: bad input leaves it as it was. */
+static int check_inputs(const char *into, char **shards, int n, const char *variant)
+{
+    char err[1024];
+    for (int i = 0; i < n; i++) {
+        if (same_file(into, shards[i]))
+            return cli_usage_error("%s: is the target itself", shards[i]);
+        MergeProblem p = store_merge_check(shards[i], variant, err, sizeof err);
+        if (p != MERGE_OK) {
+            fprintf(stderr, "dama: %s\n", err);
+            return problem_exit(p);
+        }
+    }
+    struct stat st;
+    if (stat(into, &st) == 0) {
+        MergeProblem p = store_merge_check(into, NULL, err, sizeof err);
+        if (p != MERGE_OK) {
+            fprintf(stderr, "dama: %s\n", err);
+            return problem_exit(p);
+        }
+    }
+    return EXIT_OK;
+}
+
+static int merge_all(Store *store, char **shards, int n, MergeTotals *t)
+{
+    MergeHooks hooks = { .stop = pipeline_interrupt_flag() };
+    if (getenv("DAMA_TEST_MERGE_STALL")) {
+        hooks.before_commit = stall_before_commit;
+        hooks.ctx = (void *)hooks.stop;
+    }
+    bool progress = isatty(STDERR_FILENO);
+    for (int i = 0; i < n; i++) {
+        if (progress)
+            fprintf(stderr, "\rmerge: shard %d/%d %s  games %lld positions %lld   ", i + 1, n, shards[i],
+                    (long long)t->games, (long long)t->positions);
+        MergeProblem p = store_merge(store, shards[i], &hooks, t);
+        if (p == MERGE_OK)
+            continue;
+        if (progress)
+            fputc('\n', stderr);
+        if (atomic_load(hooks.stop)) {
+            fprintf(stderr, "dama: interrupted: %s and the shards after it are not merged; the %d before it are\n",
+                    shards[i], i);
+            return EXIT_INTERRUPTED;
+        }
+        fprintf(stderr, "dama: %s\n", store_error(store));
+        return problem_exit(p);
+    }
+    if (progress)
+        fprintf(stderr, "\rmerge: %d shards  games %lld positions %lld%30s\n", n, (long long)t->games,
+                (long long)t->positions, "");
+    return EXIT_OK;
+}
+
+static int run_merge(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "into", required_argument, 0, OPT_INTO },
+        { "variant", required_argument, 0, OPT_VARIANT },
+        { "help", no_argument, 0, OPT_HELP },
+        { 0, 0, 0, 0 },
+    };
+    const char *into = NULL, *variant = turkish_variant.name;
+    int o;
+    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
+        switch (o) {
+        case OPT_HELP: return cli_print_help("db");
+        case OPT_INTO: into = optarg; break;
+        case OPT_VARIANT:
+            if (strcmp(optarg, "any") == 0) {
+                variant = NULL;
+            } else {
+                const Variant *v = cli_variant(optarg);
+                if (!v)
+                    return EXIT_USAGE;
+                variant = v->name;
+            }
+            break;
+        default: return EXIT_USAGE;
+        }
+    }
+    if (!into)
+        return cli_usage_error("db merge needs --into FILE (see 'dama db --help')");
+    if (optind >= argc)
+        return cli_usage_error("db merge needs at least one SHARD.db to merge (see 'dama db --help')");
+    char **shards = argv + optind;
+    int n = argc - optind;
+    int code = check_inputs(into, shards, n, variant);
+    if (code != EXIT_OK)
+        return code;
+    double start = now_seconds();
+    Store *store = pipeline_open_store(into);
+    if (!store)
+        return EXIT_RUNTIME;
+    MergeTotals t = { 0 };
+    code = merge_all(store, shards, n, &t);
+    store_close(store);
+    double seconds = now_seconds() - start;
+    if (code == EXIT_OK)
+        printf("merged shards %d runs %lld games %lld positions %lld skipped-games %lld differing-games %lld "
+               "time %.2f positions/s %.0f\n", n, (long long)t.runs, (long long)t.games, (long long)t.positions,
+               (long long)t.skipped_games, (long long)t.differing_games, seconds,
+               seconds > 0 ? t.positions / seconds : 0.0);
+    return code;
+}
+
+static int run_db(int argc, char **argv)
+{
+    if (argc < 2)
+        return cli_usage_error("db needs a subcommand: merge (see 'dama db --help')");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+        return cli_print_help("db");
+    if (strcmp(argv[1], "merge") == 0)
+        return run_merge(argc - 1, argv + 1);
+    return cli_usage_error("unknown db subcommand '%s' (see 'dama db --help')", argv[1]);
+}
+
+const Command cmd_db = {
+    "db", "database files: merge self-play shards (and any dama files) into one",
+    "usage: dama db merge --into FILE [--variant NAME|any] SHARD.db...\n"
+    "\n"
+    "Copies everything each SHARD.db holds (runs, weights, openings, games, positions,\n"
+    "tuning runs, matches, analyses, the training journal, imported PDN games) into FILE,\n"
+    "created when missing, one transaction per shard: a shard is wholly in or wholly out,\n"
+    "even when the merge is killed.  Ids are remapped; weights are matched by hash, openings\n"
+    "by position, runs by identity and games by run and game index, so merging a shard twice\n"
+    "adds nothing, and the shards of one 'dama selfplay --shard K/N' run (same options on any\n"
+    "machines) become one run with the games of the unsharded run, 'partial' until all N\n"
+    "shards are merged done, then 'done'.  A shard file is only read, never changed; one of\n"
+    "an older schema is migrated in a temporary copy.  Every shard is checked before FILE is\n"
+    "touched: a missing file, one that is no dama database, a newer schema or runs of\n"
+    "another variant stop the merge with one line naming the file (exit 2; an I/O failure\n"
+    "exits 1).  Progress on stderr when it is a terminal.\n"
+    "Prints last: merged shards S runs R games G positions P skipped-games K\n"
+    "differing-games D time T positions/s X  (runs: new in FILE; skipped-games: games FILE\n"
+    "held already; differing-games: of those, the ones whose moves or result differ there,\n"
+    "as in runs that are not reproducible, e.g. with --movetime; FILE keeps its own)\n"
+    "\n"
+    "  --into FILE        the database merged into (created when missing)\n"
+    "  -v, --variant NAME every run, opening and weight set of the shards must be of this\n"
+    "                     variant (default turkish; one file may hold both variants, each\n"
+    "                     merged with its own --variant); 'any' takes both\n",
+    run_db,
+};
