@@ -23,6 +23,7 @@ const Command *const dama_commands[] = {
     &cmd_pdn,
     &cmd_weights,
     &cmd_hub,
+    &cmd_serve,
     &cmd_help,
     &cmd_version,
     NULL,

@@ -139,8 +139,8 @@ static const struct ExportQuery {
 #define NQUERIES ((int)(sizeof export_queries / sizeof export_queries[0]))
 #define MAX_EXPORT_COLUMNS 32
 
-static bool walk_rows(Store *s, sqlite3_stmt *st, const char *name, StoreHeaderFn header,
-                      StoreRowFn row, void *ctx)
+bool store_walk_rows(Store *s, sqlite3_stmt *st, const char *name, StoreHeaderFn header,
+                     StoreRowFn row, void *ctx)
 {
     int n = sqlite3_column_count(st);
     if (n > MAX_EXPORT_COLUMNS)
@@ -234,7 +234,7 @@ bool store_export_rows_ex(Store *s, const char *query, const char *variant, int6
     store_bind_text(s, st, 3, variant);
     bool ok = store_bind_ok(s, q->name) && store_read_begin(s);
     if (ok) {
-        ok = walk_rows(s, st, q->name, header, row, ctx);
+        ok = store_walk_rows(s, st, q->name, header, row, ctx);
         sqlite3_reset(st);
         store_read_end(s);
     }

@@ -254,6 +254,28 @@ int64_t store_analyses_put(Store *s, const char *variant, const char *params,
                            const char *engine_version, const char *bench_signature,
                            int64_t weights_id, int64_t started_at, const AnalysisRecord *rows, int n);
 
+/* ---- Reads for the web view (store/browse.c) ---- */
+
+/* Streams the rows of one named query of the web view ("games", "games_total", "runs",
+ * "run_lengths", "run_loss", "train_last", "generations", "train_child"; their parameters
+ * and columns are documented in store/browse.c) in one read snapshot; params are its
+ * nparams parameters in order (STORE_CELL_NULL, _INT, _REAL or _TEXT; a text is read
+ * during the call only).  A wrong count of parameters or an unknown query: an error. */
+bool store_browse_rows(Store *s, const char *query, const StoreCell *params, int nparams,
+                       StoreRowFn row, void *ctx);
+
+/* ---- Games people played (store/play_store.c) ---- */
+
+/* Writes one finished game a person played (dama play, dama serve) in one transaction:
+ * the game and its positions into the run *run_id (of kind 'play', the game's variant), or,
+ * when *run_id <= 0, into a new run of kind 'play' (status 'done') made in the same
+ * transaction, whose id is put in *run_id.  opening_fen (may be NULL) is the start
+ * position, stored as the game's opening.  The game gets the run's next game index; its
+ * id goes into *game_id (may be NULL).  false: nothing written, *run_id unchanged. */
+bool store_play_game_put(Store *s, const char *params, const char *engine_version,
+                         int64_t weights_id, const char *opening_fen, const GameRecord *game,
+                         int64_t *run_id, int64_t *game_id);
+
 /* ---- PDN games (store/pdn_store.c) ---- */
 
 typedef struct StorePdnTag { char *name, *value; } StorePdnTag;

@@ -196,6 +196,11 @@ static inline bool store_ready(Store *s)
     return true;
 }
 
+/* export.c: steps st to the end, calling header once with the column names, then row with
+ * each row's cells (a non-zero return stops early: still a success). */
+bool store_walk_rows(Store *s, sqlite3_stmt *st, const char *name, StoreHeaderFn header,
+                     StoreRowFn row, void *ctx);
+
 /* schema.c: checks what the file holds (no writes); *migrate is set when store_migrate
  * must run.  store_migrate creates or upgrades the schema in one write transaction. */
 bool store_schema_check(Store *s, bool *migrate);

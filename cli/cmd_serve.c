@@ -1,0 +1,183 @@
+/* `dama serve`: the web page and its JSON API (server/) on a local port, until Ctrl-C. */
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "game_table.h"
+#include "http.h"
+#include "pipeline.h"
+#include "server.h"
+#include "store.h"
+#include "variant.h"
+
+#define SERVE_PORT_DEFAULT 8080
+#define SERVE_HASH_DEFAULT 16
+#define SERVE_HASH_MAX 1024
+#define DYGRAPHS_DIR "/usr/share/javascript/dygraphs"
+
+enum { OPT_S_PORT = OPT_FIRST_FREE, OPT_S_DB, OPT_S_HOST, OPT_S_WEIGHTS, OPT_S_WEB, OPT_S_HASH };
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* web/ next to the binary's directory (bin/../web), else ./web. */
+static void find_web_dir(char *buf, size_t len)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            if (snprintf(buf, len, "%s/../web", exe) < (int)len && is_dir(buf))
+                return;
+        }
+    }
+    snprintf(buf, len, "web");
+}
+
+/* The weights of every variant: name for the --variant, the shipped best for the others. */
+static bool load_weights(const Variant *chosen, const char *name, Weights *weights,
+                         const Weights **by_variant)
+{
+    for (int i = 0; i < SERVER_MAX_VARIANTS && variant_at(i); i++) {
+        const Variant *v = variant_at(i);
+        if (!v->eval)
+            continue;
+        char err[512];
+        const char *which = v == chosen && name ? name : "best";
+        if (!pipeline_weights_by_name(&weights[i], v, which, err, sizeof err)) {
+            cli_usage_error("--weights %s: %s", which, err);
+            return false;
+        }
+        by_variant[i] = &weights[i];
+    }
+    return true;
+}
+
+/* The database exists with this build's schema before the first reader opens it. */
+static bool prepare_db(const char *path)
+{
+    Store *s = pipeline_open_store(path);
+    store_close(s);
+    return s != NULL;
+}
+
+static int serve(Server *srv, const char *host, int port)
+{
+    char err[512];
+    HttpServer *http = http_start(host, port, server_handle, srv, err, sizeof err);
+    if (!http)
+        return cli_runtime_error("%s", err);
+    const char *bracket = strchr(host, ':') ? "[" : "";
+    printf("serving http://%s%s%s:%d/\n", bracket, host, *bracket ? "]" : "", http_port(http));
+    fflush(stdout);
+    /* Requests run on the server's threads; this one waits for Ctrl-C or SIGTERM. */
+    while (!atomic_load(srv->stop)) {
+        struct timespec tick = { 0, 50 * 1000 * 1000 };
+        nanosleep(&tick, NULL);
+    }
+    http_stop(http);
+    return EXIT_INTERRUPTED;
+}
+
+static int run_serve(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "variant", required_argument, 0, OPT_VARIANT },
+        { "help", no_argument, 0, OPT_HELP },
+        { "port", required_argument, 0, OPT_S_PORT },
+        { "db", required_argument, 0, OPT_S_DB },
+        { "host", required_argument, 0, OPT_S_HOST },
+        { "weights", required_argument, 0, OPT_S_WEIGHTS },
+        { "web", required_argument, 0, OPT_S_WEB },
+        { "hash", required_argument, 0, OPT_S_HASH },
+        { 0, 0, 0, 0 },
+    };
+    const Variant *variant = &turkish_variant;
+    const char *db = "dama.db", *host = "127.0.0.1", *weights_name = NULL, *web = NULL;
+    long port = SERVE_PORT_DEFAULT, hash = SERVE_HASH_DEFAULT;
+    int o;
+    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
+        switch (o) {
+        case OPT_HELP: return cli_print_help("serve");
+        case OPT_VARIANT: if (!(variant = cli_variant(optarg))) return EXIT_USAGE; break;
+        case OPT_S_PORT: if (!cli_long("--port", optarg, 0, 65535, &port)) return EXIT_USAGE; break;
+        case OPT_S_DB: db = optarg; break;
+        case OPT_S_HOST: host = optarg; break;
+        case OPT_S_WEIGHTS: weights_name = optarg; break;
+        case OPT_S_WEB: web = optarg; break;
+        case OPT_S_HASH: if (!cli_long("--hash", optarg, 1, SERVE_HASH_MAX, &hash)) return EXIT_USAGE; break;
+        default: return EXIT_USAGE;
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error("unexpected argument '%s' (see 'dama serve --help')", argv[optind]);
+    char web_dir[PATH_MAX];
+    if (web) {
+        if (!is_dir(web))
+            return cli_usage_error("--web %s: not a directory", web);
+        snprintf(web_dir, sizeof web_dir, "%s", web);
+    } else {
+        find_web_dir(web_dir, sizeof web_dir);
+    }
+    Weights weights[SERVER_MAX_VARIANTS];
+    memset(weights, 0, sizeof weights);
+    Server srv = {
+        .db_path = db,
+        .web_dir = web_dir,
+        .dygraphs_dir = DYGRAPHS_DIR,
+        .default_variant = variant,
+        .hash_mb = (size_t)hash,
+    };
+    int code = EXIT_USAGE;
+    if (load_weights(variant, weights_name, weights, srv.weights)) {
+        code = EXIT_RUNTIME;
+        srv.stop = pipeline_interrupt_flag();
+        signal(SIGPIPE, SIG_IGN); /* a browser that hangs up is that request's failure only */
+        srv.games = game_table_new();
+        pthread_mutex_init(&srv.save_lock, NULL);
+        if (srv.games && prepare_db(db))
+            code = serve(&srv, host, (int)port);
+        else if (!srv.games)
+            cli_runtime_error("out of memory");
+        game_table_free(srv.games);
+        pthread_mutex_destroy(&srv.save_lock);
+    }
+    for (int i = 0; i < SERVER_MAX_VARIANTS; i++)
+        weights_free(&weights[i]);
+    return code;
+}
+
+const Command cmd_serve = {
+    "serve", "the web page: play against the engine, browse games, watch training",
+    "usage: dama serve [--port 8080] [--host 127.0.0.1] [--db FILE] [--variant NAME]\n"
+    "                  [--weights FILE] [--web DIR] [--hash MB]\n"
+    "\n"
+    "Serves the page of web/ and its JSON API (README.md, \"JSON API\") on http://HOST:PORT/\n"
+    "until Ctrl-C or SIGTERM (exit 130), and prints 'serving http://HOST:PORT/' when it\n"
+    "listens.  Nothing is fetched from the network: the charts use the Debian package\n"
+    "libjs-dygraphs (" DYGRAPHS_DIR ").\n"
+    "\n"
+    "  --port N        the port (default 8080; 0: a free port, printed)\n"
+    "  --host ADDR     the address to listen on (default 127.0.0.1: this machine only)\n"
+    "  --db FILE       the database: finished games are saved in it (a run of kind 'play'),\n"
+    "                  and its games, runs and training are shown (default dama.db; created\n"
+    "                  when missing; read while `dama train` writes it)\n"
+    "  --variant NAME  the variant of a request that names none (default turkish)\n"
+    "  --weights FILE  the engine's weights for --variant (default best: the shipped weights);\n"
+    "                  the other variant plays with its shipped weights\n"
+    "  --web DIR       the page's files (default: web/ next to the binary's directory)\n"
+    "  --hash MB       transposition table of each engine search (default 16)\n",
+    run_serve,
+};

@@ -1,0 +1,219 @@
+/* The games people play in the browser: /api/games and /api/games/N/...  Each request works
+ * on its game under the game's lock; a game that ends is saved at once (game_saver.c). */
+#include <string.h>
+#include <time.h>
+
+#include "api_json.h"
+#include "board_json.h"
+#include "game_state.h"
+#include "game_table.h"
+#include "server.h"
+#include "variant.h"
+
+#define LEVEL_NODES_MAX 5000000
+#define LEVEL_MOVETIME_MAX 60000
+#define TURN_SECONDS_MAX 86400
+
+/* The clock every game's times are read from. */
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void reply_state(HttpReply *reply, int status, const GameSession *s)
+{
+    reply_json(reply, status, game_state_json(s, now_ms()));
+}
+
+/* "level": {"nodes": N} | {"depth": D} | {"movetime": MS}; absent: the game's default. */
+static bool read_level(json_t *body, SearchLimits *level, HttpReply *reply)
+{
+    *level = (SearchLimits){ 0 };
+    json_t *obj = json_object_get(body, "level");
+    if (!obj || json_is_null(obj))
+        return true;
+    if (!json_is_object(obj)) {
+        reply_error(reply, 400, "field \"level\" must be an object: {\"nodes\": N}, {\"depth\": D}"
+                    " or {\"movetime\": MS}");
+        return false;
+    }
+    int64_t nodes = 0, depth = 0, movetime = 0;
+    if (!field_int(obj, "nodes", false, 1, LEVEL_NODES_MAX, &nodes, reply) ||
+        !field_int(obj, "depth", false, 1, MAX_PLY - 1, &depth, reply) ||
+        !field_int(obj, "movetime", false, 1, LEVEL_MOVETIME_MAX, &movetime, reply))
+        return false;
+    *level = (SearchLimits){ .nodes = (uint64_t)nodes, .depth = (int)depth, .movetime_ms = (int)movetime };
+    return true;
+}
+
+/* "human": "white" | "black" | "both" (absent: white). */
+static bool read_human(json_t *body, int *side, HttpReply *reply)
+{
+    const char *human = "white";
+    if (!field_string(body, "human", false, &human, reply))
+        return false;
+    if (strcmp(human, "white") == 0)
+        *side = WHITE;
+    else if (strcmp(human, "black") == 0)
+        *side = BLACK;
+    else if (strcmp(human, "both") == 0)
+        *side = HUMAN_BOTH;
+    else {
+        reply_error(reply, 400, "field \"human\" must be \"white\", \"black\" or \"both\"");
+        return false;
+    }
+    return true;
+}
+
+void route_game_new(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
+{
+    (void)args;
+    json_t *body = request_object(req, reply);
+    const char *variant = NULL, *fen = NULL;
+    int side;
+    int64_t turn_seconds = 0;
+    SearchLimits level;
+    const Variant *v = NULL;
+    Position start;
+    if (!body || !field_string(body, "variant", false, &variant, reply) ||
+        !field_string(body, "fen", false, &fen, reply) || !read_human(body, &side, reply) ||
+        !read_level(body, &level, reply) ||
+        !field_int(body, "turn_seconds", false, 0, TURN_SECONDS_MAX, &turn_seconds, reply) ||
+        !(v = request_variant(srv, variant, reply)) || !request_position(v, fen, &start, reply)) {
+        json_decref(body);
+        return;
+    }
+    json_decref(body);
+    Rules rules = rules_default(v);
+    HumanGame game;
+    if (!human_game_start(&game, v, &rules, &start, side, level, turn_seconds * 1000,
+                          server_weights(srv, v), now_ms())) {
+        reply_error(reply, 503, "out of memory for a new game");
+        return;
+    }
+    if (game.searcher)
+        game.searcher->stop_request = srv->stop; /* Ctrl-C stops a search at once */
+    int64_t id = game_table_add(srv->games, &game);
+    GameSession *s = id > 0 ? game_table_acquire(srv->games, id) : NULL;
+    if (!s) {
+        reply_error(reply, 503, "%d games are in play already: finish one first", GAME_TABLE_MAX);
+        return;
+    }
+    reply_state(reply, 201, s);
+    game_table_release(srv->games, s);
+}
+
+/* The game of the path, locked, or NULL after a 404. */
+static GameSession *game_of(Server *srv, const RouteArgs *args, HttpReply *reply)
+{
+    GameSession *s = game_table_acquire(srv->games, args->id);
+    if (!s)
+        reply_error(reply, 404, "no game %lld in play", (long long)args->id);
+    return s;
+}
+
+/* Saves the game if it ended, and answers with its state. */
+static void finish_request(Server *srv, GameSession *s, HttpReply *reply)
+{
+    if (human_game_plies(&s->game) > 0) /* a start position already over is no game played */
+        server_save_if_over(srv, s);
+    reply_state(reply, 200, s);
+    game_table_release(srv->games, s);
+}
+
+void route_game_get(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
+{
+    (void)req;
+    GameSession *s = game_of(srv, args, reply);
+    if (!s)
+        return;
+    human_game_tick(&s->game, now_ms());
+    finish_request(srv, s, reply);
+}
+
+void route_game_move(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
+{
+    json_t *body = request_object(req, reply);
+    const char *text = NULL;
+    GameSession *s = NULL;
+    if (body && field_string(body, "move", true, &text, reply) && (s = game_of(srv, args, reply))) {
+        MoveCheck check;
+        if (human_game_try(&s->game, text, now_ms(), &check)) {
+            finish_request(srv, s, reply);
+        } else if (check.refusal != REFUSAL_NONE) {
+            const Variant *v = s->game.variant;
+            reply_error_fields(reply, 422,
+                               json_pack("{s:s,s:o,s:i}", "refusal", move_refusal_name(check.refusal),
+                                         "squares", square_names_json(v, check.movable),
+                                         "capture_count", check.capture_count),
+                               "%s", check.reason);
+            server_save_if_over(srv, s); /* the clock may have ended it first */
+            game_table_release(srv->games, s);
+        } else {
+            reply_error(reply, 409, "%s", check.reason);
+            server_save_if_over(srv, s);
+            game_table_release(srv->games, s);
+        }
+    }
+    json_decref(body);
+}
+
+void route_game_engine(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
+{
+    (void)req;
+    GameSession *s = game_of(srv, args, reply);
+    if (!s)
+        return;
+    human_game_tick(&s->game, now_ms());
+    if (human_game_engine_move(&s->game, now_ms(), NULL)) {
+        finish_request(srv, s, reply);
+        return;
+    }
+    reply_error(reply, 409, "%s", human_game_over(&s->game) ? "the game is over"
+                                  : "it is not the engine's turn: a person is to move");
+    game_table_release(srv->games, s);
+}
+
+void route_game_resign(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
+{
+    json_t *body = request_object(req, reply);
+    const char *side_name = NULL;
+    GameSession *s = NULL;
+    if (body && field_string(body, "side", false, &side_name, reply) && (s = game_of(srv, args, reply))) {
+        HumanGame *g = &s->game;
+        /* who resigns: the side named, else the person's side, else (two people) the side to move */
+        int side = g->human_side != HUMAN_BOTH ? g->human_side : human_game_position(g)->side;
+        if (side_name)
+            side = strcmp(side_name, "white") == 0 ? WHITE : strcmp(side_name, "black") == 0 ? BLACK : -1;
+        if (side < 0) {
+            reply_error(reply, 400, "field \"side\" must be \"white\" or \"black\"");
+            game_table_release(srv->games, s);
+        } else if (human_game_resign(g, side)) {
+            finish_request(srv, s, reply);
+        } else {
+            if (human_game_over(g))
+                reply_error(reply, 409, "the game is over");
+            else
+                reply_error(reply, 409, "%s is the engine's side: it does not resign",
+                            human_side_name(side));
+            game_table_release(srv->games, s);
+        }
+    }
+    json_decref(body);
+}
+
+void route_game_pdn(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
+{
+    (void)req;
+    GameSession *s = game_of(srv, args, reply);
+    if (!s)
+        return;
+    char *text = NULL, err[256];
+    if (human_game_pdn(&s->game, &text, err, sizeof err))
+        http_reply_take(reply, 200, "text/plain; charset=utf-8", text, strlen(text));
+    else
+        reply_error(reply, 500, "%s", err);
+    game_table_release(srv->games, s);
+}

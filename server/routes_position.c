@@ -1,0 +1,96 @@
+/* The routes about a position, with no game or database behind them: what the server is
+ * (/api/info), a board's squares (/api/board), the legal moves (/api/legal) and the
+ * engine's view of a position (/api/analyze). */
+#include <stdlib.h>
+
+#include "api_json.h"
+#include "board_json.h"
+#include "engine_json.h"
+#include "search.h"
+#include "server.h"
+#include "variant.h"
+#include "version.h"
+
+#define ANALYZE_NODES_DEFAULT 200000
+#define ANALYZE_NODES_MAX 5000000
+
+void route_info(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
+{
+    (void)req, (void)args;
+    json_t *variants = json_array();
+    for (int i = 0; i < SERVER_MAX_VARIANTS && variant_at(i); i++)
+        if (srv->weights[i])
+            json_array_append_new(variants, json_string(variant_at(i)->name));
+    reply_json(reply, 200,
+               json_pack("{s:s,s:s,s:o,s:s,s:s}", "version", dama_version(), "commit",
+                         dama_commit(), "variants", variants, "default_variant",
+                         srv->default_variant->name, "db", srv->db_path));
+}
+
+void route_board(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
+{
+    (void)args;
+    const Variant *v = request_variant(srv, http_query(req, "variant"), reply);
+    if (!v)
+        return;
+    Position start;
+    v->start(&start);
+    reply_json(reply, 200,
+               json_pack("{s:s,s:i,s:o,s:o}", "variant", v->name, "size", board_size(v),
+                         "squares", board_squares_json(v), "start", pieces_json(v, &start)));
+}
+
+/* The variant and position a request body names ("variant", "fen"); false after a 400. */
+static bool body_position(Server *srv, json_t *body, const Variant **v, Position *pos,
+                          HttpReply *reply)
+{
+    const char *variant = NULL, *fen = NULL;
+    if (!field_string(body, "variant", false, &variant, reply) ||
+        !field_string(body, "fen", false, &fen, reply))
+        return false;
+    *v = request_variant(srv, variant, reply);
+    return *v && request_position(*v, fen, pos, reply);
+}
+
+void route_legal(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
+{
+    (void)args;
+    json_t *body = request_object(req, reply);
+    const Variant *v;
+    Position pos;
+    if (body && body_position(srv, body, &v, &pos, reply)) {
+        Rules rules = rules_default(v);
+        Bitboard movable;
+        json_t *legal = legal_moves_json(v, &rules, &pos, &movable);
+        reply_json(reply, 200,
+                   json_pack("{s:o,s:b,s:o,s:s,s:o}", "legal", legal, "capture_compulsory",
+                             v->capture_pending(&pos), "movable", square_names_json(v, movable),
+                             "side", pos.side == WHITE ? "white" : "black", "pieces",
+                             pieces_json(v, &pos)));
+    }
+    json_decref(body);
+}
+
+void route_analyze(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
+{
+    (void)args;
+    json_t *body = request_object(req, reply);
+    const Variant *v;
+    Position pos;
+    int64_t nodes = ANALYZE_NODES_DEFAULT;
+    if (body && body_position(srv, body, &v, &pos, reply) &&
+        field_int(body, "nodes", false, 1, ANALYZE_NODES_MAX, &nodes, reply)) {
+        Rules rules = rules_default(v);
+        Searcher *s = searcher_new(v, &rules, server_weights(srv, v), srv->hash_mb);
+        if (!s) {
+            reply_error(reply, 503, "out of memory for the search");
+        } else {
+            s->stop_request = srv->stop;
+            SearchLimits limits = { .nodes = (uint64_t)nodes };
+            SearchInfo info = search(s, &pos, NULL, 0, &limits, NULL, NULL);
+            searcher_free(s);
+            reply_json(reply, 200, engine_result_json(v, &pos, &info));
+        }
+    }
+    json_decref(body);
+}
