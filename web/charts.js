@@ -5,7 +5,6 @@ const charts = new Map();   // element -> Dygraph
 
 const BASE = {
   axisLabelFontSize: 12,
-  labelsKMB: true,
   legend: "always",
   gridLineColor: "#d8d8d8",
   strokeWidth: 2,
@@ -93,4 +92,23 @@ export function integerX(xs) {
     dateWindow: [lo - 0.5, hi + 0.5],
     axes: { x: { axisLabelFormatter: (x) => (Number.isInteger(x) ? String(x) : ""), pixelsPerLabel: 30 } },
   };
+}
+
+// A histogram's bins: [[start, count]…] from {value: count} pairs, about `bins` bins of a
+// round width, with a closing empty bin so the last step is drawn.
+export function histogram(pairs, bins) {
+  if (pairs.length === 0) return [];
+  const values = pairs.map((p) => p[0]);
+  const lo = Math.min(...values), hi = Math.max(...values);
+  const raw = Math.max(1, (hi - lo + 1) / bins);
+  const step = [1, 2, 5, 10, 20, 25, 50, 100, 200, 500].find((w) => w >= raw) || Math.ceil(raw);
+  const first = Math.floor(lo / step) * step;
+  const counts = new Map();
+  for (const [value, count] of pairs) {
+    const bin = first + Math.floor((value - first) / step) * step;
+    counts.set(bin, (counts.get(bin) || 0) + count);
+  }
+  const rows = [];
+  for (let bin = first; bin <= hi + step; bin += step) rows.push([bin, counts.get(bin) || 0]);
+  return rows;
 }

@@ -5,7 +5,7 @@
 import { api, boardLayout } from "./api.js";
 import { Board } from "./board.js";
 import { parseFen } from "./fen.js";
-import { formatEval, renderMoveList, setText } from "./ui.js";
+import { evalText, renderMoveList, setText } from "./ui.js";
 
 const POLL_MS = 500;   // how often a game whose clock ran out is asked for again
 
@@ -75,10 +75,18 @@ export class PlayView {
     if (this.busy) return;
     this.busy = true;
     this.stopClock();
+    // The old game goes at once, so nothing of it can be clicked while the new one comes.
+    this.state = null;
     this.selected = null;
     this.alert = [];
+    this.choices([]);
     this.message("");
+    this.status("Starting a new game…");
+    this.board.setMarks({});
+    renderMoveList(this.el("play-moves"), [], 0);
     setText(this.el("play-engine"), "");
+    this.el("play-pdn").hidden = true;
+    setText(this.el("play-saved"), "");
     try {
       const settings = this.settings();
       this.board.setLayout(await boardLayout(settings.variant));
@@ -251,6 +259,8 @@ export class PlayView {
     if (state.last && state.last.by === "clock" && moved) {
       this.message("Time ran out: " + state.last.move + " was played for " +
         (state.moves.length % 2 === 1 ? "white" : "black") + ".", "info");
+    } else if (state.result !== null && state.reason === "time" && !(before && before.result !== null)) {
+      this.message("Time ran out a second turn in a row: the game is lost on time.", "info");
     }
     if (state.last && state.last.by === "engine") this.showEngine(state.last);
     this.render();
@@ -272,7 +282,7 @@ export class PlayView {
     box.textContent = "";
     const rows = [
       ["Engine's move", last.move],
-      ["Evaluation", formatEval(last.eval)],
+      ["Evaluation", evalText(last, "the engine")],
       ["Depth", last.depth],
       ["Nodes", last.nodes != null ? Number(last.nodes).toLocaleString("en") : "–"],
       ["Principal variation", (last.pv || []).join(" ") || "–"],
@@ -406,5 +416,6 @@ export class PlayView {
   stopClock() {
     if (this.clockTimer) clearInterval(this.clockTimer);
     this.clockTimer = null;
+    this.el("play-clock").hidden = true;
   }
 }

@@ -6,7 +6,7 @@ import { api, boardLayout } from "./api.js";
 import { Board } from "./board.js";
 import { drawChart } from "./charts.js";
 import { moveSquares, parseFen } from "./fen.js";
-import { fillRows, formatEval, markRow, renderMoveList, RESULT_TEXT, setText } from "./ui.js";
+import { evalText, fillRows, markRow, renderMoveList, RESULT_TEXT, setText } from "./ui.js";
 
 const PAGE = 50;
 
@@ -84,11 +84,15 @@ export class ReplayView {
       this.message("");
       fillRows(tbody, games, [
         (g) => g.id, (g) => g.run, (g) => g.variant, (g) => RESULT_TEXT[g.result] || g.result,
-        (g) => g.reason, (g) => g.plies, (g) => g.opening,
+        (g) => g.reason, (g) => g.plies, (g) => (g.opening_id != null ? g.opening_id : g.opening),
       ], (g, row) => {
         markRow(tbody, row);
         this.open(g.id);
       });
+      // An opening is shown by its id; its FEN is the cell's tooltip.
+      for (const [i, tr] of [...tbody.rows].entries()) {
+        if (games[i].opening) tr.cells[6].title = games[i].opening;
+      }
       const last = Math.min(total, this.offset + games.length);
       setText(this.el("replay-count"), total === 0 ? "No games match." :
         "Games " + (this.offset + 1) + "–" + last + " of " + total + ".");
@@ -182,7 +186,7 @@ export class ReplayView {
     try {
       const a = await api.analyze(this.game.variant, this.fenAt(ply), nodes);
       if (ply !== this.ply) return;
-      setText(out, "Best " + a.move + " · eval " + formatEval(a.eval) + " · depth " + a.depth +
+      setText(out, "Best " + a.move + " · " + evalText(a, "the side to move") + " · depth " + a.depth +
         " · " + Number(a.nodes).toLocaleString("en") + " nodes · pv " + (a.pv || []).join(" "));
       const squares = moveSquares(a.move);
       this.hint = squares.length ? [squares[0], squares[squares.length - 1]] : [];

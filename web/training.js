@@ -3,7 +3,7 @@
 // refreshed every few seconds while a run is going.
 
 import { api } from "./api.js";
-import { drawChart, integerX, whiskerPlotter } from "./charts.js";
+import { drawChart, histogram, integerX, whiskerPlotter } from "./charts.js";
 import { fillRows, markRow, setText } from "./ui.js";
 
 const REFRESH_MS = 3000;
@@ -63,6 +63,7 @@ export class TrainingView {
     try {
       const [runsAnswer, training] = await Promise.all([api.runs(), api.training(variant)]);
       const runs = runsAnswer.runs.filter((r) => r.variant === variant).sort((a, b) => b.id - a.id);
+      this.runs = runs;
       this.message("");
       this.drawRuns(runs, training.current);
       this.drawGenerations(training.generations || []);
@@ -118,7 +119,11 @@ export class TrainingView {
       colors: ["#2d6a4f", "#b5563c"],
       includeZero: true,
     }, integerX(rows.map((r) => r[0]))), "No generation has played its match yet.");
-    const losses = generations.map((g) => [g.generation, ...lossParts(g.loss)])
+    // A generation's training loss may come apart (train_loss) or inside loss.
+    const losses = generations.map((g) => {
+      const [train, validation] = lossParts(g.loss);
+      return [g.generation, g.train_loss ?? train, validation];
+    })
       .filter((row) => row[1] !== null || row[2] !== null);
     drawChart(this.el("training-gen-loss"), losses, Object.assign({
       labels: ["generation", "train", "validation"],
@@ -126,6 +131,7 @@ export class TrainingView {
       ylabel: "loss",
       colors: ["#386fa4", "#d68c1e"],
       connectSeparatedPoints: true,
+      digitsAfterDecimal: 4,
     }, integerX(losses.map((r) => r[0]))), "No tuning losses recorded yet.");
   }
 
@@ -148,15 +154,8 @@ export class TrainingView {
       const run = await api.run(id);
       if (id !== this.selected) return;
       setText(this.el("training-run-title"), "Run " + run.id + " (" + run.kind + ")");
-      const loss = (run.loss || []).map((l) => [l.epoch, l.train ?? null, l.validation ?? null]);
-      drawChart(this.el("training-epoch-loss"), loss, {
-        labels: ["epoch", "train", "validation"],
-        xlabel: "epoch",
-        ylabel: "loss",
-        colors: ["#386fa4", "#d68c1e"],
-        drawPoints: false,
-      }, "This run has no tuning loss (only tuning runs do).");
-      const lengths = (run.lengths || []).map((l) => [l.plies, l.games]).sort((a, b) => a[0] - b[0]);
+      await this.drawEpochLoss(run);
+      const lengths = histogram((run.lengths || []).map((l) => [l.plies, l.games]), 30);
       drawChart(this.el("training-lengths"), lengths, {
         labels: ["plies", "games"],
         xlabel: "game length (plies)",
@@ -172,6 +171,27 @@ export class TrainingView {
     } catch (err) {
       this.message(err.message);
     }
+  }
+
+  // The chosen run's loss by epoch, or when it has none (not a tuning run) the latest
+  // tuning run's of the variant.
+  async drawEpochLoss(run) {
+    let source = run;
+    if (!(run.loss || []).length) {
+      const tune = (this.runs || []).find((r) => r.kind === "tune");
+      if (tune) source = await api.run(tune.id);
+    }
+    setText(this.el("training-epoch-caption"), "Loss by epoch" +
+      (source.loss && source.loss.length ? " (tuning run " + source.id + ")" : ""));
+    const loss = (source.loss || []).map((l) => [l.epoch, l.train ?? null, l.validation ?? null]);
+    drawChart(this.el("training-epoch-loss"), loss, {
+      labels: ["epoch", "train", "validation"],
+      xlabel: "epoch",
+      ylabel: "loss",
+      colors: ["#386fa4", "#d68c1e"],
+      drawPoints: false,
+      digitsAfterDecimal: 4,
+    }, "No tuning run of this variant yet.");
   }
 
   message(text) {

@@ -11,6 +11,14 @@ export function formatEval(cp) {
   return (men > 0 ? "+" : men < 0 ? "−" : "") + Math.abs(men).toFixed(2);
 }
 
+// An engine's evaluation: from the mover's view (and white's, when the server gives it).
+export function evalText(found, mover) {
+  let text = formatEval(found.eval) + " for " + mover;
+  if (found.eval_white !== undefined && found.eval_white !== null) text += " · " + formatEval(found.eval_white) + " for white";
+  if (found.score && !/^[-+]?\d+$/.test(String(found.score))) text += " (" + found.score + ")";
+  return text;
+}
+
 // The moves as numbered pairs (white, black); the ply `current` (1 = first move) is
 // marked; onPick(ply) makes each move a button that goes to the position after it.
 export function renderMoveList(list, moves, current, onPick) {

@@ -111,8 +111,12 @@ class Page:
     def wait_for(self, condition, what, timeout=WAIT_S):
         from selenium.webdriver.support.ui import WebDriverWait
         from selenium.common.exceptions import TimeoutException
+        from selenium.common.exceptions import StaleElementReferenceException
         try:
-            return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(lambda d: condition())
+            # An element may be redrawn between finding and reading it: that is "not yet".
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.05,
+                                 ignored_exceptions=(StaleElementReferenceException, IndexError)
+                                 ).until(lambda d: condition())
         except TimeoutException:
             raise AssertionError("waited %d s for %s" % (timeout, what)) from None
 
@@ -161,16 +165,17 @@ class Page:
         self.driver.set_window_size(size["width"], size["height"])
 
 
-def new_game(page, fen=""):
+def new_game(page, fen="", turn_seconds=0, wait=True):
     page.select("#play-variant", "turkish")
     page.select("#play-side", "white")
     page.select("#play-level-kind", "nodes")
     page.type_into("#play-level-value", "300")
-    page.type_into("#play-turn", "0")
+    page.type_into("#play-turn", str(turn_seconds))
     page.type_into("#play-fen", fen)
     page.one("#play-new").click()
-    page.wait_for(lambda: "Your move" in page.text("#play-status") and page.marked("play-board", "movable"),
-                  "a new game with white's pieces that may move marked")
+    if wait:
+        page.wait_for(lambda: "Your move" in page.text("#play-status") and page.marked("play-board", "movable")
+                      and move_count(page) == 0, "a new game with white's pieces that may move marked")
 
 
 def move_count(page):
@@ -237,11 +242,35 @@ def test_play(page, url):
     page.wait_for(lambda: move_count(page) == 2 or page.text("#play-status").startswith("Game over"),
                   "the engine's reply to the capture")
 
-    # Back to a normal game for the screenshot, with a piece chosen and its targets shown.
+    # Resigned, the game is over and saved to the database; "Replay it" opens it there.
+    page.one("#play-resign").click()
+    page.wait_for(lambda: page.text("#play-status").startswith("Game over"), "the game over after resigning")
+    page.wait_for(lambda: re.search(r"game \d+", page.text("#play-saved")), "the saved game's number")
+    saved = re.search(r"game (\d+)", page.text("#play-saved")).group(1)
+    page.one("#play-saved button").click()
+    page.wait_for(lambda: page.text("#replay-title").startswith("Game %s " % saved), "saved game %s replayed" % saved)
+    assert [m.text for m in page.css("#replay-moves .move")][:1] == ["d3xd5xd7"]
+    page.one("#tab-play").click()
+
+    # The turn clock: when the turn's second runs out the page asks the server, which plays
+    # a move for the player; a second time-out in a row loses the game.
+    new_game(page, turn_seconds=1, wait=False)
+    page.wait_for(lambda: "Time ran out:" in page.text("#play-message"), "a move played when the time ran out")
+    assert move_count(page) >= 1
+    page.wait_for(lambda: page.text("#play-status").startswith("Game over") and "time" in page.text("#play-status"),
+                  "the game lost on the second time-out")
+    page.wait_for(lambda: re.search(r"game \d+", page.text("#play-saved")), "the game lost on time saved")
+
+    # A move by dragging: d3 dropped on d4.
     new_game(page)
-    page.square("play-board", "d3").click()
-    page.square("play-board", "d4").click()
-    page.wait_for(lambda: move_count(page) == 2 and "Your move" in page.text("#play-status"), "a second game")
+    from selenium.webdriver.common.action_chains import ActionChains
+    source, target = page.square("play-board", "d3"), page.square("play-board", "d4")
+    ActionChains(page.driver).click_and_hold(source).move_to_element_with_offset(source, 0, -20) \
+        .move_to_element(target).release(target).perform()
+    page.wait_for(lambda: move_count(page) >= 1 and page.css("#play-moves .move")[0].text == "d3-d4",
+                  "d3-d4 played by dragging")
+    page.wait_for(lambda: move_count(page) == 2 and "Your move" in page.text("#play-status"), "the engine's reply")
+    # For the screenshot: a piece chosen, its targets marked.
     page.square("play-board", "e3").click()
     page.wait_for(lambda: page.marked("play-board", "target"), "e3's targets")
     page.shot("play")
@@ -318,6 +347,8 @@ def main():
             print("ok test_page %s" % name, flush=True)
     except AssertionError as err:
         failed = str(err)
+    except Exception as err:   # selenium's own errors, a crashed browser: a failure too
+        failed = "%s: %s" % (type(err).__name__, err)
     finally:
         if page is not None:
             if failed:   # what the page showed, for the report (build/ is not committed)
