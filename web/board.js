@@ -19,7 +19,8 @@ function wait(ms) {
 
 export class Board {
   // options: label (accessible name), onSquare(name) for a click or key press on a square,
-  // onDrop(from, to) for a piece dragged to another square, canDrag(name) -> bool.
+  // onDrop(from, to) for a piece dragged to another square, canDrag(name) -> bool,
+  // onDragStart(name), readOnly (squares are not buttons).
   constructor(root, options) {
     this.root = root;
     this.options = options || {};
@@ -84,8 +85,10 @@ export class Board {
         const dark = (row + col) % 2 === 1;
         let cell;
         if (sq) {
-          cell = document.createElement("button");
-          cell.type = "button";
+          // A board that only shows positions has no buttons to tab through.
+          cell = document.createElement(this.options.readOnly ? "div" : "button");
+          if (this.options.readOnly) cell.setAttribute("role", "img");
+          else cell.type = "button";
           cell.className = "square";
           cell.dataset.square = sq.name;
           this.squareEls[sq.name] = cell;

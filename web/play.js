@@ -322,8 +322,8 @@ export class PlayView {
       const who = { "white-wins": "White wins", "black-wins": "Black wins", draw: "Draw" }[s.result] || s.result;
       text = "Game over: " + who + (s.reason ? " (" + s.reason + ")" : "") + ".";
     } else if (this.humanToMove()) {
-      text = (s.human === "both" ? s.side.charAt(0).toUpperCase() + s.side.slice(1) : "Your") +
-        " move" + (s.capture_compulsory ? ": a capture is compulsory." : ".");
+      text = (s.human === "both" ? s.side.charAt(0).toUpperCase() + s.side.slice(1) + " to move" : "Your move") +
+        (s.capture_compulsory ? ": a capture is compulsory." : ".");
     } else {
       text = "The engine is to move.";
     }

@@ -17,10 +17,7 @@ export class ReplayView {
     this.game = null;
     this.ply = 0;
     this.offset = 0;
-    this.board = new Board(this.el("replay-board"), {
-      label: "replayed game",
-      onSquare: () => {},
-    });
+    this.board = new Board(this.el("replay-board"), { label: "replayed game", readOnly: true });
     this.el("replay-filters").addEventListener("submit", (e) => {
       e.preventDefault();
       this.offset = 0;
@@ -200,7 +197,7 @@ export class ReplayView {
 
   onKey(event) {
     if (!this.game || this.root.hidden) return;
-    if (event.target.closest && event.target.closest("input, select, textarea")) return;
+    if (event.target.closest && event.target.closest("input, select, textarea, [role='tab']")) return;
     const target = { ArrowLeft: this.ply - 1, ArrowRight: this.ply + 1, Home: 0, End: this.plies() }[event.key];
     if (target === undefined) return;
     event.preventDefault();

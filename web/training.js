@@ -37,9 +37,11 @@ export class TrainingView {
     this.root = root;
     this.el = (id) => root.querySelector("#" + id);
     this.selected = null;
+    this.follow = true;   // show the current run's details until a run is picked
     this.timer = null;
     this.el("training-variant").addEventListener("change", () => {
       this.selected = null;
+      this.follow = true;
       this.refresh();
     });
     this.el("training-refresh").addEventListener("click", () => this.refresh());
@@ -68,8 +70,8 @@ export class TrainingView {
       this.drawRuns(runs, training.current);
       this.drawGenerations(training.generations || []);
       this.drawCurrent(training.current);
-      if (this.selected === null && runs.length) {
-        const current = training.current && runs.find((r) => r.id === training.current.run);
+      const current = training.current && runs.find((r) => r.id === training.current.run);
+      if ((this.selected === null || (this.follow && current)) && runs.length) {
         this.selected = (current || runs.find((r) => r.kind === "train") || runs[0]).id;
         this.markSelected();
       }
@@ -87,11 +89,12 @@ export class TrainingView {
     const tbody = this.el("training-runs");
     fillRows(tbody, runs, [
       (r) => r.id, (r) => r.kind, (r) => when(r.started),
-      (r) => when(r.finished) || (current && current.run === r.id ? "running" : null),
+      (r) => when(r.finished) || (current && (current.run === r.id || current.train_run === r.id) ? "running" : null),
       (r) => r.games, (r) => r.generation, (r) => interval(r),
       (r) => (r.promoted === null || r.promoted === undefined ? null : r.promoted ? "yes" : "no"),
     ], (r) => {
       this.selected = r.id;
+      this.follow = false;
       this.markSelected();
       this.drawRun(r.id);
     });
@@ -145,8 +148,11 @@ export class TrainingView {
     box.hidden = false;
     bar.max = Math.max(1, current.planned || 1);
     bar.value = current.games || 0;
-    setText(this.el("training-progress-text"), "Run " + current.run + ": " + (current.games || 0) + " of " +
-      (current.planned || "?") + " games.");
+    const what = [current.kind, current.generation != null ? "generation " + current.generation : null]
+      .filter(Boolean).join(", ");
+    setText(this.el("training-progress-text"), "Run " + current.run + (what ? " (" + what + ")" : "") + ": " +
+      (current.games || 0) + " of " + (current.planned || "?") + " games" +
+      (current.train_run != null ? ", training run " + current.train_run : "") + ".");
   }
 
   async drawRun(id) {
@@ -177,9 +183,11 @@ export class TrainingView {
   // tuning run's of the variant.
   async drawEpochLoss(run) {
     let source = run;
-    if (!(run.loss || []).length) {
-      const tune = (this.runs || []).find((r) => r.kind === "tune");
-      if (tune) source = await api.run(tune.id);
+    // The newest tuning runs first; one still starting has no epochs yet.
+    const tunes = (this.runs || []).filter((r) => r.kind === "tune" && r.id !== run.id).slice(0, 3);
+    for (const tune of tunes) {
+      if ((source.loss || []).length) break;
+      source = await api.run(tune.id);
     }
     setText(this.el("training-epoch-caption"), "Loss by epoch" +
       (source.loss && source.loss.length ? " (tuning run " + source.id + ")" : ""));

@@ -27,9 +27,27 @@ SHOTS = os.path.join(ROOT, "docs", "screenshots")
 WAIT_S = 15           # the longest any one thing may take to appear
 SERVE_START_S = 10    # for `dama serve` to print its URL
 
-# A Turkish position where white must capture: d3 takes d4 and d6 (landing on d5, d7);
-# the quiet move a2-a3 is refused with the reason "capture-compulsory".
-CAPTURE_FEN = "W:Wa2,d3:Bd4,d6,h7"
+# A Turkish position where white must capture: the man on c6 takes c7 landing on the last
+# rank (c8), goes on sideways as a man to take b8 (a8), and is crowned when the move ends
+# (docs/rules.md, rule 6); the quiet move a2-a3 is refused as "capture-compulsory".
+CAPTURE_FEN = "W:Wa2,c6:Bc7,b8,h7"
+CAPTURE = "c6xc8xa8"
+# A middle game with a king on each side, for the screenshot of the Play view.
+SHOW_FEN = "W:Wa3,b3,c3,f3,g3,h3,a2,h2,Kd1:Ba6,b6,c6,f6,g6,h6,a7,h7,Kf8"
+
+# Records every change of the pieces' classes and places on a board, in order, so the test
+# sees the steps of an animated move however fast it runs.
+WATCH_PIECES = """
+window.pieceLog = [];
+const layer = document.querySelector('#' + arguments[0] + ' .piece-layer');
+new MutationObserver((changes) => {
+  for (const c of changes) {
+    const p = c.target;
+    window.pieceLog.push({square: p.dataset.square, kind: p.dataset.kind, cls: p.className,
+                          top: p.style.top, left: p.style.left});
+  }
+}).observe(layer, {attributes: true, subtree: true, attributeFilter: ['class', 'style', 'data-kind']});
+"""
 
 
 def find_browser():
@@ -223,22 +241,33 @@ def test_play(page, url):
     assert engine_move in engine_box and "Evaluation" in engine_box, engine_box
     assert page.one("#play-pdn").get_attribute("href").endswith("/pdn")
 
-    # A compulsory capture from a set position: the quiet move is refused with the pieces
-    # that can capture highlighted; the capture is played step by step.
+    # A compulsory capture from a set position: the quiet move is refused with the piece
+    # that can capture highlighted; the capture is played jump by jump, each man taken
+    # fading as it is jumped, and the man crowned at the end.
     new_game(page, CAPTURE_FEN)
-    assert page.marked("play-board", "movable") == ["d3"]
+    assert page.marked("play-board", "movable") == ["c6"]
     page.square("play-board", "a2").click()
     page.square("play-board", "a3").click()
     page.wait_for(lambda: page.one("#play-message").get_attribute("data-refusal") == "capture-compulsory",
                   "the refusal name capture-compulsory")
-    assert page.marked("play-board", "alert") == ["d3"], page.marked("play-board", "alert")
-    page.square("play-board", "d3").click()
-    page.wait_for(lambda: page.marked("play-board", "target") == ["d7"], "d3's capture landing on d7")
-    page.square("play-board", "d7").click()
+    assert page.marked("play-board", "alert") == ["c6"], page.marked("play-board", "alert")
+    page.square("play-board", "c6").click()
+    page.wait_for(lambda: page.marked("play-board", "target") == ["a8"], "c6's capture landing on a8")
+    page.driver.execute_script(WATCH_PIECES, "play-board")
+    page.square("play-board", "a8").click()
     page.wait_for(lambda: move_count(page) >= 1, "the capture in the move list")
-    assert page.css("#play-moves .move")[0].text == "d3xd5xd7"
+    assert page.css("#play-moves .move")[0].text == CAPTURE
     after = page.pieces("play-board")
-    assert after.get("d7") in ("w", "W") and "d4" not in after and "d6" not in after, after
+    assert after.get("a8") == "W" and "c7" not in after and "b8" not in after, after
+    log = page.driver.execute_script("return window.pieceLog")
+    mover = [e for e in log if e["square"] == "c6"]
+    places = [(e["top"], e["left"]) for e in mover]
+    c8, a8 = ("0%", "25%"), ("0%", "0%")
+    assert c8 in places and a8 in places and places.index(c8) < places.index(a8), places
+    faded = [i for i, e in enumerate(log) if e["square"] == "c7" and "taken" in e["cls"]]
+    at_a8 = next(i for i, e in enumerate(log) if e["square"] == "c6" and (e["top"], e["left"]) == a8)
+    assert faded and faded[0] < at_a8, "c7 did not fade before the second jump: %s" % log
+    assert any(e["kind"] == "W" for e in mover), "the man was not crowned during its move: %s" % mover
     page.wait_for(lambda: move_count(page) == 2 or page.text("#play-status").startswith("Game over"),
                   "the engine's reply to the capture")
 
@@ -249,7 +278,7 @@ def test_play(page, url):
     saved = re.search(r"game (\d+)", page.text("#play-saved")).group(1)
     page.one("#play-saved button").click()
     page.wait_for(lambda: page.text("#replay-title").startswith("Game %s " % saved), "saved game %s replayed" % saved)
-    assert [m.text for m in page.css("#replay-moves .move")][:1] == ["d3xd5xd7"]
+    assert [m.text for m in page.css("#replay-moves .move")][:1] == [CAPTURE]
     page.one("#tab-play").click()
 
     # The turn clock: when the turn's second runs out the page asks the server, which plays
@@ -270,9 +299,14 @@ def test_play(page, url):
     page.wait_for(lambda: move_count(page) >= 1 and page.css("#play-moves .move")[0].text == "d3-d4",
                   "d3-d4 played by dragging")
     page.wait_for(lambda: move_count(page) == 2 and "Your move" in page.text("#play-status"), "the engine's reply")
-    # For the screenshot: a piece chosen, its targets marked.
-    page.square("play-board", "e3").click()
-    page.wait_for(lambda: page.marked("play-board", "target"), "e3's targets")
+    # For the screenshot: a middle game with a king each, a move and the engine's reply,
+    # then the white king chosen with its targets marked.
+    new_game(page, SHOW_FEN)
+    page.square("play-board", "c3").click()
+    page.square("play-board", "c4").click()
+    page.wait_for(lambda: move_count(page) == 2 and "Your move" in page.text("#play-status"), "the engine's reply")
+    page.square("play-board", "d1").click()
+    page.wait_for(lambda: len(page.marked("play-board", "target")) > 3, "the king's targets")
     page.shot("play")
 
 
