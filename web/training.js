@@ -32,6 +32,17 @@ function lossParts(loss) {
   return [loss.train ?? null, loss.validation ?? null];
 }
 
+// Training and validation loss against x (rows [x, train, validation]).
+function drawLoss(el, rows, x, options, empty) {
+  return drawChart(el, rows, Object.assign({
+    labels: [x, "train", "validation"],
+    xlabel: x,
+    ylabel: "loss",
+    colors: ["#386fa4", "#d68c1e"],
+    digitsAfterDecimal: 4,
+  }, options), empty);
+}
+
 export class TrainingView {
   constructor(root) {
     this.root = root;
@@ -128,14 +139,9 @@ export class TrainingView {
       return [g.generation, g.train_loss ?? train, validation];
     })
       .filter((row) => row[1] !== null || row[2] !== null);
-    drawChart(this.el("training-gen-loss"), losses, Object.assign({
-      labels: ["generation", "train", "validation"],
-      xlabel: "generation",
-      ylabel: "loss",
-      colors: ["#386fa4", "#d68c1e"],
-      connectSeparatedPoints: true,
-      digitsAfterDecimal: 4,
-    }, integerX(losses.map((r) => r[0]))), "No tuning losses recorded yet.");
+    drawLoss(this.el("training-gen-loss"), losses, "generation",
+      Object.assign({ connectSeparatedPoints: true }, integerX(losses.map((r) => r[0]))),
+      "No tuning losses recorded yet.");
   }
 
   drawCurrent(current) {
@@ -192,14 +198,8 @@ export class TrainingView {
     setText(this.el("training-epoch-caption"), "Loss by epoch" +
       (source.loss && source.loss.length ? " (tuning run " + source.id + ")" : ""));
     const loss = (source.loss || []).map((l) => [l.epoch, l.train ?? null, l.validation ?? null]);
-    drawChart(this.el("training-epoch-loss"), loss, {
-      labels: ["epoch", "train", "validation"],
-      xlabel: "epoch",
-      ylabel: "loss",
-      colors: ["#386fa4", "#d68c1e"],
-      drawPoints: false,
-      digitsAfterDecimal: 4,
-    }, "No tuning run of this variant yet.");
+    drawLoss(this.el("training-epoch-loss"), loss, "epoch", { drawPoints: false },
+      "No tuning run of this variant yet.");
   }
 
   message(text) {
