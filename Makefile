@@ -42,7 +42,7 @@ SAN_TESTS = $(patsubst tests/%.c,$(SAN_DIR)/tests/%,$(TEST_SRC))
 # `make sanitize`; so is test_export, whose Ctrl-C test raises SIGINT while it is blocked
 # and then execs dama: memcheck keeps such a signal in its own books, and exec loses it.
 VG_TEST_NAMES = test_rules test_eval test_sprt test_cli test_store test_store_crash \
-                test_db_readers test_analysis test_pdn
+                test_db_readers test_analysis test_pdn test_serve
 VG_TESTS = $(addprefix $(VG_DIR)/tests/,$(VG_TEST_NAMES))
 OPT_BENCHES = $(patsubst tests/bench/%.c,$(OPT_DIR)/bench/%,$(BENCH_SRC))
 

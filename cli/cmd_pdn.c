@@ -46,8 +46,10 @@ static void make_tags(MadeTags *t, const StoredGame *g, const StoredPdn *p)
         made_tag(t, "Date", "%04d.%02d.%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
     if (r->has_index)
         made_tag(t, "Round", "%d", r->game_index + 1);
-    made_tag(t, "White", "dama");
-    made_tag(t, "Black", "dama");
+    /* In a game a person played (dama play, dama serve) the side without weights is theirs. */
+    bool play = strcmp(p->run_kind, "play") == 0;
+    made_tag(t, "White", "%s", play && r->white_weights_id <= 0 ? "human" : "dama");
+    made_tag(t, "Black", "%s", play && r->black_weights_id <= 0 ? "human" : "dama");
     made_tag(t, "DamaRun", "%lld", (long long)r->run_id);
     if (r->has_index)
         made_tag(t, "DamaGameIndex", "%d", r->game_index);

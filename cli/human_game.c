@@ -24,7 +24,7 @@ int human_board_square(const Variant *v, int row, int col)
     int size = human_board_size(v);
     if (row < 0 || row >= size || col < 0 || col >= size)
         return -1;
-    char name[8];
+    char name[24];
     if (v->numbered) {
         /* Numbered boards play on the dark squares: square 1 is the second of the top row,
          * and the rows alternate. */
@@ -141,11 +141,24 @@ static SearchInfo engine_search(HumanGame *g, const SearchLimits *limits)
 }
 
 /* Searches the position under limits and plays the move found for by at now_ms; the search
- * is kept in g->last_search.  The game goes on, so there is a legal move. */
-static void search_and_play(HumanGame *g, const SearchLimits *limits, int by, int64_t now_ms)
+ * is kept in g->last_search.  The game goes on, so there is a legal move; false only when
+ * out of memory. */
+static bool search_and_play(HumanGame *g, const SearchLimits *limits, int by, int64_t now_ms)
 {
     int side = g->game->pos.side;
     SearchInfo info = engine_search(g, limits);
+    if (info.pv_length == 0) {
+        /* A search stopped from outside (searcher->stop_request) before its first move:
+         * the first legal move, so that the game still gets one. */
+        MoveList *list = malloc(sizeof *list);
+        if (!list)
+            return false;
+        g->variant->generate(&g->game->pos, &g->rules, list);
+        info.pv[0] = list->moves[0];
+        info.pv_length = 1;
+        info.score = 0;
+        free(list);
+    }
     EngineReply *r = &g->last_search;
     *r = (EngineReply){ .move = info.pv[0], .eval = info.score, .depth = info.depth, .nodes = info.nodes };
     r->eval_white = side == WHITE ? info.score : -info.score;
@@ -156,6 +169,7 @@ static void search_and_play(HumanGame *g, const SearchLimits *limits, int by, in
         move_to_text(g->variant, &info.pv[i], r->pv[i], sizeof r->pv[i]);
     play_ply(g, &r->move, by, &info, now_ms);
     g->last_search_ply = g->game->ply;
+    return true;
 }
 
 int human_game_tick(HumanGame *g, int64_t now_ms)
@@ -175,7 +189,12 @@ int human_game_tick(HumanGame *g, int64_t now_ms)
         }
         /* The next turn began when this one's time ran out. */
         SearchLimits quick = { .nodes = HUMAN_CLOCK_NODES };
-        search_and_play(g, &quick, MOVER_CLOCK, ran_out);
+        if (!search_and_play(g, &quick, MOVER_CLOCK, ran_out)) {
+            /* Out of memory: this time-out is not counted, the next tick tries again. */
+            g->clock.timeouts_in_row[side]--;
+            done--;
+            break;
+        }
     }
     return done;
 }
@@ -221,7 +240,8 @@ bool human_game_engine_move(HumanGame *g, int64_t now_ms, EngineReply *out)
 {
     if (!human_game_engine_to_move(g))
         return false;
-    search_and_play(g, &g->level, MOVER_ENGINE, now_ms);
+    if (!search_and_play(g, &g->level, MOVER_ENGINE, now_ms))
+        return false;
     if (out)
         *out = g->last_search;
     return true;

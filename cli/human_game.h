@@ -68,7 +68,9 @@ typedef struct HumanGame {
     Position start;
     Position *positions;         /* owned: positions[i] after i plies (MAX_GAME_PLIES + 1) */
     HumanPly *plies;             /* owned: plies[i] is ply i + 1 of the game */
-    Searcher *searcher;          /* owned; NULL for two people until the clock needs a move */
+    Searcher *searcher;          /* owned; NULL for two people without a clock.  The caller
+                                    may set its stop_request (Ctrl-C): a search stopped before
+                                    its first move plays the first legal move */
     TurnClock clock;
     /* The last search that chose a move (the engine's, or the clock's for a person), and
      * the ply it played: 0 when none has yet. */
@@ -103,8 +105,8 @@ static inline const Position *human_game_position(const HumanGame *g) { return &
  * since the game is over or it is not a person's turn (out->reason says which). */
 bool human_game_try(HumanGame *g, const char *text, int64_t now_ms, MoveCheck *out);
 
-/* Plays the engine's move at now_ms when the engine is to move (false otherwise, nothing
- * done): a search under the level, from the game's history. */
+/* Plays the engine's move at now_ms when the engine is to move (false otherwise, or when
+ * out of memory: nothing done): a search under the level, from the game's history. */
 bool human_game_engine_move(HumanGame *g, int64_t now_ms, EngineReply *out);
 
 /* The time-out rule at now_ms: while a person to move has run out of time, a legal move is

@@ -110,7 +110,7 @@ bool field_int(json_t *obj, const char *name, bool required, int64_t min, int64_
 
 const Variant *request_variant(const Server *srv, const char *name, HttpReply *reply)
 {
-    if (!name)
+    if (!name || !name[0])
         return srv->default_variant;
     const Variant *v = variant_by_name(name);
     if (!v || !server_weights(srv, v)) {

@@ -31,7 +31,7 @@ bool field_string(json_t *obj, const char *name, bool required, const char **out
 bool field_int(json_t *obj, const char *name, bool required, int64_t min, int64_t max,
                int64_t *out, HttpReply *reply);
 
-/* The variant called name (NULL: the server's default); NULL after a 400 when unknown or
+/* The variant called name (NULL or "": the server's default); NULL after a 400 when unknown or
  * without an evaluation. */
 struct Server;
 const Variant *request_variant(const struct Server *srv, const char *name, HttpReply *reply);

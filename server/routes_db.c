@@ -298,12 +298,14 @@ static const char *const run_fields[] = { "id", "kind", "variant", "status", "st
                                           "games", "generation", "elo", "elo_low", "elo_high",
                                           "?promoted", "params", "train_run" };
 
-/* games=N of a run's params (what self-play and matches plan); 0 when none. */
-static int64_t planned_games(const char *params)
+/* The number of KEY=N in a run's params (games=N: what self-play and matches plan;
+ * generation=G: the training step); 0 when absent. */
+static int64_t param_int(const char *params, const char *key)
 {
+    size_t n = strlen(key);
     for (const char *p = params; p && *p; p++)
-        if ((p == params || p[-1] == ' ') && strncmp(p, "games=", 6) == 0)
-            return strtoll(p + 6, NULL, 10);
+        if ((p == params || p[-1] == ' ') && strncmp(p, key, n) == 0 && p[n] == '=')
+            return strtoll(p + n + 1, NULL, 10);
     return 0;
 }
 
@@ -314,7 +316,7 @@ static void add_planned(json_t *runs)
     json_t *run;
     json_array_foreach(runs, i, run)
         json_object_set_new(run, "planned",
-                            json_integer(planned_games(json_string_value(json_object_get(run, "params")))));
+                            json_integer(param_int(json_string_value(json_object_get(run, "params")), "games")));
 }
 
 void route_runs(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
@@ -380,12 +382,14 @@ static json_t *training_current(Store *s, int64_t train_id, HttpReply *reply, bo
     json_t *rows = browse(s, "train_child", &id, 1, FIELDS(child_fields), reply);
     *failed = rows == NULL;
     json_t *child = json_array_get(rows, 0);
-    json_t *current = json_pack("{s:I,s:O,s:O,s:O,s:I}", "train_run", (json_int_t)train_id,
-                                "run", child ? json_object_get(child, "run") : json_null(),
-                                "kind", child ? json_object_get(child, "kind") : json_null(),
-                                "games", child ? json_object_get(child, "games") : json_integer(0),
-                                "planned", (json_int_t)(child ? planned_games(json_string_value(
-                                                            json_object_get(child, "params"))) : 0));
+    const char *params = child ? json_string_value(json_object_get(child, "params")) : NULL;
+    int64_t generation = param_int(params, "generation");
+    json_t *current = json_pack("{s:I,s:o,s:o,s:o,s:o,s:I}", "train_run", (json_int_t)train_id,
+                                "run", json_incref(child ? json_object_get(child, "run") : json_null()),
+                                "kind", json_incref(child ? json_object_get(child, "kind") : json_null()),
+                                "generation", generation > 0 ? json_integer(generation) : json_null(),
+                                "games", child ? json_incref(json_object_get(child, "games")) : json_integer(0),
+                                "planned", (json_int_t)param_int(params, "games"));
     json_decref(rows);
     return current;
 }

@@ -114,12 +114,15 @@ static GameSession *game_of(Server *srv, const RouteArgs *args, HttpReply *reply
     return s;
 }
 
-/* Saves the game if it ended, and answers with its state. */
-static void finish_request(Server *srv, GameSession *s, HttpReply *reply)
+/* Ends a request on game s: saves it if it ended (the clock may have ended it even when
+ * the request is refused), answers with its state unless an error is the answer, and
+ * unlocks it. */
+static void end_request(Server *srv, GameSession *s, HttpReply *reply, bool answer_state)
 {
     if (human_game_plies(&s->game) > 0) /* a start position already over is no game played */
         server_save_if_over(srv, s);
-    reply_state(reply, 200, s);
+    if (answer_state)
+        reply_state(reply, 200, s);
     game_table_release(srv->games, s);
 }
 
@@ -130,7 +133,7 @@ void route_game_get(Server *srv, const HttpRequest *req, const RouteArgs *args, 
     if (!s)
         return;
     human_game_tick(&s->game, now_ms());
-    finish_request(srv, s, reply);
+    end_request(srv, s, reply, true);
 }
 
 void route_game_move(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
@@ -140,22 +143,16 @@ void route_game_move(Server *srv, const HttpRequest *req, const RouteArgs *args,
     GameSession *s = NULL;
     if (body && field_string(body, "move", true, &text, reply) && (s = game_of(srv, args, reply))) {
         MoveCheck check;
-        if (human_game_try(&s->game, text, now_ms(), &check)) {
-            finish_request(srv, s, reply);
-        } else if (check.refusal != REFUSAL_NONE) {
-            const Variant *v = s->game.variant;
+        bool played = human_game_try(&s->game, text, now_ms(), &check);
+        if (!played && check.refusal != REFUSAL_NONE)
             reply_error_fields(reply, 422,
                                json_pack("{s:s,s:o,s:i}", "refusal", move_refusal_name(check.refusal),
-                                         "squares", square_names_json(v, check.movable),
+                                         "squares", square_names_json(s->game.variant, check.movable),
                                          "capture_count", check.capture_count),
                                "%s", check.reason);
-            server_save_if_over(srv, s); /* the clock may have ended it first */
-            game_table_release(srv->games, s);
-        } else {
+        else if (!played) /* not looked at: the game is over or it is the engine's turn */
             reply_error(reply, 409, "%s", check.reason);
-            server_save_if_over(srv, s);
-            game_table_release(srv->games, s);
-        }
+        end_request(srv, s, reply, played);
     }
     json_decref(body);
 }
@@ -167,39 +164,45 @@ void route_game_engine(Server *srv, const HttpRequest *req, const RouteArgs *arg
     if (!s)
         return;
     human_game_tick(&s->game, now_ms());
-    if (human_game_engine_move(&s->game, now_ms(), NULL)) {
-        finish_request(srv, s, reply);
-        return;
-    }
-    reply_error(reply, 409, "%s", human_game_over(&s->game) ? "the game is over"
-                                  : "it is not the engine's turn: a person is to move");
-    game_table_release(srv->games, s);
+    bool engine_turn = human_game_engine_to_move(&s->game);
+    bool played = engine_turn && human_game_engine_move(&s->game, now_ms(), NULL);
+    if (engine_turn && !played)
+        reply_error(reply, 503, "out of memory for the engine's move");
+    else if (!played)
+        reply_error(reply, 409, "%s", human_game_over(&s->game) ? "the game is over"
+                                      : "it is not the engine's turn: a person is to move");
+    end_request(srv, s, reply, played);
+}
+
+/* "side" of a resignation: WHITE, BLACK, or -1 when absent; false after a 400. */
+static bool read_resigning_side(json_t *body, int *side, HttpReply *reply)
+{
+    const char *name = NULL;
+    *side = -1;
+    if (!field_string(body, "side", false, &name, reply) || !name)
+        return name == NULL;
+    *side = strcmp(name, "white") == 0 ? WHITE : strcmp(name, "black") == 0 ? BLACK : -1;
+    if (*side < 0)
+        reply_error(reply, 400, "field \"side\" must be \"white\" or \"black\"");
+    return *side >= 0;
 }
 
 void route_game_resign(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
 {
     json_t *body = request_object(req, reply);
-    const char *side_name = NULL;
+    int side;
     GameSession *s = NULL;
-    if (body && field_string(body, "side", false, &side_name, reply) && (s = game_of(srv, args, reply))) {
+    if (body && read_resigning_side(body, &side, reply) && (s = game_of(srv, args, reply))) {
         HumanGame *g = &s->game;
-        /* who resigns: the side named, else the person's side, else (two people) the side to move */
-        int side = g->human_side != HUMAN_BOTH ? g->human_side : human_game_position(g)->side;
-        if (side_name)
-            side = strcmp(side_name, "white") == 0 ? WHITE : strcmp(side_name, "black") == 0 ? BLACK : -1;
-        if (side < 0) {
-            reply_error(reply, 400, "field \"side\" must be \"white\" or \"black\"");
-            game_table_release(srv->games, s);
-        } else if (human_game_resign(g, side)) {
-            finish_request(srv, s, reply);
-        } else {
-            if (human_game_over(g))
-                reply_error(reply, 409, "the game is over");
-            else
-                reply_error(reply, 409, "%s is the engine's side: it does not resign",
-                            human_side_name(side));
-            game_table_release(srv->games, s);
-        }
+        /* absent: the person's side, or (two people) the side to move */
+        if (side < 0)
+            side = g->human_side != HUMAN_BOTH ? g->human_side : human_game_position(g)->side;
+        bool resigned = human_game_resign(g, side);
+        if (!resigned && human_game_over(g))
+            reply_error(reply, 409, "the game is over");
+        else if (!resigned)
+            reply_error(reply, 409, "%s is the engine's side: it does not resign", human_side_name(side));
+        end_request(srv, s, reply, resigned);
     }
     json_decref(body);
 }

@@ -61,6 +61,18 @@ static void start_game(HumanGame *g, const char *start_fen, int human, int64_t t
                                  turn_ms, &weights, 0));
 }
 
+/* Plays the moves of text (blank-separated) as the person(s), each of which must be legal. */
+static void play_all(HumanGame *g, const char *text, int64_t now_ms)
+{
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", text);
+    for (char *save, *m = strtok_r(copy, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
+        MoveCheck check;
+        if (!human_game_try(g, m, now_ms, &check))
+            fail_msg("%s refused: %s", m, check.reason);
+    }
+}
+
 static void assert_fen(const HumanGame *g, int ply, const char *expected)
 {
     char buf[HUMAN_FEN_TEXT];
@@ -140,9 +152,8 @@ static void test_two_people_and_a_resignation(void **state)
     (void)state;
     HumanGame g;
     start_game(&g, NULL, HUMAN_BOTH, 0);
+    play_all(&g, "c3-c4 c6-c5", 0);
     MoveCheck check;
-    assert_true(human_game_try(&g, "c3-c4", 0, &check));
-    assert_true(human_game_try(&g, "c6-c5", 0, &check));
     /* c4 must take c5 and then c7: the quiet move is refused. */
     assert_false(human_game_try(&g, "b3-b4", 0, &check));
     assert_int_equal(check.refusal, REFUSAL_CAPTURE_COMPULSORY);
@@ -268,10 +279,7 @@ static void test_pdn_names_the_moves_and_result(void **state)
     (void)state;
     HumanGame g;
     start_game(&g, NULL, HUMAN_BOTH, 0);
-    MoveCheck check;
-    assert_true(human_game_try(&g, "c3-c4", 0, &check));
-    assert_true(human_game_try(&g, "c6-c5", 0, &check));
-    assert_true(human_game_try(&g, "c4xc6xc8", 0, &check));
+    play_all(&g, "c3-c4 c6-c5 c4xc6xc8", 0);
     char *text, err[256];
     assert_true(human_game_pdn(&g, &text, err, sizeof err));
     assert_non_null(strstr(text, "1. c3-c4 c6-c5 2. c4xc6xc8 *"));
@@ -350,8 +358,7 @@ static void test_saved_game_reads_back(void **state)
 
     /* A second game, from the start, resigned: into the same run, next index. */
     start_game(&g, NULL, WHITE, 0);
-    MoveCheck check;
-    assert_true(human_game_try(&g, "c3-c4", 0, &check));
+    play_all(&g, "c3-c4", 0);
     assert_true(human_game_engine_move(&g, 0, NULL));
     assert_true(human_game_resign(&g, WHITE));
     int64_t run2 = run, game2 = 0;

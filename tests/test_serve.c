@@ -454,6 +454,86 @@ static void test_runs_after_selfplay(void **state)
     json_decref(training);
 }
 
+/* The training view over a journal written here through the store, as `dama train` writes
+ * it: generation 1 decided (its match at +12.5 Elo, promoted; its tune run's losses), and
+ * generation 2's self-play running (none of its 9 games stored yet). */
+static void test_training_view(void **state)
+{
+    (void)state;
+    char db[128], err[512];
+    snprintf(db, sizeof db, "%s/serve.db", dir);
+    Store *s = store_open(db, err, sizeof err);
+    if (!s)
+        fail_msg("%s", err);
+    int64_t w1 = store_weights_put(s, "turkish", 0, 0, "variant turkish\nstart\n", "start");
+    int64_t w2 = store_weights_put(s, "turkish", 1, w1, "variant turkish\ncandidate\n", "gen 1");
+    int64_t train = store_run_begin(s, "train", "turkish", "games=9 train", NULL, NULL, w1);
+    char params[128];
+    snprintf(params, sizeof params, "games=9 nodes=1 train_run=%lld generation=1", (long long)train);
+    int64_t sp1 = store_run_begin(s, "selfplay", "turkish", params, NULL, NULL, w1);
+    int64_t tune = store_run_begin(s, "tune", "turkish", "generation=1", NULL, NULL, w1);
+    double train_loss[2] = { 0.30, 0.20 }, valid_loss[2] = { 0.35, 0.25 };
+    TuneRunRecord tr = { .run_id = tune, .parent_weights_id = w1, .result_weights_id = w2,
+                         .k = 1, .train_loss = 0.20, .validation_loss = 0.25, .positions = 10,
+                         .epochs = 1, .epoch_train = train_loss, .epoch_valid = valid_loss, .nepochs = 2 };
+    snprintf(params, sizeof params, "games=20 nodes=1 train_run=%lld generation=1", (long long)train);
+    int64_t match = store_run_begin(s, "match", "turkish", params, NULL, NULL, w2);
+    MatchRecord mr = { .run_id = match, .weights_a = w2, .weights_b = w1, .games = 20, .wins = 8,
+                       .draws = 6, .losses = 6, .elo = 12.5, .elo_low = -3, .elo_high = 28,
+                       .verdict = "accept-H1" };
+    TrainStep step = { .ref_id = sp1, .best_weights_id = w1 };
+    assert_true(w1 > 0 && w2 > 0 && train > 0 && sp1 > 0 && tune > 0 && match > 0);
+    assert_true(store_tune_run_put(s, &tr) > 0);
+    assert_true(store_match_put(s, &mr) > 0);
+    assert_true(store_train_step_put(s, train, 1, "selfplay", &step));
+    step.ref_id = w2;
+    assert_true(store_train_step_put(s, train, 1, "tune", &step));
+    step.ref_id = match;
+    step.candidate_weights_id = w2;
+    assert_true(store_train_step_put(s, train, 1, "match", &step));
+    snprintf(step.outcome, sizeof step.outcome, "promoted");
+    assert_true(store_train_step_put(s, train, 1, "decision", &step));
+    snprintf(params, sizeof params, "games=9 nodes=1 train_run=%lld generation=2", (long long)train);
+    int64_t sp2 = store_run_begin(s, "selfplay", "turkish", params, NULL, NULL, w2);
+    assert_true(sp2 > 0);
+    store_close(s);
+
+    json_t *t = api("GET", "/api/training?variant=turkish", NULL, 200);
+    assert_int_equal(num(t, "train_run"), train);
+    json_t *gens = json_object_get(t, "generations");
+    assert_int_equal(json_array_size(gens), 1);
+    json_t *g1 = json_array_get(gens, 0);
+    assert_int_equal(num(g1, "generation"), 1);
+    assert_true(json_real_value(json_object_get(g1, "elo")) == 12.5);
+    assert_true(json_real_value(json_object_get(g1, "elo_low")) == -3);
+    assert_true(json_is_true(json_object_get(g1, "promoted")));
+    assert_true(json_real_value(json_object_get(g1, "loss")) == 0.25);
+    assert_int_equal(num(g1, "match_run"), match);
+    json_t *cur = json_object_get(t, "current");
+    assert_int_equal(num(cur, "run"), sp2);
+    assert_int_equal(num(cur, "generation"), 2);
+    assert_int_equal(num(cur, "games"), 0);
+    assert_int_equal(num(cur, "planned"), 9);
+    json_decref(t);
+
+    /* the same journal seen from the runs: the match is generation 1's, promoted */
+    char path[64];
+    snprintf(path, sizeof path, "/api/runs/%lld", (long long)match);
+    json_t *m = api("GET", path, NULL, 200);
+    assert_int_equal(num(m, "generation"), 1);
+    assert_int_equal(num(m, "train_run"), train);
+    assert_true(json_is_true(json_object_get(m, "promoted")));
+    assert_true(json_real_value(json_object_get(m, "elo")) == 12.5);
+    json_decref(m);
+    snprintf(path, sizeof path, "/api/runs/%lld", (long long)tune);
+    m = api("GET", path, NULL, 200);
+    assert_int_equal(num(m, "generation"), 1);
+    json_t *loss = json_object_get(m, "loss");
+    assert_int_equal(json_array_size(loss), 2);
+    assert_true(json_real_value(json_object_get(json_array_get(loss, 1), "validation")) == 0.25);
+    json_decref(m);
+}
+
 /* Every error class, each with its status and a JSON {"error": ...}. */
 static void test_errors(void **state)
 {
@@ -506,6 +586,46 @@ static void test_errors(void **state)
 
     /* the server still answers after all that */
     json_decref(api("GET", "/api/info", NULL, 200));
+}
+
+/* At most 32 games in play.  The tests before left game 1 finished (resigned) and games 2
+ * and 3 in play: a new game beyond 32 pushes out the finished one first, even just used,
+ * and then the one left alone longest. */
+static json_int_t new_game(void)
+{
+    json_t *g = api("POST", "/api/games", "{\"level\":{\"nodes\":100}}", 201);
+    json_int_t id = num(g, "id");
+    json_decref(g);
+    return id;
+}
+
+static void expect_game(json_int_t id, int status)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/api/games/%lld", (long long)id);
+    json_decref(api("GET", path, NULL, status));
+}
+
+static void test_games_in_play_limit(void **state)
+{
+    (void)state;
+    enum { TABLE = 32 };
+    json_t *g1 = api("GET", "/api/games/1", NULL, 200); /* now the latest used */
+    assert_string_equal(str(g1, "result"), "black-wins");
+    json_decref(g1);
+    json_int_t first = new_game();
+    assert_int_equal(first, 4);
+    for (int i = 1; i < TABLE - 3; i++)
+        new_game();
+    expect_game(1, 200); /* 32 in play: nothing pushed out yet */
+    new_game();
+    expect_game(1, 404);
+    expect_game(2, 200);
+    expect_game(3, 200);
+    new_game(); /* all in play now: the one left alone longest goes */
+    expect_game(first, 404);
+    expect_game(first + 1, 200);
+    expect_game(2, 200);
 }
 
 static void test_static_files(void **state)
@@ -598,7 +718,9 @@ int main(void)
         cmocka_unit_test(test_engine_moves_first),
         cmocka_unit_test(test_analyze),
         cmocka_unit_test(test_runs_after_selfplay),
+        cmocka_unit_test(test_training_view),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_games_in_play_limit),
         cmocka_unit_test(test_static_files),
         cmocka_unit_test(test_port_in_use),
         cmocka_unit_test(test_sigint_stops),

@@ -220,11 +220,42 @@ static void test_selfplay_sigterm_keeps_a_valid_db(void **state)
     store_close(s);
 }
 
+/* dama play thinking for hours (depth 40) as white: Ctrl-C ends it at once with 130, and
+ * the unfinished game is not saved. */
+static void test_play_sigint_while_dama_thinks(void **state)
+{
+    (void)state;
+    char db[128], err_path[128];
+    snprintf(db, sizeof db, "%s/play.db", dir);
+    snprintf(err_path, sizeof err_path, "%s/err.txt", dir);
+    char *argv[] = { "dama", "play", "--color", "black", "--depth", "40", "--db", db, NULL };
+    pid_t pid = spawn(argv);
+    wait_until_busy(pid, SIGINT);
+    double seconds;
+    int code = interrupt(pid, SIGINT, &seconds);
+    printf("play: exit %d %.3f s after SIGINT\n", code, seconds);
+    char *err = test_read_file(err_path);
+    assert_non_null(err);
+    if (code != 130)
+        fail_msg("exit %d, expected 130; stderr:\n%s", code, err);
+    assert_string_equal(err, "dama: interrupted: the game is unfinished and not saved\n");
+    free(err);
+    char why[256];
+    Store *s = store_open(db, why, sizeof why);
+    if (!s)
+        fail_msg("%s", why);
+    int64_t games;
+    assert_true(store_count(s, "games", &games));
+    assert_int_equal(games, 0);
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_sigint_keeps_finished_rows),
         cmocka_unit_test(test_selfplay_sigterm_keeps_a_valid_db),
+        cmocka_unit_test(test_play_sigint_while_dama_thinks),
     };
     return cmocka_run_group_tests_name("signals", tests, setup, teardown);
 }

@@ -1,11 +1,6 @@
 // Position text (PDN FEN, as dama writes it) to the pieces on the board, for the views
 // that get positions as text only (replay): "W:Wa2,Kd4:Ba6" or "B:W31-50:B1-20".
-
-const START = {
-  turkish: "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:" +
-           "Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
-  international: "W:W31-50:B1-20",
-};
+// (International items may be ranges; the server always writes its FEN in full.)
 
 // Square names of one FEN item: "d4", "31" or a range "31-50".
 function itemSquares(item) {
@@ -17,10 +12,8 @@ function itemSquares(item) {
 }
 
 // {side: "white"|"black", pieces: {square: "w"|"W"|"b"|"B"}}; throws on text it cannot read.
-export function parseFen(text, variant) {
-  let fen = String(text || "").trim();
-  if (fen === "" || fen === "start") fen = START[variant] || START.turkish;
-  fen = fen.replace(/\.$/, "");
+export function parseFen(text) {
+  const fen = String(text || "").trim().replace(/\.$/, "");
   const parts = fen.split(":");
   const side = parts[0].toUpperCase();
   if (side !== "W" && side !== "B") throw new Error("position text: unknown side to move in " + fen);

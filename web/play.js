@@ -4,7 +4,6 @@
 
 import { api, boardLayout } from "./api.js";
 import { Board } from "./board.js";
-import { parseFen } from "./fen.js";
 import { evalText, renderMoveList, setText } from "./ui.js";
 
 const POLL_MS = 500;   // how often a game whose clock ran out is asked for again
@@ -42,8 +41,9 @@ export class PlayView {
   async showStart() {
     const variant = this.el("play-variant").value;
     try {
-      this.board.setLayout(await boardLayout(variant));
-      this.board.setPieces(parseFen("start", variant).pieces);
+      const layout = await boardLayout(variant);
+      this.board.setLayout(layout);
+      this.board.setPieces(layout.start || {});
       this.board.setMarks({});
     } catch (err) {
       this.message(err.message, "error");
@@ -103,7 +103,9 @@ export class PlayView {
 
   humanToMove() {
     const s = this.state;
-    return !!s && s.result === null && (s.human === "both" || s.human === s.side);
+    if (!s || s.result !== null) return false;
+    if (s.to_move !== undefined) return s.to_move === "human";
+    return s.human === "both" || s.human === s.side;
   }
 
   ownPiece(name) {
@@ -338,6 +340,7 @@ export class PlayView {
     link.hidden = false;
     const saved = this.el("play-saved");
     saved.textContent = "";
+    if (s.save_error) saved.append("Not saved yet: " + s.save_error + " ");
     if (s.saved_game != null) {
       saved.append("Saved to the database as game " + s.saved_game + ". ");
       const open = document.createElement("button");

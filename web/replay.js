@@ -142,7 +142,7 @@ export class ReplayView {
 
   showPosition() {
     try {
-      this.board.setPieces(parseFen(this.fenAt(this.ply), this.game.variant).pieces);
+      this.board.setPieces(parseFen(this.fenAt(this.ply)).pieces);
     } catch (err) {
       this.message(err.message);
     }

@@ -100,7 +100,7 @@ export class TrainingView {
     const tbody = this.el("training-runs");
     fillRows(tbody, runs, [
       (r) => r.id, (r) => r.kind, (r) => when(r.started),
-      (r) => when(r.finished) || (current && (current.run === r.id || current.train_run === r.id) ? "running" : null),
+      (r) => when(r.finished) || r.status || (current && (current.run === r.id || current.train_run === r.id) ? "running" : null),
       (r) => r.games, (r) => r.generation, (r) => interval(r),
       (r) => (r.promoted === null || r.promoted === undefined ? null : r.promoted ? "yes" : "no"),
     ], (r) => {
