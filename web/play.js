@@ -275,7 +275,7 @@ export class PlayView {
     return {
       path: last.path || (known && known.path) || [],
       captured: last.captured || (known && known.captured) || [],
-      crowned: known ? known.crowned : false,
+      crowned: last.crowned ?? (known ? known.crowned : false),
     };
   }
 
