@@ -263,7 +263,8 @@ def test_play(page, url):
     mover = [e for e in log if e["square"] == "c6"]
     places = [(e["top"], e["left"]) for e in mover]
     c8, a8 = ("0%", "25%"), ("0%", "0%")
-    assert c8 in places and a8 in places and places.index(c8) < places.index(a8), places
+    assert c8 in places and a8 in places and places.index(c8) < places.index(a8), \
+        "the capturing man did not go c6, c8, a8 jump by jump (its places: %s)" % places
     faded = [i for i, e in enumerate(log) if e["square"] == "c7" and "taken" in e["cls"]]
     at_a8 = next(i for i, e in enumerate(log) if e["square"] == "c6" and (e["top"], e["left"]) == a8)
     assert faded and faded[0] < at_a8, "c7 did not fade before the second jump: %s" % log
@@ -305,14 +306,22 @@ def test_play(page, url):
     page.square("play-board", "c3").click()
     page.square("play-board", "c4").click()
     page.wait_for(lambda: move_count(page) == 2 and "Your move" in page.text("#play-status"), "the engine's reply")
-    page.square("play-board", "d1").click()
-    page.wait_for(lambda: len(page.marked("play-board", "target")) > 3, "the king's targets")
+    movable = page.marked("play-board", "movable")
+    piece = "d1" if "d1" in movable else movable[0]   # the king, unless a capture is due
+    page.square("play-board", piece).click()
+    page.wait_for(lambda: page.marked("play-board", "target"), "the targets of " + piece)
     page.shot("play")
 
 
 def test_replay(page):
     page.one("#tab-replay").click()
     page.wait_for(lambda: page.css("#replay-games tr"), "the stored games listed")
+    # Filtered by run: the 4 games of the first self-play run (run 1), and only those.
+    page.select("#replay-run", "1")
+    page.one("#replay-filters button[type=submit]").click()
+    page.wait_for(lambda: page.text("#replay-count") == "Games 1–4 of 4.", "the 4 games of run 1")
+    runs = {r.find_elements("css selector", "td")[1].text for r in page.css("#replay-games tr")}
+    assert runs == {"1"}, "games of runs %s listed for run 1" % runs
     # The longest game listed, so there is something to step through.
     rows = page.css("#replay-games tr")
     plies = [int(r.find_elements("css selector", "td")[5].text) for r in rows]
