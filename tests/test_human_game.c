@@ -383,6 +383,32 @@ static void test_saved_game_reads_back(void **state)
     assert_string_equal(variant, "turkish");
     assert_int_equal(games, 2);
     assert_true(store_check(store));
+
+    /* A game joins only a play run of its variant: refused, nothing written. */
+    int64_t selfplay = store_run_begin(store, "selfplay", "turkish", NULL, NULL, NULL, 0);
+    int64_t intl = 0;
+    assert_true(selfplay > 0);
+    start_game(&g, NULL, WHITE, 0);
+    assert_true(human_game_resign(&g, WHITE));
+    int64_t into = selfplay;
+    assert_false(human_game_save(&g, store, 0, &into, &game2, err, sizeof err));
+    assert_non_null(strstr(err, "is a selfplay run, not a play run"));
+    assert_int_equal(into, selfplay);
+    assert_true(store_count(store, "games", &n));
+    assert_int_equal(n, 2);
+    human_game_free(&g);
+    Rules rules = rules_default(&international_variant);
+    SearchLimits level = { .nodes = 1000 };
+    /* Two people, no clock: no engine, so the Turkish weights are never used. */
+    assert_true(human_game_start(&g, &international_variant, &rules, NULL, HUMAN_BOTH, level, 0, &weights, 0));
+    assert_null(g.searcher);
+    assert_true(human_game_resign(&g, BLACK));
+    into = run; /* a Turkish play run */
+    assert_false(human_game_save(&g, store, 0, &into, &game2, err, sizeof err));
+    assert_non_null(strstr(err, "plays turkish, not international"));
+    assert_true(human_game_save(&g, store, 0, &intl, &game2, err, sizeof err)); /* a run of its own */
+    assert_true(intl > run);
+    human_game_free(&g);
     store_close(store);
 }
 

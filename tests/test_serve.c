@@ -593,7 +593,8 @@ static void test_errors(void **state)
  * and then the one left alone longest. */
 static json_int_t new_game(void)
 {
-    json_t *g = api("POST", "/api/games", "{\"level\":{\"nodes\":100}}", 201);
+    /* two people, no clock: no engine, so no transposition table to allocate */
+    json_t *g = api("POST", "/api/games", "{\"human\":\"both\"}", 201);
     json_int_t id = num(g, "id");
     json_decref(g);
     return id;
