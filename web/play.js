@@ -149,27 +149,38 @@ export class PlayView {
     if (matches.length === 1) return this.send(matches[0].text);
     if (matches.length > 1) {
       this.message("Several captures end on " + to + ": choose one.", "info");
-      this.choices(matches.map((m) => m.text));
+      this.choices(matches);
       return;
     }
     const joint = this.state.capture_compulsory ? "x" : "-";
     return this.send(from + joint + to);
   }
 
-  choices(texts) {
+  // One button per legal move to choose from; pointing at one (or focusing it) shows its
+  // landing squares and the men it takes.
+  choices(moves) {
     const box = this.el("play-choices");
     box.textContent = "";
-    for (const text of texts) {
+    for (const move of moves) {
       const button = document.createElement("button");
       button.type = "button";
-      button.textContent = text;
+      button.textContent = move.text;
+      const show = (on) => {
+        this.hint = on ? move.path.slice(1).concat(move.captured) : [];
+        this.render();
+      };
+      button.addEventListener("mouseenter", () => show(true));
+      button.addEventListener("focus", () => show(true));
+      button.addEventListener("mouseleave", () => show(false));
+      button.addEventListener("blur", () => show(false));
       button.addEventListener("click", () => {
         this.choices([]);
-        this.send(text);
+        this.send(move.text);
       });
       box.appendChild(button);
     }
-    box.hidden = texts.length === 0;
+    box.hidden = moves.length === 0;
+    if (moves.length === 0) this.hint = [];
   }
 
   async send(text) {
@@ -209,6 +220,7 @@ export class PlayView {
     if (!this.humanToMove()) {
       this.stopClock();
       this.busy = true;
+      this.el("play-resign").disabled = true;   // until the engine's move is in
       this.status("The engine is thinking…");
       try {
         await this.show(await api.engine(s.id), true);
@@ -218,7 +230,10 @@ export class PlayView {
       } finally {
         this.busy = false;
       }
-      if (this.state && this.state.result === null && !this.humanToMove()) return; // stuck: shown above
+      if (this.state && this.state.result === null && !this.humanToMove()) {
+        this.render();   // the engine failed (its message is shown): resigning stays possible
+        return;
+      }
       return this.afterTurn();
     }
     this.render();   // the marks of a human's turn (none are drawn while busy)
@@ -310,6 +325,7 @@ export class PlayView {
       target: mine ? targets : [],
       last,
       alert: this.alert,
+      hint: this.hint || [],
     });
     renderMoveList(this.el("play-moves"), s.moves, s.moves.length);
     this.renderStatus();

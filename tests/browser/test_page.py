@@ -32,6 +32,10 @@ SERVE_START_S = 10    # for `dama serve` to print its URL
 # (docs/rules.md, rule 6); the quiet move a2-a3 is refused as "capture-compulsory".
 CAPTURE_FEN = "W:Wa2,c6:Bc7,b8,h7"
 CAPTURE = "c6xc8xa8"
+# The white king on g7 has two captures of three men ending on h2 (by a7, a2 or by c7, c2):
+# the page asks which.
+CHOICE_FEN = "W:Wg5,Kg7:Ba4,d7,c5,g2"
+CHOICE = "g7xc7xc2xh2"
 # A middle game with a king on each side, for the screenshot of the Play view.
 SHOW_FEN = "W:Wa3,b3,c3,f3,g3,h3,a2,h2,Kd1:Ba6,b6,c6,f6,g6,h6,a7,h7,Kf8"
 
@@ -272,6 +276,25 @@ def test_play(page, url):
     page.wait_for(lambda: move_count(page) == 2 or page.text("#play-status").startswith("Game over"),
                   "the engine's reply to the capture")
 
+    # Two captures end on one square: the page offers both, pointing at one shows its
+    # squares, the one chosen is played.
+    new_game(page, CHOICE_FEN)
+    page.square("play-board", "g7").click()
+    page.wait_for(lambda: page.marked("play-board", "target") == ["h2"], "g7's captures ending on h2")
+    page.square("play-board", "h2").click()
+    page.wait_for(lambda: len(page.css("#play-choices button")) == 2, "the two captures offered")
+    offered = {b.text: b for b in page.css("#play-choices button")}
+    assert sorted(offered) == sorted([CHOICE, "g7xa7xa2xh2"]), sorted(offered)
+    from selenium.webdriver.common.action_chains import ActionChains
+    ActionChains(page.driver).move_to_element(offered[CHOICE]).perform()
+    page.wait_for(lambda: page.marked("play-board", "hint") == ["c2", "c5", "c7", "d7", "g2", "h2"],
+                  "the squares of %s shown" % CHOICE)
+    offered[CHOICE].click()
+    page.wait_for(lambda: move_count(page) >= 1 and page.css("#play-moves .move")[0].text == CHOICE,
+                  "the chosen capture played")
+    page.wait_for(lambda: move_count(page) == 2 and "Your move" in page.text("#play-status"),
+                  "the engine's reply to the chosen capture")
+
     # Resigned, the game is over and saved to the database; "Replay it" opens it there.
     page.one("#play-resign").click()
     page.wait_for(lambda: page.text("#play-status").startswith("Game over"), "the game over after resigning")
@@ -279,7 +302,7 @@ def test_play(page, url):
     saved = re.search(r"game (\d+)", page.text("#play-saved")).group(1)
     page.one("#play-saved button").click()
     page.wait_for(lambda: page.text("#replay-title").startswith("Game %s " % saved), "saved game %s replayed" % saved)
-    assert [m.text for m in page.css("#replay-moves .move")][:1] == [CAPTURE]
+    assert [m.text for m in page.css("#replay-moves .move")][:1] == [CHOICE]
     page.one("#tab-play").click()
 
     # The turn clock: when the turn's second runs out the page asks the server, which plays
