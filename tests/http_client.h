@@ -111,6 +111,20 @@ static inline HttpResponse http_request_ex(int port, const char *method, const c
     return r;
 }
 
+/* Sends raw (a whole request as written) and reads the reply. */
+static inline HttpResponse http_request_raw(int port, const char *raw, size_t len)
+{
+    HttpResponse r = { .status = -1 };
+    int fd = http_connect(port);
+    if (fd < 0)
+        return r;
+    if (http_send_all(fd, raw, len))
+        shutdown(fd, SHUT_WR);
+    http_read_reply(fd, &r);
+    close(fd);
+    return r;
+}
+
 static inline HttpResponse http_request(int port, const char *method, const char *path,
                                         const char *body)
 {

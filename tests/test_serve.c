@@ -406,6 +406,29 @@ static void test_analyze(void **state)
     json_decref(api("POST", "/api/analyze", "{\"nodes\":99999999}", 400));
 }
 
+/* The turn clock through the API: white (the person) lets 1 s pass; the next GET plays a
+ * move for white (by "clock") and counts the time-out; black, the engine, is to move. */
+static void test_turn_clock(void **state)
+{
+    (void)state;
+    json_t *g = api("POST", "/api/games", "{\"turn_seconds\":1,\"level\":{\"nodes\":100}}", 201);
+    json_int_t id = num(g, "id");
+    json_t *clock = json_object_get(g, "clock");
+    assert_int_equal(num(clock, "turn_ms"), 1000);
+    assert_true(num(clock, "left_ms") <= 1000);
+    json_decref(g);
+    usleep(1200 * 1000);
+    char path[64];
+    snprintf(path, sizeof path, "/api/games/%lld", (long long)id);
+    g = api("GET", path, NULL, 200);
+    assert_int_equal(json_array_size(json_object_get(g, "moves")), 1);
+    assert_string_equal(str(json_object_get(g, "last"), "by"), "clock");
+    assert_int_equal(num(json_object_get(json_object_get(g, "clock"), "timeouts"), "white"), 1);
+    assert_string_equal(str(g, "to_move"), "engine");
+    assert_true(json_is_null(json_object_get(g, "result")));
+    json_decref(g);
+}
+
 /* A self-play run written into the same file while the server runs shows in /api/runs. */
 static void test_runs_after_selfplay(void **state)
 {
@@ -452,6 +475,10 @@ static void test_runs_after_selfplay(void **state)
     json_t *training = api("GET", "/api/training?variant=turkish", NULL, 200);
     assert_true(json_is_null(json_object_get(training, "current"))); /* no train run */
     json_decref(training);
+    /* an empty filter, as a form sends it, is the default variant (was a 400) */
+    training = api("GET", "/api/training?variant=", NULL, 200);
+    assert_string_equal(str(training, "variant"), "turkish");
+    json_decref(training);
 }
 
 /* The training view over a journal written here through the store, as `dama train` writes
@@ -468,6 +495,12 @@ static void test_training_view(void **state)
     int64_t w1 = store_weights_put(s, "turkish", 0, 0, "variant turkish\nstart\n", "start");
     int64_t w2 = store_weights_put(s, "turkish", 1, w1, "variant turkish\ncandidate\n", "gen 1");
     int64_t train = store_run_begin(s, "train", "turkish", "games=9 train", NULL, NULL, w1);
+    /* before its first step: running, nothing under way yet */
+    json_t *t = api("GET", "/api/training?variant=turkish", NULL, 200);
+    assert_int_equal(num(t, "train_run"), train);
+    assert_true(json_is_null(json_object_get(json_object_get(t, "current"), "run")));
+    assert_int_equal(num(json_object_get(t, "current"), "games"), 0);
+    json_decref(t);
     char params[128];
     snprintf(params, sizeof params, "games=9 nodes=1 train_run=%lld generation=1", (long long)train);
     int64_t sp1 = store_run_begin(s, "selfplay", "turkish", params, NULL, NULL, w1);
@@ -498,7 +531,7 @@ static void test_training_view(void **state)
     assert_true(sp2 > 0);
     store_close(s);
 
-    json_t *t = api("GET", "/api/training?variant=turkish", NULL, 200);
+    t = api("GET", "/api/training?variant=turkish", NULL, 200);
     assert_int_equal(num(t, "train_run"), train);
     json_t *gens = json_object_get(t, "generations");
     assert_int_equal(json_array_size(gens), 1);
@@ -583,6 +616,22 @@ static void test_errors(void **state)
     body[big] = '\0';
     json_decref(api("POST", "/api/legal", body, 413));
     free(body);
+    /* and a body of no declared length (chunked) that grows past the limit */
+    size_t chunks = 80, chunk = 1024, len = 0;
+    char *raw = malloc(chunks * (chunk + 16) + 256);
+    len += (size_t)sprintf(raw, "POST /api/legal HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                                "Transfer-Encoding: chunked\r\n\r\n");
+    for (size_t c = 0; c < chunks; c++) {
+        len += (size_t)sprintf(raw + len, "%zx\r\n", chunk);
+        memset(raw + len, ' ', chunk);
+        len += chunk;
+        len += (size_t)sprintf(raw + len, "\r\n");
+    }
+    len += (size_t)sprintf(raw + len, "0\r\n\r\n");
+    r = http_request_raw(port, raw, len);
+    free(raw);
+    assert_int_equal(r.status, 413);
+    http_response_free(&r);
 
     /* the server still answers after all that */
     json_decref(api("GET", "/api/info", NULL, 200));
@@ -722,6 +771,7 @@ int main(void)
         cmocka_unit_test(test_training_view),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_games_in_play_limit),
+        cmocka_unit_test(test_turn_clock),
         cmocka_unit_test(test_static_files),
         cmocka_unit_test(test_port_in_use),
         cmocka_unit_test(test_sigint_stops),
