@@ -71,7 +71,7 @@ $(VERSION_OBJS): OBJ_DEFS = -DDAMA_COMMIT='"$(DAMA_COMMIT)"'
 SHIPPED_WEIGHTS = data/weights/turkish-pattern.txt data/weights/international-pattern.txt
 $(foreach d,$(OPT_DIR) $(SAN_DIR) $(VG_DIR) $(FUZZ_DIR)/obj,$(d)/engine/shipped_weights.o): $(SHIPPED_WEIGHTS)
 
-.PHONY: all test sanitize valgrind bench fuzz clean
+.PHONY: all test browser-test sanitize valgrind bench fuzz clean
 all: bin/dama
 
 bin/dama: $(OPT_DIR)/cli/main.o $(OPT_LIB)
@@ -114,6 +114,11 @@ $(VG_DIR)/bin/dama: $(VG_DIR)/cli/main.o $(VG_LIB)
 # dama to drive.  The runner stops at the first failing binary and exits non-zero.
 test: bin/dama $(OPT_TESTS)
 	@DAMA_BIN=bin/dama scripts/run-tests $(OPT_TESTS)
+	@DAMA_BIN=bin/dama scripts/browser-test
+
+# The page in headless Chromium against bin/dama serve (also the last step of `make test`).
+browser-test: bin/dama
+	@DAMA_BIN=bin/dama scripts/browser-test
 
 sanitize: $(SAN_DIR)/bin/dama $(SAN_TESTS)
 	@DAMA_BIN=$(SAN_DIR)/bin/dama DAMA_SANITIZE=1 ASAN_OPTIONS=detect_leaks=1 \

@@ -1,0 +1,54 @@
+// The page: three views behind tabs (Play, Replay, Training), the version in the footer.
+
+import { api } from "./api.js";
+import { resizeVisibleCharts } from "./charts.js";
+import { PlayView } from "./play.js";
+import { ReplayView } from "./replay.js";
+import { TrainingView } from "./training.js";
+
+const views = {};
+const tabs = [...document.querySelectorAll('[role="tab"]')];
+
+function show(name) {
+  for (const tab of tabs) {
+    const on = tab.dataset.view === name;
+    tab.setAttribute("aria-selected", on ? "true" : "false");
+    tab.tabIndex = on ? 0 : -1;
+    document.getElementById(tab.getAttribute("aria-controls")).hidden = !on;
+  }
+  if (views.training && name !== "training") views.training.leave();
+  const view = views[name];
+  const entered = view && view.enter ? view.enter() : null;
+  Promise.resolve(entered).then(resizeVisibleCharts);
+  if (location.hash !== "#" + name) history.replaceState(null, "", "#" + name);
+}
+
+for (const tab of tabs) {
+  tab.addEventListener("click", () => show(tab.dataset.view));
+  // Arrow keys move between tabs (the ARIA tabs pattern).
+  tab.addEventListener("keydown", (e) => {
+    const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
+    if (!step) return;
+    e.preventDefault();
+    const next = tabs[(tabs.indexOf(tab) + step + tabs.length) % tabs.length];
+    next.focus();
+    show(next.dataset.view);
+  });
+}
+
+views.replay = new ReplayView(document.getElementById("view-replay"));
+views.training = new TrainingView(document.getElementById("view-training"));
+views.play = new PlayView(document.getElementById("view-play"), {
+  replay: async (gameId) => {
+    show("replay");
+    await views.replay.open(gameId);
+  },
+});
+
+api.info().then((info) => {
+  document.getElementById("version").textContent =
+    "dama " + info.version + (info.db ? " · database " + info.db : "");
+}).catch(() => {});
+
+const start = location.hash.slice(1);
+show(views[start] ? start : "play");

@@ -1,0 +1,210 @@
+// The Replay view: the games of the database (/api/db/games), filtered by run, variant,
+// result and opening; one game stepped through with its move list, the evaluation graph
+// of its stored scores and, on request, the engine's analysis of the position shown.
+
+import { api, boardLayout } from "./api.js";
+import { Board } from "./board.js";
+import { drawChart } from "./charts.js";
+import { moveSquares, parseFen } from "./fen.js";
+import { evalText, fillRows, markRow, renderMoveList, RESULT_TEXT, setText } from "./ui.js";
+
+const PAGE = 50;
+
+export class ReplayView {
+  constructor(root) {
+    this.root = root;
+    this.el = (id) => root.querySelector("#" + id);
+    this.game = null;
+    this.ply = 0;
+    this.offset = 0;
+    this.board = new Board(this.el("replay-board"), { label: "replayed game", readOnly: true });
+    this.el("replay-filters").addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.offset = 0;
+      this.list();
+    });
+    this.el("replay-older").addEventListener("click", () => this.page(PAGE));
+    this.el("replay-newer").addEventListener("click", () => this.page(-PAGE));
+    const nav = { "replay-first": () => 0, "replay-prev": () => this.ply - 1,
+                  "replay-next": () => this.ply + 1, "replay-last": () => this.plies() };
+    for (const [id, target] of Object.entries(nav)) {
+      this.el(id).addEventListener("click", () => this.go(target()));
+    }
+    this.el("replay-analyze").addEventListener("click", () => this.analyze());
+    document.addEventListener("keydown", (e) => this.onKey(e));
+    this.loaded = false;
+  }
+
+  // Called when the view is shown: the run list and the games, the first time.
+  async enter() {
+    if (this.loaded) return;
+    this.loaded = true;
+    await this.loadRuns();
+    await this.list();
+  }
+
+  async loadRuns() {
+    const select = this.el("replay-run");
+    try {
+      const { runs } = await api.runs();
+      const keep = select.value;
+      select.length = 1;   // keeps "any run"
+      for (const run of runs) {
+        const option = document.createElement("option");
+        option.value = run.id;
+        option.textContent = "run " + run.id + " · " + run.kind + " · " + run.variant + " · " + run.games + " games";
+        select.appendChild(option);
+      }
+      select.value = keep;
+    } catch (err) {
+      this.message(err.message);
+    }
+  }
+
+  page(delta) {
+    this.offset = Math.max(0, this.offset + delta);
+    this.list();
+  }
+
+  async list() {
+    const filters = {
+      run: this.el("replay-run").value,
+      variant: this.el("replay-variant").value,
+      result: this.el("replay-result").value,
+      opening: this.el("replay-opening").value.trim(),
+      limit: PAGE,
+      offset: this.offset,
+    };
+    const tbody = this.el("replay-games");
+    try {
+      const { total, games } = await api.dbGames(filters);
+      this.message("");
+      fillRows(tbody, games, [
+        (g) => g.id, (g) => g.run, (g) => g.variant, (g) => RESULT_TEXT[g.result] || g.result,
+        (g) => g.reason, (g) => g.plies, (g) => (g.opening_id != null ? g.opening_id : g.opening),
+      ], (g, row) => {
+        markRow(tbody, row);
+        this.open(g.id);
+      });
+      // An opening is shown by its id; its FEN is the cell's tooltip.
+      for (const [i, tr] of [...tbody.rows].entries()) {
+        if (games[i].opening) tr.cells[6].title = games[i].opening;
+      }
+      const last = Math.min(total, this.offset + games.length);
+      setText(this.el("replay-count"), total === 0 ? "No games match." :
+        "Games " + (this.offset + 1) + "–" + last + " of " + total + ".");
+      this.el("replay-newer").disabled = this.offset === 0;
+      this.el("replay-older").disabled = last >= total;
+    } catch (err) {
+      this.message(err.message);
+    }
+  }
+
+  // Opens a stored game at its start (or at `ply`).
+  async open(id, ply) {
+    try {
+      const game = await api.dbGame(id);
+      this.board.setLayout(await boardLayout(game.variant));
+      this.game = game;
+      this.el("replay-game").hidden = false;
+      setText(this.el("replay-title"), "Game " + game.id + " · run " + game.run + " · " + game.variant +
+        " · " + (RESULT_TEXT[game.result] || game.result || "unfinished") + (game.reason ? " (" + game.reason + ")" : ""));
+      setText(this.el("replay-analysis"), "");
+      this.message("");
+      this.drawEval();
+      this.go(ply === undefined ? 0 : ply);
+    } catch (err) {
+      this.message(err.message);
+    }
+  }
+
+  plies() {
+    return this.game ? this.game.moves.length : 0;
+  }
+
+  fenAt(ply) {
+    return ply === 0 ? this.game.start_fen : this.game.fens[ply - 1];
+  }
+
+  go(ply) {
+    if (!this.game) return;
+    this.ply = Math.max(0, Math.min(this.plies(), ply));
+    this.hint = [];
+    setText(this.el("replay-analysis"), "");
+    this.showPosition();
+    renderMoveList(this.el("replay-moves"), this.game.moves, this.ply, (p) => this.go(p));
+    setText(this.el("replay-ply"), "Ply " + this.ply + " of " + this.plies() +
+      (this.ply > 0 ? ": " + this.game.moves[this.ply - 1] : " (start)"));
+    this.el("replay-first").disabled = this.el("replay-prev").disabled = this.ply === 0;
+    this.el("replay-next").disabled = this.el("replay-last").disabled = this.ply === this.plies();
+    if (this.evalChart) this.evalChart.updateOptions({});   // moves the marker of the ply
+  }
+
+  showPosition() {
+    try {
+      this.board.setPieces(parseFen(this.fenAt(this.ply)).pieces);
+    } catch (err) {
+      this.message(err.message);
+    }
+    const moved = this.ply > 0 ? moveSquares(this.game.moves[this.ply - 1]) : [];
+    this.board.setMarks({ last: moved.length ? [moved[0], moved[moved.length - 1]] : [], hint: this.hint });
+  }
+
+  drawEval() {
+    const scores = this.game.scores || [];
+    const rows = scores.some((s) => s !== null && s !== undefined)
+      ? scores.map((s, i) => [i + 1, s === null || s === undefined ? null : s / 100])
+      : [];
+    this.evalChart = drawChart(this.el("replay-eval"), rows, {
+      labels: ["ply", "evaluation (men, white's view)"],
+      xlabel: "ply",
+      ylabel: "men",
+      colors: ["#2d6a4f"],
+      fillGraph: true,
+      includeZero: true,
+      underlayCallback: (ctx, area, g) => {
+        if (!this.ply) return;
+        const x = g.toDomXCoord(this.ply);
+        ctx.fillStyle = "rgba(214, 140, 30, 0.35)";
+        ctx.fillRect(x - 2, area.y, 4, area.h);
+      },
+      clickCallback: (e, x) => this.go(Math.round(x)),
+    }, "No evaluations were stored with this game.");
+  }
+
+  async analyze() {
+    if (!this.game) return;
+    const button = this.el("replay-analyze");
+    const out = this.el("replay-analysis");
+    const nodes = Math.max(1, Math.round(Number(this.el("replay-nodes").value) || 200000));
+    const ply = this.ply;
+    button.disabled = true;
+    setText(out, "Analysing…");
+    try {
+      const a = await api.analyze(this.game.variant, this.fenAt(ply), nodes);
+      if (ply !== this.ply) return;
+      setText(out, "Best " + a.move + " · " + evalText(a, "the side to move") + " · depth " + a.depth +
+        " · " + Number(a.nodes).toLocaleString("en") + " nodes · pv " + (a.pv || []).join(" "));
+      const squares = moveSquares(a.move);
+      this.hint = squares.length ? [squares[0], squares[squares.length - 1]] : [];
+      this.showPosition();
+    } catch (err) {
+      setText(out, err.message);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  onKey(event) {
+    if (!this.game || this.root.hidden) return;
+    if (event.target.closest && event.target.closest("input, select, textarea, [role='tab']")) return;
+    const target = { ArrowLeft: this.ply - 1, ArrowRight: this.ply + 1, Home: 0, End: this.plies() }[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    this.go(target);
+  }
+
+  message(text) {
+    setText(this.el("replay-message"), text || "");
+  }
+}
