@@ -5,7 +5,9 @@ Builds a small database (self-play games and a tiny training run), starts
 `DAMA_BIN serve --port 0 --db TMP`, reads the URL it prints, then drives the three views:
 plays a short game by clicking (a refused move and its reason, a legal move, the engine's
 reply; a compulsory multi-capture from a set position), replays a stored game, and opens
-the training view.  Saves docs/screenshots/{play,replay,training}.png.
+the training view.  Saves play.png, replay.png and training.png in DAMA_SCREENSHOTS (a
+folder; `DAMA_SCREENSHOTS=docs/screenshots` renews README's pictures), else in the run's
+temporary folder, so that a test run leaves the work tree as it was.
 
 Skips (exit 0, one line saying so) only when chromium or chromedriver is not installed;
 any other trouble is a failure (exit 1).  Waits are explicit (WebDriverWait on what the
@@ -23,7 +25,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DAMA = os.path.abspath(os.path.join(ROOT, os.environ.get("DAMA_BIN", "bin/dama")))
-SHOTS = os.path.join(ROOT, "docs", "screenshots")
+SHOTS = os.environ.get("DAMA_SCREENSHOTS") or os.path.join(tempfile.gettempdir(), "dama-screenshots")
 WAIT_S = 15           # the longest any one thing may take to appear
 SERVE_START_S = 10    # for `dama serve` to print its URL
 
