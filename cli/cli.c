@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "notation.h"
 #include "position.h"
+#include "search.h"
 #include "variant.h"
 
 static void vreport(const char *fmt, va_list ap)
@@ -46,6 +47,21 @@ bool cli_long(const char *option, const char *text, long min, long max, long *ou
         return false;
     }
     *out = v;
+    return true;
+}
+
+bool cli_search_limit(SearchLimits *limits, const char *option, const char *text)
+{
+    long n;
+    if (strcmp(option, "--nodes") == 0)
+        return cli_u64(option, text, &limits->nodes);
+    if (strcmp(option, "--depth") == 0) {
+        if (!cli_long(option, text, 1, MAX_PLY - 2, &n)) return false;
+        limits->depth = (int)n;
+        return true;
+    }
+    if (!cli_long(option, text, 1, 86400000L, &n)) return false;
+    limits->movetime_ms = (int)n;
     return true;
 }
 

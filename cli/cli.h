@@ -26,6 +26,10 @@ int cli_runtime_error(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 /* Numbers from option values; false (after printing the error) when out of range. */
 bool cli_long(const char *option, const char *text, long min, long max, long *out);
 bool cli_u64(const char *option, const char *text, uint64_t *out);
+/* One search limit of a command that searches one position at a time (analyze, bench,
+ * play): option is "--depth", "--nodes" or "--movetime"; false after printing the error. */
+struct SearchLimits;
+bool cli_search_limit(struct SearchLimits *limits, const char *option, const char *text);
 
 /* The variant called name (turkish, tr, international, intl); NULL after printing the error.
  * cli_variant also refuses a variant without an evaluation (every command but perft, moves). */

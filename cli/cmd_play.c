@@ -373,19 +373,13 @@ static int play_option(PlayOptions *po, int o, const char *arg)
         else if (strcmp(arg, "both") == 0) po->human = HUMAN_BOTH;
         else return cli_usage_error("bad value '%s' for --color: expected white, black or both", arg), -1;
         return 1;
-    case OPT_DEPTH:
-        if (!cli_long("--depth", arg, 1, MAX_PLY - 2, &n)) return -1;
-        po->level.depth = (int)n;
-        return 1;
+    case OPT_DEPTH: return cli_search_limit(&po->level, "--depth", arg) ? 1 : -1;
     case OPT_NODES:
-        if (!cli_u64("--nodes", arg, &po->level.nodes)) return -1;
+        if (!cli_search_limit(&po->level, "--nodes", arg)) return -1;
         if (po->level.nodes == 0)
             return cli_usage_error("bad value '%s' for --nodes: expected a positive number", arg), -1;
         return 1;
-    case OPT_MOVETIME:
-        if (!cli_long("--movetime", arg, 1, 86400000L, &n)) return -1;
-        po->level.movetime_ms = (int)n;
-        return 1;
+    case OPT_MOVETIME: return cli_search_limit(&po->level, "--movetime", arg) ? 1 : -1;
     case OPT_PLAY_TURN_SECONDS:
         if (!cli_long("--turn-seconds", arg, 1, 86400L, &n)) return -1;
         po->turn_seconds = n;

@@ -56,17 +56,9 @@ static int search_option(SearchOptions *so, int opt, const char *arg)
 {
     long n;
     switch (opt) {
-    case OPT_DEPTH:
-        if (!cli_long("--depth", arg, 1, MAX_PLY - 2, &n)) return -1;
-        so->limits.depth = (int)n;
-        return 1;
-    case OPT_NODES:
-        if (!cli_u64("--nodes", arg, &so->limits.nodes)) return -1;
-        return 1;
-    case OPT_MOVETIME:
-        if (!cli_long("--movetime", arg, 1, 86400000L, &n)) return -1;
-        so->limits.movetime_ms = (int)n;
-        return 1;
+    case OPT_DEPTH: return cli_search_limit(&so->limits, "--depth", arg) ? 1 : -1;
+    case OPT_NODES: return cli_search_limit(&so->limits, "--nodes", arg) ? 1 : -1;
+    case OPT_MOVETIME: return cli_search_limit(&so->limits, "--movetime", arg) ? 1 : -1;
     case OPT_HASH:
         if (!cli_long("--hash", arg, 1, 65536, &n)) return -1;
         so->hash_mb = n;
