@@ -7,10 +7,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "merge.h"
+#include "run_params.h"
 #include "store_internal.h"
 
 bool store_run_identify(Store *s, int64_t run_id, const char *options, int shard, int shards)
@@ -499,6 +501,64 @@ static int on_progress(void *ctx)
     return atomic_load(stop);  /* non-zero interrupts the statement: the merge rolls back */
 }
 
+/* ---- the ids in a run's params text ---- */
+
+typedef struct ParamsMaps {
+    sqlite3_stmt *weights, *runs; /* src -> dst of map_weights, map_runs */
+} ParamsMaps;
+
+static int64_t params_lookup(void *ctx, ParamsIdKind kind, int64_t id)
+{
+    ParamsMaps *m = ctx;
+    sqlite3_stmt *st = kind == PARAMS_ID_WEIGHTS ? m->weights : m->runs;
+    sqlite3_reset(st);
+    if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK) return PARAMS_ID_FAILED;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) return sqlite3_column_int64(st, 0);
+    return rc == SQLITE_DONE ? PARAMS_ID_UNMAPPED : PARAMS_ID_FAILED;
+}
+
+/* SQL remap_params(params): the text with the ids of the target file. */
+static void remap_params_sql(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    const char *in = (const char *)sqlite3_value_text(argv[0]);
+    if (!in) {
+        sqlite3_result_null(cx);
+        return;
+    }
+    size_t len = 2 * strlen(in) + 64; /* every id may grow, never past 20 digits */
+    char *out = malloc(len);
+    if (!out) {
+        sqlite3_result_error_nomem(cx);
+        return;
+    }
+    if (run_params_remap(in, params_lookup, sqlite3_user_data(cx), out, len))
+        sqlite3_result_text(cx, out, -1, free);
+    else {
+        free(out);
+        sqlite3_result_error(cx, "cannot map the ids of a run's params", -1);
+    }
+}
+
+/* The fresh runs' params name the target's rows, as their weights_id does. */
+static bool remap_run_params(Store *s)
+{
+    ParamsMaps m = { store_prepare(s, "SELECT dst FROM temp.map_weights WHERE src = ?1", "mapping params"),
+                     store_prepare(s, "SELECT dst FROM temp.map_runs WHERE src = ?1", "mapping params") };
+    bool ok = m.weights && m.runs &&
+              (sqlite3_create_function(s->db, "remap_params", 1, SQLITE_UTF8, &m, remap_params_sql, NULL, NULL) ==
+                   SQLITE_OK ||
+               store_fail_db(s, "mapping params")) &&
+              exec_sql(s, "UPDATE main.runs SET params = remap_params(params) FROM temp.map_runs m"
+                          " WHERE runs.id = m.dst AND m.fresh AND runs.params IS NOT NULL",
+                       "mapping the ids of the runs' params", NULL);
+    sqlite3_create_function(s->db, "remap_params", 1, SQLITE_UTF8, NULL, NULL, NULL, NULL);
+    sqlite3_finalize(m.weights);
+    sqlite3_finalize(m.runs);
+    return ok;
+}
+
 /* The whole copy, inside the caller's write transaction. */
 static bool merge_attached(Store *s, MergeTotals *t, bool *bad_input)
 {
@@ -508,7 +568,7 @@ static bool merge_attached(Store *s, MergeTotals *t, bool *bad_input)
         return store_fail(s, "schema version %s, not %d: changed while being merged", version, store_schema_version());
     return make_maps(s) && merge_keyed(s, &weights_table, &t->weights, bad_input) &&
            merge_keyed(s, &openings_table, &t->openings, bad_input) && merge_runs(s, t, bad_input) &&
-           merge_games(s, t) && merge_records(s);
+           remap_run_params(s) && merge_games(s, t) && merge_records(s);
 }
 
 MergeProblem store_merge(Store *s, const char *path, const MergeHooks *hooks, MergeTotals *t)

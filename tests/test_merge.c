@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "run_params.h"
 #include "runner.h"
 #include "test_util.h"
 #include "test_tmpdir.h"
@@ -204,6 +205,47 @@ static void test_shards_split_the_pairs(void **state)
     free(id);
 }
 
+/* Worked examples of run_params_remap: weights 1 -> 5, 3 -> 7; runs 1 -> 4, 2 -> 9,
+ * 3 -> 6; anything else unmapped; id 666 fails the lookup. */
+static int64_t example_lookup(void *ctx, ParamsIdKind kind, int64_t id)
+{
+    (void)ctx;
+    static const int64_t weights[][2] = { { 1, 5 }, { 3, 7 } }, runs[][2] = { { 1, 4 }, { 2, 9 }, { 3, 6 } };
+    if (id == 666) return PARAMS_ID_FAILED;
+    const int64_t (*map)[2] = kind == PARAMS_ID_WEIGHTS ? weights : runs;
+    size_t n = kind == PARAMS_ID_WEIGHTS ? 2 : 3;
+    for (size_t i = 0; i < n; i++)
+        if (map[i][0] == id) return map[i][1];
+    return PARAMS_ID_UNMAPPED;
+}
+
+static void expect_remap(const char *in, const char *want)
+{
+    char out[256];
+    if (!run_params_remap(in, example_lookup, NULL, out, sizeof out)) fail_msg("'%s': refused", in);
+    assert_string_equal(out, want);
+}
+
+static void test_params_ids_follow_the_rows(void **state)
+{
+    (void)state;
+    expect_remap("games=24 nodes=300 weights=1 shard=1/3", "games=24 nodes=300 weights=5 shard=1/3");
+    expect_remap("seed=7 weights=3 train_run=2 generation=1", "seed=7 weights=7 train_run=9 generation=1");
+    expect_remap("games=10 a=3 b=1", "games=10 a=7 b=5");
+    expect_remap("lr=1 runs=1,3 eval=pattern", "lr=1 runs=4,6 eval=pattern");
+    expect_remap("runs=all", "runs=all");
+    expect_remap("runs=1,8", "runs=4,8");                                 /* 8: unmapped, kept */
+    expect_remap("weights=12 seed=1", "weights=12 seed=1");               /* not weights=1 */
+    expect_remap("noweights=1 xa=3 weights=1x runs=1, a=", "noweights=1 xa=3 weights=1x runs=1, a=");
+    expect_remap("a=engine:scan(scan hub weights=1) b=3", "a=engine:scan(scan hub weights=1) b=7");
+    expect_remap("  weights=1  ", "  weights=5  ");
+    expect_remap("", "");
+    char out[16];
+    assert_false(run_params_remap("games=24 nodes=300 weights=1", example_lookup, NULL, out, sizeof out));
+    assert_false(run_params_remap("weights=666", example_lookup, NULL, out, sizeof out));
+    assert_false(run_params_remap("weights=99999999999999999999", example_lookup, NULL, out, sizeof out));
+}
+
 static void test_merged_equals_unsharded(void **state)
 {
     (void)state;
@@ -342,7 +384,8 @@ static void test_old_schema_every_table(void **state)
         " (2, 'turkish', 1, 'man 110\n', 'bb');"
         "UPDATE weights SET parent_id = 1 WHERE id = 2;"
         "INSERT INTO runs (id, kind, params, status, weights_id, host, pid, started_at) VALUES"
-        " (1, 'selfplay', 'games=2', 'done', 1, 'h', 1, 100), (2, 'tune', NULL, 'done', NULL, 'h', 1, 101),"
+        " (1, 'selfplay', 'games=2 weights=1 train_run=3', 'done', 1, 'h', 1, 100),"
+        " (2, 'tune', 'runs=1,4 lr=1', 'done', NULL, 'h', 1, 101),"
         " (3, 'train', NULL, 'done', 1, 'h', 1, 99), (4, 'import', NULL, 'done', NULL, 'h', 2, 50);"
         "INSERT INTO openings (id, fen, source) VALUES (1, 'W:Wa3:Bh6', 'file');"
         "INSERT INTO games (id, run_id, pair_id, opening_id, white_weights_id, black_weights_id, result, reason,"
@@ -382,7 +425,17 @@ static void test_old_schema_every_table(void **state)
                                        " WHERE c.hash = 'bb' AND p.hash = 'aa'"), 1);
     assert_int_equal(query_int("o.db", "SELECT count(*) FROM train_steps s JOIN runs r ON r.id = s.train_run_id"
                                        " JOIN runs sp ON sp.id = s.ref_id WHERE r.kind = 'train' AND s.step = 'selfplay'"
-                                       " AND sp.kind = 'selfplay' AND sp.params = 'games=2'"), 1);
+                                       " AND sp.kind = 'selfplay' AND sp.params LIKE 'games=2 %'"), 1);
+    /* and the ids its params name: the target's, as its weights_id is */
+    assert_int_equal(query_int("o.db", "SELECT count(*) FROM runs sp JOIN weights w ON w.hash = 'aa'"
+                                       " JOIN runs tr ON tr.kind = 'train' WHERE sp.params ="
+                                       " 'games=2 weights=' || w.id || ' train_run=' || tr.id"
+                                       " AND sp.weights_id = w.id AND w.id <> 1 AND tr.id <> 3"), 1);
+    assert_int_equal(query_int("o.db", "SELECT count(*) FROM runs t JOIN runs a ON a.params LIKE 'games=2 %'"
+                                       " JOIN runs b ON b.kind = 'import' WHERE t.kind = 'tune'"
+                                       " AND t.params = 'runs=' || a.id || ',' || b.id || ' lr=1'"), 1);
+    assert_int_equal(query_int("o.db", "SELECT count(*) FROM runs WHERE kind = 'selfplay' AND"
+                                       " instr(params || ' ', ' weights=' || weights_id || ' ') = 0"), 0);
     assert_int_equal(query_int("o.db", "SELECT count(*) FROM train_steps s JOIN weights w ON w.id = s.ref_id"
                                        " WHERE s.step = 'tune' AND w.hash = 'bb'"), 1);
     assert_int_equal(query_int("o.db", "SELECT count(*) FROM tune_epochs e JOIN tune_runs t ON t.id = e.tune_run_id"
@@ -475,6 +528,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shard_ranges),
+        cmocka_unit_test(test_params_ids_follow_the_rows),
         cmocka_unit_test(test_shards_split_the_pairs),
         cmocka_unit_test(test_merged_equals_unsharded),
         cmocka_unit_test(test_partial_until_all_shards),
