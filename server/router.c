@@ -90,7 +90,9 @@ void server_handle(void *ctx, const HttpRequest *req, HttpReply *reply)
         RouteArgs args;
         if (!match(routes[i].pattern, req->path, &args))
             continue;
-        if (strcmp(routes[i].method, req->method) == 0) {
+        /* HEAD is GET without the body, which libmicrohttpd leaves out by itself */
+        bool head = strcmp(req->method, "HEAD") == 0 && routes[i].method[0] == 'G';
+        if (head || strcmp(routes[i].method, req->method) == 0) {
             routes[i].fn(srv, req, &args, reply);
             return;
         }
@@ -98,7 +100,7 @@ void server_handle(void *ctx, const HttpRequest *req, HttpReply *reply)
         post |= routes[i].method[0] == 'P';
     }
     if (get || post) {
-        reply->allow = get && post ? "GET, POST" : get ? "GET" : "POST";
+        reply->allow = get && post ? "GET, HEAD, POST" : get ? "GET, HEAD" : "POST";
         reply_error(reply, 405, "%s is not allowed on %s (use %s)", req->method, req->path,
                     reply->allow);
         return;

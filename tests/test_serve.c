@@ -689,6 +689,21 @@ static void test_static_files(void **state)
     http_response_free(&r);
     r = http_request(port, "GET", "/static/index.html", NULL);
     assert_int_equal(r.status, 200);
+    size_t page_len = r.body_len;
+    http_response_free(&r);
+    /* HEAD: GET's status and headers, no body (RFC 9110, 9.3.2) */
+    r = http_request(port, "HEAD", "/static/index.html", NULL);
+    assert_int_equal(r.status, 200);
+    assert_int_equal(r.body_len, 0);
+    assert_int_equal(strtoul(http_header(&r, "Content-Length", type, sizeof type), NULL, 10), page_len);
+    http_response_free(&r);
+    r = http_request(port, "HEAD", "/api/board?variant=turkish", NULL);
+    assert_int_equal(r.status, 200);
+    assert_int_equal(r.body_len, 0);
+    http_response_free(&r);
+    r = http_request(port, "HEAD", "/api/legal", NULL); /* POST only */
+    assert_int_equal(r.status, 405);
+    assert_string_equal(http_header(&r, "Allow", type, sizeof type), "POST");
     http_response_free(&r);
     /* nothing outside web/: "..", its %-encoding, an absolute path, a missing file */
     static const char *const refused[] = { "/static/../secret.txt", "/static/%2e%2e/secret.txt",
