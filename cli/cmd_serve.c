@@ -73,12 +73,19 @@ static bool prepare_db(const char *path)
     return s != NULL;
 }
 
-static int serve(Server *srv, const char *host, int port)
+/* Listens first, so that an address or port it cannot have leaves no new database behind;
+ * the URL is said once the database is ready. */
+static int serve(Server *srv, const char *host, int port, const char *db)
 {
     char err[512];
-    HttpServer *http = http_start(host, port, server_handle, srv, err, sizeof err);
+    bool bad_address;
+    HttpServer *http = http_start(host, port, server_handle, srv, err, sizeof err, &bad_address);
     if (!http)
-        return cli_runtime_error("%s", err);
+        return bad_address ? cli_usage_error("%s", err) : cli_runtime_error("%s", err);
+    if (!prepare_db(db)) {
+        http_stop(http);
+        return EXIT_RUNTIME;
+    }
     const char *bracket = strchr(host, ':') ? "[" : "";
     printf("serving http://%s%s%s:%d/\n", bracket, host, *bracket ? "]" : "", http_port(http));
     fflush(stdout);
@@ -147,8 +154,8 @@ static int run_serve(int argc, char **argv)
         signal(SIGPIPE, SIG_IGN); /* a browser that hangs up is that request's failure only */
         srv.games = game_table_new();
         pthread_mutex_init(&srv.save_lock, NULL);
-        if (srv.games && prepare_db(db))
-            code = serve(&srv, host, (int)port);
+        if (srv.games)
+            code = serve(&srv, host, (int)port, db);
         else if (!srv.games)
             cli_runtime_error("out of memory");
         game_table_free(srv.games);

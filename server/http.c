@@ -167,8 +167,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 }
 
 HttpServer *http_start(const char *host, int port, HttpHandler handler, void *ctx, char *err,
-                       size_t errlen)
+                       size_t errlen, bool *bad_address)
 {
+    *bad_address = false;
     char service[16];
     snprintf(service, sizeof service, "%d", port);
     struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
@@ -177,6 +178,7 @@ HttpServer *http_start(const char *host, int port, HttpHandler handler, void *ct
     int gai = getaddrinfo(host, service, &hints, &addr);
     if (gai != 0) {
         snprintf(err, errlen, "--host %s: %s", host, gai_strerror(gai));
+        *bad_address = true;
         return NULL;
     }
     HttpServer *server = calloc(1, sizeof *server);
@@ -201,7 +203,9 @@ HttpServer *http_start(const char *host, int port, HttpHandler handler, void *ct
     int saved = errno;
     freeaddrinfo(addr);
     if (!server->daemon) {
-        snprintf(err, errlen, "cannot listen on %s port %d: %s", host, port,
+        /* not an address of this machine: the input's fault; a busy port is not */
+        *bad_address = saved == EADDRNOTAVAIL;
+        snprintf(err, errlen, "%s%s port %d: %s", *bad_address ? "--host " : "cannot listen on ", host, port,
                  saved ? strerror(saved) : "libmicrohttpd refused to start");
         free(server);
         return NULL;

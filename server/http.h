@@ -41,9 +41,10 @@ typedef void (*HttpHandler)(void *ctx, const HttpRequest *req, HttpReply *reply)
 
 typedef struct HttpServer HttpServer;
 /* Listens on host (a numeric IPv4 or IPv6 address, or a name) and port (0: a free port,
- * see http_port) and serves each request with handler.  NULL with the reason in err. */
+ * see http_port) and serves each request with handler.  NULL with the reason in err, and
+ * *bad_address set when host is to blame (it does not resolve, or is not this machine's). */
 HttpServer *http_start(const char *host, int port, HttpHandler handler, void *ctx, char *err,
-                       size_t errlen);
+                       size_t errlen, bool *bad_address);
 int http_port(const HttpServer *server);
 /* Stops listening, waits for the requests being answered and frees the server. */
 void http_stop(HttpServer *server);

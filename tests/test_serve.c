@@ -745,6 +745,16 @@ static void test_port_in_use(void **state)
     assert_non_null(strstr(err, "cannot listen"));
     free(err);
     test_dama_expect("serve --port 70000", 2, "--port");
+    /* an address that does not resolve, or is not this machine's: the input's fault */
+    char args[256], never[128], needle[64];
+    snprintf(never, sizeof never, "%s/never.db", dir);
+    static const char *const hosts[] = { "999.1.1.1", "192.0.2.1" };
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "serve --port 0 --db %s --host %s", never, hosts[i]);
+        snprintf(needle, sizeof needle, "--host %s", hosts[i]);
+        test_dama_expect(args, 2, needle);
+        assert_int_equal(access(never, F_OK), -1); /* and no database made for nothing */
+    }
 }
 
 /* Ctrl-C: exit 130 at once, and the file is whole. */
