@@ -37,6 +37,22 @@
     "    PRIMARY KEY (game_id, seq)\n" \
     ") WITHOUT ROWID;\n"
 
+/* train_steps (since v2): the schema and the 1 -> 2 migration. */
+#define TRAIN_STEPS_SQL \
+    "-- The training loop's journal: one row per finished step of a generation, so that an\n" \
+    "-- interrupted `dama train` resumes where it stopped.\n" \
+    "CREATE TABLE train_steps (\n" \
+    "    train_run_id          INTEGER NOT NULL REFERENCES runs(id),\n" \
+    "    generation            INTEGER NOT NULL,\n" \
+    "    step                  TEXT    NOT NULL CHECK (step IN ('selfplay', 'tune', 'match', 'decision')),\n" \
+    "    ref_id                INTEGER,  -- selfplay/match: the run; tune: the candidate weights\n" \
+    "    best_weights_id       INTEGER REFERENCES weights(id),\n" \
+    "    candidate_weights_id  INTEGER REFERENCES weights(id),\n" \
+    "    outcome               TEXT,     -- decision: 'promoted' or 'rejected'\n" \
+    "    created_at            INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),\n" \
+    "    PRIMARY KEY (train_run_id, generation, step)\n" \
+    ") WITHOUT ROWID;\n"
+
 /* The table of merged shards: in the schema and in the 6 -> 7 migration alike. */
 #define RUN_SHARDS_SQL \
     "-- The shards merged into a run (since v7): each shard's run as it was when last merged,\n" \
@@ -224,19 +240,7 @@ static const char schema_sql[] =
     ");\n"
     "CREATE INDEX analyses_run ON analyses(run_id);\n"
     "\n"
-    "-- The training loop's journal: one row per finished step of a generation, so that an\n"
-    "-- interrupted `dama train` resumes where it stopped.\n"
-    "CREATE TABLE train_steps (\n"
-    "    train_run_id          INTEGER NOT NULL REFERENCES runs(id),\n"
-    "    generation            INTEGER NOT NULL,\n"
-    "    step                  TEXT    NOT NULL CHECK (step IN ('selfplay', 'tune', 'match', 'decision')),\n"
-    "    ref_id                INTEGER,  -- selfplay/match: the run; tune: the candidate weights\n"
-    "    best_weights_id       INTEGER REFERENCES weights(id),\n"
-    "    candidate_weights_id  INTEGER REFERENCES weights(id),\n"
-    "    outcome               TEXT,     -- decision: 'promoted' or 'rejected'\n"
-    "    created_at            INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),\n"
-    "    PRIMARY KEY (train_run_id, generation, step)\n"
-    ") WITHOUT ROWID;\n"
+    TRAIN_STEPS_SQL
     "\n"
     RUN_SHARDS_SQL
     "\n"
@@ -248,19 +252,7 @@ static const char schema_sql[] =
 static const char *const migrations[SCHEMA_VERSION] = {
     [0] = NULL, /* version 0 is an empty file: schema_sql instead */
     /* 1 -> 2: the training loop's journal */
-    [1] = "-- The training loop's journal: one row per finished step of a generation, so that an\n"
-    "-- interrupted `dama train` resumes where it stopped.\n"
-    "CREATE TABLE train_steps (\n"
-    "    train_run_id          INTEGER NOT NULL REFERENCES runs(id),\n"
-    "    generation            INTEGER NOT NULL,\n"
-    "    step                  TEXT    NOT NULL CHECK (step IN ('selfplay', 'tune', 'match', 'decision')),\n"
-    "    ref_id                INTEGER,  -- selfplay/match: the run; tune: the candidate weights\n"
-    "    best_weights_id       INTEGER REFERENCES weights(id),\n"
-    "    candidate_weights_id  INTEGER REFERENCES weights(id),\n"
-    "    outcome               TEXT,     -- decision: 'promoted' or 'rejected'\n"
-    "    created_at            INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),\n"
-    "    PRIMARY KEY (train_run_id, generation, step)\n"
-    ") WITHOUT ROWID;\n"
+    [1] = TRAIN_STEPS_SQL
     "PRAGMA user_version = 2;\n",
     /* 2 -> 3: a game's identity (run, index) and a run's process, for stale runs */
     [2] = "ALTER TABLE games ADD COLUMN game_index INTEGER CHECK (game_index >= 0);\n"
