@@ -16,7 +16,7 @@
 
 enum { OPT_GENERATIONS = OPT_RUN_FIRST_FREE, OPT_MATCH_GAMES, OPT_START, OPT_WINDOW, OPT_SPRT_T,
        OPT_OUT_T, OPT_RESUME, OPT_EPOCHS_T, OPT_MATCH_NOISE, OPT_FINAL_GAMES, OPT_GAUNTLET,
-       OPT_GAUNTLET_GAMES, OPT_EVAL_T, OPT_LAMBDA_T };
+       OPT_GAUNTLET_GAMES, OPT_EVAL_T, OPT_LAMBDA_T, OPT_LR_T, OPT_REG_T };
 
 typedef struct TrainOptions {
     RunOptions ro;            /* self-play settings; the matches use them with their own games */
@@ -28,6 +28,8 @@ typedef struct TrainOptions {
     bool resume;
     EvalChoice eval;          /* --eval */
     double lambda;            /* --lambda: the tuner's blend of results and search scores */
+    double learning_rate, reg; /* --lr, --reg: the tuner's, when given (else its defaults) */
+    bool lr_given, reg_given;
 } TrainOptions;
 
 /* Seeds: generation g's self-play and match, and the final match (g = 0), never overlap
@@ -173,6 +175,10 @@ static int generation_steps(Store *store, TrainOptions *to, int64_t train_id, in
         cfg.threads = to->ro.cfg.threads;
         cfg.epochs = to->epochs;
         cfg.lambda = to->lambda;
+        if (to->lr_given)
+            cfg.learning_rate = to->learning_rate;
+        if (to->reg_given)
+            cfg.reg = to->reg;
         int code = pipeline_tune(store, &cfg, *best_id, gen, NULL, to->ro.cfg.progress,
                                  pipeline_interrupt_flag(), &candidate_id);
         if (code != EXIT_OK || !journal(store, train_id, gen, "tune", candidate_id, *best_id, candidate_id, NULL))
@@ -364,6 +370,12 @@ static int train(Store *store, TrainOptions *to, const Weights *start)
     plen = strlen(params);
     if (to->lambda > 0 && plen < sizeof params) /* the same */
         snprintf(params + plen, sizeof params - plen, " lambda=%g", to->lambda);
+    plen = strlen(params);
+    if (to->lr_given && plen < sizeof params) /* the same */
+        snprintf(params + plen, sizeof params - plen, " lr=%g", to->learning_rate);
+    plen = strlen(params);
+    if (to->reg_given && plen < sizeof params) /* the same */
+        snprintf(params + plen, sizeof params - plen, " reg=%g", to->reg);
 
     int64_t train_id = 0, best_id = start_id;
     int first_gen = 1;
@@ -448,6 +460,8 @@ static int run_train(int argc, char **argv)
         { "gauntlet-games", required_argument, 0, OPT_GAUNTLET_GAMES },
         { "eval", required_argument, 0, OPT_EVAL_T },
         { "lambda", required_argument, 0, OPT_LAMBDA_T },
+        { "lr", required_argument, 0, OPT_LR_T },
+        { "reg", required_argument, 0, OPT_REG_T },
         OUTSIDE_ENGINE_LONG_OPTIONS,
         { 0, 0, 0, 0 },
     };
@@ -481,13 +495,17 @@ static int run_train(int argc, char **argv)
         case OPT_OUT_T: to.out_path = optarg; break;
         case OPT_RESUME: to.resume = true; break;
         case OPT_EVAL_T: if (!pipeline_eval_parse(optarg, &to.eval)) return EXIT_USAGE; break;
-        case OPT_LAMBDA_T: {
-            char *end;
-            to.lambda = strtod(optarg, &end);
-            if (*end || end == optarg || !(to.lambda >= 0 && to.lambda <= 1))
-                return cli_usage_error("bad value '%s' for --lambda: expected a number in [0, 1]", optarg);
+        case OPT_LAMBDA_T: if (!pipeline_tune_real(TUNE_OPT_LAMBDA, optarg, &to.lambda)) return EXIT_USAGE; break;
+        case OPT_LR_T:
+            if (!pipeline_tune_real(TUNE_OPT_LR, optarg, &to.learning_rate))
+                return EXIT_USAGE;
+            to.lr_given = true;
             break;
-        }
+        case OPT_REG_T:
+            if (!pipeline_tune_real(TUNE_OPT_REG, optarg, &to.reg))
+                return EXIT_USAGE;
+            to.reg_given = true;
+            break;
         case OPT_SPRT_T:
             if (!sprt_parse(&to.sprt, optarg, err, sizeof err))
                 return cli_usage_error("%s", err);
@@ -532,6 +550,7 @@ const Command cmd_train = {
     "                  [--nodes K] [--threads T] [--start WEIGHTS] [--window W]\n"
     "                  [--sprt elo0=0,elo1=20,alpha=0.05,beta=0.05] [--out FILE] [--resume]\n"
     "                  [--gauntlet CMD [--gauntlet-games N]] [--eval linear|pattern]\n"
+    "                  [--epochs E] [--lambda L] [--lr X] [--reg R]\n"
     "\n"
     "For each generation: self-play N games with the best weights, tune a candidate on the\n"
     "games of the last W generations, match it against the best (at most M games, stopped\n"
@@ -558,6 +577,10 @@ const Command cmd_train = {
     "  --epochs E         most tuning epochs (default 300)\n"
     "  --lambda L         tune on results blended with the stored search scores, as\n"
     "                     'dama tune --lambda' (default 0: results only)\n"
+    "  --lr X             the tuner's Adam step in hundredths of a man, as 'dama tune --lr'\n"
+    "                     (default 1; 0.25 for a pattern evaluation)\n"
+    "  --reg R            the tuner's pull toward the best weights it starts from, as\n"
+    "                     'dama tune --reg' (default 0; 1e-9 for a pattern evaluation)\n"
     "  --out FILE         where the best weights go (default best-weights.txt)\n"
     "  --resume           continue the last training run in the database (same options;\n"
     "                     a larger --generations extends a finished run)\n"

@@ -226,7 +226,7 @@ static int run_tune(int argc, char **argv)
     EvalChoice eval = EVAL_AS_GIVEN;
     TuneConfig cfg;
     tune_default_config(&cfg, variant->eval);
-    char err[512], *end;
+    char err[512];
     int o;
     while ((o = cli_getopt(argc, argv, longopts)) != -1) {
         switch (o) {
@@ -246,28 +246,21 @@ static int run_tune(int argc, char **argv)
             break;
         case OPT_THREADS_T: if (!cli_long("--threads", optarg, 1, 1024, &n)) return EXIT_USAGE; cfg.threads = (int)n; break;
         case OPT_LR:
-            cfg.learning_rate = strtod(optarg, &end);
-            if (*end || end == optarg || !(cfg.learning_rate > 0))
-                return cli_usage_error("bad value '%s' for --lr: expected a positive number", optarg);
+            if (!pipeline_tune_real(TUNE_OPT_LR, optarg, &cfg.learning_rate))
+                return EXIT_USAGE;
             lr_given = true;
             break;
-        case OPT_LAMBDA:
-            cfg.lambda = strtod(optarg, &end);
-            if (*end || end == optarg || !(cfg.lambda >= 0 && cfg.lambda <= 1))
-                return cli_usage_error("bad value '%s' for --lambda: expected a number in [0, 1]", optarg);
-            break;
+        case OPT_LAMBDA: if (!pipeline_tune_real(TUNE_OPT_LAMBDA, optarg, &cfg.lambda)) return EXIT_USAGE; break;
         case OPT_REG:
-            cfg.reg = strtod(optarg, &end);
-            if (*end || end == optarg || !(cfg.reg >= 0 && cfg.reg < 1e30))
-                return cli_usage_error("bad value '%s' for --reg: expected a number >= 0", optarg);
+            if (!pipeline_tune_real(TUNE_OPT_REG, optarg, &cfg.reg))
+                return EXIT_USAGE;
             reg_given = true;
             break;
         case OPT_DEDUP: cfg.dedup = true; break;
         case OPT_NO_DEDUP: cfg.dedup = false; break;
         case OPT_VALIDATION:
-            cfg.validation = strtod(optarg, &end);
-            if (*end || end == optarg || !(cfg.validation >= 0 && cfg.validation < 1))
-                return cli_usage_error("bad value '%s' for --validation: expected a number in [0, 1)", optarg);
+            if (!pipeline_tune_real(TUNE_OPT_VALIDATION, optarg, &cfg.validation))
+                return EXIT_USAGE;
             break;
         case OPT_WEIGHTS_T: start_path = optarg; break; /* read once the variant is known */
         case OPT_VARIANT: if (!(variant = cli_variant(optarg))) return EXIT_USAGE; break;

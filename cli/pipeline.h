@@ -52,6 +52,15 @@ typedef enum EvalChoice {
 } EvalChoice;
 /* "linear" or "pattern"; false after printing the usage error. */
 bool pipeline_eval_parse(const char *text, EvalChoice *out);
+/* The tuner's real-valued options, read the one way by tune and train. */
+typedef enum TuneRealOption {
+    TUNE_OPT_LR,         /* --lr: positive */
+    TUNE_OPT_REG,        /* --reg: >= 0 (below 1e30) */
+    TUNE_OPT_LAMBDA,     /* --lambda: in [0, 1] */
+    TUNE_OPT_VALIDATION, /* --validation: in [0, 1) */
+} TuneRealOption;
+/* text as the value of option; false after printing the usage error (out unchanged). */
+bool pipeline_tune_real(TuneRealOption option, const char *text, double *out);
 /* The starting weights of a run: name's (pipeline_weights_by_name), with EVAL_PATTERN the
  * weights of v's pattern evaluation (linear weights converted: the same linear values,
  * pattern weights 0; pattern weights as they are).  False with the reason in err: v has

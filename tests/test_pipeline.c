@@ -608,6 +608,52 @@ static void test_train_pattern(void **state)
     unlink(w);
 }
 
+/* train --lr and --reg reach the tune step, and only a run that gives them records them.
+ * Its 12 games leave no game to the validation split (asserted below), so the fit keeps
+ * the epoch of the least training loss plus penalty: a pull of 1e20 makes every step away
+ * from the best weights worse than none, and steps of 1e-6 cp cannot move a rounded
+ * weight; either way the candidate is the best weights themselves and no match is played,
+ * where the defaults tune a new candidate. */
+static void test_train_tuner_options(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *options, *train_tail, *tune_lr_reg, *decision;
+    } cases[] = {
+        { "", "sprt=0,20,0.05,0.05\n",
+          " lr=1 batch=0 validation=0.1 skip_plies=8 lambda=0 reg=0 ",
+          "generation 1: candidate 2 rejected (best was 1)" },
+        { "--lr 1e-6", "sprt=0,20,0.05,0.05 lr=1e-06\n",
+          " lr=1e-06 batch=0 validation=0.1 skip_plies=8 lambda=0 reg=0 ",
+          "generation 1: the tuned weights equal the best weights; no match" },
+        { "--reg 1e20", "sprt=0,20,0.05,0.05 reg=1e+20\n",
+          " lr=1 batch=0 validation=0.1 skip_plies=8 lambda=0 reg=1e+20 ",
+          "generation 1: the tuned weights equal the best weights; no match" },
+    };
+    char db[96], w[128];
+    db_name(db, sizeof db, "tuner-options");
+    snprintf(w, sizeof w, "%s.w", db);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        remove_db(db);
+        assert_int_equal(test_dama_run(obuf, sizeof obuf, "train --db %s --generations 1 --games 12 --match-games 4 "
+                                       "--final-games 0 --nodes 150 --epochs 20 --seed 3 --hash 1 %s --out %s",
+                                       db, cases[i].options, w), 0);
+        assert_non_null(strstr(obuf, "tune positions 651 (train 651, validation 0) "));
+        assert_non_null(strstr(obuf, cases[i].decision));
+        char *train = sql_rows(db, "SELECT params FROM runs WHERE kind = 'train'");
+        char *tune = sql_rows(db, "SELECT params FROM runs WHERE kind = 'tune'");
+        size_t tl = strlen(train), want = strlen(cases[i].train_tail);
+        if (tl < want || strcmp(train + tl - want, cases[i].train_tail) != 0)
+            fail_msg("'%s': train params '%s' do not end with '%s'", cases[i].options, train,
+                     cases[i].train_tail);
+        assert_non_null(strstr(tune, cases[i].tune_lr_reg));
+        free(train);
+        free(tune);
+    }
+    remove_db(db);
+    unlink(w);
+}
+
 /* Defect 15: contradictory limits are refused, a bad value gives one line, --games is
  * described once in train --help. */
 /* Adjudication, checked against the stored scores: a game ends at the first ply where both
@@ -695,6 +741,19 @@ static void test_run_option_errors(void **state)
     assert_int_equal(test_dama_run(obuf, sizeof obuf, "match --a default --b default --games 7"), 2);
     assert_string_equal(obuf, "dama: --games 7: a match plays pairs of games (colours swapped), so give an even number\n");
     assert_int_equal(test_dama_run(obuf, sizeof obuf, "train --match-games 9"), 2);
+    /* the tuner's --lr and --reg: train reads them as tune does */
+    static const char *const bad_tuner[][2] = {
+        { "train --lr 0", "dama: bad value '0' for --lr: expected a positive number\n" },
+        { "tune --lr 0", "dama: bad value '0' for --lr: expected a positive number\n" },
+        { "train --lr fast", "dama: bad value 'fast' for --lr: expected a positive number\n" },
+        { "train --reg -1", "dama: bad value '-1' for --reg: expected a number >= 0\n" },
+        { "tune --reg -1", "dama: bad value '-1' for --reg: expected a number >= 0\n" },
+        { "train --reg nan", "dama: bad value 'nan' for --reg: expected a number >= 0\n" },
+    };
+    for (size_t i = 0; i < sizeof bad_tuner / sizeof bad_tuner[0]; i++) {
+        assert_int_equal(test_dama_run(obuf, sizeof obuf, "%s", bad_tuner[i][0]), 2);
+        assert_string_equal(obuf, bad_tuner[i][1]);
+    }
     assert_int_equal(test_dama_run(obuf, sizeof obuf, "train --help"), 0);
     const char *first = strstr(obuf, "  --games N");
     assert_non_null(first);
@@ -862,6 +921,7 @@ int main(void)
         cmocka_unit_test(test_match_progress_from_a),
         cmocka_unit_test(test_train_options_recorded),
         cmocka_unit_test(test_train_pattern),
+        cmocka_unit_test(test_train_tuner_options),
         cmocka_unit_test(test_full_disk),
         cmocka_unit_test(test_train_reproducible),
         cmocka_unit_test(test_crash_script),

@@ -509,6 +509,19 @@ static void test_split_by_game(void **state)
     assert_null(tr2);
     assert_false(dataset_split(ds, NAN, 1, &tr2, &va2));
 
+    /* The parent's records can go once split: the views keep their evals and their
+     * bytes, the parent keeps only its terms. */
+    double eval_before[N];
+    for (size_t i = 0; i < va->npos; i++)
+        eval_before[i] = texel_eval(va, i, w);
+    size_t terms_bytes = ds->terms_cap * (sizeof *ds->feature + sizeof *ds->value);
+    dataset_release_positions(ds);
+    assert_int_equal(ds->npos, 0);
+    assert_int_equal(dataset_bytes(ds), sizeof *ds + terms_bytes);
+    assert_int_equal(tr->npos + va->npos, N);
+    for (size_t i = 0; i < va->npos; i++)
+        assert_near(texel_eval(va, i, w), eval_before[i], 0.0);
+
     free(a);
     free(b);
     dataset_free(tr);

@@ -177,3 +177,12 @@ bool dataset_split(const Dataset *ds, double validation_fraction, uint64_t seed,
     *valid = v;
     return true;
 }
+
+void dataset_release_positions(Dataset *ds)
+{
+    if (!ds)
+        return;
+    free(ds->pos);
+    ds->pos = NULL;
+    ds->npos = ds->pos_cap = 0;
+}

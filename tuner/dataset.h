@@ -73,4 +73,9 @@ void dataset_free(Dataset *ds);
 bool dataset_split(const Dataset *ds, double validation_fraction, uint64_t seed,
                    Dataset **train, Dataset **valid);
 
+/* Frees the position records of a split's parent, keeping its terms, which the views read:
+ * the fit needs only the views' own copies of the records (24 bytes a position saved).
+ * ds then holds no positions; free it after the views, as before. */
+void dataset_release_positions(Dataset *ds);
+
 #endif
