@@ -3,6 +3,7 @@
  * Every finished step is written to the training journal, so `--resume` continues an
  * interrupted run where it stopped. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,19 @@ typedef struct TrainOptions {
     double learning_rate, reg; /* --lr, --reg: the tuner's, when given (else its defaults) */
     bool lr_given, reg_given;
 } TrainOptions;
+
+/* fmt's text at the end of the params text in buf (len bytes), as much as fits. */
+static void params_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void params_append(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t n = strlen(buf);
+    if (n + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, len - n, fmt, ap);
+    va_end(ap);
+}
 
 /* Seeds: generation g's self-play and match, and the final match (g = 0), never overlap
  * while a run has fewer than 1000003 games per step. */
@@ -72,11 +86,10 @@ static int train_match(Store *store, TrainOptions *to, int64_t train_id, int gen
     char params[1024];
     int64_t ids[2] = { a_id, b_id };
     match_params(&ro, sprt, ids, params, sizeof params);
-    size_t n = strlen(params);
     if (gen > 0)
-        snprintf(params + n, sizeof params - n, " train_run=%lld generation=%d", (long long)train_id, gen);
+        params_append(params, sizeof params, " train_run=%lld generation=%d", (long long)train_id, gen);
     else
-        snprintf(params + n, sizeof params - n, " train_run=%lld final", (long long)train_id);
+        params_append(params, sizeof params, " train_run=%lld final", (long long)train_id);
     return pipeline_match(store, &ro, sprt, a, a_id, b, b_id, params, RESUME_IF_SAME, mo);
 }
 
@@ -98,8 +111,7 @@ static int gauntlet_match(Store *store, TrainOptions *to, int64_t train_id, int 
     char params[1024];
     int64_t ids[2] = { weights_id, 0 };
     match_params(&ro, &none, ids, params, sizeof params);
-    size_t n = strlen(params);
-    snprintf(params + n, sizeof params - n, " train_run=%lld generation=%d gauntlet=1", (long long)train_id, gen);
+    params_append(params, sizeof params, " train_run=%lld generation=%d gauntlet=1", (long long)train_id, gen);
     printf("generation %d: gauntlet of weights %lld against %s\n", gen, (long long)weights_id,
            to->gauntlet_engine.name);
     fflush(stdout);
@@ -145,8 +157,7 @@ static int generation_steps(Store *store, TrainOptions *to, int64_t train_id, in
         ro.cfg.seed = step_seed(to, gen, false); /* new games each generation */
         char params[1024];
         run_options_describe(&ro, params, sizeof params);
-        size_t n = strlen(params);
-        snprintf(params + n, sizeof params - n, " weights=%lld train_run=%lld generation=%d",
+        params_append(params, sizeof params, " weights=%lld train_run=%lld generation=%d",
                  (long long)*best_id, (long long)train_id, gen);
         int64_t run_id;
         int code = pipeline_selfplay(store, &ro, best, *best_id, params, RESUME_IF_SAME, &run_id);
@@ -360,22 +371,17 @@ static int train(Store *store, TrainOptions *to, const Weights *start)
              "epochs=%d start=%s sprt=%g,%g,%g,%g", desc, to->match_games, to->match_noise,
              to->final_games, to->window, to->epochs, to->start, to->sprt.elo0, to->sprt.elo1,
              to->sprt.alpha, to->sprt.beta);
-    size_t plen = strlen(params);
-    if (to->gauntlet && plen < sizeof params) /* only then: earlier runs keep their params */
-        snprintf(params + plen, sizeof params - plen, " gauntlet=%s gauntlet_games=%d", to->gauntlet,
-                 to->gauntlet_games);
-    plen = strlen(params);
-    if (to->eval == EVAL_PATTERN && plen < sizeof params) /* the same: only when given */
-        snprintf(params + plen, sizeof params - plen, " eval=pattern");
-    plen = strlen(params);
-    if (to->lambda > 0 && plen < sizeof params) /* the same */
-        snprintf(params + plen, sizeof params - plen, " lambda=%g", to->lambda);
-    plen = strlen(params);
-    if (to->lr_given && plen < sizeof params) /* the same */
-        snprintf(params + plen, sizeof params - plen, " lr=%g", to->learning_rate);
-    plen = strlen(params);
-    if (to->reg_given && plen < sizeof params) /* the same */
-        snprintf(params + plen, sizeof params - plen, " reg=%g", to->reg);
+    /* The options below are written only when given: earlier runs keep their params. */
+    if (to->gauntlet)
+        params_append(params, sizeof params, " gauntlet=%s gauntlet_games=%d", to->gauntlet, to->gauntlet_games);
+    if (to->eval == EVAL_PATTERN)
+        params_append(params, sizeof params, " eval=pattern");
+    if (to->lambda > 0)
+        params_append(params, sizeof params, " lambda=%g", to->lambda);
+    if (to->lr_given)
+        params_append(params, sizeof params, " lr=%g", to->learning_rate);
+    if (to->reg_given)
+        params_append(params, sizeof params, " reg=%g", to->reg);
 
     int64_t train_id = 0, best_id = start_id;
     int first_gen = 1;
