@@ -234,15 +234,18 @@ void match_params(const RunOptions *ro, const SprtConfig *sprt, const int64_t id
         snprintf(buf + n, len - n, " sprt=off");
 }
 
-bool match_start_engine(const RunOptions *ro, const char *command, EngineConfig *out)
+int match_start_engine(const RunOptions *ro, const char *command, EngineConfig *out)
 {
     char err[256];
     run_options_engine(ro, command, out);
     out->stop = pipeline_interrupt_flag();
     if (engine_probe(out, err, sizeof err))
-        return true;
-    cli_runtime_error("engine '%s': %s", command, err);
-    return false;
+        return EXIT_OK;
+    if (atomic_load(out->stop)) { /* Ctrl-C cut the check short: nothing was played */
+        fprintf(stderr, "dama: interrupted while starting engine '%s'; nothing was played\n", command);
+        return EXIT_INTERRUPTED;
+    }
+    return cli_runtime_error("engine '%s': %s", command, err);
 }
 
 static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char *const paths[2],
@@ -332,8 +335,9 @@ static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char
     for (int i = 0; i < 2; i++) {
         if (!commands[i])
             continue;
-        if (!match_start_engine(ro, commands[i], &engines[i]))
-            return EXIT_RUNTIME;
+        int code = match_start_engine(ro, commands[i], &engines[i]);
+        if (code != EXIT_OK)
+            return code;
         ro->cfg.engine[i] = &engines[i];
     }
     Store *store = pipeline_open_store(ro->db_path);

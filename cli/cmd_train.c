@@ -537,10 +537,11 @@ static int run_train(int argc, char **argv)
         run_options_free(&to.ro);
         return cli_usage_error("%s", err);
     }
-    if (to.gauntlet && !match_start_engine(&to.ro, to.gauntlet, &to.gauntlet_engine)) {
+    int started = to.gauntlet ? match_start_engine(&to.ro, to.gauntlet, &to.gauntlet_engine) : EXIT_OK;
+    if (started != EXIT_OK) {
         run_options_free(&to.ro);
         weights_free(&start);
-        return EXIT_RUNTIME;
+        return started;
     }
     Store *store = pipeline_open_store(to.ro.db_path);
     int code = store ? train(store, &to, &start) : EXIT_RUNTIME;

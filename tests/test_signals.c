@@ -250,12 +250,57 @@ static void test_play_sigint_while_dama_thinks(void **state)
     store_close(s);
 }
 
+/* Ctrl-C while an outside engine is being started and checked (it never answers `hub`):
+ * exit 130, the engine's processes gone, no database made.  The signal goes once the engine
+ * has started (it writes a file) and dama catches SIGINT. */
+static void test_match_sigint_while_engine_starts(void **state)
+{
+    (void)state;
+    char db[128], err_path[128], started[128], engine[512];
+    snprintf(db, sizeof db, "%s/engine.db", dir);
+    snprintf(err_path, sizeof err_path, "%s/err.txt", dir);
+    snprintf(started, sizeof started, "%s/engine-started", dir);
+    snprintf(engine, sizeof engine, "echo $$ > %s.part && mv %s.part %s && exec sleep 60", started, started,
+             started);
+    char *argv[] = { "dama", "match", "--engine-a", engine, "--b", "default", "--games", "2", "--nodes", "100",
+                     "--db", db, NULL };
+    pid_t pid = spawn(argv);
+    double give_up = now() + 60;
+    while (access(started, F_OK) != 0 || !catches(pid, SIGINT)) {
+        if (now() > give_up || waitpid(pid, NULL, WNOHANG) == pid)
+            fail_msg("the engine never started, or dama ended first");
+        usleep(5000);
+    }
+    double seconds;
+    int code = interrupt(pid, SIGINT, &seconds);
+    printf("match: exit %d %.3f s after SIGINT while the engine started\n", code, seconds);
+    char *err = test_read_file(err_path);
+    assert_non_null(err);
+    if (code != 130)
+        fail_msg("exit %d, expected 130; stderr:\n%s", code, err);
+    if (!strstr(err, "dama: interrupted while starting engine") || !strstr(err, "nothing was played"))
+        fail_msg("stderr:\n%s", err);
+    free(err);
+    char *engine_pid = test_read_file(started);
+    assert_non_null(engine_pid);
+    int epid = atoi(engine_pid);
+    free(engine_pid);
+    assert_true(epid > 0);
+    /* killed with its group when dama ended; init reaps it within moments */
+    double gone_by = now() + 5;
+    while (kill(epid, 0) == 0 && now() < gone_by)
+        usleep(5000);
+    assert_int_equal(kill(epid, 0), -1);
+    assert_int_equal(access(db, F_OK), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_sigint_keeps_finished_rows),
         cmocka_unit_test(test_selfplay_sigterm_keeps_a_valid_db),
         cmocka_unit_test(test_play_sigint_while_dama_thinks),
+        cmocka_unit_test(test_match_sigint_while_engine_starts),
     };
     return cmocka_run_group_tests_name("signals", tests, setup, teardown);
 }
