@@ -20,12 +20,15 @@ int pipeline_selfplay(Store *store, RunOptions *ro, const Weights *weights, int6
     if (code != EXIT_OK)
         return code;
     /* The run's identity leaves out the shard: every shard of a run names the same run. */
-    char options[1024];
-    run_options_describe(ro, options, sizeof options);
-    if (!store_run_identify(store, run.id, options, c->shard, c->shards)) {
+    char *identity = run_options_identity(ro);
+    bool identified = identity && store_run_identify(store, run.id, identity, c->shard, c->shards);
+    if (!identified) {
         pipeline_run_close(store, ro->db_path, &run, "failed", false);
-        return cli_runtime_error("%s: %s", ro->db_path, store_error(store));
+        code = cli_runtime_error("%s: %s", ro->db_path, identity ? store_error(store) : "out of memory");
+        free(identity);
+        return code;
     }
+    free(identity);
     c->weights[0] = c->weights[1] = weights;
     c->weights_id[0] = c->weights_id[1] = weights_id;
     c->store = store;

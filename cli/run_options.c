@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "position.h"
 #include "run_options.h"
 #include "variant.h"
 
@@ -228,7 +229,8 @@ void run_options_engine(const RunOptions *ro, const char *command, EngineConfig 
         n += (size_t)snprintf(out->rules + n, sizeof out->rules - n, "%s%s", i ? "," : "", ro->rules_text[i]);
 }
 
-void run_options_describe(const RunOptions *ro, char *buf, size_t len)
+/* The settings text, with openings named as given (the path, or "random"). */
+static void describe(const RunOptions *ro, const char *openings, char *buf, size_t len)
 {
     const RunnerConfig *c = &ro->cfg;
     char rules[256];
@@ -236,9 +238,8 @@ void run_options_describe(const RunOptions *ro, char *buf, size_t len)
     snprintf(buf, len, "games=%d nodes=%llu depth=%d movetime=%d seed=%llu openings=%s random_plies=%d "
              "move_cap=%d noise=%d hash=%zu %s",
              c->games, (unsigned long long)c->setup.limits.nodes, c->setup.limits.depth,
-             c->setup.limits.movetime_ms, (unsigned long long)c->seed,
-             ro->openings_path ? ro->openings_path : "random", c->random_plies, c->setup.move_cap, c->setup.noise,
-             c->hash_mb, rules);
+             c->setup.limits.movetime_ms, (unsigned long long)c->seed, openings, c->random_plies,
+             c->setup.move_cap, c->setup.noise, c->hash_mb, rules);
     size_t n = strlen(buf);
     if (c->setup.clock_ms > 0 && n < len)
         snprintf(buf + n, len - n, " clock=%d+%dms", c->setup.clock_ms, c->setup.clock_inc_ms);
@@ -250,4 +251,29 @@ void run_options_describe(const RunOptions *ro, char *buf, size_t len)
     if (c->setup.draw_plies > 0 && n < len)
         snprintf(buf + n, len - n, " draw_adjudication=%d:%d:%d", c->setup.draw_cp, c->setup.draw_plies,
                  c->setup.draw_after);
+}
+
+void run_options_describe(const RunOptions *ro, char *buf, size_t len)
+{
+    describe(ro, ro->openings_path ? ro->openings_path : "random", buf, len);
+}
+
+char *run_options_identity(const RunOptions *ro)
+{
+    char head[1024];
+    describe(ro, ro->openings_path ? "book" : "random", head, sizeof head);
+    const Variant *v = ro->cfg.setup.variant;
+    enum { FEN_MAX = 512 };
+    size_t cap = strlen(head) + 1 + (size_t)ro->book.count * (FEN_MAX + 1), n = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return NULL;
+    n += (size_t)snprintf(text, cap, "%s", head);
+    /* the book by its positions, not by the path it has on this machine */
+    for (int i = 0; i < ro->book.count; i++) {
+        char fen[FEN_MAX];
+        position_to_fen(&ro->book.positions[i], v, fen, sizeof fen);
+        n += (size_t)snprintf(text + n, cap - n, "\n%s", fen);
+    }
+    return text;
 }

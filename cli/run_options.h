@@ -108,5 +108,9 @@ void run_options_engine(const RunOptions *ro, const char *command, EngineConfig 
 /* "games=N nodes=K ..." for the run record: every setting that changes the games (a clock
  * only when there is one, so that the params of earlier runs stay the same). */
 void run_options_describe(const RunOptions *ro, char *buf, size_t len);
+/* What names a self-play run the same on every machine (store_run_identify): the settings
+ * as run_options_describe has them, but an openings file by its positions rather than by
+ * its path.  malloc'd; NULL when memory runs out. */
+char *run_options_identity(const RunOptions *ro);
 
 #endif

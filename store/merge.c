@@ -23,19 +23,28 @@ bool store_run_identify(Store *s, int64_t run_id, const char *options, int shard
                                      "reading the run to identify");
     if (!st) return false;
     store_bind_int(s, st, 1, run_id);
-    char text[4096] = "", hash[17];
+    char text[128] = "", hash[17];
+    bool oom = false;
     int rc = store_step(s, st);
     if (rc == SQLITE_ROW) {
         const char *col[4];
+        size_t len = strlen(options ? options : "") + 5;
         for (int i = 0; i < 4; i++) {
             col[i] = (const char *)sqlite3_column_text(st, i);
             if (!col[i]) col[i] = "";
+            len += strlen(col[i]);
         }
-        snprintf(text, sizeof text, "%s\n%s\n%s\n%s\n%s", col[0], col[1], col[2], col[3], options ? options : "");
-        store_text_hash(text, hash);
-        snprintf(text, sizeof text, "%s:%s", col[0], hash);
+        char *all = malloc(len); /* the options may name a whole openings book */
+        if (all) {
+            snprintf(all, len, "%s\n%s\n%s\n%s\n%s", col[0], col[1], col[2], col[3], options ? options : "");
+            store_text_hash(all, hash);
+            free(all);
+            snprintf(text, sizeof text, "%.64s:%s", col[0], hash);
+        }
+        oom = !all;
     }
     sqlite3_finalize(st);
+    if (oom) return store_fail(s, "out of memory identifying run %lld", (long long)run_id);
     if (rc != SQLITE_ROW)
         return rc == SQLITE_DONE ? store_fail(s, "store_run_identify: no run %lld", (long long)run_id)
                                  : store_fail_db(s, "reading the run to identify");

@@ -277,6 +277,36 @@ static void test_merged_equals_unsharded(void **state)
     expect_same_rows("whole.db", "m.db", GAMES_DUMP);
 }
 
+/* An openings book names a run by its positions, not its path: the same file under other
+ * paths on other machines is one run; another book is another run. */
+static void test_openings_by_content(void **state)
+{
+    (void)state;
+    static const char *const book =
+        "B:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,d3,e3,f3,g3,h3,c4:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7\n"
+        "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,e3,f3,g3,h3,d4:Be5,a6,b6,c6,d6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7\n";
+    static const char *const other = "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,e3,f3,g3,h3,d4:"
+                                     "Be5,a6,b6,c6,d6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7\n";
+    assert_int_equal(test_shell("", "cd %s && mkdir -p ba bb bc bd && printf '%%s' '%s' > ba/book.txt &&"
+                                " cp ba/book.txt bb/book.txt && cp ba/book.txt bc/book.txt &&"
+                                " printf '%%s' '%s' > bd/book.txt", dir, book, other), 0);
+#define BOOK_PLAY "selfplay --games 8 --nodes 300 --threads 1 --seed 3 --openings %s/%s/book.txt --db %s"
+    char out[4096];
+    static const char *const plays[][3] = { { "ba", "--shard 1/2", "ba.db" }, { "bb", "--shard 2/2", "bb.db" },
+                                            { "bc", "", "bc.db" }, { "bd", "--shard 2/2", "bd.db" } };
+    for (int i = 0; i < 4; i++)
+        if (dama(out, sizeof out, BOOK_PLAY " %s", dir, plays[i][0], path_in(plays[i][2]), plays[i][1]) != 0)
+            fail_msg("%s %s: %s", plays[i][0], plays[i][1], out);
+#undef BOOK_PLAY
+    merge_ok("book.db", "ba.db bb.db", "merged shards 2 runs 1 games 8 ");
+    expect_same_rows("bc.db", "book.db", GAMES_DUMP);
+    expect_same_rows("bc.db", "book.db", "SELECT identity FROM runs");
+    merge_ok("book.db", "bc.db", "runs 0 games 0 positions 0 skipped-games 8 ");
+    /* the other book's shard 2 is a run of its own */
+    merge_ok("book.db", "bd.db", "merged shards 1 runs 1 games 4 ");
+    assert_int_equal(query_int("book.db", "SELECT count(*) FROM runs"), 2);
+}
+
 /* A run is 'partial' until all its shards are in, whatever their order. */
 static void test_partial_until_all_shards(void **state)
 {
@@ -531,6 +561,7 @@ int main(void)
         cmocka_unit_test(test_params_ids_follow_the_rows),
         cmocka_unit_test(test_shards_split_the_pairs),
         cmocka_unit_test(test_merged_equals_unsharded),
+        cmocka_unit_test(test_openings_by_content),
         cmocka_unit_test(test_partial_until_all_shards),
         cmocka_unit_test(test_killed_merge),
         cmocka_unit_test(test_shard_resumes),
