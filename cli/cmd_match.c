@@ -234,10 +234,10 @@ void match_params(const RunOptions *ro, const SprtConfig *sprt, const int64_t id
         snprintf(buf + n, len - n, " sprt=off");
 }
 
-int match_start_engine(const RunOptions *ro, const char *command, EngineConfig *out)
+int match_start_engine(const RunOptions *ro, int side, const char *command, EngineConfig *out)
 {
     char err[256];
-    run_options_engine(ro, command, out);
+    run_options_engine(ro, side, command, out);
     out->stop = pipeline_interrupt_flag();
     if (engine_probe(out, err, sizeof err))
         return EXIT_OK;
@@ -332,10 +332,12 @@ static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char
                                       err, sizeof err))
             return cli_usage_error("%s", err);
     EngineConfig engines[2];
+    if (!run_options_engine_sides(ro, (bool[2]){ commands[0] != NULL, commands[1] != NULL }))
+        return EXIT_USAGE;
     for (int i = 0; i < 2; i++) {
         if (!commands[i])
             continue;
-        int code = match_start_engine(ro, commands[i], &engines[i]);
+        int code = match_start_engine(ro, i, commands[i], &engines[i]);
         if (code != EXIT_OK)
             return code;
         ro->cfg.engine[i] = &engines[i];

@@ -537,7 +537,10 @@ static int run_train(int argc, char **argv)
         run_options_free(&to.ro);
         return cli_usage_error("%s", err);
     }
-    int started = to.gauntlet ? match_start_engine(&to.ro, to.gauntlet, &to.gauntlet_engine) : EXIT_OK;
+    /* the gauntlet engine is side B of its matches */
+    int started = !run_options_engine_sides(&to.ro, (bool[2]){ false, to.gauntlet != NULL }) ? EXIT_USAGE
+                  : to.gauntlet ? match_start_engine(&to.ro, 1, to.gauntlet, &to.gauntlet_engine)
+                                : EXIT_OK;
     if (started != EXIT_OK) {
         run_options_free(&to.ro);
         weights_free(&start);

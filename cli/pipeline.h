@@ -114,10 +114,10 @@ void match_elo_text(const EloEstimate *e, char *buf, size_t len);
  * of ro->cfg.engine, by name and command) and the SPRT. */
 void match_params(const RunOptions *ro, const SprtConfig *sprt, const int64_t ids[2], char *buf,
                   size_t len);
-/* Sets out to the outside engine command with ro's engine options, started once to check it
- * and learn its name: EXIT_OK, or the exit code after printing why it failed
- * (EXIT_INTERRUPTED when Ctrl-C cut the check short). */
-int match_start_engine(const RunOptions *ro, const char *command, EngineConfig *out);
+/* Sets out to the outside engine command of side (0: A, 1: B) with ro's engine options
+ * for it, started once to check it and learn its name: EXIT_OK, or the exit code after
+ * printing why it failed (EXIT_INTERRUPTED when Ctrl-C cut the check short). */
+int match_start_engine(const RunOptions *ro, int side, const char *command, EngineConfig *out);
 /* Plays A against B with ro's settings (a side with ro->cfg.engine set is that engine), stores the run and the match row, prints the
  * result lines; returns an exit code (errors printed). */
 int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const Weights *a,

@@ -79,6 +79,12 @@ static bool parse_numbers(const char *option, const char *arg, int count, int ma
     return true;
 }
 
+/* The side an --engine-param is for: 0 for "a:NAME=VALUE", 1 for "b:...", -1 for both. */
+static int engine_param_side(const char *arg)
+{
+    return (arg[0] == 'a' || arg[0] == 'b') && arg[1] == ':' ? arg[0] - 'a' : -1;
+}
+
 int run_options_parse(RunOptions *ro, int opt, const char *arg)
 {
     RunnerConfig *c = &ro->cfg;
@@ -123,13 +129,15 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
         if (!cli_long("--engine-timeout", arg, 1, 86400000L, &n)) return -1;
         ro->engine_timeout_ms = (int)n;
         return 1;
-    case OPT_ENGINE_PARAM:
-        if (!strchr(arg, '=') || arg[0] == '=')
-            return cli_usage_error("bad value '%s' for --engine-param: expected NAME=VALUE", arg), -1;
+    case OPT_ENGINE_PARAM: {
+        const char *kv = engine_param_side(arg) >= 0 ? arg + 2 : arg;
+        if (!strchr(kv, '=') || kv[0] == '=')
+            return cli_usage_error("bad value '%s' for --engine-param: expected [a:|b:]NAME=VALUE", arg), -1;
         if (ro->nengine_params == ENGINE_MAX_PARAMS)
             return cli_usage_error("too many --engine-param options (at most %d)", ENGINE_MAX_PARAMS), -1;
         ro->engine_params[ro->nengine_params++] = arg;
         return 1;
+    }
     case OPT_WIN_ADJ: {
         int v[2];
         if (!parse_numbers("--win-adjudication", arg, 2, 100000, v)) return -1;
@@ -217,16 +225,29 @@ bool run_options_finish(RunOptions *ro)
 
 void run_options_free(RunOptions *ro) { openings_free(&ro->book); }
 
-void run_options_engine(const RunOptions *ro, const char *command, EngineConfig *out)
+void run_options_engine(const RunOptions *ro, int side, const char *command, EngineConfig *out)
 {
     *out = (EngineConfig){ .command = command, .variant = ro->cfg.setup.variant,
-                           .margin_ms = ro->engine_margin_ms, .timeout_ms = ro->engine_timeout_ms,
-                           .nparams = ro->nengine_params };
-    for (int i = 0; i < ro->nengine_params; i++)
-        out->params[i] = ro->engine_params[i];
+                           .margin_ms = ro->engine_margin_ms, .timeout_ms = ro->engine_timeout_ms };
+    for (int i = 0; i < ro->nengine_params; i++) {
+        int only = engine_param_side(ro->engine_params[i]);
+        if (only < 0 || only == side)
+            out->params[out->nparams++] = ro->engine_params[i] + (only < 0 ? 0 : 2);
+    }
     size_t n = 0; /* the --rules given, joined as one option list */
     for (int i = 0; i < ro->nrules_text && n < sizeof out->rules; i++)
         n += (size_t)snprintf(out->rules + n, sizeof out->rules - n, "%s%s", i ? "," : "", ro->rules_text[i]);
+}
+
+bool run_options_engine_sides(const RunOptions *ro, const bool outside[2])
+{
+    for (int i = 0; i < ro->nengine_params; i++) {
+        int only = engine_param_side(ro->engine_params[i]);
+        if (only >= 0 && !outside[only])
+            return cli_usage_error("--engine-param %s: side %c is not an outside engine here", ro->engine_params[i],
+                                   "ab"[only]), false;
+    }
+    return true;
 }
 
 /* The settings text, with openings named as given (the path, or "random"). */

@@ -46,9 +46,10 @@ enum {
     "                     (default 1000)\n" \
     "  --engine-timeout MS an outside engine's budget for a move under --nodes or --depth,\n" \
     "                     and for its start-up (default 60000)\n" \
-    "  --engine-param NAME=VALUE  sent to every outside engine as set-param before init\n" \
-    "                     (repeatable); the variant is always set, and the --rules when the\n" \
-    "                     engine has a rules parameter (as dama hub has)\n" \
+    "  --engine-param [a:|b:]NAME=VALUE  sent to every outside engine as set-param before\n" \
+    "                     init, or with a: or b: to that side's only (repeatable); the variant\n" \
+    "                     is always set, and the --rules when the engine has a rules\n" \
+    "                     parameter (as dama hub has)\n" \
     "An outside engine is a command run by /bin/sh -c that speaks the Hub protocol (as\n" \
     "'dama hub' and Scan do), one process per thread.  It loses a game when it exits or\n" \
     "closes its output or says error (engine-crash), gives no move in time (time-forfeit) or\n" \
@@ -103,8 +104,12 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg);
  * error. */
 bool run_options_finish(RunOptions *ro);
 void run_options_free(RunOptions *ro);
-/* The outside engine run by command with ro's engine options and variant. */
-void run_options_engine(const RunOptions *ro, const char *command, EngineConfig *out);
+/* The outside engine of side (0: A, 1: B) run by command with ro's engine options (the
+ * --engine-param for both sides and those for its own) and variant. */
+void run_options_engine(const RunOptions *ro, int side, const char *command, EngineConfig *out);
+/* False after the usage error when an --engine-param names a side (a: or b:) that is not
+ * an outside engine (outside[side] false). */
+bool run_options_engine_sides(const RunOptions *ro, const bool outside[2]);
 /* "games=N nodes=K ..." for the run record: every setting that changes the games (a clock
  * only when there is one, so that the params of earlier runs stay the same). */
 void run_options_describe(const RunOptions *ro, char *buf, size_t len);

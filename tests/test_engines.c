@@ -235,6 +235,23 @@ static void test_protocol_lines(void **state)
     free(text);
 }
 
+/* --engine-param a:/b: goes to that side's engine only, the plain one to both. */
+static void test_per_side_params(void **state)
+{
+    (void)state;
+    char fmt[512];
+    snprintf(fmt, sizeof fmt, "--engine-a '%s hub' --engine-b %%s --engine-param a:hash=5 --engine-param b:hash=3 "
+             "--engine-param weights=default --games 2 --nodes 300 --threads 1 --move-cap 4", dama);
+    char *text = logged_match("sides", fmt); /* what B's engine was told */
+    if (!strstr(text, "set-param name=hash value=3\nset-param name=weights value=default\ninit\n") ||
+        strstr(text, "value=5"))
+        fail_msg("engine B's input:\n%s", text);
+    free(text);
+    char params[1024];
+    query("SELECT params FROM runs WHERE id = 1", params, sizeof params);
+    assert_non_null(strstr(params, " engine_param=a:hash=5 engine_param=b:hash=3 engine_param=weights=default"));
+}
+
 /* With a clock, the engine gets the time left and the increment in seconds. */
 static void test_clock_level(void **state)
 {
@@ -258,6 +275,12 @@ static void test_bad_engine_options(void **state)
     expect_run("--a default --engine-b true --clock 10+", 2, "bad value '10+' for --clock");
     expect_run("--a default --engine-b true --nodes 5 --clock 10", 2, "--nodes and --clock cannot be combined");
     expect_run("--a default --engine-b true --engine-param =1", 2, "bad value '=1' for --engine-param");
+    expect_run("--a default --engine-b true --engine-param b:=1", 2, "bad value 'b:=1' for --engine-param");
+    expect_run("--a default --engine-b true --engine-param a:hash=3", 2,
+               "--engine-param a:hash=3: side a is not an outside engine");
+    char train[512];
+    snprintf(train, sizeof train, "train --db %s --gauntlet true --engine-param a:hash=3", db);
+    test_dama_expect(train, 2, "--engine-param a:hash=3: side a is not an outside engine"); /* the gauntlet is b */
     expect_run("--a default --engine-b true", 1, "engine 'true': no 'wait' after 'hub'");
     /* nothing was played or stored */
     assert_int_equal(access(db, F_OK) == 0 ? query_long("SELECT count(*) FROM runs") : 0, 0);
@@ -302,6 +325,7 @@ int main(void)
         cmocka_unit_test(test_crash_mid_game),
         cmocka_unit_test(test_no_answer),
         cmocka_unit_test(test_protocol_lines),
+        cmocka_unit_test(test_per_side_params),
         cmocka_unit_test(test_clock_level),
         cmocka_unit_test(test_bad_engine_options),
         cmocka_unit_test(test_train_gauntlet),
