@@ -21,14 +21,12 @@ int pipeline_selfplay(Store *store, RunOptions *ro, const Weights *weights, int6
         return code;
     /* The run's identity leaves out the shard: every shard of a run names the same run. */
     char *identity = run_options_identity(ro);
-    bool identified = identity && store_run_identify(store, run.id, identity, c->shard, c->shards);
+    bool oom = !identity, identified = !oom && store_run_identify(store, run.id, identity, c->shard, c->shards);
+    free(identity);
     if (!identified) {
         pipeline_run_close(store, ro->db_path, &run, "failed", false);
-        code = cli_runtime_error("%s: %s", ro->db_path, identity ? store_error(store) : "out of memory");
-        free(identity);
-        return code;
+        return cli_runtime_error("%s: %s", ro->db_path, oom ? "out of memory" : store_error(store));
     }
-    free(identity);
     c->weights[0] = c->weights[1] = weights;
     c->weights_id[0] = c->weights_id[1] = weights_id;
     c->store = store;

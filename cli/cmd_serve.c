@@ -156,7 +156,7 @@ static int run_serve(int argc, char **argv)
         pthread_mutex_init(&srv.save_lock, NULL);
         if (srv.games)
             code = serve(&srv, host, (int)port, db);
-        else if (!srv.games)
+        else
             cli_runtime_error("out of memory");
         game_table_free(srv.games);
         pthread_mutex_destroy(&srv.save_lock);
