@@ -536,7 +536,7 @@ static void remap_params_sql(sqlite3_context *cx, int argc, sqlite3_value **argv
         sqlite3_result_null(cx);
         return;
     }
-    size_t len = 2 * strlen(in) + 64; /* every id may grow, never past 20 digits */
+    size_t len = 19 * strlen(in) + 1; /* an id of one digit or more becomes at most 19 */
     char *out = malloc(len);
     if (!out) {
         sqlite3_result_error_nomem(cx);

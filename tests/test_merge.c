@@ -466,6 +466,22 @@ static void test_old_schema_every_table(void **state)
                                        " AND t.params = 'runs=' || a.id || ',' || b.id || ' lr=1'"), 1);
     assert_int_equal(query_int("o.db", "SELECT count(*) FROM runs WHERE kind = 'selfplay' AND"
                                        " instr(params || ' ', ' weights=' || weights_id || ' ') = 0"), 0);
+    /* ids that grow a lot: thirty one-digit ids, each becoming nine digits */
+    char ones[128] = "runs=1", want[512] = "runs=123456790", cwd[1024];
+    for (int i = 1; i < 30; i++) {
+        strcat(ones, ",1");
+        strcat(want, ",123456790");
+    }
+    /* (in dir: path_in has four buffers only) */
+    assert_int_equal(test_shell("", "cd %s && sqlite3 big.db < %s/data/schema.sql && sqlite3 big.db \"INSERT INTO"
+                                " runs (id, kind) VALUES (123456789, 'import')\" && cp s1.db ones.db && sqlite3"
+                                " ones.db \"INSERT INTO runs (kind, params, status) VALUES ('tune', '%s', 'done')\"",
+                                dir, getcwd(cwd, sizeof cwd), ones), 0);
+    merge_ok("big.db", "ones.db", "runs 2 ");
+    char *params = query("big.db", "SELECT params FROM runs WHERE kind = 'tune'");
+    strcat(want, "\n");
+    assert_string_equal(params, want);
+    free(params);
     assert_int_equal(query_int("o.db", "SELECT count(*) FROM train_steps s JOIN weights w ON w.id = s.ref_id"
                                        " WHERE s.step = 'tune' AND w.hash = 'bb'"), 1);
     assert_int_equal(query_int("o.db", "SELECT count(*) FROM tune_epochs e JOIN tune_runs t ON t.id = e.tune_run_id"
