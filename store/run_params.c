@@ -59,12 +59,13 @@ static bool put_ids(Output *o, const char *v, size_t n, ParamsIdKind kind, Param
         size_t j = i;
         int64_t id = 0;
         while (j < n && v[j] != ',') {
-            if (id > (INT64_MAX - 9) / 10) return false; /* not an id of any file */
-            id = 10 * id + (v[j++] - '0');
+            int digit = v[j++] - '0';
+            if (id > (INT64_MAX - digit) / 10) return false; /* not an id of any file */
+            id = 10 * id + digit;
         }
         int64_t to = lookup(ctx, kind, id);
         if (to == PARAMS_ID_FAILED) return false;
-        if (to >= 0) {
+        if (to >= 0 && to != id) { /* an id that stays is kept as written (leading zeros too) */
             char num[24];
             put(o, num, (size_t)snprintf(num, sizeof num, "%" PRId64, to));
         } else {

@@ -39,6 +39,9 @@ static const char *replaying; /* the input file being replayed, named on failure
 #define LLVMFuzzerTestOneInput fuzz_pdn_import_one
 #include "fuzz/fuzz_pdn_import.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_run_params_one
+#include "fuzz/fuzz_run_params.c"
+#undef LLVMFuzzerTestOneInput
 
 typedef int (*FuzzOne)(const uint8_t *data, size_t size);
 
@@ -91,6 +94,7 @@ static void test_weights_pattern(void **state) { (void)state; check("tests/fuzz/
 static void test_batch_fen(void **state) { (void)state; check("tests/fuzz/batch_fen", fuzz_batch_fen_one); }
 static void test_pdn(void **state) { (void)state; check("tests/fuzz/pdn", fuzz_pdn_one); }
 static void test_pdn_import(void **state) { (void)state; check("tests/fuzz/pdn_import", fuzz_pdn_import_one); }
+static void test_run_params(void **state) { (void)state; check("tests/fuzz/run_params", fuzz_run_params_one); }
 
 int main(void)
 {
@@ -102,6 +106,7 @@ int main(void)
         cmocka_unit_test(test_batch_fen),
         cmocka_unit_test(test_pdn),
         cmocka_unit_test(test_pdn_import),
+        cmocka_unit_test(test_run_params),
     };
     return cmocka_run_group_tests_name("fuzz corpora", tests, NULL, NULL);
 }

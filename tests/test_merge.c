@@ -240,6 +240,8 @@ static void test_params_ids_follow_the_rows(void **state)
     expect_remap("a=engine:scan(scan hub weights=1) b=3", "a=engine:scan(scan hub weights=1) b=7");
     expect_remap("  weights=1  ", "  weights=5  ");
     expect_remap("", "");
+    expect_remap("weights=9223372036854775807", "weights=9223372036854775807"); /* INT64_MAX: an id */
+    expect_remap("weights=001 runs=03", "weights=5 runs=6");
     char out[16];
     assert_false(run_params_remap("games=24 nodes=300 weights=1", example_lookup, NULL, out, sizeof out));
     assert_false(run_params_remap("weights=666", example_lookup, NULL, out, sizeof out));
