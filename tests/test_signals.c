@@ -146,6 +146,22 @@ static int interrupt(pid_t pid, int sig, double *seconds)
     }
 }
 
+/* Sends sig, prints how fast dama ended (label), and checks the exit code is 130: the
+ * stderr it wrote (caller frees). */
+static char *expect_interrupted(pid_t pid, int sig, const char *label)
+{
+    double seconds;
+    int code = interrupt(pid, sig, &seconds);
+    printf("%s: exit %d %.3f s after %s\n", label, code, seconds, sig == SIGINT ? "SIGINT" : "SIGTERM");
+    char err_path[128];
+    snprintf(err_path, sizeof err_path, "%s/err.txt", dir);
+    char *err = test_read_file(err_path);
+    assert_non_null(err);
+    if (code != 130)
+        fail_msg("exit %d, expected 130; stderr:\n%s", code, err);
+    return err;
+}
+
 static void write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -165,22 +181,15 @@ static const char *const batch =
 static void test_batch_sigint_keeps_finished_rows(void **state)
 {
     (void)state;
-    char in[128], out[128], err_path[128];
+    char in[128], out[128];
     snprintf(in, sizeof in, "%s/batch.txt", dir);
     snprintf(out, sizeof out, "%s/batch.csv", dir);
-    snprintf(err_path, sizeof err_path, "%s/err.txt", dir);
     write_file(in, batch);
     char *argv[] = { "dama", "analyze", "--in", in, "--depth", "40", "--threads", "1",
                      "--out", out, NULL };
     pid_t pid = spawn(argv);
     wait_until_busy(pid, SIGINT);
-    double seconds;
-    int code = interrupt(pid, SIGINT, &seconds);
-    printf("analyze --in: exit %d %.3f s after SIGINT\n", code, seconds);
-    char *err = test_read_file(err_path);
-    assert_non_null(err);
-    if (code != 130)
-        fail_msg("exit %d, expected 130; stderr:\n%s", code, err);
+    char *err = expect_interrupted(pid, SIGINT, "analyze --in");
     assert_non_null(strstr(err, "interrupted: wrote 2 of 4 positions"));
     free(err);
     /* a complete CSV: the header and the finished rows in input order, nothing else */
@@ -207,10 +216,7 @@ static void test_selfplay_sigterm_keeps_a_valid_db(void **state)
                      "--threads", "1", NULL };
     pid_t pid = spawn(argv);
     wait_until_busy(pid, SIGTERM);
-    double seconds;
-    int code = interrupt(pid, SIGTERM, &seconds);
-    printf("selfplay: exit %d %.3f s after SIGTERM\n", code, seconds);
-    assert_int_equal(code, 130);
+    free(expect_interrupted(pid, SIGTERM, "selfplay"));
     char err[256];
     Store *s = store_open(db, err, sizeof err);
     if (!s)
@@ -225,19 +231,12 @@ static void test_selfplay_sigterm_keeps_a_valid_db(void **state)
 static void test_play_sigint_while_dama_thinks(void **state)
 {
     (void)state;
-    char db[128], err_path[128];
+    char db[128];
     snprintf(db, sizeof db, "%s/play.db", dir);
-    snprintf(err_path, sizeof err_path, "%s/err.txt", dir);
     char *argv[] = { "dama", "play", "--color", "black", "--depth", "40", "--db", db, NULL };
     pid_t pid = spawn(argv);
     wait_until_busy(pid, SIGINT);
-    double seconds;
-    int code = interrupt(pid, SIGINT, &seconds);
-    printf("play: exit %d %.3f s after SIGINT\n", code, seconds);
-    char *err = test_read_file(err_path);
-    assert_non_null(err);
-    if (code != 130)
-        fail_msg("exit %d, expected 130; stderr:\n%s", code, err);
+    char *err = expect_interrupted(pid, SIGINT, "play");
     assert_string_equal(err, "dama: interrupted: the game is unfinished and not saved\n");
     free(err);
     char why[256];
@@ -256,9 +255,8 @@ static void test_play_sigint_while_dama_thinks(void **state)
 static void test_match_sigint_while_engine_starts(void **state)
 {
     (void)state;
-    char db[128], err_path[128], started[128], engine[512];
+    char db[128], started[128], engine[512];
     snprintf(db, sizeof db, "%s/engine.db", dir);
-    snprintf(err_path, sizeof err_path, "%s/err.txt", dir);
     snprintf(started, sizeof started, "%s/engine-started", dir);
     snprintf(engine, sizeof engine, "echo $$ > %s.part && mv %s.part %s && exec sleep 60", started, started,
              started);
@@ -271,13 +269,7 @@ static void test_match_sigint_while_engine_starts(void **state)
             fail_msg("the engine never started, or dama ended first");
         usleep(5000);
     }
-    double seconds;
-    int code = interrupt(pid, SIGINT, &seconds);
-    printf("match: exit %d %.3f s after SIGINT while the engine started\n", code, seconds);
-    char *err = test_read_file(err_path);
-    assert_non_null(err);
-    if (code != 130)
-        fail_msg("exit %d, expected 130; stderr:\n%s", code, err);
+    char *err = expect_interrupted(pid, SIGINT, "match while its engine starts");
     if (!strstr(err, "dama: interrupted while starting engine") || !strstr(err, "nothing was played"))
         fail_msg("stderr:\n%s", err);
     free(err);
