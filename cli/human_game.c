@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "bitboard.h"
 #include "notation.h"
 #include "pdn_write.h"
@@ -396,8 +397,11 @@ bool human_game_save(const HumanGame *g, Store *store, int64_t weights_id, int64
     char opening[HUMAN_FEN_TEXT], params[512];
     position_to_fen(&g->start, g->variant, opening, sizeof opening);
     play_params(g, params, sizeof params);
-    bool ok = store_play_game_put(store, params, dama_engine_version(), weights_id,
-                                  position_equal(&g->start, &initial) ? NULL : opening, &rec, run_id,
+    /* the search that played, as every run of engine games has it (none if that fails) */
+    char signature[64], why[256];
+    bool known = bench_signature(g->variant, signature, sizeof signature, why, sizeof why);
+    PlayRunInfo info = { params, dama_engine_version(), known ? signature : NULL, weights_id };
+    bool ok = store_play_game_put(store, &info, position_equal(&g->start, &initial) ? NULL : opening, &rec, run_id,
                                   game_id);
     if (!ok)
         snprintf(err, errlen, "saving the game: %s", store_error(store));

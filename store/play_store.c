@@ -8,18 +8,18 @@
 #define PLAY_KIND "play"
 
 /* A new run of kind 'play', done at once: it holds finished games only. */
-static int64_t play_run_insert(Store *s, const char *variant, const char *params,
-                               const char *engine_version, int64_t weights_id)
+static int64_t play_run_insert(Store *s, const char *variant, const PlayRunInfo *info)
 {
-    sqlite3_stmt *st = store_prepare(s, "INSERT INTO runs (kind, params, engine_version, weights_id,"
-                                        " ended_at, status, variant) VALUES ('" PLAY_KIND "', ?1, ?2,"
-                                        " ?3, " STORE_NOW ", 'done', ?4)", "store_play_game_put run");
+    sqlite3_stmt *st = store_prepare(s, "INSERT INTO runs (kind, params, engine_version, bench_signature,"
+                                        " weights_id, ended_at, status, variant) VALUES ('" PLAY_KIND "', ?1,"
+                                        " ?2, ?3, ?4, " STORE_NOW ", 'done', ?5)", "store_play_game_put run");
     if (!st)
         return -1;
-    store_bind_text(s, st, 1, params);
-    store_bind_text(s, st, 2, engine_version);
-    store_bind_id(s, st, 3, weights_id);
-    store_bind_text(s, st, 4, variant);
+    store_bind_text(s, st, 1, info->params);
+    store_bind_text(s, st, 2, info->engine_version);
+    store_bind_text(s, st, 3, info->bench_signature);
+    store_bind_id(s, st, 4, info->weights_id);
+    store_bind_text(s, st, 5, variant);
     int64_t id = -1;
     if (store_step(s, st) == SQLITE_DONE)
         id = sqlite3_last_insert_rowid(s->db);
@@ -59,12 +59,11 @@ static bool play_run_fits(Store *s, int64_t run_id, const char *variant)
     return ok;
 }
 
-static bool play_game_locked(Store *s, const char *params, const char *engine_version,
-                             int64_t weights_id, const char *opening_fen, const GameRecord *game,
+static bool play_game_locked(Store *s, const PlayRunInfo *info, const char *opening_fen, const GameRecord *game,
                              int64_t *run_id, int64_t *game_id)
 {
     if (*run_id > 0 ? !play_run_fits(s, *run_id, game->variant)
-                    : (*run_id = play_run_insert(s, game->variant, params, engine_version, weights_id)) <= 0)
+                    : (*run_id = play_run_insert(s, game->variant, info)) <= 0)
         return false;
     GameRecord rec = *game;
     rec.run_id = *run_id;
@@ -82,20 +81,19 @@ static bool play_game_locked(Store *s, const char *params, const char *engine_ve
     return store_game_valid(s, &rec, 0) && store_game_insert(s, &rec, 0, game_id);
 }
 
-bool store_play_game_put(Store *s, const char *params, const char *engine_version,
-                         int64_t weights_id, const char *opening_fen, const GameRecord *game,
+bool store_play_game_put(Store *s, const PlayRunInfo *info, const char *opening_fen, const GameRecord *game,
                          int64_t *run_id, int64_t *game_id)
 {
     if (!store_ready(s))
         return false;
-    if (!game || !run_id)
+    if (!info || !game || !run_id)
         return store_fail(s, "store_play_game_put: bad arguments");
     if (!store_variant_given(s, game->variant, "store_play_game_put"))
         return false;
     int64_t run_before = *run_id;
     if (!store_begin_write(s))
         return false;
-    if (play_game_locked(s, params, engine_version, weights_id, opening_fen, game, run_id, game_id)
+    if (play_game_locked(s, info, opening_fen, game, run_id, game_id)
         && store_commit(s))
         return true;
     store_rollback(s);

@@ -266,14 +266,19 @@ bool store_browse_rows(Store *s, const char *query, const StoreCell *params, int
 
 /* ---- Games people played (store/play_store.c) ---- */
 
+/* What a new run of kind 'play' records of who played: NULL or 0 for what is not known. */
+typedef struct PlayRunInfo {
+    const char *params, *engine_version, *bench_signature;
+    int64_t weights_id; /* the engine's weights */
+} PlayRunInfo;
+
 /* Writes one finished game a person played (dama play, dama serve) in one transaction:
  * the game and its positions into the run *run_id (of kind 'play', the game's variant), or,
- * when *run_id <= 0, into a new run of kind 'play' (status 'done') made in the same
- * transaction, whose id is put in *run_id.  opening_fen (may be NULL) is the start
+ * when *run_id <= 0, into a new run of kind 'play' (status 'done', with info) made in the
+ * same transaction, whose id is put in *run_id.  opening_fen (may be NULL) is the start
  * position, stored as the game's opening.  The game gets the run's next game index; its
  * id goes into *game_id (may be NULL).  false: nothing written, *run_id unchanged. */
-bool store_play_game_put(Store *s, const char *params, const char *engine_version,
-                         int64_t weights_id, const char *opening_fen, const GameRecord *game,
+bool store_play_game_put(Store *s, const PlayRunInfo *info, const char *opening_fen, const GameRecord *game,
                          int64_t *run_id, int64_t *game_id);
 
 /* ---- PDN games (store/pdn_store.c) ---- */

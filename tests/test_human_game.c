@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
+#include "pinned_bench.h"
 #include "test_util.h"
 #include "test_tmpdir.h"
 
@@ -383,6 +386,18 @@ static void test_saved_game_reads_back(void **state)
     assert_string_equal(variant, "turkish");
     assert_int_equal(games, 2);
     assert_true(store_check(store));
+    /* the run records the search that played, as self-play runs do */
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT bench_signature FROM runs WHERE id = ?1", -1, &st, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_int64(st, 1, run);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_non_null(sqlite3_column_text(st, 0));
+    assert_string_equal((const char *)sqlite3_column_text(st, 0), PINNED_SIGNATURE);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
 
     /* A game joins only a play run of its variant: refused, nothing written. */
     int64_t selfplay = store_run_begin(store, "selfplay", "turkish", NULL, NULL, NULL, 0);

@@ -28,6 +28,7 @@
 #include "search.h"
 #include "material_minimax.h"
 #include "random_pieces.h"
+#include "pinned_bench.h"
 #include "test_util.h"
 #include "turkish_eval.h"
 #include "variant.h"
@@ -769,11 +770,9 @@ static void test_no_move_before_repetition(void **state)
 
 /* ---- (g) the bench: one function, one table size, a pinned signature ---- */
 
-/* When the search or the evaluation changes on purpose, update these numbers in the same
- * commit (and say so): any other change of them is a bug. */
-#define PINNED_SIGNATURE "bench depth 6: 130476"
-/* International's own bench set and evaluation (engine/international.c) */
-#define PINNED_SIGNATURE_INTERNATIONAL "bench depth 6: 65083"
+/* PINNED_SIGNATURE and PINNED_SIGNATURE_INTERNATIONAL: tests/pinned_bench.h.  When the
+ * search or the evaluation changes on purpose, update this number too, in the same commit
+ * (and say so): any other change of it is a bug. */
 #define PINNED_DEFAULT_BENCH_NODES 8055851ULL /* depth BENCH_DEPTH = 11 */
 
 /* The search counts International's endgame draws (FMJD 6.4: a lone king against two kings,

@@ -1,0 +1,12 @@
+/* The bench signatures the search and evaluation are pinned to (tests/test_search.c checks
+ * them; other tests expect them where a run records the search that played).  When the
+ * search or the evaluation changes on purpose, update them in the same commit (and say
+ * so): any other change of them is a bug. */
+#ifndef DAMA_TEST_PINNED_BENCH_H
+#define DAMA_TEST_PINNED_BENCH_H
+
+#define PINNED_SIGNATURE "bench depth 6: 130476"
+/* International's own bench set and evaluation (engine/international.c) */
+#define PINNED_SIGNATURE_INTERNATIONAL "bench depth 6: 65083"
+
+#endif
