@@ -54,6 +54,13 @@ FUZZ_SRC   = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_LIB   = $(call objs,$(FUZZ_DIR)/obj,$(LIB_SRC))
 FUZZ_TARGETS = $(patsubst tests/fuzz/fuzz_%.c,$(FUZZ_DIR)/%,$(FUZZ_SRC))
 
+# The objects of test, bench and fuzz programs are built by chained pattern rules, which
+# makes them intermediate files that make deletes after linking: the next `make test` would
+# compile every test again.  Secondary files are kept.
+.SECONDARY: $(addsuffix .o,$(OPT_TESTS) $(SAN_TESTS) $(VG_TESTS)) \
+            $(patsubst tests/bench/%.c,$(OPT_DIR)/tests/bench/%.o,$(BENCH_SRC)) \
+            $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/obj/tests/fuzz/%.o,$(FUZZ_SRC))
+
 # `make` alone builds bin/dama: the version rules below must not become the default goal.
 .DEFAULT_GOAL := all
 
