@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "move_check.h"
 #include "notation.h"
 #include "position.h"
 #include "search.h"
@@ -138,7 +139,7 @@ int engine_context_option(EngineContext *ctx, int opt, const char *arg)
  * the game; false after printing which move is wrong and why. */
 static bool play_moves(Game *game, const char *text)
 {
-    char tok[128], why[512], end_text[64];
+    char tok[128], end_text[64];
     int number = 0;
     for (const char *p = text; *p;) {
         while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
@@ -161,10 +162,11 @@ static bool play_moves(Game *game, const char *text)
         if (result != RESULT_NONE)
             return cli_usage_error("--moves: move %d '%s': the game is over: %s", number, tok,
                                    game_end_text((GameEnd){ result, reason }, end_text, sizeof end_text)), false;
-        Move m;
-        if (!move_from_text(game->variant, &game->pos, &game->rules, tok, &m, why, sizeof why))
-            return cli_usage_error("--moves: move %d '%s': %s", number, tok, why), false;
-        if (!game_play(game, &m))
+        /* refused with the reason `play` gives: a capture is compulsory, where the piece may go */
+        MoveCheck check;
+        if (!move_check_text(game->variant, &game->pos, &game->rules, tok, &check))
+            return cli_usage_error("--moves: move %d '%s': %s", number, tok, check.reason), false;
+        if (!game_play(game, &check.move))
             return cli_usage_error("--moves: more than %d plies", MAX_GAME_PLIES), false;
     }
     return true;

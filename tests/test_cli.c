@@ -225,7 +225,16 @@ static void test_moves_history(void **state)
     assert_null(strstr(out, "bestmove h7-h8"));
     assert_non_null(strstr(out, "info depth 6 score -"));
     /* a bad move is named by its number; so is one after the end of the game */
-    test_dama_expect("position --moves \"c3-c4 c6-c5 c4-c3\"", 2, "--moves: move 3 'c4-c3': illegal move");
+    test_dama_expect("position --moves \"c3-c4 h6-h5 c4-c3\"", 2,
+                     "--moves: move 3 'c4-c3': the piece on c4 can go to b4, d4, c5 only\n");
+    test_dama_expect("position --moves \"c3-c4 c6-c5 c4-c3\"", 2,
+                     "--moves: move 3 'c4-c3': a capture is compulsory: the piece on c4 can capture\n");
+    /* the reason as `play` gives it: after 19-23 White must take with the man on 28 */
+    test_dama_expect("moves -v intl --moves \"32-28 19-23 31-27\"", 2,
+                     "--moves: move 3 '31-27': a capture is compulsory: the piece on 28 can capture\n");
+    test_dama_expect("perft -v intl --moves \"32-28 19-23 31-27\" 1", 2, "a capture is compulsory");
+    test_dama_expect("analyze --moves \"c3-c4 h6-h5 c4-c5 d6xd4\"", 2,
+                     "--moves: move 4 'd6xd4': a capture is compulsory: the piece on c6 can capture\n");
     snprintf(args, sizeof args, "position %s --moves \"%s h7-h8 a1-a2\"", f, m);
     test_dama_expect(args, 2, "--moves: move 9 'a1-a2': the game is over: draw (repetition)");
     test_dama_expect("analyze --in x.txt --moves c3-c4", 2, "--moves is for one position");
