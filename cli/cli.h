@@ -67,8 +67,15 @@ enum { OPT_VARIANT = 1000, OPT_RULES, OPT_FEN, OPT_HELP, OPT_MOVES, OPT_FIRST_FR
     { "help", no_argument, 0, OPT_HELP }
 
 /* Runs getopt_long with our error messages: returns the option, -1 at the end, or '?'
- * after printing what was wrong. */
+ * after printing what was wrong.  Long options are taken by their whole names only
+ * (--name or --name=value), never abbreviated: "dama CMD: unknown option --game (did you
+ * mean --games?)". */
 int cli_getopt(int argc, char **argv, const struct option *longopts);
+/* The command being run (main sets it), named in cli_getopt's errors with a subcommand. */
+void cli_set_command(const char *name);
+/* The option table of the last cli_getopt call: the help test checks every command's help
+ * against the options its parser takes. */
+const struct option *cli_getopt_options(void);
 /* Prints a command's help to stdout. */
 int cli_print_help(const char *name);
 

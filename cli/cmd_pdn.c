@@ -205,7 +205,9 @@ static int run_export(int argc, char **argv)
         { "run", required_argument, 0, OPT_P_RUN },
         { "game", required_argument, 0, OPT_P_GAME },
         { "out", required_argument, 0, OPT_P_OUT },
-        ENGINE_LONG_OPTIONS,
+        { "variant", required_argument, 0, OPT_VARIANT },
+        { "rules", required_argument, 0, OPT_RULES },
+        { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
     const char *db_path = "dama.db", *out = NULL;
@@ -258,7 +260,9 @@ static int run_import(int argc, char **argv)
 {
     static const struct option longopts[] = {
         { "db", required_argument, 0, OPT_P_DB },
-        ENGINE_LONG_OPTIONS,
+        { "variant", required_argument, 0, OPT_VARIANT },
+        { "rules", required_argument, 0, OPT_RULES },
+        { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
     const char *db_path = "dama.db";
@@ -338,45 +342,53 @@ static int run_pdn(int argc, char **argv)
 
 const Command cmd_pdn = {
     "pdn", "export games to PDN files, import PDN games into the database",
-    "usage: dama pdn export [-v VARIANT] [--db FILE] [--run R | --game ID] [--out FILE.pdn]\n"
-    "       dama pdn import [-v VARIANT] [--db FILE] [--rules OPTIONS] FILE.pdn...\n"
+    "usage: dama pdn export [--variant NAME] [--db FILE] [--run R | --game ID]\n"
+    "                       [--out FILE.pdn]\n"
+    "       dama pdn import [--variant NAME] [--db FILE] [--rules OPTIONS]\n"
+    "                       FILE.pdn...\n"
     "\n"
     "PDN 3.0 (Portable Draughts Notation), both variants.\n"
     "\n"
-    "export writes the variant's games (every game, run R's, or game ID) in run, game index\n"
-    "order to FILE (stdout without --out), written under a temporary name and renamed when\n"
-    "complete; the database is opened read-only.  Each game has the tags\n"
-    "  Event Site Date Round White Black  ('?' when unknown; dama's games: \"dama KIND run R\",\n"
-    "                       the run's host, the game's day (UTC), game index + 1, \"dama\")\n"
+    "export writes the variant's games (every game, run R's, or game ID) in run, game\n"
+    "index order to FILE (stdout without --out), written under a temporary name and\n"
+    "renamed when complete; the database is opened read-only.  Each game has the tags\n"
+    "  Event Site Date Round White Black  ('?' when unknown; dama's games: \"dama KIND\n"
+    "                                     run R\",\n"
+    "                       the run's host, the game's day (UTC), game index + 1,\n"
+    "                       \"dama\")\n"
     "  Result               2-0 (White wins), 0-2, 1-1 (a draw)\n"
     "  GameType             30 Turkish, 20 International\n"
     "  FEN                  the start when it is not the initial position (openings)\n"
     "  DamaRun DamaGameIndex DamaSeed DamaWhiteWeights DamaBlackWeights DamaReason\n"
-    "                       the run, the game's index and seed, the weights (id and hash of\n"
-    "                       their text), and why the game ended (no-moves, move-cap, ...)\n"
+    "                       the run, the game's index and seed, the weights (id and\n"
+    "                       hash of their text), and why the game ended (no-moves,\n"
+    "                       move-cap, ...)\n"
     "then the move text: move numbers, moves in the short form (32-28, 26x37, d3-d4,\n"
-    "d3xf5), the landing squares only where the short form names two moves (47x38x24x13x36),\n"
-    "and the result.  An imported game is written with the tags, comments {...}, variations\n"
-    "(...), NAGs $n and !? marks it was read with.\n"
+    "d3xf5), the landing squares only where the short form names two moves\n"
+    "(47x38x24x13x36), and the result.  An imported game is written with the tags,\n"
+    "comments {...}, variations (...), NAGs $n and !? marks it was read with.\n"
     "\n"
-    "import reads every game of the files: tags, move numbers (12. and 12...), comments,\n"
-    "variations, NAGs, marks and results (2-0 0-2 1-1 *, and 1-0 0-1 1/2-1/2).  Each move is\n"
-    "checked against the rules; a bad game is reported as FILE:LINE: game N, move M: why (or\n"
-    "FILE:LINE: game N: what: why for a bad FEN, a GameType of the other variant, a result\n"
-    "that contradicts the final position, an unfinished game ('*' with moves left), a tag,\n"
-    "comment or variation not closed) and skipped; the good games of a file are stored in\n"
-    "one transaction, whole, into one run of kind 'import' (tune, export and the statistics\n"
-    "treat them like other games).  A game already in the database (the same variant, start,\n"
-    "moves, Event, Site, Date, Round, White, Black, DamaRun and DamaGameIndex, or the game its\n"
-    "DamaRun and DamaGameIndex name with the same moves) is not imported again.  Prints one\n"
-    "line per file: pdn import FILE games N imported I already D bad B.  Exit code 2 when a\n"
-    "game was bad or a file could not be read (the good games are imported all the same).\n"
+    "import reads every game of the files: tags, move numbers (12. and 12...),\n"
+    "comments, variations, NAGs, marks and results (2-0 0-2 1-1 *, and 1-0 0-1\n"
+    "1/2-1/2).  Each move is checked against the rules; a bad game is reported as\n"
+    "FILE:LINE: game N, move M: why (or FILE:LINE: game N: what: why for a bad FEN, a\n"
+    "GameType of the other variant, a result that contradicts the final position, an\n"
+    "unfinished game ('*' with moves left), a tag, comment or variation not closed)\n"
+    "and skipped; the good games of a file are stored in one transaction, whole, into\n"
+    "one run of kind 'import' (tune, export and the statistics treat them like other\n"
+    "games).  A game already in the database (the same variant, start, moves, Event,\n"
+    "Site, Date, Round, White, Black, DamaRun and DamaGameIndex, or the game its\n"
+    "DamaRun and DamaGameIndex name with the same moves) is not imported again.\n"
+    "Prints one line per file: pdn import FILE games N imported I already D bad B.\n"
+    "Exit code 2 when a game was bad or a file could not be read (the good games are\n"
+    "imported all the same).\n"
     "\n"
     "  -v, --variant NAME  turkish (default) or international (short tr, intl)\n"
     "  --db FILE      the database (default dama.db; import creates it when missing)\n"
     "  --run R        export: run R's games only\n"
     "  --game ID      export: game ID only\n"
     "  --out FILE     export: the PDN file (default stdout)\n"
-    "  --rules OPTIONS  the rule options the games were played with (see 'dama perft --help')\n",
+    "  --rules OPTIONS  the rule options the games were played with (see 'dama perft\n"
+    "                   --help')\n",
     run_pdn,
 };

@@ -201,49 +201,57 @@ static int run_position(int argc, char **argv)
 
 const Command cmd_perft = {
     "perft", "count the leaves of the move tree (tests and benchmarks the rules)",
-    "usage: dama perft [--fen FEN] [--rules OPTIONS] [--paths] [--divide] [--no-bulk] DEPTH\n"
+    "usage: dama perft [--variant NAME] [--fen FEN] [--moves LIST] [--rules OPTIONS]\n"
+    "                  [--paths] [--divide] [--no-bulk] DEPTH\n"
     "\n"
-    "Counts the positions DEPTH plies below the position (a whole capture sequence is one\n"
-    "ply) and prints, as its last line: nodes N time S nps X\n"
+    "Counts the positions DEPTH plies below the position (a whole capture sequence is\n"
+    "one ply) and prints, as its last line: nodes N time S nps X\n"
     "\n"
-    "  --fen FEN        position, PDN style 'W:Wa2,a3,Kd4:Ba6,Ke8' ('W:W31-50:B1-20' in\n"
-    "                   International), or 'start' (default)\n"
-    "  --rules OPTIONS  comma separated; Turkish: promotion=man|stop|king, kvm=draw|win,\n"
-    "                   noprogress=N; International: majority=on|off, kingmoves=N,\n"
-    "                   endgame16=N, endgame5=N (N: moves each)\n"
-    "  --paths          count every capture path as kish and pydraughts do; by default two\n"
-    "                   paths with the same from, to and captured pieces are one move\n"
+    "  -v, --variant NAME  turkish (default) or international (short tr, intl)\n"
+    "  --fen FEN        position, PDN style 'W:Wa2,a3,Kd4:Ba6,Ke8' ('W:W31-50:B1-20'\n"
+    "                   in International), or 'start' (default)\n"
+    "  --moves LIST     moves played from --fen first (\"32-28 18-23\"; move numbers\n"
+    "                   are skipped); the count starts where they lead\n"
+    "  --rules OPTIONS  comma separated; Turkish: promotion=man|stop|king,\n"
+    "                   kvm=draw|win, noprogress=N; International: majority=on|off,\n"
+    "                   kingmoves=N, endgame16=N, endgame5=N (N: moves each)\n"
+    "  --paths          count every capture path as kish and pydraughts do; by\n"
+    "                   default two paths with the same from, to and captured pieces\n"
+    "                   are one move\n"
     "  --divide         first print one line per root move: MOVE COUNT\n"
-    "  --no-bulk        make every leaf move instead of counting the last ply's moves\n"
-    "  --variant NAME   turkish (default) or international (intl)\n",
+    "  --no-bulk        make every leaf move instead of counting the last ply's moves\n",
     run_perft,
 };
 
 const Command cmd_moves = {
     "moves", "list the legal moves of a position",
-    "usage: dama moves [--variant NAME] [--fen FEN] [--moves LIST] [--rules OPTIONS] [--paths]\n"
+    "usage: dama moves [--variant NAME] [--fen FEN] [--moves LIST] [--rules OPTIONS]\n"
+    "                  [--paths]\n"
     "\n"
-    "Prints the legal moves, one per line, sorted, in long form (every landing square); in\n"
-    "International as a player writes them: 26x37, the landing squares only where needed.\n"
+    "Prints the legal moves, one per line, sorted, in long form (every landing\n"
+    "square); in International as a player writes them: 26x37, the landing squares\n"
+    "only where needed.\n"
     "\n"
-    "  --fen FEN        position, PDN style 'W:Wa2,a3,Kd4:Ba6,Ke8' ('W:W31-50:B1-20' in\n"
-    "                   International), or 'start' (default)\n"
-    "  --rules OPTIONS  comma separated; Turkish: promotion=man|stop|king, kvm=draw|win,\n"
-    "                   noprogress=N; International: majority=on|off, kingmoves=N,\n"
-    "                   endgame16=N, endgame5=N (N: moves each)\n"
-    "  --moves LIST     moves played from --fen first (\"32-28 18-23\"; move numbers are skipped)\n"
-    "  --paths          list every capture path (a king's capture that reaches the same\n"
-    "                   result by two paths is then listed twice)\n"
+    "  --fen FEN        position, PDN style 'W:Wa2,a3,Kd4:Ba6,Ke8' ('W:W31-50:B1-20'\n"
+    "                   in International), or 'start' (default)\n"
+    "  --rules OPTIONS  comma separated; Turkish: promotion=man|stop|king,\n"
+    "                   kvm=draw|win, noprogress=N; International: majority=on|off,\n"
+    "                   kingmoves=N, endgame16=N, endgame5=N (N: moves each)\n"
+    "  --moves LIST     moves played from --fen first (\"32-28 18-23\"; move numbers\n"
+    "                   are skipped)\n"
+    "  --paths          list every capture path (a king's capture that reaches the\n"
+    "                   same result by two paths is then listed twice)\n"
     "  -v, --variant NAME  turkish (default) or international (short tr, intl)\n",
     run_moves,
 };
 
 const Command cmd_position = {
     "position", "the position after a list of moves: FEN, result and legal moves",
-    "usage: dama position [--variant NAME] [--fen FEN] [--moves LIST] [--rules OPTIONS]\n"
+    "usage: dama position [--variant NAME] [--fen FEN] [--moves LIST]\n"
+    "                     [--rules OPTIONS]\n"
     "\n"
-    "Plays LIST from the position (each move checked against the rules; the error names the\n"
-    "move, exit 2) and prints five lines:\n"
+    "Plays LIST from the position (each move checked against the rules; the error\n"
+    "names the move, exit 2) and prints five lines:\n"
     "  fen FEN            the position reached\n"
     "  side white|black   the side to move\n"
     "  ply N              moves played\n"
@@ -252,8 +260,8 @@ const Command cmd_position = {
     "The draw rules see the moves played: a position repeated a third time is a draw.\n"
     "\n"
     "  --fen FEN        start position (default: start)\n"
-    "  --moves LIST     moves from it, separated by blanks (\"32-28 18-23\"; move numbers\n"
-    "                   like '12.' are skipped)\n"
+    "  --moves LIST     moves from it, separated by blanks (\"32-28 18-23\"; move\n"
+    "                   numbers like '12.' are skipped)\n"
     "  --rules OPTIONS  the variant's rule options\n"
     "  -v, --variant NAME  turkish (default) or international (short tr, intl)\n",
     run_position,

@@ -68,7 +68,7 @@ static int run_help(int argc, char **argv)
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
             arg = "help";
         else if (arg[0] == '-')
-            return cli_usage_error("unknown option '%s' (see 'dama help --help')", arg);
+            return fprintf(stderr, "dama help: unknown option %s (see 'dama help --help')\n", arg), EXIT_USAGE;
         if (topic)
             return cli_usage_error("help explains one command at a time, not '%s' and '%s'",
                                    topic, arg);
@@ -86,8 +86,8 @@ static const Command cmd_help = {
     "usage: dama help [COMMAND]\n"
     "       dama COMMAND --help\n"
     "\n"
-    "Without COMMAND, lists the commands; with one, prints its options (the same text as\n"
-    "'dama COMMAND --help').  'dama --help' and 'dama -h' are 'dama help'.\n",
+    "Without COMMAND, lists the commands; with one, prints its options (the same text\n"
+    "as 'dama COMMAND --help').  'dama --help' and 'dama -h' are 'dama help'.\n",
     run_help,
 };
 
@@ -116,9 +116,10 @@ static const Command cmd_version = {
     "\n"
     "Prints:\n"
     "  dama VERSION\n"
-    "  commit C          (git rev-parse --short HEAD when built; 'unknown' outside git)\n"
-    "  bench depth 6: N  (the search's signature on Turkish draughts, also stored with\n"
-    "                    every run), then one line per other variant:\n"
+    "  commit C          (git rev-parse --short HEAD when built; 'unknown' outside\n"
+    "                    git)\n"
+    "  bench depth 6: N  (the search's signature on Turkish draughts, also stored\n"
+    "                    with every run), then one line per other variant:\n"
     "  international bench depth 6: N\n",
     run_version,
 };

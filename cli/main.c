@@ -18,5 +18,6 @@ int main(int argc, char **argv)
     const Command *c = command_find(name);
     if (!c)
         return cli_usage_error("unknown command '%s' (see 'dama help')", name);
+    cli_set_command(c->name);
     return c->run(argc - 1, argv + 1);
 }

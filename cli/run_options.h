@@ -42,44 +42,49 @@ enum {
 #define OUTSIDE_ENGINE_OPTIONS_HELP \
     "  --engine-margin MS wall time an outside engine may take beyond a move's budget\n" \
     "                     (--movetime, or its clock's time) before it loses on time\n" \
-    "                     (time-forfeit); with a clock, any side overspending by more loses\n" \
-    "                     (default 1000)\n" \
-    "  --engine-timeout MS an outside engine's budget for a move under --nodes or --depth,\n" \
-    "                     and for its start-up (default 60000)\n" \
-    "  --engine-param [a:|b:]NAME=VALUE  sent to every outside engine as set-param before\n" \
-    "                     init, or with a: or b: to that side's only (repeatable); the variant\n" \
-    "                     is always set, and the --rules when the engine has a rules\n" \
-    "                     parameter (as dama hub has)\n" \
-    "An outside engine is a command run by /bin/sh -c that speaks the Hub protocol (as\n" \
-    "'dama hub' and Scan do), one process per thread.  It loses a game when it exits or\n" \
-    "closes its output or says error (engine-crash), gives no move in time (time-forfeit) or\n" \
-    "names a move that is not legal (illegal-move); the match goes on, with the engine\n" \
-    "restarted after a crash or a time forfeit.\n"
+    "                     (time-forfeit); with a clock, any side overspending by more\n" \
+    "                     loses (default 1000)\n" \
+    "  --engine-timeout MS an outside engine's budget for a move under --nodes or\n" \
+    "                     --depth, and for its start-up (default 60000)\n" \
+    "  --engine-param [a:|b:]NAME=VALUE  sent to every outside engine as set-param\n" \
+    "                     before init, or with a: or b: to that side's only\n" \
+    "                     (repeatable); the variant is always set, and the --rules\n" \
+    "                     when the engine has a rules parameter (as dama hub has)\n" \
+    "An outside engine is a command run by /bin/sh -c that speaks the Hub protocol\n" \
+    "(as 'dama hub' and Scan do), one process per thread.  It loses a game when it\n" \
+    "exits or closes its output or says error (engine-crash), gives no move in time\n" \
+    "(time-forfeit) or names a move that is not legal (illegal-move); the match goes\n" \
+    "on, with the engine restarted after a crash or a time forfeit.\n"
 
 /* The help lines for RUN_LONG_OPTIONS, shared by every command's --help text; --games and
  * --noise mean something else in each command, so each command describes them. */
 #define RUN_OPTIONS_HELP \
     "  -v, --variant NAME turkish (default) or international; short tr, intl\n" \
     "  --db FILE          SQLite database (default dama.db)\n" \
-    "  --threads T        parallel games (default: all cores); the results do not depend on it\n" \
+    "  --threads T        parallel games (default: all cores); the results do not\n" \
+    "                     depend on it\n" \
     "  --nodes K          search nodes per move (default 3000; deterministic)\n" \
     "  --depth D          search depth per move instead of nodes\n" \
     "  --movetime MS      search time per move instead (not reproducible)\n" \
-    "  --clock S+I        a clock instead: S seconds per side per game, I more after each\n" \
-    "                     move (e.g. 10+0.1; not reproducible)\n" \
+    "  --clock S+I        a clock instead: S seconds per side per game, I more after\n" \
+    "                     each move (e.g. 10+0.1; not reproducible)\n" \
     "  --openings FILE    start positions, one FEN a line (default: random openings)\n" \
-    "  --random-plies P   random legal plies from the start, kept if balanced (default 6)\n" \
+    "  --random-plies P   random legal plies from the start, kept if balanced\n" \
+    "                     (default 6)\n" \
     "  --seed S           game i uses seed S+i (default 1)\n" \
     "  --move-cap N       plies before a game is adjudicated a draw (default 300)\n" \
     "  --hash MB          transposition table per player (default 2)\n" \
     "  --batch N          games per database transaction (default 64)\n" \
-    "  --win-adjudication CP:N  a side wins once both searches scored it CP or more ahead\n" \
-    "                     for N plies running (saves time on clear games; default off)\n" \
-    "  --draw-adjudication CP:N:PLY  a draw once |score| <= CP for N plies running, from\n" \
-    "                     ply PLY on (default off); the rules' end of game comes first\n" \
-    "  --rules OPTIONS    the variant's rule options (Turkish: promotion=man|stop|king,\n" \
-    "                     kvm=draw|win, noprogress=N; International: majority=on|off,\n" \
-    "                     kingmoves=N, endgame16=N, endgame5=N)\n"
+    "  --win-adjudication CP:N  a side wins once both searches scored it CP or more\n" \
+    "                     ahead for N plies running (saves time on clear games;\n" \
+    "                     default off)\n" \
+    "  --draw-adjudication CP:N:PLY  a draw once |score| <= CP for N plies running,\n" \
+    "                     from ply PLY on (default off); the rules' end of game comes\n" \
+    "                     first\n" \
+    "  --rules OPTIONS    the variant's rule options (Turkish:\n" \
+    "                     promotion=man|stop|king, kvm=draw|win, noprogress=N;\n" \
+    "                     International: majority=on|off, kingmoves=N, endgame16=N,\n" \
+    "                     endgame5=N)\n"
 
 typedef struct RunOptions {
     const char *db_path;

@@ -5,8 +5,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <string.h>
+#include <stdbool.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "test_util.h"
 
 
@@ -41,13 +44,33 @@ static void test_errors(void **state)
     test_dama_expect("moves --fen W:Wa8:Ba6", 2, "crowned");
     test_dama_expect("moves --fen Wa2:Ba6", 2, "missing side to move");
     test_dama_expect("moves --fen W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3,a4:Ba6", 2, "17 white pieces");
-    test_dama_expect("perft --frobnicate 3", 2, "unknown option '--frobnicate'");
+    test_dama_expect("perft --frobnicate 3", 2, "dama perft: unknown option --frobnicate (see 'dama perft --help')\n");
     test_dama_expect("perft", 2, "DEPTH");
     test_dama_expect("perft x", 2, "bad value 'x'");
     test_dama_expect("perft --rules promotion=queen 1", 2, "queen");
     test_dama_expect("perft --variant chess 1", 2, "unknown variant 'chess'");
     test_dama_expect("frobnicate", 2, "unknown command 'frobnicate'");
     test_dama_expect("perft --fen", 2, "needs a value");
+}
+
+/* Options go by their whole names: getopt_long would take --game for selfplay's --games,
+ * while --game ID names one game in pdn export and analyze. */
+static void test_whole_option_names(void **state)
+{
+    (void)state;
+    test_dama_expect("selfplay --game 5", 2, "dama selfplay: unknown option --game (did you mean --games?)\n");
+    test_dama_expect("perft --div 1", 2, "dama perft: unknown option --div (did you mean --divide?)\n");
+    test_dama_expect("pdn export --gam=1", 2, "dama pdn export: unknown option --gam (did you mean --game?)\n");
+    test_dama_expect("tune --epoch 2", 2, "unknown option --epoch (did you mean --epochs?)\n");
+    /* a word two options begin names both */
+    test_dama_expect("match --engine x", 2, "dama match: unknown option --engine (did you mean --engine-a, "
+                     "--engine-b, --engine-margin, --engine-timeout or --engine-param?)\n");
+    test_dama_expect("perft -x 1", 2, "dama perft: unknown option -x (see 'dama perft --help')\n");
+    /* the whole name, with its value as the next word or after '=' */
+    test_dama_expect("perft --variant=intl --fen=start 3", 0, "nodes 658 ");
+    test_dama_expect("perft --variant intl --divide 1", 0, "nodes 9 ");
+    test_dama_expect("perft --fen", 2, "option '--fen' needs a value (see 'dama perft --help')\n");
+    test_dama_expect("perft --paths=yes 1", 2, "option '--paths' takes no value, not 'yes'");
 }
 
 /* Bad input to the pipeline commands: one line naming what is wrong, exit 2, nothing run. */
@@ -75,7 +98,7 @@ static void test_pipeline_errors(void **state)
     test_dama_expect("selfplay --games 0", 2, "bad value '0' for --games");
     test_dama_expect("selfplay --nodes x", 2, "bad value 'x' for --nodes");
     test_dama_expect("selfplay --openings /nonexistent/file", 2, "cannot read");
-    test_dama_expect("selfplay --frobnicate", 2, "unknown option '--frobnicate'");
+    test_dama_expect("selfplay --frobnicate", 2, "unknown option --frobnicate");
     test_dama_expect("match --a default", 2, "needs --a and --b");
     test_dama_expect("match --a default --b material --sprt elo0=5,elo1=1", 2, "elo1 > elo0");
     test_dama_expect("tune --lr -1", 2, "--lr");
@@ -250,7 +273,7 @@ static void test_help_command(void **state)
     test_dama_expect("help match", 0, "usage: dama match");
     test_dama_expect("help frobnicate", 2, "unknown command 'frobnicate'");
     test_dama_expect("help match train", 2, "one command at a time");
-    test_dama_expect("help --frobnicate", 2, "unknown option '--frobnicate'");
+    test_dama_expect("help --frobnicate", 2, "dama help: unknown option --frobnicate (see 'dama help --help')\n");
 }
 
 /* No --help lists an option twice (two defaults for one option contradict each other:
@@ -277,6 +300,114 @@ static void test_help_no_duplicates(void **state)
     }
 }
 
+/* The long options the parser of `dama ARGV... --help` takes, one per line into names:
+ * the command runs in a child (its help to /dev/null) and hands back the table its
+ * cli_getopt call was given.  Empty when the command reads no options (help, version). */
+static void parser_options(const char *const *args, int nargs, char *names, size_t len)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    fflush(stdout);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(3);
+        char *argv[8];
+        int argc = 0;
+        for (; argc < nargs; argc++)
+            argv[argc] = (char *)args[argc];
+        argv[argc++] = (char *)"--help";
+        argv[argc] = NULL;
+        const Command *c = command_find(args[0]);
+        cli_set_command(args[0]);
+        if (!c || c->run(argc, argv) != 0)
+            _exit(4);
+        for (const struct option *o = cli_getopt_options(); o && o->name; o++)
+            if (write(fds[1], o->name, strlen(o->name)) < 0 || write(fds[1], "\n", 1) < 0)
+                _exit(5);
+        _exit(0);
+    }
+    close(fds[1]);
+    size_t n = 0;
+    ssize_t got;
+    while (n + 1 < len && (got = read(fds[0], names + n, len - 1 - n)) > 0)
+        n += (size_t)got;
+    names[n] = '\0';
+    close(fds[0]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fail_msg("dama %s --help in a child: status %d", args[0], status);
+}
+
+/* Columns of a line of UTF-8 text: its characters (the boards of play's help are ○ ●). */
+static size_t columns(const char *line, size_t bytes)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < bytes; i++)
+        n += ((unsigned char)line[i] & 0xC0) != 0x80;
+    return n;
+}
+
+/* Every command's help fits 80 columns and names every option its parser takes (perft's
+ * once lacked --variant and --moves).  The options come from the parser's own table. */
+static void test_help_names_every_option(void **state)
+{
+    (void)state;
+    static char help[1 << 15], names[4096];
+    int problems = 0; /* every one is reported before the test fails */
+    for (int i = 0; dama_commands[i]; i++) {
+        const char *name = dama_commands[i]->name;
+        /* the commands with subcommands read their options in each subcommand */
+        static const char *const subcommands[][2] = { { "pdn", "export" }, { "pdn", "import" },
+                                                      { "db", "merge" } };
+        const char *const *argvs[4];
+        int nargv[4], runs = 0;
+        for (size_t k = 0; k < sizeof subcommands / sizeof subcommands[0]; k++)
+            if (strcmp(subcommands[k][0], name) == 0) {
+                argvs[runs] = subcommands[k];
+                nargv[runs++] = 2;
+            }
+        const char *alone[1] = { name };
+        if (runs == 0) {
+            argvs[0] = alone;
+            nargv[runs++] = 1;
+        }
+        assert_int_equal(test_dama_run(help, sizeof help, "%s --help", name), 0);
+        for (const char *line = help; *line;) {
+            size_t len = strcspn(line, "\n");
+            if (columns(line, len) > 80) {
+                print_error("dama %s --help: a line of %zu columns:\n%.*s\n", name, columns(line, len), (int)len, line);
+                problems++;
+            }
+            line += len + (line[len] == '\n');
+        }
+        for (int r = 0; r < runs; r++) {
+            parser_options(argvs[r], nargv[r], names, sizeof names);
+            if (strcmp(name, "help") != 0 && strcmp(name, "version") != 0 && !names[0])
+                fail_msg("dama %s: no option table seen", name);
+            for (const char *o = names; *o; o += strcspn(o, "\n") + 1) {
+                if (strncmp(o, "help\n", 5) == 0)
+                    continue; /* every command takes --help; dama help says so */
+                char option[64];
+                snprintf(option, sizeof option, "--%.*s", (int)strcspn(o, "\n"), o);
+                bool found = false;
+                for (const char *at = strstr(help, option); at && !found; at = strstr(at + 1, option)) {
+                    char next = at[strlen(option)];
+                    found = (at == help || at[-1] != '-') && !(next == '-' || (next >= 'a' && next <= 'z'));
+                }
+                if (!found) {
+                    print_error("dama %s --help does not name %s, which its parser takes\n", name, option);
+                    problems++;
+                }
+            }
+        }
+    }
+    assert_int_equal(problems, 0);
+}
+
 /* Exit codes as README states them: 2 for bad usage or a bad text input, 1 when the
  * database or an output cannot be used. */
 static void test_exit_codes(void **state)
@@ -301,6 +432,7 @@ int main(void)
         cmocka_unit_test(test_perft_output),
         cmocka_unit_test(test_moves_output),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_whole_option_names),
         cmocka_unit_test(test_pipeline_errors),
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_version),
@@ -309,6 +441,7 @@ int main(void)
         cmocka_unit_test(test_moves_history),
         cmocka_unit_test(test_help_command),
         cmocka_unit_test(test_help_no_duplicates),
+        cmocka_unit_test(test_help_names_every_option),
         cmocka_unit_test(test_exit_codes),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
