@@ -96,7 +96,8 @@ static void positions_header(Exporter *e, int n, const char *const *names)
 {
     static const char *const cols[] = { "game_id", "ply", "fen", "white_men", "white_kings",
                                         "black_men", "black_kings", "side", "score",
-                                        "capture_pending", "result", "points", "variant" };
+                                        "capture_pending", "result", "stm_result", "stm_points",
+                                        "variant" };
     (void)n, (void)names;
     csv_header(&e->w, cols, (int)(sizeof cols / sizeof cols[0]));
 }
@@ -133,13 +134,13 @@ static int positions_row(void *ctx, const StorePositionRow *r)
     else
         csv_empty(w);
     csv_raw(w, r->capture_pending ? "1" : "0", 1);
-    /* the game's result from the side to move */
-    if (r->result == RESULT_DRAW)
-        csv_raw(w, "draw,0.5", 8);
-    else if ((r->result == RESULT_WHITE_WINS) == (pos->side == WHITE))
-        csv_raw(w, "win,1", 5);
-    else
-        csv_raw(w, "loss,0", 6);
+    /* the game's result as games.csv has it (White's view), then from the side to move:
+     * stm_result and stm_points, the target a tuner fits */
+    bool draw = r->result == RESULT_DRAW, white_won = r->result == RESULT_WHITE_WINS;
+    const char *result = draw ? "draw" : white_won ? "white" : "black";
+    const char *stm = draw ? "draw,0.5" : white_won == (pos->side == WHITE) ? "win,1" : "loss,0";
+    csv_raw(w, result, strlen(result));
+    csv_raw(w, stm, strlen(stm));
     csv_text(w, e->v->name);  /* the filter's: every row is of that variant */
     csv_end_row(w);
     e->rows++;
@@ -197,8 +198,9 @@ static void summary_row(Exporter *e, int n, const StoreCell *c)
 
 static void calibration_header(Exporter *e, int n, const char *const *names)
 {
+    /* scores, wins and losses of the side to move */
     static const char *const cols[] = { "bucket_low", "bucket_high", "positions", "mean_score",
-                                        "expected", "observed", "wins", "draws", "losses" };
+                                        "expected", "observed", "stm_wins", "draws", "stm_losses" };
     (void)n, (void)names;
     csv_header(&e->w, cols, (int)(sizeof cols / sizeof cols[0]));
 }

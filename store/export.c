@@ -1,18 +1,19 @@
 /* Reads for the export (named queries streamed row by row) and the writes of a batch
  * analysis.  Rare calls, so statements are prepared per call.
  *
- * Columns of each query (positional; analysis/export.c turns them into CSV columns):
- *   runs         id, kind, status, started_at, ended_at, weights_id, engine_version,
+ * Columns of each query (positional; analysis/export.c turns them into CSV columns, which
+ * docs/csv.md describes: a table's own id is <table>_id, results are White's view):
+ *   runs         run_id, kind, status, started_at, ended_at, weights_id, engine_version,
  *                bench_signature, params
- *   games        id, run_id, pair_id, opening_id, opening_fen, white_weights_id,
+ *   games        game_id, run_id, pair_id, opening_id, opening_fen, white_weights_id,
  *                black_weights_id, result, reason, plies, mars, npositions, seed, created_at,
  *                run_kind, game_index, moves
  *   positions    game_id, ply, white_men, white_kings, black_men, black_kings (int64 with the
  *                bitboard's bits), side, score (NULL = none), capture_pending, result
- *   summary      run_id, kind, status, games, white_wins, draws, black_wins, white_mars,
+ *   summary      run_id, run_kind, run_status, games, white_wins, draws, black_wins, white_mars,
  *                black_mars, draws_repetition, draws_no_progress, draws_one_each,
  *                draws_move_cap, draws_other, min_plies, max_plies, plies_sum, plies_sumsq
- *   openings     opening_id, fen, source, games, white_wins, draws, black_wins, white_score,
+ *   openings     opening_id, opening_fen, source, games, white_wins, draws, black_wins, white_score,
  *                mean_plies
  *   calibration  side, score, result (positions with a score only)
  *   tuning       tune_run_id, run_id, epoch, train_loss, validation_loss, k, positions,
@@ -20,11 +21,11 @@
  *   tune_runs    tune_run_id, run_id, parent_weights_id, parent_generation,
  *                result_weights_id, result_generation, k, train_loss, validation_loss,
  *                positions, epochs, created_at
- *   matches      match_id, run_id, weights_a, generation_a, weights_b, generation_b, games,
- *                wins, draws, losses, score, elo, elo_low, elo_high, llr, llr_low, llr_high,
+ *   matches      match_id, run_id, a_weights_id, a_generation, b_weights_id, b_generation,
+ *                games, a_wins, draws, b_wins, a_score, elo, elo_low, elo_high, llr, llr_low, llr_high,
  *                verdict, penta, created_at, train_generation, decision
- *   weights      id, variant, generation, parent_id, note, created_at, hash, eval, text
- *   analyses     id, run_id, item_id, fen, best_move, score, depth, nodes, time_ms, pv,
+ *   weights      weights_id, variant, generation, parent_weights_id, note, created_at, hash, eval, text
+ *   analyses     analysis_id, run_id, item_id, fen, best_move, score, depth, nodes, time_ms, pv,
  *                created_at
  * runs, games, positions, summary and openings end with the variant.
  * ?1 is the run filter (0 = every run), ?3 the variant (required): every query keeps the rows
@@ -47,11 +48,11 @@ static const struct ExportQuery {
     const char *sql;
 } export_queries[] = {
     { "runs",
-      "SELECT id, kind, status, started_at, ended_at, weights_id, engine_version,"
+      "SELECT id AS run_id, kind, status, started_at, ended_at, weights_id, engine_version,"
       " bench_signature, params, variant FROM runs WHERE " RUN_FILTER("id") " AND variant = ?3"
       " ORDER BY id" },
     { "games",
-      "SELECT g.id, g.run_id, g.pair_id, g.opening_id, o.fen AS opening_fen,"
+      "SELECT g.id AS game_id, g.run_id, g.pair_id, g.opening_id, o.fen AS opening_fen,"
       " g.white_weights_id, g.black_weights_id, g.result, g.reason, g.plies, g.mars,"
       " g.npositions, g.seed, g.created_at, r.kind AS run_kind, g.game_index, g.moves, g.variant"
       " FROM games g JOIN runs r ON r.id = g.run_id LEFT JOIN openings o ON o.id = g.opening_id"
@@ -62,7 +63,7 @@ static const struct ExportQuery {
       " FROM games g JOIN positions p ON p.game_id = g.id"
       " WHERE " RUN_FILTER("g.run_id") " AND " VARIANT_FILTER " ORDER BY g.id, p.ply" },
     { "summary",
-      "SELECT g.run_id, r.kind, r.status, count(*) AS games,"
+      "SELECT g.run_id, r.kind AS run_kind, r.status AS run_status, count(*) AS games,"
       " sum(g.result = 'white') AS white_wins, sum(g.result = 'draw') AS draws,"
       " sum(g.result = 'black') AS black_wins,"
       " sum(g.mars AND g.result = 'white') AS white_mars,"
@@ -79,7 +80,7 @@ static const struct ExportQuery {
       " WHERE " RUN_FILTER("g.run_id") " AND " FINISHED_FILTER " AND " VARIANT_FILTER
       " GROUP BY g.run_id ORDER BY g.run_id" },
     { "openings",
-      "SELECT g.opening_id, o.fen, o.source, count(*) AS games,"
+      "SELECT g.opening_id, o.fen AS opening_fen, o.source, count(*) AS games,"
       " sum(g.result = 'white') AS white_wins, sum(g.result = 'draw') AS draws,"
       " sum(g.result = 'black') AS black_wins,"
       " (sum(g.result = 'white') + 0.5 * sum(g.result = 'draw')) / count(*) AS white_score,"
@@ -108,9 +109,10 @@ static const struct ExportQuery {
       " WHERE " RUN_FILTER("t.run_id") " AND coalesce(" RUN_VARIANT("t.run_id") ", w.variant, pw.variant)"
       " IS ?3 ORDER BY t.id" },
     { "matches",
-      "SELECT m.id AS match_id, m.run_id, m.weights_a, wa.generation AS generation_a,"
-      " m.weights_b, wb.generation AS generation_b, m.games, m.wins, m.draws, m.losses,"
-      " (m.wins + 0.5 * m.draws) / NULLIF(m.games, 0) AS score, m.elo, m.elo_low, m.elo_high,"
+      "SELECT m.id AS match_id, m.run_id, m.weights_a AS a_weights_id, wa.generation AS a_generation,"
+      " m.weights_b AS b_weights_id, wb.generation AS b_generation, m.games, m.wins AS a_wins,"
+      " m.draws, m.losses AS b_wins, (m.wins + 0.5 * m.draws) / NULLIF(m.games, 0) AS a_score,"
+      " m.elo, m.elo_low, m.elo_high,"
       " m.llr, m.llr_low, m.llr_high, m.verdict, m.penta, m.created_at,"
       " d.generation AS train_generation, d.outcome AS decision"
       " FROM matches m LEFT JOIN weights wa ON wa.id = m.weights_a"
@@ -122,7 +124,7 @@ static const struct ExportQuery {
       " WHERE " RUN_FILTER("m.run_id") " AND coalesce(" RUN_VARIANT("m.run_id") ", wa.variant) IS ?3"
       " ORDER BY m.id" },
     { "weights",
-      "SELECT id, variant, generation, parent_id, note, created_at, hash,"
+      "SELECT id AS weights_id, variant, generation, parent_id AS parent_weights_id, note, created_at, hash,"
       " CASE WHEN blob IS NULL THEN 'linear' ELSE 'pattern' END AS eval, text FROM weights"
       " WHERE variant = ?3 AND (?1 = 0 OR id IN (SELECT weights_id FROM runs WHERE id = ?1"
       "   UNION SELECT white_weights_id FROM games WHERE run_id = ?1"
@@ -132,7 +134,8 @@ static const struct ExportQuery {
       "   UNION SELECT result_weights_id FROM tune_runs WHERE run_id = ?1))"
       " ORDER BY id" },
     { "analyses",
-      "SELECT id, run_id, item_id, fen, best_move, score, depth, nodes, time_ms, pv, created_at"
+      "SELECT id AS analysis_id, run_id, item_id, fen, best_move, score, depth, nodes, time_ms, pv,"
+      " created_at"
       " FROM analyses WHERE " RUN_FILTER("run_id") " AND " RUN_VARIANT("run_id") " IS ?3 ORDER BY id" },
 };
 

@@ -149,10 +149,10 @@ static void test_games(void **state)
     Csv *c = export_load("games", "");
     assert_int_equal(c->nrows - 1, count(s, "games"));
     assert_int_equal(c->nrows - 1, 6);
-    assert_string_equal(c->rows[0][0], "id");
+    assert_string_equal(c->rows[0][0], "game_id");
     for (int r = 1; r < c->nrows; r++) {
         StoredGame g;
-        assert_true(store_game_read(s, cell_ll(c, r, "id"), &g));
+        assert_true(store_game_read(s, cell_ll(c, r, "game_id"), &g));
         assert_string_equal(csv_cell(c, r, "moves"), g.rec.moves);
         assert_string_equal(csv_cell(c, r, "result"), result_name(g.rec.result));
         assert_string_equal(csv_cell(c, r, "reason"), g.rec.reason ? g.rec.reason : "");
@@ -176,10 +176,10 @@ static void test_positions(void **state)
     Store *s = open_db();
     Csv *c = export_load("positions", "");
     static const char *const header[] = { "game_id", "ply", "fen", "white_men", "white_kings", "black_men",
-                                          "black_kings", "side", "score", "capture_pending", "result", "points",
-                                          "variant" };
-    assert_int_equal(c->ncols[0], 13);
-    for (int i = 0; i < 13; i++)
+                                          "black_kings", "side", "score", "capture_pending", "result",
+                                          "stm_result", "stm_points", "variant" };
+    assert_int_equal(c->ncols[0], 14);
+    for (int i = 0; i < 14; i++)
         assert_string_equal(c->rows[0][i], header[i]);
     assert_int_equal(c->nrows - 1, count(s, "positions"));
     StoredGame g = { 0 };
@@ -209,9 +209,12 @@ static void test_positions(void **state)
         else
             assert_string_equal(csv_cell(c, r, "score"), "");
         assert_int_equal(cell_ll(c, r, "capture_pending"), sp->capture_pending);
-        const char *want = g.rec.result == RESULT_DRAW ? "draw"
-                           : (g.rec.result == RESULT_WHITE_WINS) == (pos.side == WHITE) ? "win" : "loss";
-        assert_string_equal(csv_cell(c, r, "result"), want);
+        /* result as games.csv says it (White's view); stm_ the same from the side to move */
+        assert_string_equal(csv_cell(c, r, "result"), result_name(g.rec.result));
+        bool stm_won = (g.rec.result == RESULT_WHITE_WINS) == (pos.side == WHITE);
+        const char *want = g.rec.result == RESULT_DRAW ? "draw" : stm_won ? "win" : "loss";
+        assert_string_equal(csv_cell(c, r, "stm_result"), want);
+        assert_string_equal(csv_cell(c, r, "stm_points"), g.rec.result == RESULT_DRAW ? "0.5" : stm_won ? "1" : "0");
     }
     store_game_free(&g);
     csv_release(c);
@@ -240,7 +243,8 @@ static void test_summary_and_openings(void **state)
     assert_int_equal(cell_ll(c, 1, "white_wins"), white);
     assert_int_equal(cell_ll(c, 1, "black_wins"), black);
     assert_int_equal(cell_ll(c, 1, "draws"), draws);
-    assert_string_equal(csv_cell(c, 1, "kind"), "selfplay");
+    assert_string_equal(csv_cell(c, 1, "run_kind"), "selfplay");
+    assert_string_equal(csv_cell(c, 1, "run_status"), "done");
     double mean = sum / n, sd = sqrt((sumsq - sum * sum / n) / (n - 1));
     assert_true(fabs(strtod(csv_cell(c, 1, "mean_plies"), NULL) - mean) < 1e-6);
     assert_true(fabs(strtod(csv_cell(c, 1, "stddev_plies"), NULL) - sd) < 1e-6);
@@ -287,7 +291,7 @@ static void test_calibration(void **state)
         assert_true(mean >= (double)low && mean < (double)high);
         double expected = strtod(csv_cell(c, r, "expected"), NULL), observed = strtod(csv_cell(c, r, "observed"), NULL);
         assert_true(expected > 0 && expected < 1 && observed >= 0 && observed <= 1);
-        assert_int_equal(cell_ll(c, r, "wins") + cell_ll(c, r, "draws") + cell_ll(c, r, "losses"),
+        assert_int_equal(cell_ll(c, r, "stm_wins") + cell_ll(c, r, "draws") + cell_ll(c, r, "stm_losses"),
                          cell_ll(c, r, "positions"));
     }
     assert_true(t.scored > 0);
@@ -352,7 +356,11 @@ static void test_tuning_matches_weights_runs(void **state)
     assert_true(strtod(csv_cell(c, 1, "elo_high"), NULL) == 150.5);
     assert_string_equal(csv_cell(c, 1, "verdict"), "continue");
     assert_string_equal(csv_cell(c, 1, "penta"), "0,1,2,1,1"); /* a quoted field with commas */
-    assert_true(strtod(csv_cell(c, 1, "score"), NULL) == 0.55);
+    assert_true(strtod(csv_cell(c, 1, "a_score"), NULL) == 0.55);
+    assert_int_equal(cell_ll(c, 1, "a_wins"), 4); /* MatchRecord: wins 4, draws 3, losses 3 */
+    assert_int_equal(cell_ll(c, 1, "b_wins"), 3);
+    assert_int_equal(cell_ll(c, 1, "a_weights_id"), 1);
+    assert_int_equal(cell_ll(c, 1, "b_weights_id"), 1);
     csv_release(c);
 
     c = export_load("weights", "");
@@ -470,6 +478,118 @@ static void test_run_filter_and_dir(void **state)
     c = export_load("matches", "--run 1");
     assert_int_equal(c->nrows, 1);
     csv_release(c);
+}
+
+/* The own id of a table's export, by the scheme of docs/csv.md: <table>_id. */
+static const char *own_id(const char *what)
+{
+    static const char *const ids[][2] = { { "runs", "run_id" }, { "games", "game_id" },
+                                          { "openings", "opening_id" }, { "tune_runs", "tune_run_id" },
+                                          { "matches", "match_id" }, { "weights", "weights_id" },
+                                          { "analyses", "analysis_id" } };
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (strcmp(ids[i][0], what) == 0)
+            return ids[i][1];
+    return NULL;
+}
+
+/* docs/csv.md's section "## WHAT.csv" (up to the next "## "), or NULL. */
+static char *doc_section(const char *doc, const char *heading)
+{
+    const char *at = strstr(doc, heading);
+    if (!at)
+        return NULL;
+    const char *end = strstr(at + strlen(heading), "\n## ");
+    size_t len = end ? (size_t)(end - at) : strlen(at);
+    char *sec = malloc(len + 1);
+    memcpy(sec, at, len);
+    sec[len] = '\0';
+    return sec;
+}
+
+/* One scheme in every file: no bare "id", each table's own id first as <table>_id, every
+ * result column white/black/draw; and docs/csv.md names every column of every file in
+ * that file's section (analyze's own CSV too), so pandas users need not guess. */
+static void test_columns_follow_the_documented_scheme(void **state)
+{
+    (void)state;
+    char *doc = test_read_file("docs/csv.md");
+    assert_non_null(doc);
+    char out[128];
+    snprintf(out, sizeof out, "%s/scheme/", fx.dir);
+    assert_int_equal(sh("%s export --db %s --out %s", test_dama_bin(), fx.db, out), 0);
+    char batch[160], in[160];
+    snprintf(in, sizeof in, "%s/scheme/in.txt", fx.dir);
+    FILE *f = fopen(in, "w");
+    assert_non_null(f);
+    fputs("start ; first\n", f);
+    fclose(f);
+    snprintf(batch, sizeof batch, "%s/scheme/batch.csv", fx.dir);
+    assert_int_equal(sh("%s analyze --in %s --nodes 300 --threads 1 --out %s", test_dama_bin(), in, batch), 0);
+    int problems = 0;
+    for (int i = 0;; i++) {
+        const char *what = export_names[i]; /* after the last export: analyze's CSV */
+        char path[192], heading[64];
+        if (what) {
+            snprintf(path, sizeof path, "%s%s.csv", out, what);
+            snprintf(heading, sizeof heading, "## %s.csv\n", what);
+        } else {
+            snprintf(path, sizeof path, "%s", batch);
+            snprintf(heading, sizeof heading, "## analyze --out FILE.csv\n");
+        }
+        Csv *c = csv_load(path);
+        char *sec = doc_section(doc, heading);
+        if (!sec) {
+            print_error("docs/csv.md has no section '%.*s'\n", (int)strlen(heading) - 1, heading);
+            problems++;
+        }
+        const char *id = what ? own_id(what) : NULL;
+        if (id && strcmp(c->rows[0][0], id) != 0) {
+            print_error("%s.csv: the first column is %s, not %s\n", what, c->rows[0][0], id);
+            problems++;
+        }
+        for (int k = 0; k < c->ncols[0]; k++) {
+            const char *col = c->rows[0][k];
+            if (what && strcmp(col, "id") == 0) {
+                print_error("%s.csv: a bare id column\n", what);
+                problems++;
+            }
+            if (what && strcmp(col, "result") == 0)
+                for (int r = 1; r < c->nrows; r++) {
+                    const char *v = c->rows[r][k];
+                    if (strcmp(v, "white") != 0 && strcmp(v, "black") != 0 && strcmp(v, "draw") != 0) {
+                        print_error("%s.csv row %d: result '%s'\n", what, r, v);
+                        problems++;
+                        break;
+                    }
+                }
+            /* weights.csv: a column per weight name after eval, documented together */
+            bool weight_name_col = what && strcmp(what, "weights") == 0 && k > csv_col(c, "eval");
+            char quoted[96];
+            snprintf(quoted, sizeof quoted, "`%s`", col);
+            if (sec && !weight_name_col && !strstr(sec, quoted)) {
+                print_error("docs/csv.md, %.*s: no %s\n", (int)strlen(heading) - 1, heading, quoted);
+                problems++;
+            }
+        }
+        free(sec);
+        csv_release(c);
+        if (!what)
+            break;
+    }
+    free(doc);
+    assert_int_equal(problems, 0);
+    /* scripts/plot reads the columns by these names: every chart of the fixture is drawn */
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
+        assert_int_equal(sh("scripts/plot %s", out), 0);
+        static const char *const charts[] = { "elo", "loss", "lengths", "calibration" };
+        for (size_t i = 0; i < sizeof charts / sizeof charts[0]; i++) {
+            char png[192];
+            snprintf(png, sizeof png, "%s%s.png", out, charts[i]);
+            if (access(png, F_OK) != 0)
+                fail_msg("scripts/plot drew no %s", png);
+        }
+    }
 }
 
 static void test_errors(void **state)
@@ -625,8 +745,8 @@ static void test_unfinished_runs(void **state)
     assert_int_equal(column_sum(dir, "summary", "games"), 3);
     assert_int_equal(sh("%s export --db %s --include-unfinished --out %s", test_dama_bin(), db, dir), 0);
     Csv *c = load_in(dir, "summary");
-    assert_string_equal(csv_cell(c, 2, "status"), "interrupted");
-    assert_string_equal(csv_cell(c, 4, "status"), "running");
+    assert_string_equal(csv_cell(c, 2, "run_status"), "interrupted");
+    assert_string_equal(csv_cell(c, 4, "run_status"), "running");
     csv_release(c);
     assert_int_equal(column_sum(dir, "openings", "games"), 10);
 }
@@ -712,6 +832,7 @@ int main(void)
         cmocka_unit_test(test_analyses_quoting),
         cmocka_unit_test(test_writer_quoting),
         cmocka_unit_test(test_run_filter_and_dir),
+        cmocka_unit_test(test_columns_follow_the_documented_scheme),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_one_snapshot_for_all_files),
         cmocka_unit_test(test_unfinished_runs),
