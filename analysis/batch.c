@@ -139,8 +139,9 @@ void batch_results_free(BatchResult *r, int n)
 
 /* ---- output ---- */
 
+/* The names of analyses.csv (docs/csv.md): score is the number, score_text its text. */
 const char *const batch_csv_columns[BATCH_CSV_NCOLUMNS] = {
-    "id", "fen", "bestmove", "score", "score_num", "depth", "nodes", "time_ms", "pv",
+    "item_id", "fen", "best_move", "score", "score_text", "depth", "nodes", "time_ms", "pv",
 };
 
 bool batch_write_csv(const BatchList *l, const BatchResult *r, const char *path, char *err,
@@ -157,8 +158,8 @@ bool batch_write_csv(const BatchList *l, const BatchResult *r, const char *path,
         csv_text(&w, l->items[i].id);
         csv_text(&w, l->items[i].fen);
         csv_text(&w, r[i].best);
-        csv_text(&w, score_to_text(r[i].score, score, sizeof score));
         csv_int(&w, r[i].score);
+        csv_text(&w, score_to_text(r[i].score, score, sizeof score));
         csv_int(&w, r[i].depth);
         csv_uint(&w, r[i].nodes);
         csv_int(&w, r[i].time_ms);

@@ -150,7 +150,7 @@ static void test_good_and_bad_lines(void **state)
     char path[128];
     snprintf(path, sizeof path, "%s/res.csv", dir);
     Csv *c = csv_load(path);
-    static const char *const header[] = { "id", "fen", "bestmove", "score", "score_num", "depth",
+    static const char *const header[] = { "item_id", "fen", "best_move", "score", "score_text", "depth",
                                           "nodes", "time_ms", "pv" };
     assert_int_equal(c->ncols[0], 9);
     for (int i = 0; i < 9; i++)
@@ -161,21 +161,21 @@ static void test_good_and_bad_lines(void **state)
         "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
         "W:Wa2,b3:Ba6,b7", "W:WKd4:Ba6,h7", "B:Wa2:Ba6", "B:Wb4,a5:Bb5,Kh8" };
     for (int r = 1; r < c->nrows; r++) {
-        assert_string_equal(csv_cell(c, r, "id"), ids[r - 1]);
+        assert_string_equal(csv_cell(c, r, "item_id"), ids[r - 1]);
         char canon[256], why[128];
         Position pos;
         assert_true(position_from_fen(&pos, &turkish_variant, fens[r - 1], why, sizeof why));
         position_to_fen(&pos, &turkish_variant, canon, sizeof canon);
         assert_string_equal(csv_cell(c, r, "fen"), canon);
-        assert_true(strlen(csv_cell(c, r, "bestmove")) >= 5);
-        assert_true(strncmp(csv_cell(c, r, "pv"), csv_cell(c, r, "bestmove"), strlen(csv_cell(c, r, "bestmove"))) == 0);
+        assert_true(strlen(csv_cell(c, r, "best_move")) >= 5);
+        assert_true(strncmp(csv_cell(c, r, "pv"), csv_cell(c, r, "best_move"), strlen(csv_cell(c, r, "best_move"))) == 0);
         assert_true(atoi(csv_cell(c, r, "depth")) >= 1);
         assert_true(strtoull(csv_cell(c, r, "nodes"), NULL, 10) > 0);
         char text[32];
-        assert_string_equal(csv_cell(c, r, "score"), score_to_text(atoi(csv_cell(c, r, "score_num")), text, sizeof text));
+        assert_string_equal(csv_cell(c, r, "score_text"), score_to_text(atoi(csv_cell(c, r, "score")), text, sizeof text));
     }
     /* the capture is found: b5xb3 is forced */
-    assert_string_equal(csv_cell(c, 5, "bestmove"), "b5xb3");
+    assert_string_equal(csv_cell(c, 5, "best_move"), "b5xb3");
     csv_release(c);
 }
 
@@ -250,7 +250,7 @@ static void test_threads_agree(void **state)
     for (int r = 1; r < a->nrows; r++) {
         char id[16];
         snprintf(id, sizeof id, "%d", r);
-        assert_string_equal(csv_cell(a, r, "id"), id);
+        assert_string_equal(csv_cell(a, r, "item_id"), id);
     }
     csv_release(a);
     csv_release(b);
@@ -303,8 +303,8 @@ static void test_db_stores_rows(void **state)
     assert_true(store_export_rows(s, "analyses", "turkish", 0, NULL, collect, &rows));
     assert_int_equal(rows.n, c->nrows - 1);
     for (int i = 0; i < rows.n; i++) {
-        assert_string_equal(rows.ids[i], csv_cell(c, i + 1, "id"));
-        assert_string_equal(rows.best[i], csv_cell(c, i + 1, "bestmove"));
+        assert_string_equal(rows.ids[i], csv_cell(c, i + 1, "item_id"));
+        assert_string_equal(rows.best[i], csv_cell(c, i + 1, "best_move"));
     }
     char kind[32] = "";
     assert_true(store_export_rows(s, "runs", "turkish", rows.run, NULL, run_kind, kind));
@@ -326,8 +326,8 @@ static void test_db_and_pdn_sources(void **state)
     snprintf(path, sizeof path, "%s/g.csv", dir);
     Csv *c = csv_load(path);
     assert_int_equal(c->nrows, 4);
-    assert_string_equal(csv_cell(c, 1, "id"), "game1:ply0");
-    assert_string_equal(csv_cell(c, 3, "id"), "game1:ply5");
+    assert_string_equal(csv_cell(c, 1, "item_id"), "game1:ply0");
+    assert_string_equal(csv_cell(c, 3, "item_id"), "game1:ply5");
     csv_release(c);
     /* a sample is the same every time, in game and ply order */
     assert_int_equal(sh("%s analyze --db %s --run 1 --sample 4 --nodes 300 --out %s/s1.csv", test_dama_bin(), dbname, dir), 0);
@@ -338,7 +338,7 @@ static void test_db_and_pdn_sources(void **state)
     Csv *a = csv_load(path), *b = csv_load(p2);
     assert_int_equal(a->nrows, 5);
     for (int r = 1; r < a->nrows; r++)
-        assert_string_equal(csv_cell(a, r, "id"), csv_cell(b, r, "id"));
+        assert_string_equal(csv_cell(a, r, "item_id"), csv_cell(b, r, "item_id"));
     csv_release(a);
     csv_release(b);
     assert_int_equal(sh("%s analyze --db %s --game 99 --nodes 300", test_dama_bin(), dbname), 2);
@@ -361,7 +361,7 @@ static void test_db_and_pdn_sources(void **state)
     static const char *const ids[] = { "game1:ply0", "game1:ply3", "game2:ply0", "game2:ply3", "game3:ply0" };
     assert_int_equal(c->nrows, 6);
     for (int r = 1; r < c->nrows; r++)
-        assert_string_equal(csv_cell(c, r, "id"), ids[r - 1]);
+        assert_string_equal(csv_cell(c, r, "item_id"), ids[r - 1]);
     assert_string_equal(csv_cell(c, 2, "fen"),
                         "B:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,e3,g3,h3,d4,f4:Be5,a6,b6,c6,d6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7");
     assert_string_equal(csv_cell(c, 4, "fen"), "B:Wa3,b4:Ba5,b7");
@@ -442,8 +442,8 @@ static void test_bom_and_crlf(void **state)
     assert_int_equal(sh("%s analyze --in %s/bom.txt --nodes 200 --out %s/bom.csv", bin, dir, dir), 0);
     Csv *c = load_csv("bom.csv");
     assert_int_equal(c->nrows, 3);
-    assert_string_equal(csv_cell(c, 1, "id"), "first");
-    assert_string_equal(csv_cell(c, 2, "id"), "2");
+    assert_string_equal(csv_cell(c, 1, "item_id"), "first");
+    assert_string_equal(csv_cell(c, 2, "item_id"), "2");
     assert_string_equal(csv_cell(c, 2, "fen"), "B:Wa2:Ba6");
     csv_release(c);
 
@@ -451,7 +451,7 @@ static void test_bom_and_crlf(void **state)
     assert_int_equal(sh("%s analyze --in %s/bom.pdn --nodes 200 --out %s/bom.csv", bin, dir, dir), 0);
     c = load_csv("bom.csv");
     assert_int_equal(c->nrows, 4);
-    assert_string_equal(csv_cell(c, 3, "id"), "game1:ply2");
+    assert_string_equal(csv_cell(c, 3, "item_id"), "game1:ply2");
     csv_release(c);
 
     /* the shipped weights with a BOM and CRLF play exactly as the built-in ones */
@@ -488,7 +488,7 @@ static void test_invalid_utf8(void **state)
     write_file("utf8.txt", "start ; \xC5\x9F" "eker bayram\xC4\xB1\n");
     assert_int_equal(sh("%s analyze --in %s/utf8.txt --nodes 100 --out %s/u.csv", test_dama_bin(), dir, dir), 0);
     Csv *c = load_csv("u.csv");
-    assert_string_equal(csv_cell(c, 1, "id"), "\xC5\x9F" "eker bayram\xC4\xB1");
+    assert_string_equal(csv_cell(c, 1, "item_id"), "\xC5\x9F" "eker bayram\xC4\xB1");
     csv_release(c);
 }
 
@@ -525,7 +525,7 @@ static void test_pdn_never_cuts(void **state)
     err_has("open.pdn:1: game 1: comment: '{' not closed by '}'");
     Csv *c = load_csv("p.csv"); /* the positions before it are kept */
     assert_int_equal(c->nrows, 3);
-    assert_string_equal(csv_cell(c, 2, "id"), "game1:ply1");
+    assert_string_equal(csv_cell(c, 2, "item_id"), "game1:ply1");
     csv_release(c);
 
     write_file("opentag.pdn", "[Event \"x\n1. c3-c4 *\n");
@@ -548,7 +548,7 @@ static void test_pdn_gametype(void **state)
     err_has("types.pdn:9: game 4: GameType: 21 is no game dama plays (turkish is 30)");
     Csv *c = load_csv("t.csv"); /* game 2, Turkish in full form: its two positions */
     assert_int_equal(c->nrows, 3);
-    assert_string_equal(csv_cell(c, 2, "id"), "game2:ply1");
+    assert_string_equal(csv_cell(c, 2, "item_id"), "game2:ply1");
     csv_release(c);
 }
 

@@ -195,11 +195,11 @@ static void test_batch_sigint_keeps_finished_rows(void **state)
     /* a complete CSV: the header and the finished rows in input order, nothing else */
     Csv *c = csv_load(out);
     assert_int_equal(c->nrows, 3);
-    assert_string_equal(c->rows[0][0], "id");
-    assert_string_equal(csv_cell(c, 1, "id"), "one-each");
-    assert_string_equal(csv_cell(c, 1, "score"), "0");
-    assert_string_equal(csv_cell(c, 2, "id"), "no-black-piece");
-    assert_string_equal(csv_cell(c, 2, "score"), "loss0");
+    assert_string_equal(c->rows[0][0], "item_id");
+    assert_string_equal(csv_cell(c, 1, "item_id"), "one-each");
+    assert_string_equal(csv_cell(c, 1, "score_text"), "0");
+    assert_string_equal(csv_cell(c, 2, "item_id"), "no-black-piece");
+    assert_string_equal(csv_cell(c, 2, "score_text"), "loss0");
     csv_release(c);
     /* the temporary file is gone */
     char tmp[160];
