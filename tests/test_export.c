@@ -550,8 +550,8 @@ static void test_columns_follow_the_documented_scheme(void **state)
         }
         for (int k = 0; k < c->ncols[0]; k++) {
             const char *col = c->rows[0][k];
-            if (what && strcmp(col, "id") == 0) {
-                print_error("%s.csv: a bare id column\n", what);
+            if (strcmp(col, "id") == 0) {
+                print_error("%s: a bare id column\n", path);
                 problems++;
             }
             if (what && strcmp(col, "result") == 0)
