@@ -509,12 +509,10 @@ const Command cmd_bench = {
     "usage: dama bench [--variant NAME] [--depth D]\n"
     "\n"
     "Searches a fixed set of openings, middlegames and endgames with kings of the\n"
-    "variant (-v, --variant turkish|international, short tr|intl; default turkish) to\n"
-    "depth D\n"
-    "(default " TEXT_OF(BENCH_DEPTH) "), each with a fresh " TEXT_OF(BENCH_HASH_MB) " MB hash table, and prints last:\n"
-    "bench N nodes X nps.  N changes only when the search or evaluation changes; at\n"
-    "depth\n"
-    TEXT_OF(BENCH_SIGNATURE_DEPTH) " it is the signature stored with every run ('bench depth "
-    TEXT_OF(BENCH_SIGNATURE_DEPTH) ": N').\n",
+    "variant (-v, --variant turkish|international, short tr|intl; default turkish)\n"
+    "to depth D (default " TEXT_OF(BENCH_DEPTH) "), each with a fresh " TEXT_OF(BENCH_HASH_MB) " MB hash table, and\n"
+    "prints last: bench N nodes X nps.  N changes only when the search or evaluation\n"
+    "changes; at depth " TEXT_OF(BENCH_SIGNATURE_DEPTH) " it is the signature stored with every run\n"
+    "('bench depth " TEXT_OF(BENCH_SIGNATURE_DEPTH) ": N').\n",
     run_bench,
 };

@@ -330,14 +330,7 @@ static void parser_options(const char *const *args, int nargs, char *names, size
         _exit(0);
     }
     close(fds[1]);
-    size_t n = 0;
-    ssize_t got;
-    while (n + 1 < len && (got = read(fds[0], names + n, len - 1 - n)) > 0)
-        n += (size_t)got;
-    names[n] = '\0';
-    close(fds[0]);
-    int status;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
+    int status = test_read_child(fds[0], pid, names, len);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         fail_msg("dama %s --help in a child: status %d", args[0], status);
 }

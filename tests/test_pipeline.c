@@ -824,14 +824,8 @@ static int dama_limited(rlim_t bytes, const char *db, int games, char *buf, size
         _exit(127);
     }
     close(fds[1]);
-    size_t n = 0;
-    ssize_t r;
-    while (n + 1 < len && (r = read(fds[0], buf + n, len - 1 - n)) > 0)
-        n += (size_t)r;
-    buf[n] = '\0';
-    close(fds[0]);
-    int status;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
+    int status = test_read_child(fds[0], pid, buf, len);
+    assert_true(status != -1);
     if (!WIFEXITED(status))
         fail_msg("dama died of signal %d: %s", WIFSIGNALED(status) ? WTERMSIG(status) : -1, buf);
     return WEXITSTATUS(status);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 /* Reads a whole file into a NUL-terminated buffer (caller frees); NULL on failure. */
 static inline char *test_read_file(const char *path)
@@ -70,6 +71,20 @@ static inline int test_shell(const char *redirect, const char *fmt, ...)
     snprintf(line, sizeof line, "%s %s", cmd, redirect);
     int status = system(line);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Reads a child's pipe fd to its end into buf (NUL-terminated, cut to len - 1), closes
+ * fd and waits for pid; returns its wait status, or -1 when waitpid fails. */
+static inline int test_read_child(int fd, pid_t pid, char *buf, size_t len)
+{
+    size_t n = 0;
+    ssize_t got;
+    while (n + 1 < len && (got = read(fd, buf + n, len - 1 - n)) > 0)
+        n += (size_t)got;
+    buf[n] = '\0';
+    close(fd);
+    int status;
+    return waitpid(pid, &status, 0) == pid ? status : -1;
 }
 
 #ifdef cmocka_unit_test /* for the tests that include cmocka.h first */
