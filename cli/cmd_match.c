@@ -70,12 +70,51 @@ static double shown(double x, int decimals)
     return fabs(x) < 0.5 * pow(10.0, -decimals) ? 0.0 : x;
 }
 
+/* An interval end as printed: "+inf" or "-inf" where the clamp (or NULL) stands. */
+static void bound_text(double x, char *buf, size_t len)
+{
+    if (isnan(x) || fabs(x) >= ELO_CLAMPED)
+        snprintf(buf, len, "%sinf", isnan(x) || x > 0 ? "+" : "-");
+    else
+        snprintf(buf, len, "%+.1f", shown(x, 1));
+}
+
+void match_elo_stored(const EloEstimate *e, double *elo, double *lo, double *hi)
+{
+    *elo = *lo = *hi = NAN;
+    if (!e->interval_known)
+        return;
+    if (e->perfect) {
+        *(e->perfect > 0 ? lo : hi) = e->elo_bound;
+        return;
+    }
+    *elo = e->elo;
+    *lo = e->elo_lo > -ELO_CLAMPED ? e->elo_lo : NAN;
+    *hi = e->elo_hi < ELO_CLAMPED ? e->elo_hi : NAN;
+}
+
+EloEstimate match_elo_from_stored(double games, double elo, double lo, double hi)
+{
+    EloEstimate e = { .elo = elo, .elo_lo = isnan(lo) ? -INFINITY : lo, .elo_hi = isnan(hi) ? INFINITY : hi,
+                      .units = (int64_t)games / 2, .interval_known = !isnan(elo) || !isnan(lo) || !isnan(hi) };
+    if (isnan(elo) && e.interval_known) { /* a perfect score: only its bound was stored */
+        e.perfect = isnan(lo) ? -1 : 1;
+        e.elo_bound = isnan(lo) ? hi : lo;
+    }
+    return e;
+}
+
 void match_elo_text(const EloEstimate *e, char *buf, size_t len)
 {
-    if (e->interval_known)
-        snprintf(buf, len, "elo %+.1f [%+.1f, %+.1f]", shown(e->elo, 1), shown(e->elo_lo, 1),
-                 shown(e->elo_hi, 1));
-    else
+    if (e->interval_known && e->perfect) {
+        snprintf(buf, len, "elo n/a: every game %s (%s %+.1f at 95 %%, one-sided)",
+                 e->perfect > 0 ? "won" : "lost", e->perfect > 0 ? "above" : "below", shown(e->elo_bound, 1));
+    } else if (e->interval_known) {
+        char lo[32], hi[32];
+        bound_text(e->elo_lo, lo, sizeof lo);
+        bound_text(e->elo_hi, hi, sizeof hi);
+        snprintf(buf, len, "elo %+.1f [%s, %s]", shown(e->elo, 1), lo, hi);
+    } else
         snprintf(buf, len, "elo n/a: too few pairs (%lld < %d)", (long long)e->units,
                  STATS_MIN_PAIRS);
 }
@@ -172,12 +211,11 @@ int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const W
     MatchRecord rec = {
         .run_id = run.id, .weights_a = a_id, .weights_b = b_id, .games = games,
         .wins = wins, .draws = draws, .losses = losses, .penta = penta,
-        /* too few pairs: no estimate (a NaN is stored as NULL) */
-        .elo = e.interval_known ? e.elo : NAN, .elo_low = e.interval_known ? e.elo_lo : NAN,
-        .elo_high = e.interval_known ? e.elo_hi : NAN,
         .llr = ms.llr, .llr_low = ms.lower, .llr_high = ms.upper,
         .verdict = verdict_name(ms.verdict, sprt->enabled),
     };
+    /* too few pairs: no estimate; a perfect score: its bound only (a NaN is stored as NULL) */
+    match_elo_stored(&e, &rec.elo, &rec.elo_low, &rec.elo_high);
     bool interrupted = t.interrupted && !t.decided;
     if (!interrupted && store_match_put(store, &rec) < 0)
         return cli_runtime_error("%s: %s", ro->db_path, store_error(store));
@@ -380,6 +418,9 @@ const Command cmd_match = {
     "fishtest's (regularised, exact multinomial).  Before 10 pairs there is no estimate\n"
     "('elo n/a: too few pairs (N < 10) score S%') and no verdict; after that --sprt stops the\n"
     "match as soon as the log-likelihood ratio crosses a bound.  Everything is stored.\n"
+    "A perfect score has no finite Elo: 'elo n/a: every game won (above B at 95 %,\n"
+    "one-sided)' gives the bound it allows (stored as elo_low, elo and elo_high NULL); an\n"
+    "interval end beyond what the sample can bound is printed +inf or -inf (stored NULL).\n"
     "WEIGHTS may be a file, 'default' (built-in hand-set), 'material' (material only) or\n"
     "'best' (the shipped pattern weights, data/weights/VARIANT-pattern.txt).\n"
     "\n"
