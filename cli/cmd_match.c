@@ -1,16 +1,22 @@
 /* `dama match`: two weight sets on paired openings; Elo, LOS and an SPRT that stops early. */
 #include <math.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "game.h"
 #include "pipeline.h"
 #include "run_options.h"
 #include "sprt.h"
 #include "variant.h"
 
-enum { OPT_A = OPT_RUN_FIRST_FREE, OPT_B, OPT_SPRT, OPT_RESUME_M, OPT_ENGINE_A, OPT_ENGINE_B };
+enum { OPT_A = OPT_RUN_FIRST_FREE, OPT_B, OPT_SPRT, OPT_RESUME_M, OPT_ENGINE_A, OPT_ENGINE_B, OPT_NAME_A,
+       OPT_NAME_B };
+
+/* Longest name of a side (bytes). */
+#define SIDE_NAME_MAX 100
 
 bool sprt_parse(SprtConfig *sc, const char *text, char *err, size_t errlen)
 {
@@ -49,6 +55,10 @@ typedef struct MatchState {
     int64_t pairs;
     double lower, upper, llr;
     SprtVerdict verdict;
+    /* The per-game lines: the sides' names and A's results over every finished game. */
+    const char *names[2];
+    int games_total;
+    int a_wins, a_draws, a_losses;
 } MatchState;
 
 static bool on_pair(void *ctx, int pair, const double a_points[2])
@@ -130,6 +140,26 @@ static void describe_match(void *ctx, char *buf, size_t len)
         snprintf(buf + n, len - n, "  llr %.2f [%.2f, %.2f]", shown(ms->llr, 2), ms->lower, ms->upper);
 }
 
+/* A line a finished game, on a terminal (cutechess and fastchess print one): its number,
+ * who had White, the result and why, A's running score over every finished game, and the
+ * Elo over the counted pairs. */
+static void report_game(void *ctx, int index, int result, int reason, int plies)
+{
+    MatchState *ms = ctx;
+    bool a_white = index % 2 == 0; /* the runner's rule: A has White in a pair's first game */
+    bool a_won = result == (a_white ? RESULT_WHITE_WINS : RESULT_BLACK_WINS);
+    ms->a_wins += a_won;
+    ms->a_draws += result == RESULT_DRAW;
+    ms->a_losses += result != RESULT_DRAW && !a_won;
+    const char *a = ms->names[0] ? ms->names[0] : "A", *b = ms->names[1] ? ms->names[1] : "B";
+    char elo[160];
+    describe_match(ms, elo, sizeof elo);
+    fprintf(stderr, "\r\033[Kgame %d/%d: %s - %s %s (%s, %d plies)  A %d-%d-%d (W-D-L)  %s\n", index + 1,
+            ms->games_total, a_white ? a : b, a_white ? b : a,
+            result == RESULT_WHITE_WINS ? "2-0" : result == RESULT_BLACK_WINS ? "0-2" : "1-1",
+            reason_name(reason), plies, ms->a_wins, ms->a_draws, ms->a_losses, elo);
+}
+
 static const char *verdict_name(SprtVerdict v, bool enabled)
 {
     if (!enabled)
@@ -177,7 +207,7 @@ int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const W
     int code = pipeline_run_open(store, ro->db_path, "match", params, a_id, c, resume, &run);
     if (code != EXIT_OK)
         return code;
-    MatchState ms = { .sprt = sprt };
+    MatchState ms = { .sprt = sprt, .names = { c->names[0], c->names[1] }, .games_total = c->games };
     sprt_bounds(sprt->alpha, sprt->beta, &ms.lower, &ms.upper);
     c->weights[0] = a;
     c->weights[1] = b;
@@ -190,6 +220,7 @@ int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const W
     c->label = "match";
     c->on_pair = on_pair;
     c->describe = describe_match;
+    c->on_game = report_game;
     c->ctx = &ms;
     RunnerTotals t;
     bool ok = runner_play(c, &t);
@@ -245,12 +276,27 @@ static void append_side(const RunOptions *ro, int side, int64_t id, char *buf, s
         snprintf(buf + n, len - n, " %c=%lld", "ab"[side], (long long)id);
 }
 
+/* " name_a=NAME": percent-encoded (space, '%', '=', '"' and control bytes), so the name is
+ * one word of the params whatever it holds. */
+static void append_name(int side, const char *name, char *buf, size_t len)
+{
+    size_t n = strlen(buf);
+    if (!name || n >= len)
+        return;
+    n += (size_t)snprintf(buf + n, len - n, " name_%c=", "ab"[side]);
+    for (const unsigned char *p = (const unsigned char *)name; *p && n + 4 < len; p++)
+        n += (size_t)(*p <= ' ' || *p == '%' || *p == '=' || *p == '"' || *p == 0x7f
+                      ? snprintf(buf + n, len - n, "%%%02X", *p) : snprintf(buf + n, len - n, "%c", *p));
+}
+
 void match_params(const RunOptions *ro, const SprtConfig *sprt, const int64_t ids[2], char *buf,
                   size_t len)
 {
     run_options_describe(ro, buf, len);
     append_side(ro, 0, ids[0], buf, len);
     append_side(ro, 1, ids[1], buf, len);
+    append_name(0, ro->cfg.names[0], buf, len);
+    append_name(1, ro->cfg.names[1], buf, len);
     size_t n = strlen(buf);
     if (n >= len)
         return;
@@ -287,7 +333,36 @@ int match_start_engine(const RunOptions *ro, int side, const char *command, Engi
 }
 
 static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char *const paths[2],
-                              const char *const commands[2], bool resume, Weights w[2]);
+                              const char *const commands[2], const char *const given[2], bool resume,
+                              Weights w[2]);
+
+/* A name the user gave: one line of printable text, short enough for a PDN tag. */
+static bool name_ok(const char *option, const char *name)
+{
+    if (!name[0])
+        return cli_usage_error("%s: empty name", option), false;
+    if (strlen(name) > SIDE_NAME_MAX)
+        return cli_usage_error("%s: a name of at most %d bytes", option, SIDE_NAME_MAX), false;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        if (*p < ' ' || *p == 0x7f)
+            return cli_usage_error("%s: a control character in the name", option), false;
+    return true;
+}
+
+/* The sides' names: given (--name-a, --name-b), else an engine's own (its `id name=` and
+ * version), else the weights as named (default, best, a file); two equal names become
+ * "NAME (A)" and "NAME (B)", so the games always tell the sides apart. */
+static void side_names(const char *const given[2], const char *const paths[2],
+                       const EngineConfig engines[2], const char *const commands[2],
+                       char names[2][SIDE_NAME_MAX + 8])
+{
+    for (int i = 0; i < 2; i++)
+        snprintf(names[i], SIDE_NAME_MAX + 1, "%.*s", SIDE_NAME_MAX, given[i] ? given[i] : commands[i] ? engines[i].name
+                                                  : paths[i] ? paths[i] : "default");
+    if (strcmp(names[0], names[1]) == 0)
+        for (int i = 0; i < 2; i++)
+            strcat(names[i], i ? " (B)" : " (A)");
+}
 
 static int run_match(int argc, char **argv)
 {
@@ -299,13 +374,15 @@ static int run_match(int argc, char **argv)
         { "resume", no_argument, 0, OPT_RESUME_M },
         { "engine-a", required_argument, 0, OPT_ENGINE_A },
         { "engine-b", required_argument, 0, OPT_ENGINE_B },
+        { "name-a", required_argument, 0, OPT_NAME_A },
+        { "name-b", required_argument, 0, OPT_NAME_B },
         OUTSIDE_ENGINE_LONG_OPTIONS,
         { 0, 0, 0, 0 },
     };
     RunOptions ro;
     bool resume = false;
     run_options_init(&ro);
-    const char *paths[2] = { NULL, NULL }, *commands[2] = { NULL, NULL };
+    const char *paths[2] = { NULL, NULL }, *commands[2] = { NULL, NULL }, *given[2] = { NULL, NULL };
     SprtConfig sprt = { .enabled = false, .alpha = 0.05, .beta = 0.05 };
     char err[512];
     int o;
@@ -320,6 +397,12 @@ static int run_match(int argc, char **argv)
         }
         if (o == OPT_ENGINE_A || o == OPT_ENGINE_B) {
             commands[o == OPT_ENGINE_B] = optarg;
+            continue;
+        }
+        if (o == OPT_NAME_A || o == OPT_NAME_B) {
+            if (!name_ok(o == OPT_NAME_A ? "--name-a" : "--name-b", optarg))
+                return EXIT_USAGE;
+            given[o == OPT_NAME_B] = optarg;
             continue;
         }
         if (o == OPT_RESUME_M) {
@@ -353,7 +436,7 @@ static int run_match(int argc, char **argv)
     if (!run_options_finish(&ro))
         return EXIT_USAGE;
     Weights w[2] = { 0 };
-    int code = match_with_weights(&ro, &sprt, paths, commands, resume, w);
+    int code = match_with_weights(&ro, &sprt, paths, commands, given, resume, w);
     weights_free(&w[0]);
     weights_free(&w[1]);
     run_options_free(&ro);
@@ -362,7 +445,8 @@ static int run_match(int argc, char **argv)
 
 /* The rest of run_match, once the options are read: loads w (freed by the caller). */
 static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char *const paths[2],
-                              const char *const commands[2], bool resume, Weights w[2])
+                              const char *const commands[2], const char *const given[2], bool resume,
+                              Weights w[2])
 {
     char err[512];
     for (int i = 0; i < 2; i++) /* an engine's side keeps weights to probe random openings */
@@ -380,6 +464,10 @@ static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char
             return code;
         ro->cfg.engine[i] = &engines[i];
     }
+    char names[2][SIDE_NAME_MAX + 8];
+    side_names(given, paths, engines, commands, names);
+    ro->cfg.names[0] = names[0];
+    ro->cfg.names[1] = names[1];
     Store *store = pipeline_open_store(ro->db_path);
     if (!store)
         return EXIT_RUNTIME;
@@ -412,6 +500,8 @@ const Command cmd_match = {
     "  match games N wins W draws D losses L penta [LL,LD,DD+WL,WD,WW] (A's view)\n"
     "  elo E [LOW, HIGH] los P%\n"
     "  sprt elo0 X elo1 Y llr Z [LOWER, UPPER] accept-H1|accept-H0|continue\n"
+    "On a terminal, a line a finished game on stderr: its number, White - Black, the\n"
+    "result (2-0, 0-2, 1-1) and why, A's running W-D-L and the Elo so far.\n"
     "Only whole pairs count, in pair order: a game whose twin did not finish (interrupted, or\n"
     "an odd --games) is stored but left out, and so are pairs after the SPRT decided.  The\n"
     "Elo interval (95 %) and the SPRT use the pair (pentanomial) results; the LLR is\n"
@@ -428,6 +518,11 @@ const Command cmd_match = {
     "  --engine-a CMD, --engine-b CMD  an outside Hub engine for that side instead (e.g.\n"
     "                     --engine-b 'bin/dama hub'); the run's params name it\n"
     "                     (b=engine:NAME(CMD)); its games are stored with no weights\n"
+    "  --name-a NAME, --name-b NAME  the sides' names (default: an engine's own, from its\n"
+    "                     'id name=' line, else the weights as given; two equal names get\n"
+    "                     ' (A)' and ' (B)'): in the run's params (name_a=, name_b=,\n"
+    "                     percent-encoded), each game's White and Black (PDN tags, the\n"
+    "                     white_name and black_name of games.csv) and the progress lines\n"
     "  --sprt SPEC        sequential test of elo1 against elo0 (default: off)\n"
     "  --resume           continue the last match run (the same options): only the games\n"
     "                     not yet stored are played\n"

@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "test_util.h"
+#include "test_csv.h"
 #include "test_tmpdir.h"
 
 static char tmp[128];
@@ -316,6 +318,66 @@ static void test_train_gauntlet(void **state)
                                 "(SELECT count(*) FROM games g WHERE g.run_id = r.id) != 4"), 0);
 }
 
+/* Two engines of one program: each side gets a name (the engine's own, `id name=dama`
+ * version dev, made unique with " (A)" and " (B)"), in the run's params, in every game's
+ * White and Black of the PDN export, and in games.csv; A has White in a pair's first game.
+ * --name-a and --name-b replace them; a name that is empty or holds a control character is
+ * refused (exit 2). */
+static void test_engine_side_names(void **state)
+{
+    (void)state;
+    fresh_db("names");
+    char args[1024], path[300], out[1 << 15];
+    snprintf(args, sizeof args, "--engine-a '%s hub' --engine-b '%s hub' --games 2 --depth 1", dama, dama);
+    expect_run(args, 0, "match games 2");
+    char params[1024];
+    query("SELECT params FROM runs", params, sizeof params);
+    if (!strstr(params, " name_a=dama%20dev%20(A) name_b=dama%20dev%20(B)"))
+        fail_msg("params: %s", params);
+
+    snprintf(path, sizeof path, "%s/names.pdn", tmp);
+    snprintf(args, sizeof args, "pdn export --db %s --out %s", db, path);
+    test_dama_expect(args, 0, NULL);
+    char *pdn = test_read_file(path);
+    assert_non_null(pdn);
+    const char *first = strstr(pdn, "[Round \"1\"]"), *second = strstr(pdn, "[Round \"2\"]");
+    assert_non_null(first);
+    assert_non_null(second);
+    const char *w1 = strstr(first, "[White \"dama dev (A)\"]\n[Black \"dama dev (B)\"]");
+    const char *w2 = strstr(second, "[White \"dama dev (B)\"]\n[Black \"dama dev (A)\"]");
+    if (!w1 || w1 > second || !w2)
+        fail_msg("PDN:\n%s", pdn);
+    free(pdn);
+
+    snprintf(path, sizeof path, "%s/names.csv", tmp);
+    snprintf(args, sizeof args, "export --db %s games --out %s", db, path);
+    test_dama_expect(args, 0, NULL);
+    Csv *c = csv_load(path);
+    assert_int_equal(c->nrows, 3);
+    for (int r = 1; r < 3; r++) {
+        bool a_white = strcmp(csv_cell(c, r, "game_index"), "0") == 0;
+        assert_string_equal(csv_cell(c, r, "white_name"), a_white ? "dama dev (A)" : "dama dev (B)");
+        assert_string_equal(csv_cell(c, r, "black_name"), a_white ? "dama dev (B)" : "dama dev (A)");
+    }
+    csv_release(c);
+
+    fresh_db("names-given");
+    snprintf(args, sizeof args, "--engine-a '%s hub' --b default --name-a 'Scan \"3\" = x' --games 2 --depth 1", dama);
+    expect_run(args, 0, "match games 2");
+    query("SELECT value FROM pdn_tags t JOIN games g ON g.id = t.game_id WHERE g.game_index = 1 AND t.name = 'Black'",
+          out, sizeof out);
+    assert_string_equal(out, "Scan \"3\" = x");
+    query("SELECT value FROM pdn_tags t JOIN games g ON g.id = t.game_id WHERE g.game_index = 1 AND t.name = 'White'",
+          out, sizeof out);
+    assert_string_equal(out, "default");
+    query("SELECT params FROM runs", params, sizeof params);
+    if (!strstr(params, " name_a=Scan%20%223%22%20%3D%20x name_b=default"))
+        fail_msg("params: %s", params);
+    expect_run("--a default --b default --name-a '' --games 2", 2, "--name-a: empty name");
+    expect_run("--a default --b default --name-b \"$(printf 'a\\tb')\" --games 2", 2,
+               "--name-b: a control character in the name");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_clock_level),
         cmocka_unit_test(test_bad_engine_options),
         cmocka_unit_test(test_train_gauntlet),
+        cmocka_unit_test(test_engine_side_names),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
