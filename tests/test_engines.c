@@ -378,6 +378,56 @@ static void test_engine_side_names(void **state)
                "--name-b: a control character in the name");
 }
 
+/* On a terminal a match prints a line a finished game (number, White - Black by name,
+ * result and reason, A's running W-D-L, the Elo so far); without one it prints none. */
+static void test_game_lines_on_terminal(void **state)
+{
+    (void)state;
+    fresh_db("lines");
+    static char out[1 << 15];
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "script -qec '%s match --db %s --a default --b material --name-a alpha "
+             "--name-b beta --games 4 --nodes 200 --threads 1' /dev/null", dama, db);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    assert_int_equal(pclose(p), 0);
+    int w = -1, d = -1, l = -1, lw = 0, ld = 0, ll = 0;
+    const char *result = strstr(out, "match games 4 wins ");
+    if (!result || sscanf(result, "match games 4 wins %d draws %d losses %d", &w, &d, &l) != 3)
+        fail_msg("no result line:\n%s", out);
+    bool seen[4] = { false };
+    for (const char *s = out; (s = strstr(s, "game ")); s++) {
+        int k, of, gw, gd, gl;
+        char white[16], black[16], score[8];
+        if (sscanf(s, "game %d/%d: %15s - %15s %7s", &k, &of, white, black, score) != 5)
+            continue;
+        const char *wdl = strstr(s, "  A ");
+        if (of != 4 || k < 1 || k > 4 || !wdl || sscanf(wdl, "  A %d-%d-%d (W-D-L)", &gw, &gd, &gl) != 3)
+            fail_msg("game line: %.200s", s);
+        assert_string_equal(white, k % 2 ? "alpha" : "beta"); /* A has White in odd games */
+        assert_string_equal(black, k % 2 ? "beta" : "alpha");
+        assert_true(strcmp(score, "2-0") == 0 || strcmp(score, "0-2") == 0 || strcmp(score, "1-1") == 0);
+        assert_int_equal(gw + gd + gl, k); /* games finish in order with one thread */
+        seen[k - 1] = true;
+        lw = gw, ld = gd, ll = gl;
+    }
+    for (int k = 0; k < 4; k++)
+        if (!seen[k])
+            fail_msg("no line for game %d/4:\n%s", k + 1, out);
+    assert_int_equal(lw, w);
+    assert_int_equal(ld, d);
+    assert_int_equal(ll, l);
+
+    fresh_db("lines-pipe");
+    char args[512];
+    snprintf(args, sizeof args, "match --db %s --a default --b material --games 4 --nodes 200", db);
+    assert_int_equal(test_dama_run(out, sizeof out, "%s", args), 0);
+    if (strstr(out, "game 1/4:"))
+        fail_msg("a game line without a terminal:\n%s", out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -392,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_bad_engine_options),
         cmocka_unit_test(test_train_gauntlet),
         cmocka_unit_test(test_engine_side_names),
+        cmocka_unit_test(test_game_lines_on_terminal),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
