@@ -156,10 +156,9 @@ static void engine_quit(Engine *e)
     assert_int_equal(engine_wait(e, READ_TIMEOUT_MS), 0);
 }
 
-/* Start-up: id, the parameters, wait; init, ready. */
-static void engine_init(Engine *e, const char *variant)
+/* hub: id, the parameters, wait. */
+static void engine_hello(Engine *e)
 {
-    engine_start(e, variant);
     engine_send(e, "hub");
     engine_expect(e, "id", NULL, 0);
     for (;;) {
@@ -168,6 +167,13 @@ static void engine_init(Engine *e, const char *variant)
             break;
         assert_true(starts(line, "param"));
     }
+}
+
+/* Start-up: id, the parameters, wait; init, ready. */
+static void engine_init(Engine *e, const char *variant)
+{
+    engine_start(e, variant);
+    engine_hello(e);
     engine_send(e, "init");
     engine_expect(e, "ready", NULL, 0);
 }
@@ -414,10 +420,7 @@ static void test_variant_normal_plays_international(void **state)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         Engine e;
         engine_start(&e, NULL); /* turkish by default */
-        engine_send(&e, "hub");
-        engine_expect(&e, "id", NULL, 0);
-        while (!starts(engine_line(&e, READ_TIMEOUT_MS), "wait"))
-            ;
+        engine_hello(&e);
         char line[128];
         snprintf(line, sizeof line, "set-param name=variant value=%s", names[i]);
         engine_send(&e, line);
@@ -512,10 +515,7 @@ static void test_weights_names(void **state)
         Engine e;
         const char *args[] = { "--weights", names[i], NULL };
         engine_start_with(&e, args);
-        engine_send(&e, "hub");
-        engine_expect(&e, "id", NULL, 0);
-        while (!starts(engine_line(&e, READ_TIMEOUT_MS), "wait"))
-            ;
+        engine_hello(&e);
         engine_send(&e, "init");
         engine_expect(&e, "ready", NULL, 0);
         engine_quit(&e);

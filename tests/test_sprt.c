@@ -286,6 +286,17 @@ static void test_degenerate(void **state)
     assert_true(isfinite(sprt_llr_wdl(1, 0, 1, 0, 5)));
 }
 
+/* Removes a database and its WAL files. */
+static void remove_db(const char *db)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s-wal", db);
+    remove(path);
+    snprintf(path, sizeof path, "%s-shm", db);
+    remove(path);
+    remove(db);
+}
+
 /* A perfect score has no finite Elo: it is marked, with the one-sided bound it allows.
  * 30 pairs all won: q = 0.05^(1/30) = exp(-2.995732 / 30) = 0.904966, and
  * -400 log10(1 / 0.904966 - 1) = -400 log10(0.105013) = 391.50.  20 games all won: q =
@@ -352,12 +363,7 @@ static void test_match_perfect_score(void **state)
         fail_msg("matches.csv:\n%s%s", header, row);
     remove(script);
     remove(csv);
-    char path[128];
-    snprintf(path, sizeof path, "%s-wal", db);
-    remove(path);
-    snprintf(path, sizeof path, "%s-shm", db);
-    remove(path);
-    remove(db);
+    remove_db(db);
 }
 
 /* `dama match` at small samples: no "-0.0", no interval and no verdict from one pair. */
@@ -377,12 +383,7 @@ static void test_match_small_sample(void **state)
     assert_int_equal(code, 0);
     if (!strstr(out, "match games 2 ") || !strstr(out, " continue (no verdict before 10 pairs)"))
         fail_msg("match --games 2 --sprt:\n%s", out);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "%s-wal", db);
-    remove(cmd);
-    snprintf(cmd, sizeof cmd, "%s-shm", db);
-    remove(cmd);
-    remove(db);
+    remove_db(db);
 }
 
 int main(void)
