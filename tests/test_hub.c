@@ -19,6 +19,7 @@
 #include "line_reader.h"
 #include "move.h"
 #include "position.h"
+#include "search.h"
 #include "test_util.h"
 #include "variant.h"
 
@@ -526,6 +527,37 @@ static void test_weights_names(void **state)
     assert_int_equal(engine_wait(&e, READ_TIMEOUT_MS), 2);
 }
 
+/* The score scale by itself: evaluations clamped inside +-89.99, results at 100 - n/100,
+ * where pydraughts reads int(score * 100) beyond +-9000 as a win in ceil((10000 - |s|) / 2)
+ * moves. */
+static void test_score_text(void **state)
+{
+    (void)state;
+    char buf[16];
+    assert_string_equal(hub_score_to_text(0, buf, sizeof buf), "0.00");
+    assert_string_equal(hub_score_to_text(-1, buf, sizeof buf), "-0.01");
+    assert_string_equal(hub_score_to_text(1234, buf, sizeof buf), "12.34");
+    assert_string_equal(hub_score_to_text(SCORE_WIN_BOUND, buf, sizeof buf), "89.99"); /* an evaluation */
+    assert_string_equal(hub_score_to_text(-SCORE_WIN_BOUND, buf, sizeof buf), "-89.99");
+    assert_string_equal(hub_score_to_text(SCORE_WIN - 1, buf, sizeof buf), "99.99");
+    assert_string_equal(hub_score_to_text(-(SCORE_WIN - 2), buf, sizeof buf), "-99.98");
+    assert_string_equal(hub_score_to_text(SCORE_WIN - 95, buf, sizeof buf), "99.05");
+    /* the longest forced result dama can see still reads as one */
+    assert_true(atof(hub_score_to_text(SCORE_WIN - MAX_PLY, buf, sizeof buf)) > 90);
+    assert_true(atof(hub_score_to_text(SCORE_WIN_BOUND + 1, buf, sizeof buf)) > 90);
+    assert_true(atof(hub_score_to_text(-(SCORE_WIN_BOUND + 1), buf, sizeof buf)) < -90);
+
+    char err[256];
+    assert_ptr_equal(hub_variant_by_name("normal", err, sizeof err), &international_variant);
+    assert_ptr_equal(hub_variant_by_name("standard", err, sizeof err), &international_variant);
+    assert_ptr_equal(hub_variant_by_name("international", err, sizeof err), &international_variant);
+    assert_ptr_equal(hub_variant_by_name("turkish", err, sizeof err), &turkish_variant);
+    assert_null(hub_variant_by_name("losing", err, sizeof err));
+    assert_non_null(strstr(err, "does not play the variant 'losing'"));
+    assert_null(hub_variant_by_name("Normal", err, sizeof err)); /* names are exact, as Scan's */
+    assert_non_null(strstr(err, "unknown variant 'Normal'"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -543,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_refused_variant_plays_nothing),
         cmocka_unit_test(test_win_scores_scan_scale),
         cmocka_unit_test(test_weights_names),
+        cmocka_unit_test(test_score_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
