@@ -431,6 +431,42 @@ static void test_game_lines_on_terminal(void **state)
         fail_msg("a game line without a terminal:\n%s", out);
 }
 
+/* The International names of the field: an engine offering Scan's variants (normal ...)
+ * or lidraughts' (standard ...) is told its own name for International.  The engine here
+ * logs what it is told and answers every go with an illegal move (it loses at once). */
+static void test_variant_names_sent(void **state)
+{
+    (void)state;
+    static const char *const offered[][2] = {
+        { "normal killer bt frisian losing", "normal" },
+        { "standard frisian antidraughts", "standard" },
+    };
+    for (size_t i = 0; i < sizeof offered / sizeof offered[0]; i++) {
+        char path[256], log[256], args[1024];
+        snprintf(path, sizeof path, "%s/variants.sh", tmp);
+        snprintf(log, sizeof log, "%s/variants.txt", tmp);
+        unlink(log);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f, "while read -r l; do printf '%%s\\n' \"$l\" >>'%s'; case $l in\n"
+                   "hub*) echo 'id name=other'; echo 'param name=variant value=%s type=enum values=\"%s\"';"
+                   " echo wait;;\n"
+                   "init*) echo ready;; go*) echo 'done move=1-1';; quit*) exit 0;; esac; done\n",
+                log, offered[i][1], offered[i][0]);
+        fclose(f);
+        fresh_db("variants");
+        snprintf(args, sizeof args, "-v international --a default --engine-b 'sh %s' --games 2 --nodes 200", path);
+        expect_run(args, 0, "match games 2 wins 2");
+        char *said = test_read_file(log);
+        assert_non_null(said);
+        char want[128];
+        snprintf(want, sizeof want, "set-param name=variant value=%s\n", offered[i][1]);
+        if (!strstr(said, want))
+            fail_msg("offered \"%s\", the engine was told:\n%s", offered[i][0], said);
+        free(said);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -446,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_train_gauntlet),
         cmocka_unit_test(test_engine_side_names),
         cmocka_unit_test(test_game_lines_on_terminal),
+        cmocka_unit_test(test_variant_names_sent),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
