@@ -1,7 +1,6 @@
 /* `dama match`: two weight sets on paired openings; Elo, LOS and an SPRT that stops early. */
 #include <math.h>
 #include <stdio.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -356,9 +355,10 @@ static void side_names(const char *const given[2], const char *const paths[2],
                        const EngineConfig engines[2], const char *const commands[2],
                        char names[2][SIDE_NAME_MAX + 8])
 {
-    for (int i = 0; i < 2; i++)
-        snprintf(names[i], SIDE_NAME_MAX + 1, "%.*s", SIDE_NAME_MAX, given[i] ? given[i] : commands[i] ? engines[i].name
-                                                  : paths[i] ? paths[i] : "default");
+    for (int i = 0; i < 2; i++) {
+        const char *name = given[i] ? given[i] : commands[i] ? engines[i].name : paths[i] ? paths[i] : "default";
+        snprintf(names[i], SIDE_NAME_MAX + 1, "%.*s", SIDE_NAME_MAX, name);
+    }
     if (strcmp(names[0], names[1]) == 0)
         for (int i = 0; i < 2; i++)
             strcat(names[i], i ? " (B)" : " (A)");
