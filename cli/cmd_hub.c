@@ -31,6 +31,10 @@
 /* What the user may set (param lines). */
 typedef struct HubParams {
     const Variant *variant;
+    /* The last variant the GUI asked for and dama refused ("" when none was): until a
+     * variant dama plays is set, init, pos and go answer with an error, so the engine
+     * never plays a game the GUI did not ask for. */
+    char refused_variant[64];
     long hash_mb;
     char weights[1024]; /* "" = built-in */
     char rules[256];    /* "" = the official rules */
@@ -127,7 +131,9 @@ static void send_identity(Hub *h)
     send_line(h, &w);
 
     char values[256];
-    snprintf(values, sizeof values, "%s %s", international_variant.name, turkish_variant.name);
+    /* "normal" is Scan's and the Hub GUI's name of International: listed, so that a GUI
+     * looking for its name among the values finds it. */
+    snprintf(values, sizeof values, "%s normal %s", international_variant.name, turkish_variant.name);
     hub_writer_start(&w, "param");
     hub_writer_arg(&w, "name", "variant");
     hub_writer_arg(&w, "value", h->params.variant->name);
@@ -173,12 +179,15 @@ static void send_identity(Hub *h)
 static bool set_param(Hub *h, HubParams *p, const char *name, const char *value)
 {
     if (strcmp(name, "variant") == 0) {
-        const Variant *v = variant_by_name(value);
-        if (!v || !v->eval) {
-            send_error(h, "set-param: unknown variant '%s' (international or turkish)", value);
+        char why[256];
+        const Variant *v = hub_variant_by_name(value, why, sizeof why);
+        if (!v) {
+            snprintf(p->refused_variant, sizeof p->refused_variant, "%.*s", (int)strcspn(value, "\"\n"), value);
+            send_error(h, "set-param: %s; no game is played until one of them is set", why);
             return false;
         }
         p->variant = v;
+        p->refused_variant[0] = '\0';
     } else if (strcmp(name, "hash") == 0) {
         char *end;
         long mb = strtol(value, &end, 10);
@@ -215,6 +224,11 @@ static bool build_engine(Hub *h)
 {
     const Variant *v = h->params.variant;
     char err[600];
+    if (h->params.refused_variant[0]) {
+        send_error(h, "the variant '%s' was refused: set-param name=variant value=international "
+                   "(or normal) or turkish first", h->params.refused_variant);
+        return false;
+    }
     Rules rules = rules_default(v);
     if (h->params.rules[0] && !rules_parse(v, &rules, h->params.rules, err, sizeof err)) {
         send_error(h, "rules: %s", err);
@@ -258,7 +272,7 @@ static bool build_engine(Hub *h)
 /* The engine for a command that needs one: built on first use, rebuilt after set-param. */
 static bool engine_ready(Hub *h)
 {
-    return (h->searcher && !h->dirty) || build_engine(h);
+    return (h->searcher && !h->dirty && !h->params.refused_variant[0]) || build_engine(h);
 }
 
 /* ---- Position and level ---- */
@@ -397,11 +411,6 @@ static double time_budget(const HubLevel *l, double *soft)
 
 /* ---- The search ---- */
 
-static void score_text(int score, char *buf, size_t len)
-{
-    snprintf(buf, len, "%.2f", score / 100.0);
-}
-
 static void pv_text(const Variant *v, const SearchInfo *info, char *buf, size_t len)
 {
     size_t n = 0;
@@ -416,7 +425,7 @@ static void report_info(void *ctx, const SearchInfo *info)
 {
     Hub *h = ctx;
     char score[32], pv[MAX_PLY * (HUB_MOVE_MAX + 1)];
-    score_text(info->score, score, sizeof score);
+    hub_score_to_text(info->score, score, sizeof score);
     pv_text(h->variant, info, pv, sizeof pv);
     HubWriter w = { 0 };
     hub_writer_start(&w, "info");
@@ -592,9 +601,10 @@ static bool handle_line(Hub *h, const char *text)
             h->dirty = true;
     } else if (strcmp(c, "init") == 0) {
         /* The GUI waits for ready: a parameter that cannot be used is reported, then the
-         * engine starts with its default instead. */
+         * engine starts with its default instead; but never with another game than the
+         * one asked for (a refused variant: an error and no ready). */
         bool built = build_engine(h);
-        if (!built) {
+        if (!built && !h->params.refused_variant[0]) {
             h->params.weights[0] = h->params.rules[0] = '\0';
             h->params.hash_mb = HUB_HASH_DEFAULT;
             send_error(h, "init: using the built-in weights, the official rules and a %d MB hash table",
@@ -705,9 +715,11 @@ static int run_hub(int argc, char **argv)
         char err[600];
         Rules rules = rules_default(h->params.variant);
         Weights w;
+        /* the names match and the engine itself take (best, default, material, a file) */
         if (h->params.rules[0] && !rules_parse(h->params.variant, &rules, h->params.rules, err, sizeof err))
             code = cli_usage_error("--rules: %s", err);
-        else if (h->params.weights[0] && !weights_load_variant(&w, h->params.variant, h->params.weights, err, sizeof err))
+        else if (h->params.weights[0]
+                 && !pipeline_weights_by_name(&w, h->params.variant, h->params.weights, err, sizeof err))
             code = cli_usage_error("%s", err);
         else if (h->params.weights[0])
             weights_free(&w);
@@ -721,7 +733,8 @@ static int run_hub(int argc, char **argv)
 
 const Command cmd_hub = {
     "hub", "an engine for Hub and other GUIs speaking the Hub protocol (version 2)",
-    "usage: dama hub [--variant NAME] [--hash MB] [--weights FILE] [--rules OPTIONS]\n"
+    "usage: dama hub [--variant NAME] [--hash MB] [--rules OPTIONS]\n"
+    "                [--weights FILE|best|default|material]\n"
     "\n"
     "Plays through the Hub protocol, version 2 (the Hub GUI, Scan's protocol), for\n"
     "both variants: commands on stdin, one a line, answers on stdout.  The options\n"
@@ -756,12 +769,15 @@ const Command cmd_hub = {
     "  ping                answers 'pong', even during a search\n"
     "  quit                ends the engine; so does the end of input, at once\n"
     "During a search the engine prints 'info depth=D score=S nodes=N time=T nps=M\n"
-    "pv=\"...\"' after each completed iteration: score in men from the side to move\n"
-    "(-0.01; a forced win in n plies is 300 - n/100), time in seconds, nps in\n"
-    "millions of nodes a second.\n"
+    "pv=\"...\"' after each completed iteration: score in men from the side to move, on\n"
+    "Scan's scale: an evaluation within +-89.99 (-0.01), a forced win in n plies 100\n"
+    "- n/100 (99.95: a win in 5 plies), a loss the same negative; time in seconds,\n"
+    "nps in millions of nodes a second.\n"
     "\n"
     "Parameters:\n"
-    "  variant  international | turkish\n"
+    "  variant  international (or normal, Scan's name, or standard) | turkish;\n"
+    "           another name is an error, and until a variant dama plays is set,\n"
+    "           init, pos and go answer with an error rather than play another game\n"
     "  hash     the hash table in MB (1-4096), kept for the whole session\n"
     "  threads  1: the search runs on one thread\n"
     "  weights  a weights file of the variant (see 'dama weights'), or best, default\n"

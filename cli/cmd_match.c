@@ -5,12 +5,17 @@
 #include <string.h>
 
 #include "commands.h"
+#include "game.h"
 #include "pipeline.h"
 #include "run_options.h"
 #include "sprt.h"
 #include "variant.h"
 
-enum { OPT_A = OPT_RUN_FIRST_FREE, OPT_B, OPT_SPRT, OPT_RESUME_M, OPT_ENGINE_A, OPT_ENGINE_B };
+enum { OPT_A = OPT_RUN_FIRST_FREE, OPT_B, OPT_SPRT, OPT_RESUME_M, OPT_ENGINE_A, OPT_ENGINE_B, OPT_NAME_A,
+       OPT_NAME_B };
+
+/* Longest name of a side (bytes). */
+#define SIDE_NAME_MAX 100
 
 bool sprt_parse(SprtConfig *sc, const char *text, char *err, size_t errlen)
 {
@@ -49,6 +54,10 @@ typedef struct MatchState {
     int64_t pairs;
     double lower, upper, llr;
     SprtVerdict verdict;
+    /* The per-game lines: the sides' names and A's results over every finished game. */
+    const char *names[2];
+    int games_total;
+    int a_wins, a_draws, a_losses;
 } MatchState;
 
 static bool on_pair(void *ctx, int pair, const double a_points[2])
@@ -70,12 +79,51 @@ static double shown(double x, int decimals)
     return fabs(x) < 0.5 * pow(10.0, -decimals) ? 0.0 : x;
 }
 
+/* An interval end as printed: "+inf" or "-inf" where the clamp (or NULL) stands. */
+static void bound_text(double x, char *buf, size_t len)
+{
+    if (isnan(x) || fabs(x) >= ELO_CLAMPED)
+        snprintf(buf, len, "%sinf", isnan(x) || x > 0 ? "+" : "-");
+    else
+        snprintf(buf, len, "%+.1f", shown(x, 1));
+}
+
+void match_elo_stored(const EloEstimate *e, double *elo, double *lo, double *hi)
+{
+    *elo = *lo = *hi = NAN;
+    if (!e->interval_known)
+        return;
+    if (e->perfect) {
+        *(e->perfect > 0 ? lo : hi) = e->elo_bound;
+        return;
+    }
+    *elo = e->elo;
+    *lo = e->elo_lo > -ELO_CLAMPED ? e->elo_lo : NAN;
+    *hi = e->elo_hi < ELO_CLAMPED ? e->elo_hi : NAN;
+}
+
+EloEstimate match_elo_from_stored(double games, double elo, double lo, double hi)
+{
+    EloEstimate e = { .elo = elo, .elo_lo = isnan(lo) ? -INFINITY : lo, .elo_hi = isnan(hi) ? INFINITY : hi,
+                      .units = (int64_t)games / 2, .interval_known = !isnan(elo) || !isnan(lo) || !isnan(hi) };
+    if (isnan(elo) && e.interval_known) { /* a perfect score: only its bound was stored */
+        e.perfect = isnan(lo) ? -1 : 1;
+        e.elo_bound = isnan(lo) ? hi : lo;
+    }
+    return e;
+}
+
 void match_elo_text(const EloEstimate *e, char *buf, size_t len)
 {
-    if (e->interval_known)
-        snprintf(buf, len, "elo %+.1f [%+.1f, %+.1f]", shown(e->elo, 1), shown(e->elo_lo, 1),
-                 shown(e->elo_hi, 1));
-    else
+    if (e->interval_known && e->perfect) {
+        snprintf(buf, len, "elo n/a: every game %s (%s %+.1f at 95 %%, one-sided)",
+                 e->perfect > 0 ? "won" : "lost", e->perfect > 0 ? "above" : "below", shown(e->elo_bound, 1));
+    } else if (e->interval_known) {
+        char lo[32], hi[32];
+        bound_text(e->elo_lo, lo, sizeof lo);
+        bound_text(e->elo_hi, hi, sizeof hi);
+        snprintf(buf, len, "elo %+.1f [%s, %s]", shown(e->elo, 1), lo, hi);
+    } else
         snprintf(buf, len, "elo n/a: too few pairs (%lld < %d)", (long long)e->units,
                  STATS_MIN_PAIRS);
 }
@@ -89,6 +137,26 @@ static void describe_match(void *ctx, char *buf, size_t len)
     size_t n = strlen(buf);
     if (ms->sprt->enabled && n < len)
         snprintf(buf + n, len - n, "  llr %.2f [%.2f, %.2f]", shown(ms->llr, 2), ms->lower, ms->upper);
+}
+
+/* A line a finished game, on a terminal (cutechess and fastchess print one): its number,
+ * who had White, the result and why, A's running score over every finished game, and the
+ * Elo over the counted pairs. */
+static void report_game(void *ctx, int index, int result, int reason, int plies)
+{
+    MatchState *ms = ctx;
+    bool a_white = index % 2 == 0; /* the runner's rule: A has White in a pair's first game */
+    bool a_won = result == (a_white ? RESULT_WHITE_WINS : RESULT_BLACK_WINS);
+    ms->a_wins += a_won;
+    ms->a_draws += result == RESULT_DRAW;
+    ms->a_losses += result != RESULT_DRAW && !a_won;
+    const char *a = ms->names[0] ? ms->names[0] : "A", *b = ms->names[1] ? ms->names[1] : "B";
+    char elo[160];
+    describe_match(ms, elo, sizeof elo);
+    fprintf(stderr, "\r\033[Kgame %d/%d: %s - %s %s (%s, %d plies)  A %d-%d-%d (W-D-L)  %s\n", index + 1,
+            ms->games_total, a_white ? a : b, a_white ? b : a,
+            result == RESULT_WHITE_WINS ? "2-0" : result == RESULT_BLACK_WINS ? "0-2" : "1-1",
+            reason_name(reason), plies, ms->a_wins, ms->a_draws, ms->a_losses, elo);
 }
 
 static const char *verdict_name(SprtVerdict v, bool enabled)
@@ -138,7 +206,7 @@ int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const W
     int code = pipeline_run_open(store, ro->db_path, "match", params, a_id, c, resume, &run);
     if (code != EXIT_OK)
         return code;
-    MatchState ms = { .sprt = sprt };
+    MatchState ms = { .sprt = sprt, .names = { c->names[0], c->names[1] }, .games_total = c->games };
     sprt_bounds(sprt->alpha, sprt->beta, &ms.lower, &ms.upper);
     c->weights[0] = a;
     c->weights[1] = b;
@@ -151,6 +219,7 @@ int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const W
     c->label = "match";
     c->on_pair = on_pair;
     c->describe = describe_match;
+    c->on_game = report_game;
     c->ctx = &ms;
     RunnerTotals t;
     bool ok = runner_play(c, &t);
@@ -172,12 +241,11 @@ int pipeline_match(Store *store, RunOptions *ro, const SprtConfig *sprt, const W
     MatchRecord rec = {
         .run_id = run.id, .weights_a = a_id, .weights_b = b_id, .games = games,
         .wins = wins, .draws = draws, .losses = losses, .penta = penta,
-        /* too few pairs: no estimate (a NaN is stored as NULL) */
-        .elo = e.interval_known ? e.elo : NAN, .elo_low = e.interval_known ? e.elo_lo : NAN,
-        .elo_high = e.interval_known ? e.elo_hi : NAN,
         .llr = ms.llr, .llr_low = ms.lower, .llr_high = ms.upper,
         .verdict = verdict_name(ms.verdict, sprt->enabled),
     };
+    /* too few pairs: no estimate; a perfect score: its bound only (a NaN is stored as NULL) */
+    match_elo_stored(&e, &rec.elo, &rec.elo_low, &rec.elo_high);
     bool interrupted = t.interrupted && !t.decided;
     if (!interrupted && store_match_put(store, &rec) < 0)
         return cli_runtime_error("%s: %s", ro->db_path, store_error(store));
@@ -207,12 +275,27 @@ static void append_side(const RunOptions *ro, int side, int64_t id, char *buf, s
         snprintf(buf + n, len - n, " %c=%lld", "ab"[side], (long long)id);
 }
 
+/* " name_a=NAME": percent-encoded (space, '%', '=', '"' and control bytes), so the name is
+ * one word of the params whatever it holds. */
+static void append_name(int side, const char *name, char *buf, size_t len)
+{
+    size_t n = strlen(buf);
+    if (!name || n >= len)
+        return;
+    n += (size_t)snprintf(buf + n, len - n, " name_%c=", "ab"[side]);
+    for (const unsigned char *p = (const unsigned char *)name; *p && n + 4 < len; p++)
+        n += (size_t)(*p <= ' ' || *p == '%' || *p == '=' || *p == '"' || *p == 0x7f
+                      ? snprintf(buf + n, len - n, "%%%02X", *p) : snprintf(buf + n, len - n, "%c", *p));
+}
+
 void match_params(const RunOptions *ro, const SprtConfig *sprt, const int64_t ids[2], char *buf,
                   size_t len)
 {
     run_options_describe(ro, buf, len);
     append_side(ro, 0, ids[0], buf, len);
     append_side(ro, 1, ids[1], buf, len);
+    append_name(0, ro->cfg.names[0], buf, len);
+    append_name(1, ro->cfg.names[1], buf, len);
     size_t n = strlen(buf);
     if (n >= len)
         return;
@@ -249,7 +332,37 @@ int match_start_engine(const RunOptions *ro, int side, const char *command, Engi
 }
 
 static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char *const paths[2],
-                              const char *const commands[2], bool resume, Weights w[2]);
+                              const char *const commands[2], const char *const given[2], bool resume,
+                              Weights w[2]);
+
+/* A name the user gave: one line of printable text, short enough for a PDN tag. */
+static bool name_ok(const char *option, const char *name)
+{
+    if (!name[0])
+        return cli_usage_error("%s: empty name", option), false;
+    if (strlen(name) > SIDE_NAME_MAX)
+        return cli_usage_error("%s: a name of at most %d bytes", option, SIDE_NAME_MAX), false;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        if (*p < ' ' || *p == 0x7f)
+            return cli_usage_error("%s: a control character in the name", option), false;
+    return true;
+}
+
+/* The sides' names: given (--name-a, --name-b), else an engine's own (its `id name=` and
+ * version), else the weights as named (default, best, a file); two equal names become
+ * "NAME (A)" and "NAME (B)", so the games always tell the sides apart. */
+static void side_names(const char *const given[2], const char *const paths[2],
+                       const EngineConfig engines[2], const char *const commands[2],
+                       char names[2][SIDE_NAME_MAX + 8])
+{
+    for (int i = 0; i < 2; i++) {
+        const char *name = given[i] ? given[i] : commands[i] ? engines[i].name : paths[i] ? paths[i] : "default";
+        snprintf(names[i], SIDE_NAME_MAX + 1, "%.*s", SIDE_NAME_MAX, name);
+    }
+    if (strcmp(names[0], names[1]) == 0)
+        for (int i = 0; i < 2; i++)
+            strcat(names[i], i ? " (B)" : " (A)");
+}
 
 static int run_match(int argc, char **argv)
 {
@@ -261,13 +374,15 @@ static int run_match(int argc, char **argv)
         { "resume", no_argument, 0, OPT_RESUME_M },
         { "engine-a", required_argument, 0, OPT_ENGINE_A },
         { "engine-b", required_argument, 0, OPT_ENGINE_B },
+        { "name-a", required_argument, 0, OPT_NAME_A },
+        { "name-b", required_argument, 0, OPT_NAME_B },
         OUTSIDE_ENGINE_LONG_OPTIONS,
         { 0, 0, 0, 0 },
     };
     RunOptions ro;
     bool resume = false;
     run_options_init(&ro);
-    const char *paths[2] = { NULL, NULL }, *commands[2] = { NULL, NULL };
+    const char *paths[2] = { NULL, NULL }, *commands[2] = { NULL, NULL }, *given[2] = { NULL, NULL };
     SprtConfig sprt = { .enabled = false, .alpha = 0.05, .beta = 0.05 };
     char err[512];
     int o;
@@ -282,6 +397,12 @@ static int run_match(int argc, char **argv)
         }
         if (o == OPT_ENGINE_A || o == OPT_ENGINE_B) {
             commands[o == OPT_ENGINE_B] = optarg;
+            continue;
+        }
+        if (o == OPT_NAME_A || o == OPT_NAME_B) {
+            if (!name_ok(o == OPT_NAME_A ? "--name-a" : "--name-b", optarg))
+                return EXIT_USAGE;
+            given[o == OPT_NAME_B] = optarg;
             continue;
         }
         if (o == OPT_RESUME_M) {
@@ -315,7 +436,7 @@ static int run_match(int argc, char **argv)
     if (!run_options_finish(&ro))
         return EXIT_USAGE;
     Weights w[2] = { 0 };
-    int code = match_with_weights(&ro, &sprt, paths, commands, resume, w);
+    int code = match_with_weights(&ro, &sprt, paths, commands, given, resume, w);
     weights_free(&w[0]);
     weights_free(&w[1]);
     run_options_free(&ro);
@@ -324,7 +445,8 @@ static int run_match(int argc, char **argv)
 
 /* The rest of run_match, once the options are read: loads w (freed by the caller). */
 static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char *const paths[2],
-                              const char *const commands[2], bool resume, Weights w[2])
+                              const char *const commands[2], const char *const given[2], bool resume,
+                              Weights w[2])
 {
     char err[512];
     for (int i = 0; i < 2; i++) /* an engine's side keeps weights to probe random openings */
@@ -342,6 +464,10 @@ static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char
             return code;
         ro->cfg.engine[i] = &engines[i];
     }
+    char names[2][SIDE_NAME_MAX + 8];
+    side_names(given, paths, engines, commands, names);
+    ro->cfg.names[0] = names[0];
+    ro->cfg.names[1] = names[1];
     Store *store = pipeline_open_store(ro->db_path);
     if (!store)
         return EXIT_RUNTIME;
@@ -374,20 +500,31 @@ const Command cmd_match = {
     "  match games N wins W draws D losses L penta [LL,LD,DD+WL,WD,WW] (A's view)\n"
     "  elo E [LOW, HIGH] los P%\n"
     "  sprt elo0 X elo1 Y llr Z [LOWER, UPPER] accept-H1|accept-H0|continue\n"
-    "Only whole pairs count, in pair order: a game whose twin did not finish\n"
-    "(interrupted, or an odd --games) is stored but left out, and so are pairs after\n"
-    "the SPRT decided.  The Elo interval (95 %) and the SPRT use the pair\n"
-    "(pentanomial) results; the LLR is fishtest's (regularised, exact multinomial).\n"
-    "Before 10 pairs there is no estimate ('elo n/a: too few pairs (N < 10) score\n"
-    "S%') and no verdict; after that --sprt stops the match as soon as the\n"
-    "log-likelihood ratio crosses a bound.  Everything is stored.  WEIGHTS may be a\n"
-    "file, 'default' (built-in hand-set), 'material' (material only) or 'best' (the\n"
-    "shipped pattern weights, data/weights/VARIANT-pattern.txt).\n"
+    "On a terminal, a line a finished game on stderr: its number, White - Black, the\n"
+    "result (2-0, 0-2, 1-1) and why, A's running W-D-L and the Elo so far.  Only\n"
+    "whole pairs count, in pair order: a game whose twin did not finish (interrupted,\n"
+    "or an odd --games) is stored but left out, and so are pairs after the SPRT\n"
+    "decided.  The Elo interval (95 %) and the SPRT use the pair (pentanomial)\n"
+    "results; the LLR is fishtest's (regularised, exact multinomial).  Before 10\n"
+    "pairs there is no estimate ('elo n/a: too few pairs (N < 10) score S%') and no\n"
+    "verdict; after that --sprt stops the match as soon as the log-likelihood ratio\n"
+    "crosses a bound.  Everything is stored.  A perfect score has no finite Elo: 'elo\n"
+    "n/a: every game won (above B at 95 %, one-sided)' gives the bound it allows\n"
+    "(stored as elo_low; elo and elo_high NULL); an interval end the sample cannot\n"
+    "bound is +inf or -inf (stored NULL).  WEIGHTS may be a file, 'default' (built-in\n"
+    "hand-set), 'material' (material only) or 'best' (the shipped pattern weights,\n"
+    "data/weights/VARIANT-pattern.txt).\n"
     "\n"
     "  --a FILE, --b FILE the two weight sets\n"
     "  --engine-a CMD, --engine-b CMD  an outside Hub engine for that side instead\n"
     "                     (e.g. --engine-b 'bin/dama hub'); the run's params name it\n"
     "                     (b=engine:NAME(CMD)); its games are stored with no weights\n"
+    "  --name-a NAME, --name-b NAME  the sides' names (default: an engine's\n"
+    "                     own, from its 'id name=' line, else the weights as given;\n"
+    "                     two equal names get ' (A)' and ' (B)'): in the run's params\n"
+    "                     (name_a=, name_b=, percent-encoded), each game's White and\n"
+    "                     Black (PDN tags; white_name, black_name in games.csv) and\n"
+    "                     the progress lines\n"
     "  --sprt SPEC        sequential test of elo1 against elo0 (default: off)\n"
     "  --resume           continue the last match run (the same options): only the\n"
     "                     games not yet stored are played\n"

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -19,7 +20,7 @@ enum { OPT_P_DB = OPT_FIRST_FREE, OPT_P_RUN, OPT_P_GAME, OPT_P_OUT };
 /* The tags dama writes for a game it played (an imported game keeps the tags it had). */
 typedef struct MadeTags {
     StorePdnTag tags[12];
-    char text[12][96];
+    char text[12][128]; /* a side's name: up to 100 bytes and " (A)" */
     int n;
 } MadeTags;
 
@@ -46,10 +47,16 @@ static void make_tags(MadeTags *t, const StoredGame *g, const StoredPdn *p)
         made_tag(t, "Date", "%04d.%02d.%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
     if (r->has_index)
         made_tag(t, "Round", "%d", r->game_index + 1);
-    /* In a game a person played (dama play, dama serve) the side without weights is theirs. */
+    /* The players' names stored with the game (a match's sides) come first; in a game a
+     * person played (dama play, dama serve) the side without weights is theirs. */
     bool play = strcmp(p->run_kind, "play") == 0;
-    made_tag(t, "White", "%s", play && r->white_weights_id <= 0 ? "human" : "dama");
-    made_tag(t, "Black", "%s", play && r->black_weights_id <= 0 ? "human" : "dama");
+    const char *stored[2] = { NULL, NULL };
+    for (int i = 0; i < p->ntags; i++)
+        for (int side = 0; side < 2; side++)
+            if (!stored[side] && strcasecmp(p->tags[i].name, side ? "Black" : "White") == 0)
+                stored[side] = p->tags[i].value;
+    made_tag(t, "White", "%s", stored[0] ? stored[0] : play && r->white_weights_id <= 0 ? "human" : "dama");
+    made_tag(t, "Black", "%s", stored[1] ? stored[1] : play && r->black_weights_id <= 0 ? "human" : "dama");
     made_tag(t, "DamaRun", "%lld", (long long)r->run_id);
     if (r->has_index)
         made_tag(t, "DamaGameIndex", "%d", r->game_index);

@@ -299,8 +299,7 @@ static int print_summary(Store *store, const char *variant, int64_t train_id, in
             return cli_runtime_error("%s", store_error(store));
         if (mr.found) {
             /* A match of too few pairs stored no estimate (NULL: NaN here). */
-            EloEstimate e = { .elo = mr.value[1], .elo_lo = mr.value[2], .elo_hi = mr.value[3],
-                              .units = (int64_t)mr.value[0] / 2, .interval_known = !isnan(mr.value[2]) };
+            EloEstimate e = match_elo_from_stored(mr.value[0], mr.value[1], mr.value[2], mr.value[3]);
             char elo[96];
             match_elo_text(&e, elo, sizeof elo);
             printf("  generation %d: %s: %s llr %.2f over %.0f games (%s)\n", gen,

@@ -107,9 +107,15 @@ bool pipeline_run_close(Store *store, const char *db_path, PipelineRun *run, con
  * the run; *run_id gets its id (may be NULL).  Returns an exit code (errors printed). */
 int pipeline_selfplay(Store *store, RunOptions *ro, const Weights *weights, int64_t weights_id,
                       const char *params, RunResume resume, int64_t *run_id);
-/* "elo E [LOW, HIGH]", or "elo n/a: too few pairs (N < 10)" when e has no interval: the one
- * way match results are shown (never "-0.0", never an interval of a handful of games). */
+/* "elo E [LOW, HIGH]" (an end at the clamp is +inf or -inf), "elo n/a: every game won
+ * (above B at 95 %, one-sided)" for a perfect score, whose Elo is infinite, or "elo n/a: too
+ * few pairs (N < 10)" when e has no interval: the one way match results are shown (never
+ * "-0.0", never an interval of a handful of games, never a finite Elo of a perfect score). */
 void match_elo_text(const EloEstimate *e, char *buf, size_t len);
+/* The Elo, low and high of e as stored (NaN, stored as NULL, where there is no number: too
+ * few pairs, the far end and the point of a perfect score, an end at the clamp), and back. */
+void match_elo_stored(const EloEstimate *e, double *elo, double *lo, double *hi);
+EloEstimate match_elo_from_stored(double games, double elo, double lo, double hi);
 /* A match run's params: ro's settings, the weights ids of A and B (or the outside engines
  * of ro->cfg.engine, by name and command) and the SPRT. */
 void match_params(const RunOptions *ro, const SprtConfig *sprt, const int64_t ids[2], char *buf,

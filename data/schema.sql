@@ -202,6 +202,8 @@ CREATE TABLE pdn_games (
 );
 
 -- An imported game's tags in the order read (Result, GameType and FEN come from the game).
+-- A game dama played has here only its players' names, when it has them (a match's
+-- sides): White (seq 0) and Black (seq 1).
 CREATE TABLE pdn_tags (
     game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
     seq      INTEGER NOT NULL,

@@ -1,10 +1,12 @@
 /* Hub position and move text (hub_text.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bitboard.h"
 #include "hub_text.h"
 #include "move.h"
+#include "search.h"
 #include "variant.h"
 
 /* The squares in Hub order; returns how many.  Numbered boards (International): by number,
@@ -179,4 +181,43 @@ bool hub_move_from_text(const Variant *v, const Position *pos, const Rules *rule
     else
         snprintf(err, errlen, "illegal move '%s' in this position", shown(text, q, sizeof q));
     return false;
+}
+
+const Variant *hub_variant_by_name(const char *name, char *err, size_t errlen)
+{
+    /* Draughts games other engines play and dama does not: named as such, not as unknown. */
+    static const char *const others[] = {
+        "killer", "bt", "breakthrough", "frisian", "frysk", "frysk!", "losing", "antidraughts",
+        "russian", "brazilian", "english", "italian", "checkers", "canadian", "pool", "czech",
+    };
+    const Variant *v = variant_by_name(name);
+    if (!v && (strcmp(name, "normal") == 0 || strcmp(name, "standard") == 0))
+        v = &international_variant;
+    if (v && v->eval)
+        return v;
+    bool other = false;
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        other |= strcmp(name, others[i]) == 0;
+    char quoted[64];
+    snprintf(err, errlen, "%s variant '%s': dama plays international (also called normal or "
+             "standard) and turkish", other ? "dama does not play the" : "unknown",
+             shown(name, quoted, sizeof quoted));
+    return NULL;
+}
+
+char *hub_score_to_text(int score, char *buf, size_t len)
+{
+    int shown_score;
+    if (score > SCORE_WIN_BOUND || score < -SCORE_WIN_BOUND) {
+        int plies = SCORE_WIN - (score < 0 ? -score : score);
+        if (plies > HUB_SCORE_WIN - HUB_SCORE_EVAL_MAX - 1)
+            plies = HUB_SCORE_WIN - HUB_SCORE_EVAL_MAX - 1; /* never inside the evaluations */
+        shown_score = score < 0 ? -(HUB_SCORE_WIN - plies) : HUB_SCORE_WIN - plies;
+    } else {
+        shown_score = score > HUB_SCORE_EVAL_MAX ? HUB_SCORE_EVAL_MAX
+                      : score < -HUB_SCORE_EVAL_MAX ? -HUB_SCORE_EVAL_MAX : score;
+    }
+    snprintf(buf, len, "%s%d.%02d", shown_score < 0 ? "-" : "", abs(shown_score) / 100,
+             abs(shown_score) % 100);
+    return buf;
 }

@@ -50,4 +50,21 @@ char *hub_move_to_text(const Variant *v, const Move *move, char *buf, size_t len
 bool hub_move_from_text(const Variant *v, const Position *pos, const Rules *rules, const char *text,
                         Move *move, char *err, size_t errlen);
 
+/* The variant a Hub GUI or engine names with `set-param name=variant`: dama's own names and
+ * short names, and those of the field: "normal" (Scan and the Hub GUI) and "standard"
+ * (lidraughts, pydraughts) are International.  NULL with a one-line reason in err for a
+ * draughts game dama does not play (Scan's killer, bt, frisian, losing; pydraughts' others)
+ * and for a name it does not know. */
+const Variant *hub_variant_by_name(const char *name, char *err, size_t errlen);
+
+/* Scores in men, on Scan's scale, so that Hub GUIs and Scan-based tools (pydraughts) tell a
+ * result from an evaluation: an evaluation is shown within +-HUB_SCORE_EVAL_MAX (89.99 men);
+ * a forced win in n plies is 100 - n/100 (99.95: a win in 5 plies), a loss in n plies
+ * -(100 - n/100), as Scan 3.1 prints them (10000 - n hundredths).  score is the search's
+ * (hundredths of a man from the side to move; SCORE_WIN - n for a win in n plies). */
+#define HUB_SCORE_EVAL_MAX 8999
+#define HUB_SCORE_WIN 10000
+/* The Hub text of score ("-0.35", "99.95") into buf (at least 16 bytes); returns buf. */
+char *hub_score_to_text(int score, char *buf, size_t len);
+
 #endif

@@ -227,14 +227,17 @@ static bool word_in(const char *word, const char *list)
     return false;
 }
 
-/* The value to give the engine's variant parameter: dama's name, or Scan's "normal" for
- * International; NULL when the engine offers neither. */
+/* The value to give the engine's variant parameter: dama's name, or for International
+ * Scan's "normal" or lidraughts' "standard" (the names `dama hub` reads too); NULL when the
+ * engine offers none of them. */
 static const char *variant_value(const Variant *v, const Startup *su)
 {
     if (!su->has_variant_param || !su->variant_values[0] || word_in(v->name, su->variant_values))
         return su->has_variant_param || v == &international_variant ? v->name : NULL;
-    if (v == &international_variant && word_in("normal", su->variant_values))
-        return "normal";
+    static const char *const other_names[] = { "normal", "standard" };
+    for (size_t i = 0; v == &international_variant && i < sizeof other_names / sizeof *other_names; i++)
+        if (word_in(other_names[i], su->variant_values))
+            return other_names[i];
     return NULL;
 }
 

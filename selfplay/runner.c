@@ -31,6 +31,7 @@ typedef struct Finished {
     int index;
     Position opening;
     int64_t white_weights_id, black_weights_id;
+    const char *white_name, *black_name;
 } Finished;
 
 typedef struct Writer {
@@ -103,6 +104,8 @@ static bool writer_flush(Writer *w)
             .game_index = f->index,
             .positions = f->game.positions,
             .npositions = f->game.npositions,
+            .white_name = f->white_name,
+            .black_name = f->black_name,
         };
     }
     if (ok)
@@ -282,6 +285,8 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
             Player *white = player[w_player], *black = player[!w_player];
             f.white_weights_id = cfg->weights_id[w_player];
             f.black_weights_id = cfg->weights_id[!w_player];
+            f.white_name = cfg->names[w_player];
+            f.black_name = cfg->names[!w_player];
             if (!play_game(&cfg->setup, white, black, &f.opening, cfg->seed + (uint64_t)index, cfg->stop,
                            &f.game))
                 continue; /* interrupted (or out of memory): this game is lost, no other */
@@ -290,7 +295,12 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
                 if (f.game.failure[0]) /* an engine lost by failing: said, and the run goes on */
                     fprintf(stderr, "%sgame %d: %s (%s)\n", cfg->progress ? "\n" : "", index,
                             f.game.failure, reason_name(f.game.reason));
-                writer_add(&w, &f);
+                int result = f.game.result, reason = f.game.reason, plies = f.game.plies;
+                writer_add(&w, &f); /* the game's own memory is the batch's now */
+                if (cfg->progress && cfg->on_game) {
+                    cfg->on_game(cfg->ctx, index, result, reason, plies);
+                    last_progress = 0;
+                }
                 if (cfg->progress && now_seconds() - last_progress > 0.5) {
                     print_progress(&w, false);
                     last_progress = now_seconds();

@@ -25,6 +25,8 @@ typedef struct RunnerConfig {
     int64_t weights_id[2];        /* 0 for an outside engine (stored as NULL) */
     const EngineConfig *engine[2];/* non-NULL: that side is this outside engine, one process
                                      per worker thread */
+    const char *names[2];         /* players A and B's names, stored with each game as its
+                                     White and Black; NULL = none (self-play) */
     const OpeningBook *book;      /* openings by pair index, cycling; NULL = random plies */
     int random_plies;
     int opening_balance;          /* random openings: |probe score| allowed, hundredths of a man */
@@ -44,6 +46,11 @@ typedef struct RunnerConfig {
      * timing; a_points are player A's points in the pair's two games (0, 0.5 or 1 each).
      * Returning false stops the run (an SPRT decision): later pairs are not counted. */
     bool (*on_pair)(void *ctx, int pair, const double a_points[2]);
+    /* Called (under the writer's lock, with progress on) for each game as it finishes, in
+     * the order they finish, after on_pair saw any pair it completed: a line of its own
+     * about it (a match's result line); may be NULL.  The progress line is drawn again
+     * after it.  result is an enum Result, reason an enum Reason. */
+    void (*on_game)(void *ctx, int index, int result, int reason, int plies);
     /* Appends to the progress line (e.g. the running Elo); may be NULL. */
     void (*describe)(void *ctx, char *buf, size_t len);
     void *ctx;

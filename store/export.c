@@ -7,7 +7,8 @@
  *                bench_signature, params
  *   games        game_id, run_id, pair_id, opening_id, opening_fen, white_weights_id,
  *                black_weights_id, result, reason, plies, mars, npositions, seed, created_at,
- *                run_kind, game_index, moves
+ *                run_kind, game_index, moves, white_name, black_name (the players: a
+ *                match's sides, an imported game's White and Black tags; NULL = none)
  *   positions    game_id, ply, white_men, white_kings, black_men, black_kings (int64 with the
  *                bitboard's bits), side, score (NULL = none), capture_pending, result
  *   summary      run_id, run_kind, run_status, games, white_wins, draws, black_wins, white_mars,
@@ -54,7 +55,10 @@ static const struct ExportQuery {
     { "games",
       "SELECT g.id AS game_id, g.run_id, g.pair_id, g.opening_id, o.fen AS opening_fen,"
       " g.white_weights_id, g.black_weights_id, g.result, g.reason, g.plies, g.mars,"
-      " g.npositions, g.seed, g.created_at, r.kind AS run_kind, g.game_index, g.moves, g.variant"
+      " g.npositions, g.seed, g.created_at, r.kind AS run_kind, g.game_index, g.moves,"
+      " (SELECT value FROM pdn_tags t WHERE t.game_id = g.id AND t.name = 'White' COLLATE NOCASE ORDER BY seq LIMIT 1) AS white_name,"
+      " (SELECT value FROM pdn_tags t WHERE t.game_id = g.id AND t.name = 'Black' COLLATE NOCASE ORDER BY seq LIMIT 1) AS black_name,"
+      " g.variant"
       " FROM games g JOIN runs r ON r.id = g.run_id LEFT JOIN openings o ON o.id = g.opening_id"
       " WHERE " RUN_FILTER("g.run_id") " AND " VARIANT_FILTER " ORDER BY g.id" },
     { "positions",

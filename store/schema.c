@@ -19,6 +19,8 @@
     ");\n" \
     "\n" \
     "-- An imported game's tags in the order read (Result, GameType and FEN come from the game).\n" \
+    "-- A game dama played has here only its players' names, when it has them (a match's\n" \
+    "-- sides): White (seq 0) and Black (seq 1).\n" \
     "CREATE TABLE pdn_tags (\n" \
     "    game_id  INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,\n" \
     "    seq      INTEGER NOT NULL,\n" \

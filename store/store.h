@@ -42,6 +42,10 @@ typedef struct GameRecord {
      * never stored twice.  has_index false = none (NULL, as in files before schema v3). */
     bool has_index;
     int game_index;
+    /* The players' names (a match's sides: `--name-a`, an engine's `id name=`); NULL =
+     * none.  Stored as the game's PDN tags White and Black (pdn_tags, where an imported
+     * game keeps its players too), which the PDN export and games.csv read back. */
+    const char *white_name, *black_name;
 } GameRecord;
 
 /* A game read back: rec's pointers point into the owned fields; free with store_game_free. */

@@ -274,6 +274,20 @@ bool store_game_insert(Store *s, const GameRecord *g, int index, int64_t *id_out
         }
         sqlite3_reset(st);
     }
+    /* The players' names: the White and Black tags a PDN export writes (seq 0 and 1; an
+     * imported game's tags are stored by the import, with no names here). */
+    const char *names[2] = { g->white_name, g->black_name };
+    for (int i = 0; i < 2; i++) {
+        if (!names[i])
+            continue;
+        st = store_stmt(s, STMT_PDN_TAG_INSERT);
+        store_bind_int(s, st, 1, game_id);
+        store_bind_int(s, st, 2, i);
+        store_bind_text(s, st, 3, i ? "Black" : "White");
+        store_bind_text(s, st, 4, names[i]);
+        snprintf(what, sizeof what, "game %d of the batch, its players' names", index);
+        if (!step_done(s, st, what)) return false;
+    }
     return true;
 }
 

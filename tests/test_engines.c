@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "test_util.h"
+#include "test_csv.h"
 #include "test_tmpdir.h"
 
 static char tmp[128];
@@ -178,10 +180,13 @@ static void test_crash_mid_game(void **state)
     broken("crash", NULL, "engine-crash", ""); /* restarted for each next game */
 }
 
+/* The timeout also bounds the engine's start-up, which under the sanitizers (the shadow
+ * memory mapped at start) took 0.13 to 0.32 s on a loaded machine: more room there. */
 static void test_no_answer(void **state)
 {
     (void)state;
-    broken("silent", NULL, "time-forfeit", "--engine-timeout 200 --engine-margin 100");
+    broken("silent", NULL, "time-forfeit",
+           test_sanitized() ? "--engine-timeout 1500 --engine-margin 100" : "--engine-timeout 200 --engine-margin 100");
 }
 
 /* Runs a match (args after --db, "%s" standing for the logging engine) of 2 games and
@@ -316,6 +321,152 @@ static void test_train_gauntlet(void **state)
                                 "(SELECT count(*) FROM games g WHERE g.run_id = r.id) != 4"), 0);
 }
 
+/* Two engines of one program: each side gets a name (the engine's own, `id name=dama`
+ * version dev, made unique with " (A)" and " (B)"), in the run's params, in every game's
+ * White and Black of the PDN export, and in games.csv; A has White in a pair's first game.
+ * --name-a and --name-b replace them; a name that is empty or holds a control character is
+ * refused (exit 2). */
+static void test_engine_side_names(void **state)
+{
+    (void)state;
+    fresh_db("names");
+    char args[1024], path[300], out[1 << 15];
+    snprintf(args, sizeof args, "--engine-a '%s hub' --engine-b '%s hub' --games 2 --depth 1", dama, dama);
+    expect_run(args, 0, "match games 2");
+    char params[1024];
+    query("SELECT params FROM runs", params, sizeof params);
+    if (!strstr(params, " name_a=dama%20dev%20(A) name_b=dama%20dev%20(B)"))
+        fail_msg("params: %s", params);
+
+    snprintf(path, sizeof path, "%s/names.pdn", tmp);
+    snprintf(args, sizeof args, "pdn export --db %s --out %s", db, path);
+    test_dama_expect(args, 0, NULL);
+    char *pdn = test_read_file(path);
+    assert_non_null(pdn);
+    const char *first = strstr(pdn, "[Round \"1\"]"), *second = strstr(pdn, "[Round \"2\"]");
+    assert_non_null(first);
+    assert_non_null(second);
+    const char *w1 = strstr(first, "[White \"dama dev (A)\"]\n[Black \"dama dev (B)\"]");
+    const char *w2 = strstr(second, "[White \"dama dev (B)\"]\n[Black \"dama dev (A)\"]");
+    if (!w1 || w1 > second || !w2)
+        fail_msg("PDN:\n%s", pdn);
+    free(pdn);
+
+    snprintf(path, sizeof path, "%s/names.csv", tmp);
+    snprintf(args, sizeof args, "export --db %s games --out %s", db, path);
+    test_dama_expect(args, 0, NULL);
+    Csv *c = csv_load(path);
+    assert_int_equal(c->nrows, 3);
+    for (int r = 1; r < 3; r++) {
+        bool a_white = strcmp(csv_cell(c, r, "game_index"), "0") == 0;
+        assert_string_equal(csv_cell(c, r, "white_name"), a_white ? "dama dev (A)" : "dama dev (B)");
+        assert_string_equal(csv_cell(c, r, "black_name"), a_white ? "dama dev (B)" : "dama dev (A)");
+    }
+    csv_release(c);
+
+    fresh_db("names-given");
+    snprintf(args, sizeof args, "--engine-a '%s hub' --b default --name-a 'Scan \"3\" = x' --games 2 --depth 1", dama);
+    expect_run(args, 0, "match games 2");
+    query("SELECT value FROM pdn_tags t JOIN games g ON g.id = t.game_id WHERE g.game_index = 1 AND t.name = 'Black'",
+          out, sizeof out);
+    assert_string_equal(out, "Scan \"3\" = x");
+    query("SELECT value FROM pdn_tags t JOIN games g ON g.id = t.game_id WHERE g.game_index = 1 AND t.name = 'White'",
+          out, sizeof out);
+    assert_string_equal(out, "default");
+    query("SELECT params FROM runs", params, sizeof params);
+    if (!strstr(params, " name_a=Scan%20%223%22%20%3D%20x name_b=default"))
+        fail_msg("params: %s", params);
+    expect_run("--a default --b default --name-a '' --games 2", 2, "--name-a: empty name");
+    expect_run("--a default --b default --name-b \"$(printf 'a\\tb')\" --games 2", 2,
+               "--name-b: a control character in the name");
+}
+
+/* On a terminal a match prints a line a finished game (number, White - Black by name,
+ * result and reason, A's running W-D-L, the Elo so far); without one it prints none. */
+static void test_game_lines_on_terminal(void **state)
+{
+    (void)state;
+    fresh_db("lines");
+    static char out[1 << 15];
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "script -qec '%s match --db %s --a default --b material --name-a alpha "
+             "--name-b beta --games 4 --nodes 200 --threads 1' /dev/null", dama, db);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    assert_int_equal(pclose(p), 0);
+    int w = -1, d = -1, l = -1, lw = 0, ld = 0, ll = 0;
+    const char *result = strstr(out, "match games 4 wins ");
+    if (!result || sscanf(result, "match games 4 wins %d draws %d losses %d", &w, &d, &l) != 3)
+        fail_msg("no result line:\n%s", out);
+    bool seen[4] = { false };
+    for (const char *s = out; (s = strstr(s, "game ")); s++) {
+        int k, of, gw, gd, gl;
+        char white[16], black[16], score[8];
+        if (sscanf(s, "game %d/%d: %15s - %15s %7s", &k, &of, white, black, score) != 5)
+            continue;
+        const char *wdl = strstr(s, "  A ");
+        if (of != 4 || k < 1 || k > 4 || !wdl || sscanf(wdl, "  A %d-%d-%d (W-D-L)", &gw, &gd, &gl) != 3)
+            fail_msg("game line: %.200s", s);
+        assert_string_equal(white, k % 2 ? "alpha" : "beta"); /* A has White in odd games */
+        assert_string_equal(black, k % 2 ? "beta" : "alpha");
+        assert_true(strcmp(score, "2-0") == 0 || strcmp(score, "0-2") == 0 || strcmp(score, "1-1") == 0);
+        assert_int_equal(gw + gd + gl, k); /* games finish in order with one thread */
+        seen[k - 1] = true;
+        lw = gw, ld = gd, ll = gl;
+    }
+    for (int k = 0; k < 4; k++)
+        if (!seen[k])
+            fail_msg("no line for game %d/4:\n%s", k + 1, out);
+    assert_int_equal(lw, w);
+    assert_int_equal(ld, d);
+    assert_int_equal(ll, l);
+
+    fresh_db("lines-pipe");
+    char args[512];
+    snprintf(args, sizeof args, "match --db %s --a default --b material --games 4 --nodes 200", db);
+    assert_int_equal(test_dama_run(out, sizeof out, "%s", args), 0);
+    if (strstr(out, "game 1/4:"))
+        fail_msg("a game line without a terminal:\n%s", out);
+}
+
+/* The International names of the field: an engine offering Scan's variants (normal ...)
+ * or lidraughts' (standard ...) is told its own name for International.  The engine here
+ * logs what it is told and answers every go with an illegal move (it loses at once). */
+static void test_variant_names_sent(void **state)
+{
+    (void)state;
+    static const char *const offered[][2] = {
+        { "normal killer bt frisian losing", "normal" },
+        { "standard frisian antidraughts", "standard" },
+    };
+    for (size_t i = 0; i < sizeof offered / sizeof offered[0]; i++) {
+        char path[256], log[256], args[1024];
+        snprintf(path, sizeof path, "%s/variants.sh", tmp);
+        snprintf(log, sizeof log, "%s/variants.txt", tmp);
+        unlink(log);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f, "while read -r l; do printf '%%s\\n' \"$l\" >>'%s'; case $l in\n"
+                   "hub*) echo 'id name=other'; echo 'param name=variant value=%s type=enum values=\"%s\"';"
+                   " echo wait;;\n"
+                   "init*) echo ready;; go*) echo 'done move=1-1';; quit*) exit 0;; esac; done\n",
+                log, offered[i][1], offered[i][0]);
+        fclose(f);
+        fresh_db("variants");
+        snprintf(args, sizeof args, "-v international --a default --engine-b 'sh %s' --games 2 --nodes 200", path);
+        expect_run(args, 0, "match games 2 wins 2");
+        char *said = test_read_file(log);
+        assert_non_null(said);
+        char want[128];
+        snprintf(want, sizeof want, "set-param name=variant value=%s\n", offered[i][1]);
+        if (!strstr(said, want))
+            fail_msg("offered \"%s\", the engine was told:\n%s", offered[i][0], said);
+        free(said);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,6 +480,9 @@ int main(void)
         cmocka_unit_test(test_clock_level),
         cmocka_unit_test(test_bad_engine_options),
         cmocka_unit_test(test_train_gauntlet),
+        cmocka_unit_test(test_engine_side_names),
+        cmocka_unit_test(test_game_lines_on_terminal),
+        cmocka_unit_test(test_variant_names_sent),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -19,6 +19,7 @@
 #include "line_reader.h"
 #include "move.h"
 #include "position.h"
+#include "search.h"
 #include "test_util.h"
 #include "variant.h"
 
@@ -32,7 +33,8 @@ typedef struct Engine {
     char last[1 << 14];
 } Engine;
 
-static void engine_start(Engine *e, const char *variant)
+/* dama hub with these extra arguments (NULL-terminated, at most 6). */
+static void engine_start_with(Engine *e, const char *const *args)
 {
     int in[2], out[2];
     assert_int_equal(pipe(in), 0);
@@ -46,11 +48,10 @@ static void engine_start(Engine *e, const char *variant)
         close(in[1]);
         close(out[0]);
         close(out[1]);
-        const char *bin = test_dama_bin();
-        if (variant)
-            execl(bin, bin, "hub", "--variant", variant, "--hash", "8", (char *)NULL);
-        else
-            execl(bin, bin, "hub", "--hash", "8", (char *)NULL);
+        const char *argv[10] = { test_dama_bin(), "hub", "--hash", "8" };
+        for (int i = 0; args[i] && i < 6; i++)
+            argv[4 + i] = args[i];
+        execv(argv[0], (char *const *)argv);
         _exit(127);
     }
     close(in[0]);
@@ -58,6 +59,12 @@ static void engine_start(Engine *e, const char *variant)
     e->to = in[1];
     line_reader_init(&e->from, out[0]);
     signal(SIGPIPE, SIG_IGN);
+}
+
+static void engine_start(Engine *e, const char *variant)
+{
+    const char *args[] = { variant ? "--variant" : NULL, variant, NULL };
+    engine_start_with(e, args);
 }
 
 static void engine_send(Engine *e, const char *line)
@@ -150,10 +157,9 @@ static void engine_quit(Engine *e)
     assert_int_equal(engine_wait(e, READ_TIMEOUT_MS), 0);
 }
 
-/* Start-up: id, the parameters, wait; init, ready. */
-static void engine_init(Engine *e, const char *variant)
+/* hub: id, the parameters, wait. */
+static void engine_hello(Engine *e)
 {
-    engine_start(e, variant);
     engine_send(e, "hub");
     engine_expect(e, "id", NULL, 0);
     for (;;) {
@@ -162,6 +168,13 @@ static void engine_init(Engine *e, const char *variant)
             break;
         assert_true(starts(line, "param"));
     }
+}
+
+/* Start-up: id, the parameters, wait; init, ready. */
+static void engine_init(Engine *e, const char *variant)
+{
+    engine_start(e, variant);
+    engine_hello(e);
     engine_send(e, "init");
     engine_expect(e, "ready", NULL, 0);
 }
@@ -208,7 +221,7 @@ static void test_startup(void **state)
         if (starts(line, "wait"))
             break;
         assert_true(starts(line, "param"));
-        variant |= strstr(line, "name=variant value=turkish type=enum values=\"international turkish\"") != NULL;
+        variant |= strstr(line, "name=variant value=turkish type=enum values=\"international normal turkish\"") != NULL;
         hash |= strstr(line, "name=hash") != NULL;
         threads |= strstr(line, "name=threads value=1 type=int min=1 max=1") != NULL;
     }
@@ -321,7 +334,7 @@ static void test_malformed_lines(void **state)
     engine_init(&e, NULL);
     static const char *const bad[] = {
         "pos moves=\"c3-c4", "level depth=abc", "pos pos=Wbbb", "pos start moves=\"c3-c4 a1-a2\"",
-        "level move-time=-1", "set-param name=variant value=chess", "go think",
+        "level move-time=-1", "go think",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         engine_send(&e, bad[i]);
@@ -398,6 +411,153 @@ static void test_repetition_international(void **state)
                   "17-8 1-6 8-17 6-1 17-8 1-6 8-17", "6-1");
 }
 
+/* An International GUI speaking Scan's names: `variant=normal` (and lidraughts' `standard`)
+ * makes the engine play International: the start position in Hub text is read and a legal
+ * International move comes back. */
+static void test_variant_normal_plays_international(void **state)
+{
+    (void)state;
+    static const char *const names[] = { "normal", "standard" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        Engine e;
+        engine_start(&e, NULL); /* turkish by default */
+        engine_hello(&e);
+        char line[128];
+        snprintf(line, sizeof line, "set-param name=variant value=%s", names[i]);
+        engine_send(&e, line);
+        engine_send(&e, "init");
+        engine_expect(&e, "ready", NULL, 0);
+        engine_send(&e, "pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww");
+        engine_send(&e, "level depth=2");
+        engine_send(&e, "go think");
+        expect_legal_start_move(&international_variant, engine_expect(&e, "done", NULL, 0));
+        engine_quit(&e);
+    }
+}
+
+/* A variant dama does not play (Scan's frisian) or does not know is an error, and until a
+ * variant dama plays is set the engine plays no game at all: init, pos and go answer with
+ * an error, not with a Turkish move. */
+static void test_refused_variant_plays_nothing(void **state)
+{
+    (void)state;
+    Engine e;
+    engine_init(&e, NULL);
+    engine_send(&e, "set-param name=variant value=frisian");
+    assert_non_null(strstr(engine_expect(&e, "error", NULL, 0), "does not play the variant 'frisian'"));
+    engine_send(&e, "set-param name=variant value=chess");
+    assert_non_null(strstr(engine_expect(&e, "error", NULL, 0), "unknown variant 'chess'"));
+    static const char *const refused[] = { "init", "pos start", "go think" };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        engine_send(&e, refused[i]);
+        assert_non_null(strstr(engine_expect(&e, "error", NULL, 0), "'chess' was refused"));
+    }
+    engine_send(&e, "set-param name=variant value=turkish");
+    engine_send(&e, "init");
+    engine_expect(&e, "ready", NULL, 0);
+    engine_send(&e, "pos start");
+    engine_send(&e, "level depth=2");
+    engine_send(&e, "go think");
+    expect_legal_start_move(&turkish_variant, engine_expect(&e, "done", NULL, 0));
+    engine_quit(&e);
+}
+
+/* The International Hub text of a position: side, then the pieces at their squares. */
+static void intl_position(char *buf, char side, const int *white, const int *black)
+{
+    buf[0] = side;
+    memset(buf + 1, 'e', 50);
+    buf[51] = '\0';
+    for (; *white; white++)
+        buf[*white] = 'w';
+    for (; *black; black++)
+        buf[*black] = 'b';
+}
+
+/* The score of the last info line of a depth-4 search of the International position text. */
+static double searched_score(Engine *e, const char *pos, char *score, size_t len)
+{
+    char line[128], info[1 << 14];
+    snprintf(line, sizeof line, "pos pos=%s", pos);
+    engine_send(e, line);
+    engine_send(e, "level depth=4");
+    engine_send(e, "go think");
+    engine_expect(e, "done", info, sizeof info);
+    return atof(arg_of(info, "score", score, len));
+}
+
+/* Results on Scan's scale, where a score beyond +-90 men is a result: White to move takes
+ * Black's last man (a win in 1 ply: 99.99); Black to move must give its last man away (a
+ * loss in 2 plies: -99.98); an ordinary position stays inside +-90. */
+static void test_win_scores_scan_scale(void **state)
+{
+    (void)state;
+    Engine e;
+    engine_init(&e, "international");
+    char pos[64], score[32];
+    intl_position(pos, 'W', (const int[]){ 28, 0 }, (const int[]){ 23, 0 });
+    assert_true(searched_score(&e, pos, score, sizeof score) > 90);
+    assert_string_equal(score, "99.99");
+    intl_position(pos, 'B', (const int[]){ 32, 33, 34, 0 }, (const int[]){ 23, 0 });
+    assert_true(searched_score(&e, pos, score, sizeof score) < -90);
+    assert_string_equal(score, "-99.98");
+    double s = searched_score(&e, "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww", score, sizeof score);
+    assert_true(s > -90 && s < 90);
+    engine_quit(&e);
+}
+
+/* --weights takes the names match takes: best, default and material, and a file; a missing
+ * file is still refused (exit 2). */
+static void test_weights_names(void **state)
+{
+    (void)state;
+    static const char *const names[] = { "best", "default", "material" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        Engine e;
+        const char *args[] = { "--weights", names[i], NULL };
+        engine_start_with(&e, args);
+        engine_hello(&e);
+        engine_send(&e, "init");
+        engine_expect(&e, "ready", NULL, 0);
+        engine_quit(&e);
+    }
+    Engine e;
+    const char *args[] = { "--weights", "/nonexistent/best", NULL };
+    engine_start_with(&e, args);
+    assert_int_equal(engine_wait(&e, READ_TIMEOUT_MS), 2);
+}
+
+/* The score scale by itself: evaluations clamped inside +-89.99, results at 100 - n/100,
+ * where pydraughts reads int(score * 100) beyond +-9000 as a win in ceil((10000 - |s|) / 2)
+ * moves. */
+static void test_score_text(void **state)
+{
+    (void)state;
+    char buf[16];
+    assert_string_equal(hub_score_to_text(0, buf, sizeof buf), "0.00");
+    assert_string_equal(hub_score_to_text(-1, buf, sizeof buf), "-0.01");
+    assert_string_equal(hub_score_to_text(1234, buf, sizeof buf), "12.34");
+    assert_string_equal(hub_score_to_text(SCORE_WIN_BOUND, buf, sizeof buf), "89.99"); /* an evaluation */
+    assert_string_equal(hub_score_to_text(-SCORE_WIN_BOUND, buf, sizeof buf), "-89.99");
+    assert_string_equal(hub_score_to_text(SCORE_WIN - 1, buf, sizeof buf), "99.99");
+    assert_string_equal(hub_score_to_text(-(SCORE_WIN - 2), buf, sizeof buf), "-99.98");
+    assert_string_equal(hub_score_to_text(SCORE_WIN - 95, buf, sizeof buf), "99.05");
+    /* the longest forced result dama can see still reads as one */
+    assert_true(atof(hub_score_to_text(SCORE_WIN - MAX_PLY, buf, sizeof buf)) > 90);
+    assert_true(atof(hub_score_to_text(SCORE_WIN_BOUND + 1, buf, sizeof buf)) > 90);
+    assert_true(atof(hub_score_to_text(-(SCORE_WIN_BOUND + 1), buf, sizeof buf)) < -90);
+
+    char err[256];
+    assert_ptr_equal(hub_variant_by_name("normal", err, sizeof err), &international_variant);
+    assert_ptr_equal(hub_variant_by_name("standard", err, sizeof err), &international_variant);
+    assert_ptr_equal(hub_variant_by_name("international", err, sizeof err), &international_variant);
+    assert_ptr_equal(hub_variant_by_name("turkish", err, sizeof err), &turkish_variant);
+    assert_null(hub_variant_by_name("losing", err, sizeof err));
+    assert_non_null(strstr(err, "does not play the variant 'losing'"));
+    assert_null(hub_variant_by_name("Normal", err, sizeof err)); /* names are exact, as Scan's */
+    assert_non_null(strstr(err, "unknown variant 'Normal'"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -411,6 +571,11 @@ int main(void)
         cmocka_unit_test(test_end_of_input),
         cmocka_unit_test(test_repetition_turkish),
         cmocka_unit_test(test_repetition_international),
+        cmocka_unit_test(test_variant_normal_plays_international),
+        cmocka_unit_test(test_refused_variant_plays_nothing),
+        cmocka_unit_test(test_win_scores_scan_scale),
+        cmocka_unit_test(test_weights_names),
+        cmocka_unit_test(test_score_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -286,6 +286,86 @@ static void test_degenerate(void **state)
     assert_true(isfinite(sprt_llr_wdl(1, 0, 1, 0, 5)));
 }
 
+/* Removes a database and its WAL files. */
+static void remove_db(const char *db)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s-wal", db);
+    remove(path);
+    snprintf(path, sizeof path, "%s-shm", db);
+    remove(path);
+    remove(db);
+}
+
+/* A perfect score has no finite Elo: it is marked, with the one-sided bound it allows.
+ * 30 pairs all won: q = 0.05^(1/30) = exp(-2.995732 / 30) = 0.904966, and
+ * -400 log10(1 / 0.904966 - 1) = -400 log10(0.105013) = 391.50.  20 games all won: q =
+ * 0.05^(1/20) = 0.860892, -400 log10(0.161586) = 316.64.  All lost: the mirror image. */
+static void test_perfect_score(void **state)
+{
+    (void)state;
+    const int64_t ww[PENTA_N] = { 0, 0, 0, 0, 30 };
+    EloEstimate e = elo_from_penta(ww);
+    assert_int_equal(e.perfect, 1);
+    assert_near(e.elo_bound, 391.50, 0.01);
+    const int64_t ll[PENTA_N] = { 30, 0, 0, 0, 0 };
+    e = elo_from_penta(ll);
+    assert_int_equal(e.perfect, -1);
+    assert_near(e.elo_bound, -391.50, 0.01);
+    e = elo_from_wdl(20, 0, 0);
+    assert_int_equal(e.perfect, 1);
+    assert_near(e.elo_bound, 316.64, 0.01);
+    assert_int_equal(elo_from_wdl(0, 0, 20).perfect, -1);
+    /* one draw, one pair not won twice, or nothing at all: not perfect */
+    assert_int_equal(elo_from_wdl(20, 1, 0).perfect, 0);
+    const int64_t wd[PENTA_N] = { 0, 0, 0, 1, 29 };
+    assert_int_equal(elo_from_penta(wd).perfect, 0);
+    const int64_t none[PENTA_N] = { 0 };
+    assert_int_equal(elo_from_penta(none).perfect, 0);
+    assert_int_equal(elo_from_wdl(0, 0, 0).perfect, 0);
+}
+
+/* `dama match` against an engine that loses every game (its every move is illegal): no
+ * finite Elo is printed or stored (60-0 printed "+1631.7 [+1013.8, +2400.0]"), but the bound. */
+static void test_match_perfect_score(void **state)
+{
+    (void)state;
+    static char out[1 << 14];
+    char db[64], script[64], csv[80];
+    snprintf(db, sizeof db, "/tmp/dama-sprt-perfect-%d.db", (int)getpid());
+    snprintf(script, sizeof script, "/tmp/dama-sprt-loser-%d.sh", (int)getpid());
+    snprintf(csv, sizeof csv, "/tmp/dama-sprt-perfect-%d.csv", (int)getpid());
+    FILE *f = fopen(script, "w");
+    assert_non_null(f);
+    fputs("while read -r l; do case $l in\n"
+          "hub*) echo 'id name=loser'; echo 'param name=variant value=turkish type=enum values=turkish';"
+          " echo wait;;\n"
+          "init*) echo ready;; go*) echo 'done move=a1-a1';; quit*) exit 0;; esac; done\n", f);
+    fclose(f);
+    int code = test_dama_run(out, sizeof out, "match --a default --engine-b 'sh %s' --games 20 "
+                                              "--nodes 200 --db %s", script, db);
+    assert_int_equal(code, 0);
+    if (!strstr(out, "match games 20 wins 20 draws 0 losses 0 ")
+        || !strstr(out, "elo n/a: every game won (above +182.7 ")
+        || strstr(out, "elo +"))
+        fail_msg("a perfect score:\n%s", out);
+    /* 10 pairs: q = 0.05^(1/10) = 0.741134, -400 log10(0.349283) = 182.73, stored as the
+     * low end only: the Elo and the high end are NULL */
+    code = test_dama_run(out, sizeof out, "export --db %s matches --out %s", db, csv);
+    assert_int_equal(code, 0);
+    f = fopen(csv, "r");
+    assert_non_null(f);
+    char header[512], row[512];
+    assert_non_null(fgets(header, sizeof header, f));
+    assert_non_null(fgets(row, sizeof row, f));
+    fclose(f);
+    if (!strstr(header, ",elo,elo_low,elo_high,") || !strstr(row, ",1,,182."))
+        fail_msg("matches.csv:\n%s%s", header, row);
+    remove(script);
+    remove(csv);
+    remove_db(db);
+}
+
 /* `dama match` at small samples: no "-0.0", no interval and no verdict from one pair. */
 static void test_match_small_sample(void **state)
 {
@@ -303,12 +383,7 @@ static void test_match_small_sample(void **state)
     assert_int_equal(code, 0);
     if (!strstr(out, "match games 2 ") || !strstr(out, " continue (no verdict before 10 pairs)"))
         fail_msg("match --games 2 --sprt:\n%s", out);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "%s-wal", db);
-    remove(cmd);
-    snprintf(cmd, sizeof cmd, "%s-shm", db);
-    remove(cmd);
-    remove(db);
+    remove_db(db);
 }
 
 int main(void)
@@ -320,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_sprt_small_sample),  cmocka_unit_test(test_sprt_llr_wdl),
         cmocka_unit_test(test_sprt_llr_penta),     cmocka_unit_test(test_sprt_verdict),
         cmocka_unit_test(test_degenerate),         cmocka_unit_test(test_match_small_sample),
+        cmocka_unit_test(test_perfect_score),      cmocka_unit_test(test_match_perfect_score),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -102,6 +102,13 @@ static EloEstimate estimate(const int64_t *count, const double *a, int k, int64_
     };
     /* LOS = P(mu > 1/2) = Phi((s - 1/2) / se). */
     e.los = se > 0 ? phi((s - 0.5) / se) : 0.5;
+    int64_t top = count[k - 1] > 0 ? count[k - 1] : 0, bottom = count[0] > 0 ? count[0] : 0;
+    e.perfect = units == 0 ? 0 : top == units ? (a[k - 1] > a[0] ? 1 : -1)
+                : bottom == units ? (a[0] > a[k - 1] ? 1 : -1) : 0;
+    if (e.perfect) { /* see elo_bound in sprt.h */
+        double q = pow(1.0 - 0.95, 1.0 / (double)units);
+        e.elo_bound = e.perfect > 0 ? elo_from_score(q) : elo_from_score(1.0 - q);
+    }
     return e;
 }
 

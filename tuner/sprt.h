@@ -31,7 +31,21 @@ typedef struct EloEstimate {
     double los;            /* likelihood of superiority, P(true Elo > 0), in [0, 1] */
     int64_t units;         /* games (trinomial) or pairs (pentanomial) counted */
     bool interval_known;   /* enough units (STATS_MIN_*) for the interval and LOS to mean much */
+    /* +1 when every unit is a full win (no draw, no loss), -1 when every unit is a full
+     * loss, 0 otherwise.  Such a score's Elo is infinite: elo and the interval above are then
+     * the regularisation's numbers (finite, as promised, but not estimates); what the result
+     * does allow is elo_bound. */
+    int perfect;
+    /* perfect: the one-sided 95 % bound on the Elo (a lower bound for +1, an upper one for
+     * -1): a unit's score is at least its chance q of being a full win, and n full wins in
+     * n units happen with chance q^n, so q >= 0.05^(1/n) at 95 % (exact; 30 won pairs give
+     * q >= 0.905, +391.6 Elo).  0 when not perfect. */
+    double elo_bound;
 } EloEstimate;
+
+/* The Elo of the clamped score 1 - 1e-6 (2400.0002): an interval end at or beyond +-this is
+ * the clamp, not a bound. */
+#define ELO_CLAMPED 2400.0
 
 /* Logistic Elo: elo = -400 log10(1 / score - 1); the score is clamped to [1e-6, 1 - 1e-6]
  * first, so 0 and 1 give -/+2400 rather than infinity.  Never -0. */
