@@ -164,7 +164,8 @@ int batch_read_fen_file(BatchList *l, const Variant *v, const char *path, char *
 {
     char *text;
     size_t len;
-    if (!text_file_read(path, 0, &text, &len, err, errlen))
+    const TextLimit limit = { "a positions file", TEXT_FILE_MAX, NULL };
+    if (!text_file_read(path, &limit, &text, &len, err, errlen))
         return 2;
     int code = batch_read_fen_text(l, v, path, text, len, err, errlen);
     free(text);
@@ -258,7 +259,8 @@ int batch_read_pdn_file(BatchList *l, const Variant *v, const Rules *rules, cons
 {
     char *text;
     size_t len;
-    if (!text_file_read(path, 0, &text, &len, err, errlen))
+    const TextLimit limit = { "a PDN file", TEXT_FILE_MAX, NULL };
+    if (!text_file_read(path, &limit, &text, &len, err, errlen))
         return 2;
     int code = batch_read_pdn_text(l, v, rules, path, text, len, plies, err, errlen);
     free(text);

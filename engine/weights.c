@@ -481,7 +481,8 @@ static bool load_file(Weights *w, const EvalSpec *spec, const Variant *v, const 
 {
     char *text;
     size_t len;
-    if (!text_file_read(path, WEIGHTS_FILE_MAX, &text, &len, err, errlen))
+    const TextLimit limit = { "a weights file", WEIGHTS_FILE_MAX, NULL };
+    if (!text_file_read(path, &limit, &text, &len, err, errlen))
         return false;
     bool ok = spec ? weights_parse_text(w, spec, text, len, path, err, errlen)
                    : weights_parse_variant(w, v, text, len, path, err, errlen);

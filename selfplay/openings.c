@@ -44,7 +44,8 @@ bool openings_load(OpeningBook *book, const Variant *v, const Rules *rules, cons
     book->count = 0;
     char *buf;
     size_t len;
-    if (!text_file_read(path, 0, &buf, &len, err, errlen))
+    const TextLimit limit = { "an openings file", TEXT_FILE_MAX, NULL };
+    if (!text_file_read(path, &limit, &buf, &len, err, errlen))
         return false;
     const char *text = buf;
     bool ok = text_prepare(path, &text, &len, err, errlen);
