@@ -101,7 +101,7 @@ static void report_iteration(void *ctx, const SearchInfo *info)
 /* The batch options of `dama analyze`. */
 typedef struct BatchOptions {
     const char *in, *format, *db, *out;
-    long threads;
+    int threads;
     bool strict;
     int64_t game, run, sample;
     uint64_t seed;
@@ -129,7 +129,6 @@ static bool parse_plies(BatchOptions *bo, const char *arg)
 /* 1 used, 0 not ours, -1 error (printed). */
 static int batch_option(BatchOptions *bo, int opt, const char *arg)
 {
-    long n;
     uint64_t u;
     switch (opt) {
     case OPT_A_IN: bo->in = arg; return 1;
@@ -141,8 +140,7 @@ static int batch_option(BatchOptions *bo, int opt, const char *arg)
     case OPT_A_DB: bo->db = arg; return 1;
     case OPT_A_OUT: bo->out = arg; return 1;
     case OPT_A_THREADS:
-        if (!cli_long("--threads", arg, 1, 1024, &n)) return -1;
-        bo->threads = n;
+        if (!cli_threads(arg, &bo->threads)) return -1;
         return 1;
     case OPT_A_STRICT: bo->strict = true; return 1;
     case OPT_A_GAME:
@@ -271,7 +269,7 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
         else
             snprintf(source, sizeof source, "run:%lld sample=%lld seed=%llu", (long long)bo->run,
                      (long long)bo->sample, (unsigned long long)(bo->seed ? bo->seed : 1));
-        snprintf(params, sizeof params, "source=%s depth=%d nodes=%llu movetime=%d threads=%ld "
+        snprintf(params, sizeof params, "source=%s depth=%d nodes=%llu movetime=%d threads=%d "
                  "hash=%ld weights=%s", source, so->limits.depth, (unsigned long long)so->limits.nodes,
                  so->limits.movetime_ms, bo->threads, so->hash_mb,
                  so->weights_name ? so->weights_name : "best");
@@ -484,7 +482,8 @@ const Command cmd_analyze = {
     "                   results in: one run of kind 'analysis' and its rows in analyses, in one\n"
     "                   transaction.  With --in, results are stored only when --db is given.\n"
     "  --out FILE.csv   the CSV file, written to a temporary name and renamed (default: stdout)\n"
-    "  --threads T      positions searched at once (default: all cores)\n"
+    "  --threads T      positions searched at once (default and most: the CPUs; more\n"
+    "                   are lowered to that)\n"
     "  --strict         stop at the first bad line: exit 2, nothing written\n",
     run_analyze,
 };

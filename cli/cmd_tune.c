@@ -244,7 +244,7 @@ static int run_tune(int argc, char **argv)
             cfg.batch = (size_t)n;
             batch_given = true;
             break;
-        case OPT_THREADS_T: if (!cli_long("--threads", optarg, 1, 1024, &n)) return EXIT_USAGE; cfg.threads = (int)n; break;
+        case OPT_THREADS_T: if (!cli_threads(optarg, &cfg.threads)) return EXIT_USAGE; break;
         case OPT_LR:
             if (!pipeline_tune_real(TUNE_OPT_LR, optarg, &cfg.learning_rate))
                 return EXIT_USAGE;
@@ -396,7 +396,8 @@ const Command cmd_tune = {
     "  --patience N         epochs without improvement before stopping (default 50; 10\n"
     "                       for a pattern evaluation)\n"
     "  --skip-plies P       ignore the first P plies of every game (default 8)\n"
-    "  --threads T          threads for the gradient (default: all cores)\n"
+    "  --threads T          threads for the gradient (default and most: the CPUs; more\n"
+    "                       are lowered to that)\n"
     "  --lambda L           blend each result with the stored search score's prediction:\n"
     "                       label = (1-L) result + L sigmoid(K score) (default 0)\n"
     "  --reg R              pull toward the start weights: adds R (w - w_start)^2 per weight\n"

@@ -96,8 +96,7 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
         c->games = (int)n;
         return 1;
     case OPT_THREADS:
-        if (!cli_long("--threads", arg, 1, 1024, &n)) return -1;
-        c->threads = (int)n;
+        if (!cli_threads(arg, &c->threads)) return -1;
         return 1;
     case OPT_NODES_R: {
         uint64_t nodes;
