@@ -198,6 +198,17 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
     Store *store = NULL;
     if (db_path && !bo->in && !(store = pipeline_open_store_readonly(db_path)))
         return EXIT_RUNTIME;
+    /* A database analysed but not writable (a read-only file, directory or file system) is
+     * still read: the CSV is the result, the stored analyses a by-product it goes without.
+     * --in with --db asks for the storing itself, so there it stays a failure. */
+    char why[512];
+    if (db_path && bo->in && !store_path_writable(db_path, why, sizeof why))
+        return cli_runtime_error("%s: cannot write the database: %s", db_path, why);
+    if (store && !store_path_writable(db_path, why, sizeof why)) {
+        fprintf(stderr, "dama: %s: the analyses will not be stored: cannot write the database: %s\n",
+                db_path, why);
+        db_path = NULL;
+    }
 
     time_t started = time(NULL);
     BatchList list;
