@@ -626,6 +626,8 @@ static int serve(Hub *h)
 {
     LineReader in;
     line_reader_init(&in, STDIN_FILENO);
+    in.max_line = HUB_LINE_MAX;
+    int code = EXIT_OK;
     for (;;) {
         int timeout = -1;
         if (h->deadline > 0) {
@@ -639,6 +641,12 @@ static int serve(Hub *h)
                 stop_search(h);
             continue;
         }
+        if (got == LINE_TOO_LONG) { /* no Hub line is this long: the other side is no GUI */
+            send_error(h, "a line longer than %d bytes: not the Hub protocol", HUB_LINE_MAX);
+            code = cli_usage_error("standard input: a line longer than the %d KiB limit of a Hub line",
+                                   HUB_LINE_MAX / 1024);
+            break;
+        }
         if (got == LINE_END || !handle_line(h, text))
             break;
     }
@@ -647,7 +655,7 @@ static int serve(Hub *h)
     if (h->searching)
         pthread_join(h->thread, NULL);
     line_reader_free(&in);
-    return EXIT_OK;
+    return code;
 }
 
 static int run_hub(int argc, char **argv)

@@ -337,6 +337,11 @@ static int play_session(Session *s, Store *store, const Weights *weights, const 
         int status = read_line(&in, g, stop, &line);
         if (status == LINE_INTERRUPTED)
             break;
+        if (status == LINE_TOO_LONG) {
+            line_reader_free(&in);
+            return cli_usage_error("standard input: a line longer than the %d KiB limit of a move or command",
+                                   LINE_READER_MAX / 1024);
+        }
         if (status == LINE_TIMEOUT) {
             putchar('\n');
             continue;

@@ -213,6 +213,7 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
     time_t started = time(NULL);
     BatchList list;
     batch_list_init(&list, stderr, bo->strict);
+    list.stop = pipeline_interrupt_flag(); /* reading the input stops on Ctrl-C or SIGTERM too */
     BatchPlies plies = { bo->plies, bo->nplies };
     char err[512];
     int code;
@@ -345,6 +346,8 @@ static int run_analyze(int argc, char **argv)
             return cli_usage_error("--moves is for one position: a batch's positions come from "
                                    "--in, --game or --run");
     }
+    /* Both ways stop on Ctrl-C or SIGTERM (exit 130), from the reading of --weights on. */
+    pipeline_interrupt_flag();
     if (!engine_context_finish(&ctx) || !search_options_finish(&so, ctx.variant, "best"))
         return EXIT_USAGE;
     int code = batch ? run_batch(&ctx, &so, &bo) : analyze_position(&ctx, &so);

@@ -272,6 +272,7 @@ static int run_tune(int argc, char **argv)
     cfg.variant = variant->name;
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama tune --help')", argv[optind]);
+    pipeline_interrupt_flag(); /* the fit stops on Ctrl-C or SIGTERM (exit 130): reading --start too */
     if (!pipeline_start_weights(&cfg.start, variant, start_path ? start_path : "default", eval, err, sizeof err))
         return cli_usage_error("%s", err);
     TuneConfig defaults; /* the evaluation's: a linear or a pattern fit (tune.h) */
