@@ -30,12 +30,10 @@ static bool stopped(const TextLimit *limit)
     return limit->stop && atomic_load(limit->stop);
 }
 
-/* Waits until fd has bytes (or its end) or the stop flag is set: 1 ready, 0 stopped, -1
- * failed (errno). */
-static int wait_readable(int fd, const TextLimit *limit)
+int text_wait_readable(int fd, const atomic_bool *stop)
 {
     for (;;) {
-        if (stopped(limit))
+        if (stop && atomic_load(stop))
             return 0;
         struct pollfd p = { .fd = fd, .events = POLLIN };
         int ready = poll(&p, 1, STOP_POLL_MS);
@@ -104,7 +102,7 @@ bool text_file_read(const char *path, const TextLimit *limit, char **text, size_
         }
         /* A FIFO reads as ended while it has no writer: wait for one (and for its bytes). */
         if (S_ISFIFO(st.st_mode)) {
-            int ready = wait_readable(fd, limit);
+            int ready = text_wait_readable(fd, limit->stop);
             if (ready < 0) {
                 snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
                 ok = false;
@@ -127,7 +125,7 @@ bool text_file_read(const char *path, const TextLimit *limit, char **text, size_
         if (errno == EINTR)
             continue;
         if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            int ready = wait_readable(fd, limit);
+            int ready = text_wait_readable(fd, limit->stop);
             if (ready < 0) {
                 snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
                 ok = false;

@@ -34,6 +34,10 @@ typedef struct TextLimit {
 bool text_file_read(const char *path, const TextLimit *limit, char **text, size_t *len, char *err,
                     size_t errlen);
 
+/* Waits until fd (a pipe, FIFO or terminal) has bytes or its end, looking at *stop (may be
+ * NULL) every 0.1 s: 1 ready, 0 stopped, -1 failed (errno says why). */
+int text_wait_readable(int fd, const atomic_bool *stop);
+
 /* Skips a UTF-8 byte-order mark at the start of [*text, *text + *len) and checks the rest
  * is text.  False with "NAME:LINE: NUL byte" or "NAME:LINE: invalid UTF-8 (byte 0xXX at
  * column C)" in err. */
