@@ -1,6 +1,7 @@
-/* Text input shared by every reader (positions, PDN, weights): a file read whole, then
- * checked to be text before any line of it is parsed, so that no reader can loop on, or
- * silently cut a line at, a NUL byte.
+/* Text input shared by every reader (positions, PDN, weights): a file read whole within a
+ * bound (so no input can exhaust the memory, and Ctrl-C or SIGTERM stops the reading),
+ * then checked to be text before any line of it is parsed, so that no reader can loop on,
+ * or silently cut a line at, a NUL byte.
  *
  * Accepted: UTF-8 (RFC 3629), an optional byte-order mark at the start (skipped), LF or
  * CRLF line ends (the readers treat '\r' as a blank).  Refused with "NAME:LINE: reason":
