@@ -185,11 +185,19 @@ static void *feed(void *arg)
     return NULL;
 }
 
+/* A reader of a pipe that f feeds (from its own thread): f->fd is set. */
+static void start_feeding(Feeder *f, LineReader *r, pthread_t *t)
+{
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    f->fd = p[1];
+    assert_int_equal(pthread_create(t, NULL, feed, f), 0);
+    line_reader_init(r, p[0]);
+}
+
 static void test_line_reader_bound(void **state)
 {
     (void)state;
-    int p[2];
-    assert_int_equal(pipe(p), 0);
     /* a line of max bytes, one of max + 1, then a short one */
     char *text = malloc(2 * LINE_READER_MAX + 16);
     assert_non_null(text);
@@ -197,11 +205,10 @@ static void test_line_reader_bound(void **state)
     text[LINE_READER_MAX] = '\n';
     memset(text + LINE_READER_MAX + 1, 'b', LINE_READER_MAX + 1);
     strcpy(text + 2 * LINE_READER_MAX + 2, "\nnext\n");
-    Feeder f = { p[1], text, 0, false };
+    Feeder f = { -1, text, 0, false };
     pthread_t t;
-    assert_int_equal(pthread_create(&t, NULL, feed, &f), 0);
     LineReader r;
-    line_reader_init(&r, p[0]);
+    start_feeding(&f, &r, &t);
     char *line;
     assert_int_equal(line_reader_next(&r, -1, &line), LINE_OK);
     assert_int_equal(strlen(line), LINE_READER_MAX);
@@ -211,8 +218,8 @@ static void test_line_reader_bound(void **state)
     assert_int_equal(line_reader_next(&r, -1, &line), LINE_END);
     assert_true(r.cap <= 4 * LINE_READER_MAX);
     pthread_join(t, NULL);
+    close(r.fd);
     line_reader_free(&r);
-    close(p[0]);
     free(text);
 }
 
@@ -221,13 +228,10 @@ static void test_line_reader_bound(void **state)
 static void test_line_reader_endless(void **state)
 {
     (void)state;
-    int p[2];
-    assert_int_equal(pipe(p), 0);
-    Feeder f = { p[1], NULL, 'x', false };
+    Feeder f = { -1, NULL, 'x', false };
     pthread_t t;
-    assert_int_equal(pthread_create(&t, NULL, feed, &f), 0);
     LineReader r;
-    line_reader_init(&r, p[0]);
+    start_feeding(&f, &r, &t);
     char *line;
     assert_int_equal(line_reader_next(&r, -1, &line), LINE_TOO_LONG);
     double t0 = now();
@@ -235,7 +239,7 @@ static void test_line_reader_endless(void **state)
     assert_true(now() - t0 < 1.0);
     assert_true(r.cap <= 4 * LINE_READER_MAX);
     atomic_store(&f.done, true);
-    close(p[0]);
+    close(r.fd);
     pthread_join(t, NULL);
     line_reader_free(&r);
 }
@@ -431,28 +435,12 @@ static pid_t start_zero_writer(const char *fifo)
     return pid;
 }
 
-/* Does the process catch sig? */
-static bool catches(pid_t pid, int sig)
-{
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return false;
-    unsigned long long mask = 0;
-    bool found = false;
-    while (!found && fgets(line, sizeof line, f))
-        found = sscanf(line, "SigCgt: %llx", &mask) == 1;
-    fclose(f);
-    return found && (mask >> (sig - 1) & 1);
-}
-
 /* SIGTERM once pid reads path (and catches SIGTERM, when it is to) and has had 50 ms more;
  * the run's end. */
 static Run terminate_while_reading(pid_t pid, const char *path, bool handler)
 {
     double give_up = now() + 30;
-    while (!holds_open(pid, path) || (handler && !catches(pid, SIGTERM))) {
+    while (!holds_open(pid, path) || (handler && !test_catches_signal(pid, SIGTERM))) {
         int status;
         if (waitpid(pid, &status, WNOHANG) == pid)
             fail_msg("dama ended before it read %s (status %d)", path, status);
@@ -568,20 +556,20 @@ static void test_threads_lowered_to_the_cpus(void **state)
     snprintf(args, sizeof args, "selfplay --db %s/threads.db --games 2 --depth 1 --threads 1000", dir);
     test_dama_expect(args, 0, note);
     /* the CPUs this process may use, not those of the machine */
-    char out[4096];
-    int code = test_shell(">/dev/null 2>&1", "taskset -c 0 true");
-    if (code != 0) {
+    if (test_shell(">/dev/null 2>&1", "taskset -c 0 true") != 0) {
         printf("taskset not available: the affinity case is skipped\n");
         return;
     }
-    snprintf(args, sizeof args, "taskset -c 0 %s analyze --in %s --depth 1 --threads 2 2>&1", test_dama_bin(), fen);
-    FILE *p = popen(args, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = '\0';
-    assert_int_equal(pclose(p), 0);
+    char redirect[200], out_path[160];
+    snprintf(out_path, sizeof out_path, "%s/taskset.txt", dir);
+    snprintf(redirect, sizeof redirect, ">%s 2>&1", out_path);
+    assert_int_equal(test_shell(redirect, "taskset -c 0 %s analyze --in %s --depth 1 --threads 2", test_dama_bin(),
+                                fen), 0);
+    char *out = test_read_file(out_path);
+    assert_non_null(out);
     if (!strstr(out, "dama: --threads 2: using 1, the number of CPUs"))
         fail_msg("taskset -c 0: no note of one CPU:\n%s", out);
+    free(out);
     /* a count the CPUs allow passes without a word */
     test_dama_expect("analyze --fen start --depth 1", 0, NULL);
     snprintf(args, sizeof args, "analyze --in %s --depth 1 --threads 1", fen);
