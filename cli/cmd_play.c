@@ -435,6 +435,7 @@ static int run_play(int argc, char **argv)
 
     Weights weights;
     char err[512];
+    pipeline_interrupt_flag(); /* from the reading of --weights on, Ctrl-C or SIGTERM: exit 130 */
     if (!pipeline_weights_by_name(&weights, ctx.variant, po.weights_name, err, sizeof err))
         return cli_usage_error("%s", err);
     Store *store = NULL;

@@ -359,6 +359,8 @@ static const FileReader readers[] = {
       "the 64 MiB limit of a weights file", 100 },
     { "tune --weights", { "tune", "--db", db_path, "--weights", "@", "--out", "/dev/null", NULL },
       "the 64 MiB limit of a weights file", 100 },
+    { "play --weights", { "play", "--ascii", "--weights", "@", NULL }, "the 64 MiB limit of a weights file",
+      100 },
 };
 
 static void with_input(const FileReader *r, const char *input, const char *args[12])
