@@ -69,10 +69,10 @@ bool text_file_read(const char *path, const TextLimit *limit, char **text, size_
         close(fd);
         return false;
     }
-    /* A regular file's size is known; anything else grows its buffer as bytes come.  The
-     * buffer never exceeds max + 2: max bytes, one more that shows the file is too large,
-     * and the NUL. */
-    size_t cap = regular ? (size_t)st.st_size + 2 : 65536;
+    /* A regular file's size is known (/proc's say 0); anything else grows its buffer as
+     * bytes come.  The buffer never exceeds max + 2: max bytes, one more that shows the
+     * file is too large, and the NUL. */
+    size_t cap = regular && st.st_size > 0 ? (size_t)st.st_size + 2 : 65536;
     if (cap > max + 2)
         cap = max + 2;
     char *buf = malloc(cap);
