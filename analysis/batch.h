@@ -6,8 +6,9 @@
  * depend on the thread that computed it nor on the positions before it.
  *
  * Input readers return an exit code: 0, EXIT 2 (bad input: a file that cannot be read, no
- * such game or run, or with strict a bad line) or 1 (database failure), with a message in
- * err (empty when the bad line was already reported).  Bad lines are reported on the
+ * such game or run, or with strict a bad line), 1 (database failure) or 130 (list->stop was
+ * set), with a message in err (empty when the bad line was already reported).  A file is at
+ * most TEXT_FILE_MAX bytes.  Bad lines are reported on the
  * list's error stream as "FILE:LINE: reason" and counted in list->bad. */
 #ifndef DAMA_BATCH_H
 #define DAMA_BATCH_H
@@ -31,6 +32,7 @@ typedef struct BatchList {
     int bad;             /* bad input lines (or moves) seen */
     FILE *errors;        /* where bad lines are reported */
     bool strict;         /* stop at the first bad line */
+    const atomic_bool *stop; /* Ctrl-C or SIGTERM (may be NULL): reading stops, code 130 */
 } BatchList;
 
 /* Which plies of a game to take (sorted or not); n = 0: every ply. */

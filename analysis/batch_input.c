@@ -129,6 +129,16 @@ static int fen_line(BatchList *l, const Variant *v, const char *name, long linen
     return add_item(l, v, &pos, id) ? 0 : out_of_memory(err, errlen);
 }
 
+/* A file at the size limit takes seconds to check: a stop is looked at every few thousand
+ * lines (or games), and ends the reading with "NAME: interrupted while reading". */
+static bool interrupted(const BatchList *l, const char *name, char *err, size_t errlen)
+{
+    if (!l->stop || !atomic_load(l->stop))
+        return false;
+    snprintf(err, errlen, "%s: interrupted while reading", name);
+    return true;
+}
+
 int batch_read_fen_text(BatchList *l, const Variant *v, const char *name, const char *text,
                         size_t len, char *err, size_t errlen)
 {
@@ -140,6 +150,10 @@ int batch_read_fen_text(BatchList *l, const Variant *v, const char *name, const 
     long lineno = 0;
     int code = 0;
     for (const char *p = text, *stop = text + len; p < stop && !code;) {
+        if (lineno % 4096 == 4095 && interrupted(l, name, err, errlen)) {
+            code = 130;
+            break;
+        }
         const char *nl = memchr(p, '\n', (size_t)(stop - p));
         size_t n = (size_t)((nl ? nl : stop) - p);
         if (n + 1 > cap) {
@@ -164,8 +178,9 @@ int batch_read_fen_file(BatchList *l, const Variant *v, const char *path, char *
 {
     char *text;
     size_t len;
-    if (!text_file_read(path, 0, &text, &len, err, errlen))
-        return 2;
+    const TextLimit limit = { "a positions file", TEXT_FILE_MAX, l->stop };
+    if (!text_file_read(path, &limit, &text, &len, err, errlen))
+        return l->stop && atomic_load(l->stop) ? 130 : 2;
     int code = batch_read_fen_text(l, v, path, text, len, err, errlen);
     free(text);
     return code;
@@ -204,6 +219,8 @@ static int pdn_bad(PdnBatch *b, long number, long line, const char *what, const 
 static int pdn_batch_game(void *ctx, const PdnGame *g)
 {
     PdnBatch *b = ctx;
+    if (interrupted(b->l, b->path, b->err, b->errlen))
+        return 130;
     PdnProblem p;
     Position pos;
     long ply = 0;
@@ -258,8 +275,9 @@ int batch_read_pdn_file(BatchList *l, const Variant *v, const Rules *rules, cons
 {
     char *text;
     size_t len;
-    if (!text_file_read(path, 0, &text, &len, err, errlen))
-        return 2;
+    const TextLimit limit = { "a PDN file", TEXT_FILE_MAX, l->stop };
+    if (!text_file_read(path, &limit, &text, &len, err, errlen))
+        return l->stop && atomic_load(l->stop) ? 130 : 2;
     int code = batch_read_pdn_text(l, v, rules, path, text, len, plies, err, errlen);
     free(text);
     return code;

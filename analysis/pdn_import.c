@@ -398,7 +398,8 @@ int pdn_import_file(Store *s, const PdnImportConfig *cfg, const char *path, int6
 {
     char *text;
     size_t len;
-    if (!text_file_read(path, 0, &text, &len, err, errlen))
+    const TextLimit limit = { "a PDN file", TEXT_FILE_MAX, NULL };
+    if (!text_file_read(path, &limit, &text, &len, err, errlen))
         return 2;
     int code = pdn_import_text(s, cfg, path, text, len, run_id, counts, err, errlen);
     free(text);

@@ -1,5 +1,6 @@
 /* Errors, numbers and the shared engine options of the command line. */
 #include <errno.h>
+#include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,28 @@ bool cli_long(const char *option, const char *text, long min, long max, long *ou
         return false;
     }
     *out = v;
+    return true;
+}
+
+/* OpenMP's count is the process's CPU affinity mask (taskset), not every CPU online. */
+int cli_cpu_count(void)
+{
+    int n = omp_get_num_procs();
+    return n > 0 ? n : 1;
+}
+
+bool cli_threads(const char *text, int *out)
+{
+    long n;
+    if (!cli_long("--threads", text, 1, 1024, &n))
+        return false;
+    int cpus = cli_cpu_count();
+    if (n > cpus) {
+        fprintf(stderr, "dama: --threads %ld: using %d, the number of CPUs (more threads only slow "
+                "the work down)\n", n, cpus);
+        n = cpus;
+    }
+    *out = (int)n;
     return true;
 }
 

@@ -26,6 +26,13 @@ int cli_runtime_error(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 /* Numbers from option values; false (after printing the error) when out of range. */
 bool cli_long(const char *option, const char *text, long min, long max, long *out);
 bool cli_u64(const char *option, const char *text, uint64_t *out);
+/* --threads: a whole number from 1 to 1024.  More threads than the CPUs this process may
+ * run on only slow the work down (they take turns: 1000 ran 5x slower than 1), so a larger
+ * count is lowered to the number of CPUs, with a note on stderr.  False after printing the
+ * error. */
+bool cli_threads(const char *text, int *out);
+/* The CPUs this process may run on (its affinity mask; at least 1). */
+int cli_cpu_count(void);
 /* One search limit of a command that searches one position at a time (analyze, bench,
  * play): option is "--depth", "--nodes" or "--movetime"; false after printing the error. */
 struct SearchLimits;

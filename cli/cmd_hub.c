@@ -636,6 +636,8 @@ static int serve(Hub *h)
 {
     LineReader in;
     line_reader_init(&in, STDIN_FILENO);
+    in.max_line = HUB_LINE_MAX;
+    int code = EXIT_OK;
     for (;;) {
         int timeout = -1;
         if (h->deadline > 0) {
@@ -649,6 +651,12 @@ static int serve(Hub *h)
                 stop_search(h);
             continue;
         }
+        if (got == LINE_TOO_LONG) { /* no Hub line is this long: the other side is no GUI */
+            send_error(h, "a line longer than %d bytes: not the Hub protocol", HUB_LINE_MAX);
+            code = cli_usage_error("standard input: a line longer than the %d KiB limit of a Hub line",
+                                   HUB_LINE_MAX / 1024);
+            break;
+        }
         if (got == LINE_END || !handle_line(h, text))
             break;
     }
@@ -657,7 +665,7 @@ static int serve(Hub *h)
     if (h->searching)
         pthread_join(h->thread, NULL);
     line_reader_free(&in);
-    return EXIT_OK;
+    return code;
 }
 
 static int run_hub(int argc, char **argv)
@@ -742,6 +750,7 @@ const Command cmd_hub = {
     "then name=value arguments (a value with spaces or '=' in double quotes) or bare\n"
     "flags.  Unknown commands and arguments are ignored; a line that cannot be read,\n"
     "or a value that is wrong, gets 'error message=\"...\"' and the engine goes on.\n"
+    "A line longer than 64 KiB is no Hub line: the engine says so and ends (exit 2).\n"
     "\n"
     "Commands:\n"
     "  hub                 answers 'id name=dama version=...', one 'param' line a\n"

@@ -337,6 +337,11 @@ static int play_session(Session *s, Store *store, const Weights *weights, const 
         int status = read_line(&in, g, stop, &line);
         if (status == LINE_INTERRUPTED)
             break;
+        if (status == LINE_TOO_LONG) {
+            line_reader_free(&in);
+            return cli_usage_error("standard input: a line longer than the %d KiB limit of a move or command",
+                                   LINE_READER_MAX / 1024);
+        }
         if (status == LINE_TIMEOUT) {
             putchar('\n');
             continue;
@@ -430,6 +435,7 @@ static int run_play(int argc, char **argv)
 
     Weights weights;
     char err[512];
+    pipeline_interrupt_flag(); /* from the reading of --weights on, Ctrl-C or SIGTERM: exit 130 */
     if (!pipeline_weights_by_name(&weights, ctx.variant, po.weights_name, err, sizeof err))
         return cli_usage_error("%s", err);
     Store *store = NULL;

@@ -101,7 +101,7 @@ static void report_iteration(void *ctx, const SearchInfo *info)
 /* The batch options of `dama analyze`. */
 typedef struct BatchOptions {
     const char *in, *format, *db, *out;
-    long threads;
+    int threads;
     bool strict;
     int64_t game, run, sample;
     uint64_t seed;
@@ -129,7 +129,6 @@ static bool parse_plies(BatchOptions *bo, const char *arg)
 /* 1 used, 0 not ours, -1 error (printed). */
 static int batch_option(BatchOptions *bo, int opt, const char *arg)
 {
-    long n;
     uint64_t u;
     switch (opt) {
     case OPT_A_IN: bo->in = arg; return 1;
@@ -141,8 +140,7 @@ static int batch_option(BatchOptions *bo, int opt, const char *arg)
     case OPT_A_DB: bo->db = arg; return 1;
     case OPT_A_OUT: bo->out = arg; return 1;
     case OPT_A_THREADS:
-        if (!cli_long("--threads", arg, 1, 1024, &n)) return -1;
-        bo->threads = n;
+        if (!cli_threads(arg, &bo->threads)) return -1;
         return 1;
     case OPT_A_STRICT: bo->strict = true; return 1;
     case OPT_A_GAME:
@@ -200,10 +198,22 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
     Store *store = NULL;
     if (db_path && !bo->in && !(store = pipeline_open_store_readonly(db_path)))
         return EXIT_RUNTIME;
+    /* A database analysed but not writable (a read-only file, directory or file system) is
+     * still read: the CSV is the result, the stored analyses a by-product it goes without.
+     * --in with --db asks for the storing itself, so there it stays a failure. */
+    char why[512];
+    if (db_path && bo->in && !store_path_writable(db_path, why, sizeof why))
+        return cli_runtime_error("%s: cannot write the database: %s", db_path, why);
+    if (store && !store_path_writable(db_path, why, sizeof why)) {
+        fprintf(stderr, "dama: %s: the analyses will not be stored: cannot write the database: %s\n",
+                db_path, why);
+        db_path = NULL;
+    }
 
     time_t started = time(NULL);
     BatchList list;
     batch_list_init(&list, stderr, bo->strict);
+    list.stop = pipeline_interrupt_flag(); /* reading the input stops on Ctrl-C or SIGTERM too */
     BatchPlies plies = { bo->plies, bo->nplies };
     char err[512];
     int code;
@@ -271,7 +281,7 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
         else
             snprintf(source, sizeof source, "run:%lld sample=%lld seed=%llu", (long long)bo->run,
                      (long long)bo->sample, (unsigned long long)(bo->seed ? bo->seed : 1));
-        snprintf(params, sizeof params, "source=%s depth=%d nodes=%llu movetime=%d threads=%ld "
+        snprintf(params, sizeof params, "source=%s depth=%d nodes=%llu movetime=%d threads=%d "
                  "hash=%ld weights=%s", source, so->limits.depth, (unsigned long long)so->limits.nodes,
                  so->limits.movetime_ms, bo->threads, so->hash_mb,
                  so->weights_name ? so->weights_name : "best");
@@ -336,6 +346,8 @@ static int run_analyze(int argc, char **argv)
             return cli_usage_error("--moves is for one position: a batch's positions come from "
                                    "--in, --game or --run");
     }
+    /* Both ways stop on Ctrl-C or SIGTERM (exit 130), from the reading of --weights on. */
+    pipeline_interrupt_flag();
     if (!engine_context_finish(&ctx) || !search_options_finish(&so, ctx.variant, "best"))
         return EXIT_USAGE;
     int code = batch ? run_batch(&ctx, &so, &bo) : analyze_position(&ctx, &so);
@@ -497,7 +509,8 @@ const Command cmd_analyze = {
     "                   stored only when --db is given.\n"
     "  --out FILE.csv   the CSV file, written to a temporary name and renamed\n"
     "                   (default: stdout)\n"
-    "  --threads T      positions searched at once (default: all cores)\n"
+    "  --threads T      positions searched at once (default and most: the CPUs;\n"
+    "                   more are lowered to that)\n"
     "  --strict         stop at the first bad line: exit 2, nothing written\n",
     run_analyze,
 };

@@ -244,7 +244,7 @@ static int run_tune(int argc, char **argv)
             cfg.batch = (size_t)n;
             batch_given = true;
             break;
-        case OPT_THREADS_T: if (!cli_long("--threads", optarg, 1, 1024, &n)) return EXIT_USAGE; cfg.threads = (int)n; break;
+        case OPT_THREADS_T: if (!cli_threads(optarg, &cfg.threads)) return EXIT_USAGE; break;
         case OPT_LR:
             if (!pipeline_tune_real(TUNE_OPT_LR, optarg, &cfg.learning_rate))
                 return EXIT_USAGE;
@@ -272,6 +272,7 @@ static int run_tune(int argc, char **argv)
     cfg.variant = variant->name;
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama tune --help')", argv[optind]);
+    pipeline_interrupt_flag(); /* the fit stops on Ctrl-C or SIGTERM (exit 130): reading --start too */
     if (!pipeline_start_weights(&cfg.start, variant, start_path ? start_path : "default", eval, err, sizeof err))
         return cli_usage_error("%s", err);
     TuneConfig defaults; /* the evaluation's: a linear or a pattern fit (tune.h) */
@@ -399,7 +400,8 @@ const Command cmd_tune = {
     "  --patience N         epochs without improvement before stopping (default 50;\n"
     "                       10 for a pattern evaluation)\n"
     "  --skip-plies P       ignore the first P plies of every game (default 8)\n"
-    "  --threads T          threads for the gradient (default: all cores)\n"
+    "  --threads T          threads for the gradient (default and most: the CPUs;\n"
+    "                       more are lowered to that)\n"
     "  --lambda L           blend each result with the stored search score's\n"
     "                       prediction: label = (1-L) result + L sigmoid(K score)\n"
     "                       (default 0)\n"

@@ -51,6 +51,7 @@ static int run_weights(int argc, char **argv)
         return cli_usage_error("--check reads a file: give no SET with it");
     Weights w;
     char err[512];
+    pipeline_interrupt_flag(); /* reading a file stops on Ctrl-C or SIGTERM: exit 130 */
     if (check) {
         /* The file as it is: --eval only says which kind it must be. */
         if (!pipeline_weights_by_name(&w, v, check, err, sizeof err))

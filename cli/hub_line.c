@@ -21,6 +21,11 @@ bool hub_line_parse(HubLine *line, const char *text, char *err, size_t errlen)
 {
     line->command = "";
     line->nargs = 0;
+    line->text = NULL;
+    if (strnlen(text, HUB_LINE_MAX + 1) > HUB_LINE_MAX) {
+        snprintf(err, errlen, "a line longer than %d bytes", HUB_LINE_MAX);
+        return false;
+    }
     line->text = strdup(text);
     if (!line->text)
         return fail(line, err, errlen, "out of memory");

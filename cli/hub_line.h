@@ -12,6 +12,8 @@
 #include <stddef.h>
 
 #define HUB_MAX_ARGS 32
+/* The longest line either side reads: a `pos` with a long game's moves is a few KiB. */
+#define HUB_LINE_MAX 65536
 
 typedef struct HubArg {
     const char *name;
@@ -27,8 +29,8 @@ typedef struct HubLine {
 
 /* Reads one line (without or with its "\n").  False with a one-line reason in err when it is
  * malformed: an unterminated quote, an argument without a name (=x), a quote inside a
- * name, text straight after a closing quote, more than HUB_MAX_ARGS arguments, or a
- * command word with '=' or '"'; line is then empty.  Free with hub_line_free either way. */
+ * name, text straight after a closing quote, more than HUB_MAX_ARGS arguments, a
+ * command word with '=' or '"', or more than HUB_LINE_MAX bytes; line is then empty.  Free with hub_line_free either way. */
 bool hub_line_parse(HubLine *line, const char *text, char *err, size_t errlen);
 void hub_line_free(HubLine *line);
 /* The value of argument name (the first one given): NULL when absent or a bare flag. */

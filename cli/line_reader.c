@@ -1,5 +1,6 @@
 /* A line reader over read(2) and poll(2) (line_reader.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@ void line_reader_init(LineReader *r, int fd)
 {
     memset(r, 0, sizeof *r);
     r->fd = fd;
+    r->max_line = LINE_READER_MAX;
 }
 
 void line_reader_free(LineReader *r)
@@ -47,11 +49,23 @@ static int take_line(LineReader *r, char **line)
 int line_reader_next(LineReader *r, int timeout_ms, char **line)
 {
     double deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : 0;
+    bool did_read = false;
     for (;;) {
-        if (r->buf) {
-            int got = take_line(r, line);
-            if (got == LINE_OK)
-                return got;
+        if (r->buf && r->skipping) { /* the rest of a line too long: dropped up to its end */
+            char *nl = memchr(r->buf + r->start, '\n', r->len - r->start);
+            r->skipping = !nl;
+            r->start = nl ? (size_t)(nl - r->buf) + 1 : r->len;
+        }
+        if (r->buf && !r->skipping) {
+            char *nl = memchr(r->buf + r->start, '\n', r->len - r->start);
+            size_t pending = nl ? (size_t)(nl - (r->buf + r->start)) : r->len - r->start;
+            if (pending > r->max_line) { /* dropped, whole or as far as it came */
+                r->skipping = !nl;
+                r->start = nl ? (size_t)(nl - r->buf) + 1 : r->len;
+                return LINE_TOO_LONG;
+            }
+            if (take_line(r, line) == LINE_OK)
+                return LINE_OK;
         }
         if (r->eof)
             return LINE_END;
@@ -72,6 +86,9 @@ int line_reader_next(LineReader *r, int timeout_ms, char **line)
         int wait = -1;
         if (timeout_ms >= 0) {
             double left = deadline - now_ms();
+            /* bytes that keep coming (a line without end) do not hold the caller past it */
+            if (left <= 0 && did_read)
+                return LINE_TIMEOUT;
             wait = left > 0 ? (int)left + 1 : 0;
         }
         struct pollfd p = { .fd = r->fd, .events = POLLIN };
@@ -81,6 +98,7 @@ int line_reader_next(LineReader *r, int timeout_ms, char **line)
         if (ready == 0)
             return LINE_TIMEOUT;
         ssize_t n = read(r->fd, r->buf + r->len, r->cap - r->len - 1);
+        did_read = true;
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "pipeline.h"
 
 int main(int argc, char **argv)
 {
@@ -19,5 +20,8 @@ int main(int argc, char **argv)
     if (!c)
         return cli_usage_error("unknown command '%s' (see 'dama help')", name);
     cli_set_command(c->name);
-    return c->run(argc - 1, argv + 1);
+    int code = c->run(argc - 1, argv + 1);
+    /* A command that caught Ctrl-C or SIGTERM and did not finish was interrupted, whatever
+     * step it was in (reading an input says "FILE: interrupted while reading"): 130. */
+    return code != EXIT_OK && pipeline_interrupted() ? EXIT_INTERRUPTED : code;
 }

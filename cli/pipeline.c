@@ -37,6 +37,8 @@ const atomic_bool *pipeline_interrupt_flag(void)
     return &interrupted;
 }
 
+bool pipeline_interrupted(void) { return atomic_load(&interrupted); }
+
 const char *pipeline_engine_version(void) { return dama_engine_version(); }
 
 /* The bench set is compiled in and pinned by tests/test_search.c, so a failure here is a
@@ -117,7 +119,7 @@ bool pipeline_weights_by_name(Weights *w, const Variant *v, const char *name, ch
     }
     bool builtin = strcmp(name, "default") == 0 || strcmp(name, "material") == 0;
     if (!builtin)
-        return weights_load_variant(w, v, name, err, errlen);
+        return weights_load_variant_until(w, v, name, &interrupted, err, errlen);
     if (!(name[0] == 'd' ? weights_default(w, v->eval) : weights_material_only(w, v->eval))) {
         snprintf(err, errlen, "%s weights: out of memory", name);
         return false;

@@ -10,6 +10,9 @@
 
 /* Installs SIGINT/SIGTERM handlers that only set the returned flag. */
 const atomic_bool *pipeline_interrupt_flag(void);
+/* Whether those handlers caught a signal (false while none are installed: then the signal's
+ * default action ends the process). */
+bool pipeline_interrupted(void);
 
 /* "dama VERSION" for run records. */
 const char *pipeline_engine_version(void);

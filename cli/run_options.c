@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pipeline.h"
 #include "position.h"
 #include "run_options.h"
 #include "variant.h"
@@ -96,8 +97,7 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
         c->games = (int)n;
         return 1;
     case OPT_THREADS:
-        if (!cli_long("--threads", arg, 1, 1024, &n)) return -1;
-        c->threads = (int)n;
+        if (!cli_threads(arg, &c->threads)) return -1;
         return 1;
     case OPT_NODES_R: {
         uint64_t nodes;
@@ -200,6 +200,9 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
 bool run_options_finish(RunOptions *ro)
 {
     char err[512];
+    /* The commands of these options stop on Ctrl-C or SIGTERM (exit 130), from the reading
+     * of their input files (openings, weights) on. */
+    const atomic_bool *stop = pipeline_interrupt_flag();
     Rules *rules = &ro->cfg.setup.rules;
     *rules = rules_default(ro->cfg.setup.variant);
     for (int i = 0; i < ro->nrules_text; i++)
@@ -214,8 +217,8 @@ bool run_options_finish(RunOptions *ro)
                         "from the file's positions");
         return false;
     }
-    if (!openings_load(&ro->book, ro->cfg.setup.variant, &ro->cfg.setup.rules, ro->openings_path, err,
-                       sizeof err)) {
+    if (!openings_load(&ro->book, ro->cfg.setup.variant, &ro->cfg.setup.rules, ro->openings_path, stop,
+                       err, sizeof err)) {
         cli_usage_error("%s", err);
         return false;
     }

@@ -61,8 +61,8 @@ enum {
 #define RUN_OPTIONS_HELP \
     "  -v, --variant NAME turkish (default) or international; short tr, intl\n" \
     "  --db FILE          SQLite database (default dama.db)\n" \
-    "  --threads T        parallel games (default: all cores); the results do not\n" \
-    "                     depend on it\n" \
+    "  --threads T        parallel games (default and most: the CPUs; more are\n" \
+    "                     lowered to that); the results do not depend on it\n" \
     "  --nodes K          search nodes per move (default 3000; deterministic)\n" \
     "  --depth D          search depth per move instead of nodes\n" \
     "  --movetime MS      search time per move instead (not reproducible)\n" \

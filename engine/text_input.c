@@ -1,51 +1,141 @@
 /* Text input: whole files, the byte-order mark, NUL bytes and UTF-8. */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "text_input.h"
 
-bool text_file_read(const char *path, size_t max_bytes, char **text, size_t *len, char *err,
+/* How long a wait for bytes lasts before the stop flag is looked at again. */
+#define STOP_POLL_MS 100
+/* At most this much is read at a time, so a stop is seen between reads of a large file. */
+#define READ_CHUNK ((size_t)1 << 20)
+
+static void size_error(const char *path, const TextLimit *limit, size_t max, char *err, size_t errlen)
+{
+    const char *what = limit->what ? limit->what : "a text input";
+    if (max % ((size_t)1 << 20) == 0)
+        snprintf(err, errlen, "%s: larger than the %zu MiB limit of %s", path, max >> 20, what);
+    else
+        snprintf(err, errlen, "%s: larger than the %zu-byte limit of %s", path, max, what);
+}
+
+static bool stopped(const TextLimit *limit)
+{
+    return limit->stop && atomic_load(limit->stop);
+}
+
+int text_wait_readable(int fd, const atomic_bool *stop)
+{
+    for (;;) {
+        if (stop && atomic_load(stop))
+            return 0;
+        struct pollfd p = { .fd = fd, .events = POLLIN };
+        int ready = poll(&p, 1, STOP_POLL_MS);
+        if (ready > 0)
+            return 1;
+        if (ready < 0 && errno != EINTR)
+            return -1;
+    }
+}
+
+bool text_file_read(const char *path, const TextLimit *limit, char **text, size_t *len, char *err,
                     size_t errlen)
 {
     *text = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    size_t max = limit->max_bytes ? limit->max_bytes : TEXT_FILE_MAX;
+    /* Non-blocking: opening a FIFO does not wait for a writer, and no read waits where the
+     * stop flag cannot be seen (the waiting is poll's, STOP_POLL_MS at a time). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         return false;
     }
-    char *buf = NULL;
-    size_t used = 0, cap = 0;
-    bool ok = true;
-    for (;;) {
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        close(fd);
+        return false;
+    }
+    bool regular = S_ISREG(st.st_mode);
+    if (regular && (uintmax_t)st.st_size > max) {
+        size_error(path, limit, max, err, errlen);
+        close(fd);
+        return false;
+    }
+    /* A regular file's size is known (/proc's say 0); anything else grows its buffer as
+     * bytes come.  The buffer never exceeds max + 2: max bytes, one more that shows the
+     * file is too large, and the NUL. */
+    size_t cap = regular && st.st_size > 0 ? (size_t)st.st_size + 2 : 65536;
+    if (cap > max + 2)
+        cap = max + 2;
+    char *buf = malloc(cap);
+    size_t used = 0;
+    bool ok = buf != NULL;
+    if (!ok)
+        snprintf(err, errlen, "%s: cannot read: out of memory", path);
+    while (ok) {
+        if (stopped(limit)) {
+            snprintf(err, errlen, "%s: interrupted while reading", path);
+            ok = false;
+            break;
+        }
         if (cap - used < 2) {
-            size_t new_cap = cap ? 2 * cap : 8192;
-            char *grown = new_cap > cap ? realloc(buf, new_cap) : NULL;
+            size_t grown_cap = cap > (max + 2) / 2 ? max + 2 : 2 * cap;
+            char *grown = grown_cap > cap ? realloc(buf, grown_cap) : NULL;
             if (!grown) {
-                snprintf(err, errlen, "%s: cannot read: out of memory", path);
+                if (grown_cap > cap)
+                    snprintf(err, errlen, "%s: cannot read: out of memory", path);
+                else
+                    size_error(path, limit, max, err, errlen);
                 ok = false;
                 break;
             }
             buf = grown;
-            cap = new_cap;
+            cap = grown_cap;
         }
-        size_t n = fread(buf + used, 1, cap - used - 1, f);
-        used += n;
-        if (max_bytes && used > max_bytes) {
-            snprintf(err, errlen, "%s: larger than %zu bytes", path, max_bytes);
-            ok = false;
-            break;
+        /* A FIFO reads as ended while it has no writer: wait for one (and for its bytes). */
+        if (S_ISFIFO(st.st_mode)) {
+            int ready = text_wait_readable(fd, limit->stop);
+            if (ready < 0) {
+                snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+                ok = false;
+            }
+            if (ready <= 0)
+                continue;
+        }
+        size_t want = cap - used - 1;
+        ssize_t n = read(fd, buf + used, want < READ_CHUNK ? want : READ_CHUNK);
+        if (n > 0) {
+            used += (size_t)n;
+            if (used > max) {
+                size_error(path, limit, max, err, errlen);
+                ok = false;
+            }
+            continue;
         }
         if (n == 0)
             break;
-    }
-    if (ok && ferror(f)) {
+        if (errno == EINTR)
+            continue;
+        if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            int ready = text_wait_readable(fd, limit->stop);
+            if (ready < 0) {
+                snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+                ok = false;
+            }
+            continue; /* ready, or stopped: the loop's head says so */
+        }
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         ok = false;
     }
-    fclose(f);
+    close(fd);
     if (!ok) {
         free(buf);
         return false;

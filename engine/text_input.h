@@ -1,6 +1,7 @@
-/* Text input shared by every reader (positions, PDN, weights): a file read whole, then
- * checked to be text before any line of it is parsed, so that no reader can loop on, or
- * silently cut a line at, a NUL byte.
+/* Text input shared by every reader (positions, PDN, weights): a file read whole within a
+ * bound (so no input can exhaust the memory, and Ctrl-C or SIGTERM stops the reading),
+ * then checked to be text before any line of it is parsed, so that no reader can loop on,
+ * or silently cut a line at, a NUL byte.
  *
  * Accepted: UTF-8 (RFC 3629), an optional byte-order mark at the start (skipped), LF or
  * CRLF line ends (the readers treat '\r' as a blank).  Refused with "NAME:LINE: reason":
@@ -8,14 +9,35 @@
 #ifndef DAMA_TEXT_INPUT_H
 #define DAMA_TEXT_INPUT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The bound of every whole-file text input (positions, openings, PDN, weights): a file
+ * larger than this is refused, so no input can take more memory than about this much. */
+#define TEXT_FILE_MAX ((size_t)64 << 20)
+
+/* What a whole-file read may take. */
+typedef struct TextLimit {
+    const char *what;        /* the kind of file, for the size error: "a weights file" */
+    size_t max_bytes;        /* a larger file is refused (0: TEXT_FILE_MAX) */
+    const atomic_bool *stop; /* Ctrl-C or SIGTERM (may be NULL): reading stops within 0.1 s */
+} TextLimit;
+
 /* Reads the file at path into a malloc'd buffer with a NUL after its last byte (*text, free
- * it) and its length in *len.  A file longer than max_bytes (0 = no limit) is refused.
- * False with "PATH: cannot read: why" or "PATH: larger than N bytes" in err. */
-bool text_file_read(const char *path, size_t max_bytes, char **text, size_t *len, char *err,
+ * it) and its length in *len, never keeping more than limit->max_bytes + 2 bytes (a regular
+ * file larger than the limit is refused before any byte is read; a pipe or a device such as
+ * /dev/zero when its bytes pass the limit).  A FIFO without a writer yet, or a terminal, is
+ * waited for until limit->stop is set.  False with one of these in err:
+ *     "PATH: cannot read: why"
+ *     "PATH: larger than the 64 MiB limit of a weights file"
+ *     "PATH: interrupted while reading" (and *limit->stop is set: the caller exits 130) */
+bool text_file_read(const char *path, const TextLimit *limit, char **text, size_t *len, char *err,
                     size_t errlen);
+
+/* Waits until fd (a pipe, FIFO or terminal) has bytes or its end, looking at *stop (may be
+ * NULL) every 0.1 s: 1 ready, 0 stopped, -1 failed (errno says why). */
+int text_wait_readable(int fd, const atomic_bool *stop);
 
 /* Skips a UTF-8 byte-order mark at the start of [*text, *text + *len) and checks the rest
  * is text.  False with "NAME:LINE: NUL byte" or "NAME:LINE: invalid UTF-8 (byte 0xXX at

@@ -476,12 +476,13 @@ bool weights_parse(Weights *w, const EvalSpec *spec, const char *text, const cha
 
 /* Reads the file at path and parses it as weights of spec, or else of v's evaluation its
  * eval line names. */
-static bool load_file(Weights *w, const EvalSpec *spec, const Variant *v, const char *path, char *err,
-                      size_t errlen)
+static bool load_file(Weights *w, const EvalSpec *spec, const Variant *v, const char *path,
+                      const atomic_bool *stop, char *err, size_t errlen)
 {
     char *text;
     size_t len;
-    if (!text_file_read(path, WEIGHTS_FILE_MAX, &text, &len, err, errlen))
+    const TextLimit limit = { "a weights file", WEIGHTS_FILE_MAX, stop };
+    if (!text_file_read(path, &limit, &text, &len, err, errlen))
         return false;
     bool ok = spec ? weights_parse_text(w, spec, text, len, path, err, errlen)
                    : weights_parse_variant(w, v, text, len, path, err, errlen);
@@ -491,7 +492,7 @@ static bool load_file(Weights *w, const EvalSpec *spec, const Variant *v, const 
 
 bool weights_load(Weights *w, const EvalSpec *spec, const char *path, char *err, size_t errlen)
 {
-    return load_file(w, spec, NULL, path, err, errlen);
+    return load_file(w, spec, NULL, path, NULL, err, errlen);
 }
 
 bool weights_text_is_pattern(const char *text, size_t len)
@@ -536,7 +537,13 @@ bool weights_parse_variant(Weights *w, const Variant *v, const char *text, size_
 
 bool weights_load_variant(Weights *w, const Variant *v, const char *path, char *err, size_t errlen)
 {
-    return load_file(w, NULL, v, path, err, errlen);
+    return load_file(w, NULL, v, path, NULL, err, errlen);
+}
+
+bool weights_load_variant_until(Weights *w, const Variant *v, const char *path, const atomic_bool *stop,
+                                char *err, size_t errlen)
+{
+    return load_file(w, NULL, v, path, stop, err, errlen);
 }
 
 /* The text head: comments, header lines, the linear weights and, when table_len is not

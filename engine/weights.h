@@ -19,6 +19,7 @@
 #ifndef DAMA_WEIGHTS_H
 #define DAMA_WEIGHTS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -103,6 +104,10 @@ bool weights_parse_variant(Weights *w, const struct Variant *v, const char *text
                            const char *source_name, char *err, size_t errlen);
 bool weights_load_variant(Weights *w, const struct Variant *v, const char *path, char *err,
                           size_t errlen);
+/* The same, reading until *stop is set (Ctrl-C, SIGTERM; may be NULL): then false with
+ * "PATH: interrupted while reading". */
+bool weights_load_variant_until(Weights *w, const struct Variant *v, const char *path,
+                                const atomic_bool *stop, char *err, size_t errlen);
 
 /* The file form of a Weights in its two parts: the text head (all of a linear file) and,
  * for a pattern evaluation, the compressed table that follows it.  A file is head then

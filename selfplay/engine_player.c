@@ -22,7 +22,7 @@
 #include "hub_text.h"
 #include "variant.h"
 
-#define ENGINE_LINE_MAX 65536
+#define ENGINE_LINE_MAX HUB_LINE_MAX
 #define ENGINE_QUIT_WAIT_MS 500  /* after `quit`, how long the engine may take to exit */
 #define ENGINE_POLL_MS 100       /* how often a wait looks at the stop flag */
 

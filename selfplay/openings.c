@@ -38,23 +38,29 @@ static bool add_opening(OpeningBook *book, int *cap, const Variant *v, const Rul
 }
 
 bool openings_load(OpeningBook *book, const Variant *v, const Rules *rules, const char *path,
-                   char *err, size_t errlen)
+                   const atomic_bool *stop, char *err, size_t errlen)
 {
     book->positions = NULL;
     book->count = 0;
     char *buf;
     size_t len;
-    if (!text_file_read(path, 0, &buf, &len, err, errlen))
+    const TextLimit limit = { "an openings file", OPENINGS_FILE_MAX, stop };
+    if (!text_file_read(path, &limit, &buf, &len, err, errlen))
         return false;
     const char *text = buf;
     bool ok = text_prepare(path, &text, &len, err, errlen);
     int cap = 0;
     long lineno = 0;
-    for (const char *p = text, *stop = text + len; ok && p < stop;) {
-        const char *eol = memchr(p, '\n', (size_t)(stop - p));
+    for (const char *p = text, *end = text + len; ok && p < end;) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
         if (!eol)
-            eol = stop;
-        lineno++;
+            eol = end;
+        /* a file at the size limit takes a few seconds to check: a stop is seen at once */
+        if (++lineno % 4096 == 0 && stop && atomic_load(stop)) {
+            snprintf(err, errlen, "%s: interrupted while reading", path);
+            ok = false;
+            break;
+        }
         /* The FEN: up to a ';' comment, without surrounding blanks (a CRLF's '\r' too). */
         const char *q = memchr(p, ';', (size_t)(eol - p));
         const char *e = q ? q : eol;
@@ -73,7 +79,7 @@ bool openings_load(OpeningBook *book, const Variant *v, const Rules *rules, cons
             }
             free(fen);
         }
-        p = eol < stop ? eol + 1 : eol;
+        p = eol < end ? eol + 1 : eol;
     }
     if (ok && book->count == 0) {
         snprintf(err, errlen, "%s: no positions in the file", path);

@@ -191,9 +191,45 @@ static bool connect(Store *s, const char *path, int flags)
     return true;
 }
 
+bool store_path_writable(const char *path, char *why, size_t whylen)
+{
+    struct stat st;
+    if (access(path, W_OK) != 0 && errno != ENOENT) {
+        if (errno == EROFS) snprintf(why, whylen, "the file system is read-only");
+        else if (errno == EACCES && stat(path, &st) == 0)
+            snprintf(why, whylen, "the file is read-only (mode %04o)", (unsigned)(st.st_mode & 07777));
+        else snprintf(why, whylen, "%s", strerror(errno));
+        return false;
+    }
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (access(dir, W_OK) != 0) {
+        if (errno == EROFS) snprintf(why, whylen, "the file system is read-only");
+        else if (errno == EACCES)
+            snprintf(why, whylen, "its directory %s is not writable (SQLite writes the -wal and -shm "
+                     "files there)", dir);
+        else snprintf(why, whylen, "its directory %s: %s", dir, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+/* SQLite opens a file it may not write read-only without a word, and fails on a read-only
+ * file system with "unable to open database file": a writer says which it is. */
+static bool writable_or_fail(Store *s, const char *path)
+{
+    char why[4200];
+    return store_path_writable(path, why, sizeof why) ||
+           store_fail(s, "cannot write the database: %s", why);
+}
+
 static bool open_steps(Store *s, const char *path)
 {
     if (!connect(s, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) return false;
+    if (sqlite3_db_readonly(s->db, "main") == 1)
+        return writable_or_fail(s, path) && store_fail(s, "cannot write the database: SQLite opened it read-only");
     bool migrate = false;
     /* Check before configuring: a file that is not ours must be left exactly as it was. */
     if (!store_schema_check(s, &migrate) || !configure(s, path)) return false;
@@ -306,10 +342,15 @@ Store *store_open(const char *path, char *err, size_t errlen)
             close(fd);
             unlink(path);
         }
+        int code = s->db ? sqlite3_extended_errcode(s->db) & 0xff : SQLITE_OK;
         if (!existed && fd < 0)
             snprintf(err, errlen, "%s: cannot create the database: %s", path, strerror(why));
-        else
+        else {
+            /* SQLite's "unable to open database file" becomes the reason, when there is one */
+            if (existed && (code == SQLITE_CANTOPEN || code == SQLITE_READONLY || code == SQLITE_PERM))
+                writable_or_fail(s, path);
             snprintf(err, errlen, "%s: %s", path, s->err);
+        }
     }
     store_close(s);
     return NULL;

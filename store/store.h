@@ -65,6 +65,11 @@ typedef struct StoredGame {
  * A writer also marks this host's runs whose process is gone (see store_run_begin) as
  * 'stale'. */
 Store *store_open(const char *path, char *err, size_t errlen);
+/* Whether a writer could write the database at path, as access(2) tells: the file (when it
+ * exists) and its directory, where SQLite keeps the -wal and -shm files.  False with the
+ * reason in why ("the file system is read-only", "the file is read-only (mode 0444)", "its
+ * directory DIR is not writable"); store_open says "PATH: cannot write the database: WHY". */
+bool store_path_writable(const char *path, char *why, size_t whylen);
 /* Opens an existing database for reading only (SQLITE_OPEN_READONLY): nothing is created,
  * configured, migrated or marked, so a read-only file or directory can be read.  Fails
  * with a message for a missing file, a foreign file, and a schema older or newer than

@@ -150,8 +150,9 @@ static void test_export_read_only_directory(void **state)
     assert_int_not_equal(stat(shm, &st), 0);
 }
 
-/* analyze --game reads the game read-only and writes its CSV; storing the results needs a
- * writable database, and says so. */
+/* analyze --game reads the game read-only and writes its CSV: a reader, it succeeds; the
+ * stored analyses need a writable database, and it says they are not stored.  Used to
+ * write the whole CSV and then exit 1 on "attempt to write a readonly database". */
 static void test_analyze_read_only(void **state)
 {
     (void)state;
@@ -160,9 +161,12 @@ static void test_analyze_read_only(void **state)
     char ro[160], out[160];
     read_only_copy("roanalyze", 0555, ro, sizeof ro);
     open_out_dir("roanalyze-out", out, sizeof out);
-    assert_int_equal(sh("%s%s analyze --db %s --game 1 --plies 0,1 --nodes 100 --threads 1 --out %sa.csv",
-                        as_reader(), test_dama_bin(), ro, out), 1);
-    expect_output("readonly");
+    if (sh("%s%s analyze --db %s --game 1 --plies 0,1 --nodes 100 --threads 1 --out %sa.csv",
+           as_reader(), test_dama_bin(), ro, out) != 0)
+        fail_msg("analyze of a read-only database failed: %s", output());
+    expect_output("roanalyze/ro.db: the analyses will not be stored: cannot write the database: "
+                  "the file is read-only (mode 0444)");
+    expect_output("analyzed 2 positions");
     char csv[200];
     snprintf(csv, sizeof csv, "%sa.csv", out);
     char *text = test_read_file(csv);
@@ -171,6 +175,78 @@ static void test_analyze_read_only(void **state)
     assert_non_null(strstr(text, "game1:ply0,"));
     assert_non_null(strstr(text, "game1:ply1,"));
     free(text);
+}
+
+/* The writers on a database they cannot write: the reason, naming the file, exit 1.  They
+ * used to say "reading the database header: unable to open database file" (read-only file
+ * system), "... attempt to write a readonly database" (directory) or fail at their first
+ * write (file). */
+static void expect_writers_refused(const char *prefix, const char *sub, const char *ro, const char *why)
+{
+    const char *bin = test_dama_bin();
+    char pdn[160], expected[400], sub_out[64], out_dir[160], tune[240];
+    snprintf(sub_out, sizeof sub_out, "%s-out", sub);
+    open_out_dir(sub_out, out_dir, sizeof out_dir);
+    snprintf(tune, sizeof tune, "tune --epochs 1 --out %sw.txt", out_dir);
+    snprintf(pdn, sizeof pdn, "%s/one.pdn", dir);
+    FILE *f = fopen(pdn, "w");
+    assert_non_null(f);
+    fputs("[GameType \"30\"]\n1. a3-a4 a6-a5 *\n", f);
+    fclose(f);
+    assert_int_equal(chmod(pdn, 0644), 0);
+    snprintf(expected, sizeof expected, "dama: %s: cannot write the database: %s\n", ro, why);
+    const char *commands[] = { "selfplay --games 2 --nodes 100 --threads 1", tune,
+                               "pdn import" };
+    for (int i = 0; i < 3; i++) {
+        int rc = sh("%s%s %s --db %s%s%s", prefix, bin, commands[i], ro, i == 2 ? " " : "", i == 2 ? pdn : "");
+        char *out = output();
+        if (rc != 1 || strcmp(out, expected) != 0)
+            fail_msg("%s: exit %d, said:\n%sexpected exit 1 and:\n%s", commands[i], rc, out, expected);
+        free(out);
+    }
+}
+
+static void test_writers_read_only_file(void **state)
+{
+    (void)state;
+    if (!reader_possible())
+        return;
+    char ro[160], why[200];
+    read_only_copy("wfile", 0777, ro, sizeof ro);
+    snprintf(why, sizeof why, "the file is read-only (mode 0444)");
+    expect_writers_refused(as_reader(), "wfile", ro, why);
+}
+
+static void test_writers_read_only_directory(void **state)
+{
+    (void)state;
+    if (!reader_possible())
+        return;
+    char ro[160], why[200];
+    read_only_copy("wdir", 0555, ro, sizeof ro);
+    assert_int_equal(chmod(ro, 0666), 0);
+    snprintf(why, sizeof why, "its directory %s/wdir is not writable (SQLite writes the -wal and -shm "
+             "files there)", dir);
+    expect_writers_refused(as_reader(), "wdir", ro, why);
+}
+
+/* A read-only file system, as a read-only bind mount in a user and mount namespace of its
+ * own (binds root too); skipped where unshare cannot make one. */
+static void test_writers_read_only_file_system(void **state)
+{
+    (void)state;
+    char d[128], ro[160], prefix[400];
+    snprintf(d, sizeof d, "%s/wfs", dir);
+    assert_int_equal(mkdir(d, 0755), 0);
+    snprintf(ro, sizeof ro, "%s/ro.db", d);
+    assert_int_equal(sh("cp %s %s", db, ro), 0);
+    snprintf(prefix, sizeof prefix, "unshare --user --map-root-user --mount sh -c 'mount --bind -o ro %s %s && "
+             "exec \"$@\"' sh ", d, d);
+    if (sh("%s touch %s/x", prefix, d) == 0 || sh("%s true", prefix) != 0) {
+        printf("read-only file system test skipped: unshare cannot make a read-only bind mount here\n");
+        return;
+    }
+    expect_writers_refused(prefix, "wfs", ro, "the file system is read-only");
 }
 
 static int64_t runs_in(const char *path)
@@ -227,6 +303,9 @@ int main(void)
         cmocka_unit_test(test_export_read_only_file),
         cmocka_unit_test(test_export_read_only_directory),
         cmocka_unit_test(test_analyze_read_only),
+        cmocka_unit_test(test_writers_read_only_file),
+        cmocka_unit_test(test_writers_read_only_directory),
+        cmocka_unit_test(test_writers_read_only_file_system),
         cmocka_unit_test(test_tune_checks_first),
     };
     return cmocka_run_group_tests_name("db readers", tests, group_setup, group_teardown);

@@ -67,22 +67,6 @@ static pid_t spawn(char *const argv[])
     return pid;
 }
 
-/* Does the process catch sig? */
-static bool catches(pid_t pid, int sig)
-{
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return false;
-    unsigned long long mask = 0;
-    bool found = false;
-    while (!found && fgets(line, sizeof line, f))
-        found = sscanf(line, "SigCgt: %llx", &mask) == 1;
-    fclose(f);
-    return found && (mask >> (sig - 1) & 1);
-}
-
 /* CPU time (user + system, all threads) in clock ticks. */
 static long cpu_ticks(pid_t pid)
 {
@@ -115,7 +99,7 @@ static void wait_until_busy(pid_t pid, int sig)
             waitpid(pid, NULL, 0);
             fail_msg("dama never got busy");
         }
-        if (from < 0 && catches(pid, sig))
+        if (from < 0 && test_catches_signal(pid, sig))
             from = cpu_ticks(pid);
         if (from >= 0 && cpu_ticks(pid) >= from + CPU_BEFORE_SIGNAL_TICKS)
             return;
@@ -264,7 +248,7 @@ static void test_match_sigint_while_engine_starts(void **state)
                      "--db", db, NULL };
     pid_t pid = spawn(argv);
     double give_up = now() + 60;
-    while (access(started, F_OK) != 0 || !catches(pid, SIGINT)) {
+    while (access(started, F_OK) != 0 || !test_catches_signal(pid, SIGINT)) {
         if (now() > give_up || waitpid(pid, NULL, WNOHANG) == pid)
             fail_msg("the engine never started, or dama ended first");
         usleep(5000);

@@ -3,9 +3,11 @@
 #define DAMA_TEST_UTIL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -100,6 +102,22 @@ static inline void test_dama_expect(const char *args, int code, const char *need
         fail_msg("dama %s: output lacks '%s':\n%s", args, needle, out);
 }
 #endif
+
+/* Does process pid catch sig (its handler installed: SigCgt in /proc/PID/status)? */
+static inline bool test_catches_signal(pid_t pid, int sig)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    unsigned long long mask = 0;
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f))
+        found = sscanf(line, "SigCgt: %llx", &mask) == 1;
+    fclose(f);
+    return found && (mask >> (sig - 1) & 1);
+}
 
 /* True under the sanitizer build: deep perfts are cut to keep the suite short. */
 static inline int test_sanitized(void) { return getenv("DAMA_SANITIZE") != NULL; }
