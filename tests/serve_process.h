@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,6 +27,25 @@ static inline double serve_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* DIR/web/index.html (titled title) for --web, and DIR/secret.txt beside it, which no
+ * request may ever read: 0, or -1. */
+static inline int serve_make_folders(const char *dir, const char *title)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/web", dir);
+    if (mkdir(path, 0755) != 0)
+        return -1;
+    static const char *const files[][2] = { { "%s/web/index.html", "<!doctype html><title>%s</title>\n" },
+                                            { "%s/secret.txt", "SECRET-OUTSIDE-WEB\n" } };
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, files[i][0], dir);
+        FILE *f = fopen(path, "w");
+        if (!f || fprintf(f, files[i][1], title) < 0 || fclose(f) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* Starts `dama serve --port P --db DIR/serve.db --web DIR/web EXTRA...` (extra: NULL or

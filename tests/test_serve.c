@@ -35,25 +35,12 @@ static char dir[64];
 static pid_t server_pid;
 static int port;
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (!f || fputs(text, f) < 0 || fclose(f) != 0)
-        fail_msg("cannot write %s", path);
-}
-
 static int setup(void **state)
 {
     (void)state;
-    if (test_tmpdir_make(dir, sizeof dir, "serve") != 0)
+    if (test_tmpdir_make(dir, sizeof dir, "serve") != 0 ||
+        serve_make_folders(dir, "dama test page") != 0)
         return -1;
-    char path[160];
-    snprintf(path, sizeof path, "%s/web", dir);
-    mkdir(path, 0755);
-    snprintf(path, sizeof path, "%s/web/index.html", dir);
-    write_file(path, "<!doctype html><title>dama test page</title>\n");
-    snprintf(path, sizeof path, "%s/secret.txt", dir);
-    write_file(path, "SECRET-OUTSIDE-WEB\n");
     server_pid = serve_start(dir, NULL, &port);
     return server_pid > 0 ? 0 : -1;
 }

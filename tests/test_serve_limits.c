@@ -35,27 +35,15 @@ static char dir[64];
 static pid_t server_pid;
 static int port;
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (!f || fputs(text, f) < 0 || fclose(f) != 0)
-        fail_msg("cannot write %s", path);
-}
-
 /* web/ with index.html, and beside it a secret no request may read; links from web/ to
  * the secret, to its folder, to /etc/passwd, and one to index.html (inside: served). */
 static int setup(void **state)
 {
     (void)state;
-    if (test_tmpdir_make(dir, sizeof dir, "serve-limits") != 0)
+    if (test_tmpdir_make(dir, sizeof dir, "serve-limits") != 0 ||
+        serve_make_folders(dir, "dama limits page") != 0)
         return -1;
     char path[160], target[160];
-    snprintf(path, sizeof path, "%s/web", dir);
-    mkdir(path, 0755);
-    snprintf(path, sizeof path, "%s/web/index.html", dir);
-    write_file(path, "<!doctype html><title>dama limits page</title>\n");
-    snprintf(path, sizeof path, "%s/secret.txt", dir);
-    write_file(path, "SECRET-OUTSIDE-WEB\n");
     struct { const char *target, *link; } links[] = {
         { "%s/secret.txt", "%s/web/x.txt" },
         { "../secret.txt", "%s/web/relative.txt" },
@@ -369,6 +357,35 @@ static void test_full_game_table(void **state)
     assert_int_equal(kept, GAME_TABLE);
 }
 
+/* Ctrl-C while the engine thinks and a client waits for it: exit 130 at once (and, under
+ * the sanitizers, with nothing leaked). */
+static void test_sigint_while_searching(void **state)
+{
+    (void)state;
+    char engine[64];
+    snprintf(engine, sizeof engine, "/api/games/%lld/engine", (long long)deep_game());
+    int fd = send_and_hold("POST", engine, NULL);
+    usleep(200 * 1000);
+    double t0 = serve_now();
+    assert_int_equal(kill(server_pid, SIGINT), 0);
+    int status = 0;
+    pid_t got;
+    while ((got = waitpid(server_pid, &status, WNOHANG)) == 0 && serve_now() - t0 < 5.0)
+        usleep(1000);
+    double seconds = serve_now() - t0;
+    HttpResponse r = { .status = -1 };
+    http_read_reply(fd, &r); /* a 503, or the connection closed */
+    close(fd);
+    http_response_free(&r);
+    if (got != server_pid)
+        fail_msg("dama serve still ran %.1f s after SIGINT", seconds);
+    server_pid = 0;
+    printf("serve: exit %d %.3f s after SIGINT during a search\n",
+           WIFEXITED(status) ? WEXITSTATUS(status) : -1, seconds);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 130);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -378,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_game_read_while_the_engine_thinks),
         cmocka_unit_test(test_search_caps),
         cmocka_unit_test(test_full_game_table),
+        cmocka_unit_test(test_sigint_while_searching),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
