@@ -9,6 +9,8 @@
 #include "http_workers.h"
 
 #define WATCH_MS 50
+#define CANCELLED "{\"error\":\"the request was dropped before its turn: its client went away, " \
+                  "or the server stops\"}"
 
 struct Workers {
     pthread_mutex_t lock;
@@ -62,6 +64,8 @@ static void *work_loop(void *arg)
         HttpReply *r = &job->reply;
         if (!atomic_load(&job->cancel))
             r->work(r->work_arg, &job->cancel, r);
+        else
+            http_reply_set(r, 503, "application/json", CANCELLED, sizeof CANCELLED - 1);
         r->release(r->work_arg);
         r->work = NULL;
         r->release = NULL;
