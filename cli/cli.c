@@ -80,7 +80,7 @@ bool cli_search_limit(SearchLimits *limits, const char *option, const char *text
     if (strcmp(option, "--nodes") == 0)
         return cli_u64(option, text, &limits->nodes);
     if (strcmp(option, "--depth") == 0) {
-        if (!cli_long(option, text, 1, MAX_PLY - 2, &n)) return false;
+        if (!cli_long(option, text, 1, SEARCH_DEPTH_MAX, &n)) return false;
         limits->depth = (int)n;
         return true;
     }

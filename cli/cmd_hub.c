@@ -357,7 +357,7 @@ static void cmd_level(Hub *h, const HubLine *line)
     uint64_t n;
     const char *t;
     if ((t = hub_line_value(line, "depth")) || hub_line_has(line, "depth")) {
-        if (!count_value(h, "depth", t, MAX_PLY - 2, &n))
+        if (!count_value(h, "depth", t, SEARCH_DEPTH_MAX, &n))
             return;
         l.depth = (int)n;
     }

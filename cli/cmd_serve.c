@@ -19,9 +19,13 @@
 #define SERVE_PORT_DEFAULT 8080
 #define SERVE_HASH_DEFAULT 16
 #define SERVE_HASH_MAX 1024
+#define SERVE_MOVETIME_DEFAULT 30000
+#define SERVE_NODES_DEFAULT 50000000
+#define SERVE_SEARCHES_MAX 64
 #define DYGRAPHS_DIR "/usr/share/javascript/dygraphs"
 
-enum { OPT_S_PORT = OPT_FIRST_FREE, OPT_S_DB, OPT_S_HOST, OPT_S_WEIGHTS, OPT_S_WEB, OPT_S_HASH };
+enum { OPT_S_PORT = OPT_FIRST_FREE, OPT_S_DB, OPT_S_HOST, OPT_S_WEIGHTS, OPT_S_WEB, OPT_S_HASH,
+       OPT_S_MOVETIME, OPT_S_NODES, OPT_S_SEARCHES };
 
 static bool is_dir(const char *path)
 {
@@ -79,7 +83,8 @@ static int serve(Server *srv, const char *host, int port, const char *db)
 {
     char err[512];
     bool bad_address;
-    HttpServer *http = http_start(host, port, server_handle, srv, err, sizeof err, &bad_address);
+    HttpServer *http = http_start(host, port, server_handle, srv, srv->search_workers, err,
+                                  sizeof err, &bad_address);
     if (!http)
         return bad_address ? cli_usage_error("%s", err) : cli_runtime_error("%s", err);
     if (!prepare_db(db)) {
@@ -109,11 +114,17 @@ static int run_serve(int argc, char **argv)
         { "weights", required_argument, 0, OPT_S_WEIGHTS },
         { "web", required_argument, 0, OPT_S_WEB },
         { "hash", required_argument, 0, OPT_S_HASH },
+        { "max-movetime", required_argument, 0, OPT_S_MOVETIME },
+        { "max-nodes", required_argument, 0, OPT_S_NODES },
+        { "max-searches", required_argument, 0, OPT_S_SEARCHES },
         { 0, 0, 0, 0 },
     };
     const Variant *variant = &turkish_variant;
     const char *db = "dama.db", *host = "127.0.0.1", *weights_name = NULL, *web = NULL;
-    long port = SERVE_PORT_DEFAULT, hash = SERVE_HASH_DEFAULT;
+    long port = SERVE_PORT_DEFAULT, hash = SERVE_HASH_DEFAULT, movetime = SERVE_MOVETIME_DEFAULT;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long searches = cores < 1 ? 1 : cores > SERVE_SEARCHES_MAX ? SERVE_SEARCHES_MAX : cores;
+    uint64_t nodes = SERVE_NODES_DEFAULT;
     int o;
     while ((o = cli_getopt(argc, argv, longopts)) != -1) {
         switch (o) {
@@ -125,6 +136,12 @@ static int run_serve(int argc, char **argv)
         case OPT_S_WEIGHTS: weights_name = optarg; break;
         case OPT_S_WEB: web = optarg; break;
         case OPT_S_HASH: if (!cli_long("--hash", optarg, 1, SERVE_HASH_MAX, &hash)) return EXIT_USAGE; break;
+        case OPT_S_MOVETIME: if (!cli_long("--max-movetime", optarg, 1, 86400000L, &movetime)) return EXIT_USAGE; break;
+        case OPT_S_NODES:
+            if (!cli_u64("--max-nodes", optarg, &nodes)) return EXIT_USAGE;
+            if (nodes == 0) return cli_usage_error("--max-nodes 0: a search needs at least 1 node");
+            break;
+        case OPT_S_SEARCHES: if (!cli_long("--max-searches", optarg, 1, SERVE_SEARCHES_MAX, &searches)) return EXIT_USAGE; break;
         default: return EXIT_USAGE;
         }
     }
@@ -146,6 +163,8 @@ static int run_serve(int argc, char **argv)
         .dygraphs_dir = DYGRAPHS_DIR,
         .default_variant = variant,
         .hash_mb = (size_t)hash,
+        .search_cap = { .movetime_ms = (int)movetime, .nodes = nodes },
+        .search_workers = (int)searches,
     };
     int code = EXIT_USAGE;
     if (load_weights(variant, weights_name, weights, srv.weights)) {
@@ -169,25 +188,31 @@ static int run_serve(int argc, char **argv)
 const Command cmd_serve = {
     "serve", "the web page: play against the engine, browse games, watch training",
     "usage: dama serve [--port 8080] [--host 127.0.0.1] [--db FILE] [--variant NAME]\n"
-    "                  [--weights FILE] [--web DIR] [--hash MB]\n"
+    "                  [--weights FILE] [--web DIR] [--hash MB] [--max-movetime MS]\n"
+    "                  [--max-nodes N] [--max-searches N]\n"
     "\n"
     "Serves the page of web/ and its JSON API (README.md, \"JSON API\") on\n"
-    "http://HOST:PORT/ until Ctrl-C or SIGTERM (exit 130), and prints 'serving\n"
-    "http://HOST:PORT/' when it listens.  Nothing is fetched from the network: the\n"
-    "charts use the Debian package libjs-dygraphs (" DYGRAPHS_DIR ").\n"
+    "http://HOST:PORT/ until Ctrl-C or SIGTERM (exit 130), and prints\n"
+    "'serving http://HOST:PORT/' when it listens.  Nothing is fetched from the\n"
+    "network: the charts use the Debian package libjs-dygraphs\n"
+    "(" DYGRAPHS_DIR ").\n"
     "\n"
     "  --port N        the port (default 8080; 0: a free port, printed)\n"
-    "  --host ADDR     the address to listen on (default 127.0.0.1: this machine\n"
-    "                  only)\n"
+    "  --host ADDR     the address to listen on (default 127.0.0.1: this machine)\n"
     "  --db FILE       the database: finished games are saved in it (a run of kind\n"
     "                  'play'), and its games, runs and training are shown (default\n"
-    "                  dama.db; created when missing; read while `dama train` writes\n"
-    "                  it)\n"
+    "                  dama.db; created when missing; read while `dama train` writes)\n"
     "  --variant NAME  the variant of a request that names none (default turkish)\n"
     "  --weights FILE  the engine's weights for --variant (default best: the shipped\n"
     "                  weights); the other variant plays with its shipped weights\n"
-    "  --web DIR       the page's files (default: web/ next to the binary's\n"
-    "                  directory)\n"
-    "  --hash MB       transposition table of each engine search (default 16)\n",
+    "  --web DIR       the page's files (default: web/ beside the binary's folder)\n"
+    "  --hash MB       transposition table of each engine search (default 16)\n"
+    "  --max-movetime MS  every search's time at most, whatever a request asks\n"
+    "                  (default 30000)\n"
+    "  --max-nodes N   every search's nodes at most (default 50000000)\n"
+    "  --max-searches N  searches at once (default: one a core); up to 64 more wait,\n"
+    "                  beyond that a request is answered 503\n"
+    "\n"
+    "A search stops when its client goes away.  Connections: README.md, \"JSON API\".\n",
     run_serve,
 };

@@ -133,7 +133,7 @@ static void play_ply(HumanGame *g, const Move *move, int by, const SearchInfo *i
 }
 
 /* The engine's search of the position now, with the game's history for repetitions. */
-static SearchInfo engine_search(HumanGame *g, const SearchLimits *limits)
+SearchInfo human_game_engine_search(HumanGame *g, const SearchLimits *limits)
 {
     const Game *game = g->game;
     g->searcher->root_endgame_plies = game->endgame_plies;
@@ -141,13 +141,12 @@ static SearchInfo engine_search(HumanGame *g, const SearchLimits *limits)
     return search(g->searcher, &game->pos, history, game->since_capture, limits, NULL, NULL);
 }
 
-/* Searches the position under limits and plays the move found for by at now_ms; the search
- * is kept in g->last_search.  The game goes on, so there is a legal move; false only when
- * out of memory. */
-static bool search_and_play(HumanGame *g, const SearchLimits *limits, int by, int64_t now_ms)
+/* Plays the move of info, a search of the position now, for by at now_ms; the search is
+ * kept in g->last_search.  The game goes on, so there is a legal move; false only when out
+ * of memory. */
+static bool play_searched(HumanGame *g, SearchInfo info, int by, int64_t now_ms)
 {
     int side = g->game->pos.side;
-    SearchInfo info = engine_search(g, limits);
     if (info.pv_length == 0) {
         /* A search stopped from outside (searcher->stop_request) before its first move:
          * the first legal move, so that the game still gets one. */
@@ -171,6 +170,12 @@ static bool search_and_play(HumanGame *g, const SearchLimits *limits, int by, in
     play_ply(g, &r->move, by, &info, now_ms);
     g->last_search_ply = g->game->ply;
     return true;
+}
+
+/* Searches the position under limits and plays the move found for by at now_ms. */
+static bool search_and_play(HumanGame *g, const SearchLimits *limits, int by, int64_t now_ms)
+{
+    return play_searched(g, human_game_engine_search(g, limits), by, now_ms);
 }
 
 int human_game_tick(HumanGame *g, int64_t now_ms)
@@ -246,6 +251,11 @@ bool human_game_engine_move(HumanGame *g, int64_t now_ms, EngineReply *out)
     if (out)
         *out = g->last_search;
     return true;
+}
+
+bool human_game_engine_play(HumanGame *g, const SearchInfo *info, int64_t now_ms)
+{
+    return human_game_engine_to_move(g) && play_searched(g, *info, MOVER_ENGINE, now_ms);
 }
 
 bool human_game_resign(HumanGame *g, int side)

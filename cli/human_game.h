@@ -108,6 +108,13 @@ bool human_game_try(HumanGame *g, const char *text, int64_t now_ms, MoveCheck *o
 /* Plays the engine's move at now_ms when the engine is to move (false otherwise, or when
  * out of memory: nothing done): a search under the level, from the game's history. */
 bool human_game_engine_move(HumanGame *g, int64_t now_ms, EngineReply *out);
+/* The same in two steps, for a caller that lets others read the game while the engine
+ * thinks (`dama serve`): the search of the position now under limits, which writes nothing
+ * but the game's searcher (no move may be played meanwhile, and no other search run on
+ * it); then its move played at now_ms (false when the engine is not to move, or out of
+ * memory). */
+SearchInfo human_game_engine_search(HumanGame *g, const SearchLimits *limits);
+bool human_game_engine_play(HumanGame *g, const SearchInfo *info, int64_t now_ms);
 
 /* The time-out rule at now_ms: while a person to move has run out of time, a legal move is
  * played for that side (the engine's choice at HUMAN_CLOCK_NODES, marked MOVER_CLOCK), its

@@ -343,7 +343,7 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
         result.score = -SCORE_WIN;
         return result;
     }
-    int max_depth = limits->depth > 0 && limits->depth < MAX_PLY - 1 ? limits->depth : MAX_PLY - 2;
+    int max_depth = limits->depth > 0 && limits->depth < SEARCH_DEPTH_MAX ? limits->depth : SEARCH_DEPTH_MAX;
     s->out_of_time = false;
     uint64_t nodes_before = 0, iteration_nodes[2] = { 0, 0 }; /* the two before the last */
     double iteration_start = s->start_time;

@@ -10,6 +10,9 @@
 #include "weights.h"
 
 #define MAX_PLY 128
+/* The deepest iteration a search runs (the tree needs a ply beyond it): the bound of every
+ * depth a user may ask for (cli_search_limit, Hub's depth, the server's level). */
+#define SEARCH_DEPTH_MAX (MAX_PLY - 2)
 /* Scores: hundredths of a man; a win in n plies scores SCORE_WIN - n. */
 #define SCORE_WIN 30000
 #define SCORE_WIN_BOUND (SCORE_WIN - 1000) /* |score| above this is a forced result */
@@ -26,7 +29,7 @@
  * started when it would end after soft_ms.  Node and depth limits are
  * exact and deterministic: a search cut by nodes keeps its last completed iteration. */
 typedef struct SearchLimits {
-    int depth;          /* maximum iteration depth; 0 = none (MAX_PLY - 1) */
+    int depth;          /* maximum iteration depth; 0 = none (SEARCH_DEPTH_MAX) */
     uint64_t nodes;     /* stop after this many nodes; 0 = none (deterministic) */
     int movetime_ms;    /* hard limit of wall time; 0 = none */
     int soft_ms;        /* start no iteration predicted to end after this; 0 = none */

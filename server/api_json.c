@@ -54,10 +54,14 @@ void reply_error_fields(HttpReply *reply, int status, json_t *extra, const char 
     va_end(ap);
 }
 
-json_t *request_object(const HttpRequest *req, HttpReply *reply)
+json_t *request_object(const HttpRequest *req, bool required, HttpReply *reply)
 {
-    if (req->body_len == 0)
+    if (req->body_len == 0 && !required)
         return json_object();
+    if (req->body_len == 0) {
+        reply_error(reply, 400, "the body is empty: %s %s takes a JSON object", req->method, req->path);
+        return NULL;
+    }
     json_error_t err;
     json_t *obj = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &err);
     if (!obj) {

@@ -19,9 +19,9 @@ void reply_error(HttpReply *reply, int status, const char *fmt, ...)
 void reply_error_fields(HttpReply *reply, int status, json_t *extra, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* The body as a JSON object (an empty body is {}); NULL after a 400 (malformed JSON, or
- * not an object).  The caller owns the result (json_decref). */
-json_t *request_object(const HttpRequest *req, HttpReply *reply);
+/* The body as a JSON object; NULL after a 400 (malformed JSON, not an object, or empty when
+ * required: an optional body left out is {}).  The caller owns the result (json_decref). */
+json_t *request_object(const HttpRequest *req, bool required, HttpReply *reply);
 
 /* A field of a request object.  The getters return false after a 400 when the field is
  * required and missing, or present with the wrong type or out of range; an absent

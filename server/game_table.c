@@ -44,9 +44,11 @@ void game_table_free(GameTable *t)
     free(t);
 }
 
-/* A free slot, or the one to empty: unused games only, finished ones first, then the one
- * left alone longest.  -1 when every game is in use.  Under the table's lock. */
-static int slot_for_new(GameTable *t)
+/* A free slot, or the one to empty (game_table.h): games no request uses, finished ones
+ * first, then those left alone GAME_IDLE_RECLAIM_MS, the one left alone longest first.
+ * -1 when there is none.  Under the table's lock.  (A game's result is written under its
+ * own lock only by a request, which holds a reference: refs == 0 means no writer.) */
+static int slot_for_new(GameTable *t, int64_t now_ms)
 {
     int victim = -1;
     for (int i = 0; i < GAME_TABLE_MAX; i++) {
@@ -55,19 +57,22 @@ static int slot_for_new(GameTable *t)
             return i;
         if (s->refs > 0)
             continue;
+        bool over = human_game_over(&s->game);
+        if (!over && now_ms - s->last_used_ms < GAME_IDLE_RECLAIM_MS)
+            continue;
         if (victim < 0)
             victim = i;
         else {
             GameSession *v = t->slots[victim];
-            bool s_over = human_game_over(&s->game), v_over = human_game_over(&v->game);
-            if ((s_over && !v_over) || (s_over == v_over && s->last_used < v->last_used))
+            bool v_over = human_game_over(&v->game);
+            if ((over && !v_over) || (over == v_over && s->last_used < v->last_used))
                 victim = i;
         }
     }
     return victim;
 }
 
-int64_t game_table_add(GameTable *t, HumanGame *game)
+int64_t game_table_add(GameTable *t, HumanGame *game, int64_t now_ms)
 {
     GameSession *s = calloc(1, sizeof *s);
     if (!s || pthread_mutex_init(&s->lock, NULL) != 0) {
@@ -77,11 +82,12 @@ int64_t game_table_add(GameTable *t, HumanGame *game)
     }
     s->game = *game;
     pthread_mutex_lock(&t->lock);
-    int slot = slot_for_new(t);
+    int slot = slot_for_new(t, now_ms);
     if (slot >= 0) {
         session_free(t->slots[slot]);
         s->id = t->next_id++;
         s->last_used = ++t->tick;
+        s->last_used_ms = now_ms;
         t->slots[slot] = s;
     }
     pthread_mutex_unlock(&t->lock);
@@ -92,7 +98,7 @@ int64_t game_table_add(GameTable *t, HumanGame *game)
     return s->id;
 }
 
-GameSession *game_table_acquire(GameTable *t, int64_t id)
+GameSession *game_table_acquire(GameTable *t, int64_t id, int64_t now_ms)
 {
     GameSession *found = NULL;
     pthread_mutex_lock(&t->lock);
@@ -102,6 +108,7 @@ GameSession *game_table_acquire(GameTable *t, int64_t id)
     if (found) {
         found->refs++;
         found->last_used = ++t->tick;
+        found->last_used_ms = now_ms;
     }
     pthread_mutex_unlock(&t->lock);
     if (found)

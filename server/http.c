@@ -5,14 +5,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <microhttpd.h>
 
 #include "http.h"
+#include "http_workers.h"
+
+/* File descriptors kept for everything but connections: the database, the page's files,
+ * epoll, the workers' pipes. */
+#define FD_RESERVE 128
 
 struct HttpServer {
     struct MHD_Daemon *daemon;
+    Workers *workers;
     HttpHandler handler;
     void *ctx;
     int port;
@@ -24,12 +32,42 @@ typedef struct PendingRequest {
     size_t len;
     bool too_large;
     bool answered;    /* a reply is queued (a declared body over the limit: at once) */
+    struct MHD_Connection *conn;
+    DeferredJob *job; /* a reply made by a worker: the connection is suspended meanwhile */
+    atomic_bool job_done; /* the worker is through with job: its reply can go */
 } PendingRequest;
 
 const char *http_query(const HttpRequest *req, const char *name)
 {
     return MHD_lookup_connection_value((struct MHD_Connection *)req->connection,
                                        MHD_GET_ARGUMENT_KIND, name);
+}
+
+static enum MHD_Result find_nul(void *cls, enum MHD_ValueKind kind, const char *key,
+                                size_t key_size, const char *value, size_t value_size)
+{
+    (void)kind;
+    const char **found = cls;
+    if (strlen(key) != key_size || (value && strlen(value) != value_size)) {
+        *found = key;
+        return MHD_NO;
+    }
+    return MHD_YES;
+}
+
+const char *http_query_with_nul(const HttpRequest *req)
+{
+    const char *found = NULL;
+    MHD_get_connection_values_n((struct MHD_Connection *)req->connection, MHD_GET_ARGUMENT_KIND,
+                                find_nul, &found);
+    return found;
+}
+
+void http_reply_defer(HttpReply *reply, HttpWork work, void *arg, HttpRelease release)
+{
+    reply->work = work;
+    reply->work_arg = arg;
+    reply->release = release;
 }
 
 void http_reply_take(HttpReply *reply, int status, const char *content_type, char *body,
@@ -54,6 +92,24 @@ bool http_reply_set(HttpReply *reply, int status, const char *content_type, cons
     return copy != NULL;
 }
 
+/* The worker is through with the job (on its thread): the connection goes on, and
+ * libmicrohttpd calls on_request again, which sends the reply. */
+static void job_finished(DeferredJob *job)
+{
+    PendingRequest *pending = job->owner;
+    struct MHD_Connection *conn = pending->conn;
+    atomic_store(&pending->job_done, true);
+    MHD_resume_connection(conn);
+}
+
+static void job_free(DeferredJob *job)
+{
+    if (job) {
+        free(job->reply.body);
+        free(job);
+    }
+}
+
 static enum MHD_Result send_reply(struct MHD_Connection *conn, HttpReply *reply)
 {
     struct MHD_Response *r;
@@ -63,6 +119,7 @@ static enum MHD_Result send_reply(struct MHD_Connection *conn, HttpReply *reply)
         r = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
     if (!r) {
         free(reply->body);
+        reply->body = NULL;
         return MHD_NO;
     }
     reply->body = NULL; /* the response owns it now */
@@ -75,6 +132,42 @@ static enum MHD_Result send_reply(struct MHD_Connection *conn, HttpReply *reply)
     enum MHD_Result ok = MHD_queue_response(conn, (unsigned)reply->status, r);
     MHD_destroy_response(r);
     return ok;
+}
+
+static void reply_busy(HttpReply *reply)
+{
+    static const char busy[] = "{\"error\":\"the server is busy: every worker has "
+                               "requests waiting; try again in a moment\"}";
+    http_reply_set(reply, 503, "application/json", busy, sizeof busy - 1);
+}
+
+/* Hands the reply's making to a worker and suspends the connection meanwhile. */
+static enum MHD_Result defer(HttpServer *server, struct MHD_Connection *conn,
+                             PendingRequest *pending, HttpReply *reply)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    DeferredJob *job = calloc(1, sizeof *job);
+    if (!job || !info) {
+        free(job);
+        reply->release(reply->work_arg);
+        reply_busy(reply);
+        return send_reply(conn, reply);
+    }
+    job->reply = *reply;
+    job->fd = info->connect_fd;
+    job->finished = job_finished;
+    job->owner = pending;
+    pending->job = job;
+    MHD_suspend_connection(conn);
+    if (!workers_submit(server->workers, job)) {
+        /* every worker busy and the queue full: a 503 as soon as the connection resumes */
+        job->reply.release(job->reply.work_arg);
+        job->reply.work = NULL;
+        reply_busy(&job->reply);
+        job_finished(job);
+    }
+    return MHD_YES;
 }
 
 static enum MHD_Result answer(HttpServer *server, struct MHD_Connection *conn, const char *url,
@@ -91,6 +184,8 @@ static enum MHD_Result answer(HttpServer *server, struct MHD_Connection *conn, c
     HttpReply reply = { .status = 200 };
     pending->answered = true;
     server->handler(server->ctx, &req, &reply);
+    if (reply.work)
+        return defer(server, conn, pending, &reply);
     return send_reply(conn, &reply);
 }
 
@@ -115,6 +210,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     (void)version;
     HttpServer *server = cls;
     PendingRequest *pending = *con_cls;
+    if (pending && pending->job && atomic_load(&pending->job_done)) {
+        /* resumed: the worker's reply goes */
+        DeferredJob *job = pending->job;
+        pending->job = NULL;
+        enum MHD_Result ok = send_reply(conn, &job->reply);
+        job_free(job);
+        return ok;
+    }
     if (pending && pending->answered) {
         *upload_data_size = 0;
         return MHD_YES;
@@ -123,6 +226,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         pending = calloc(1, sizeof *pending);
         if (!pending)
             return MHD_NO;
+        pending->conn = conn;
         *con_cls = pending;
         if (declared_too_large(conn)) {
             pending->too_large = true;
@@ -160,14 +264,41 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     (void)cls, (void)conn, (void)why;
     PendingRequest *pending = *con_cls;
     if (pending) {
+        /* a job still held is done: a connection ends only once it is resumed */
+        job_free(pending->job);
         free(pending->body);
         free(pending);
         *con_cls = NULL;
     }
 }
 
-HttpServer *http_start(const char *host, int port, HttpHandler handler, void *ctx, char *err,
-                       size_t errlen, bool *bad_address)
+/* As many connections as the process may open files for, up to HTTP_CONNECTIONS_MAX: the
+ * soft limit of open files is raised to the hard one first. */
+static unsigned connection_limit(void)
+{
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_NOFILE, &lim) != 0)
+        return 256;
+    if (lim.rlim_cur < lim.rlim_max) {
+        lim.rlim_cur = lim.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &lim);
+        getrlimit(RLIMIT_NOFILE, &lim);
+    }
+    rlim_t n = lim.rlim_cur == RLIM_INFINITY ? HTTP_CONNECTIONS_MAX : lim.rlim_cur;
+    n = n > FD_RESERVE * 2 ? n - FD_RESERVE : n / 2;
+    return n > HTTP_CONNECTIONS_MAX ? HTTP_CONNECTIONS_MAX : (unsigned)n;
+}
+
+/* Polling threads: one a core, at least 2 (so a slow database read holds up only the
+ * connections of its own thread), at most 8. */
+static unsigned polling_threads(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores < 2 ? 2 : cores > 8 ? 8 : (unsigned)cores;
+}
+
+HttpServer *http_start(const char *host, int port, HttpHandler handler, void *ctx, int workers,
+                       char *err, size_t errlen, bool *bad_address)
 {
     *bad_address = false;
     char service[16];
@@ -182,23 +313,33 @@ HttpServer *http_start(const char *host, int port, HttpHandler handler, void *ct
         return NULL;
     }
     HttpServer *server = calloc(1, sizeof *server);
-    if (!server) {
+    if (server)
+        server->workers = workers_start(workers);
+    if (!server || !server->workers) {
+        free(server);
         freeaddrinfo(addr);
-        snprintf(err, errlen, "out of memory");
+        snprintf(err, errlen, "out of memory for the server's threads");
         return NULL;
     }
     server->handler = handler;
     server->ctx = ctx;
-    /* ITC: a stop wakes the listening thread at once instead of at its next timeout. */
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ITC;
+    /* epoll (or poll) on a pool of threads; suspend/resume for the deferred replies (it
+     * brings ITC, so a stop also wakes the threads at once). */
+    unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME;
     if (addr->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
+    unsigned connections = connection_limit();
+    /* one address (a remote one; all of this machine's clients share 127.0.0.1) may take
+     * three quarters of them, leaving room for the others */
+    unsigned per_address = connections - connections / 4;
     errno = 0;
     server->daemon = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, server,
                                       MHD_OPTION_SOCK_ADDR, addr->ai_addr,
                                       MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
-                                      MHD_OPTION_CONNECTION_LIMIT, 64u,
-                                      MHD_OPTION_CONNECTION_TIMEOUT, 60u,
+                                      MHD_OPTION_THREAD_POOL_SIZE, polling_threads(),
+                                      MHD_OPTION_CONNECTION_LIMIT, connections,
+                                      MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address,
+                                      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTP_IDLE_SECONDS,
                                       MHD_OPTION_END);
     int saved = errno;
     freeaddrinfo(addr);
@@ -207,6 +348,7 @@ HttpServer *http_start(const char *host, int port, HttpHandler handler, void *ct
         *bad_address = saved == EADDRNOTAVAIL;
         snprintf(err, errlen, "%s%s port %d: %s", *bad_address ? "--host " : "cannot listen on ", host, port,
                  saved ? strerror(saved) : "libmicrohttpd refused to start");
+        workers_stop(server->workers);
         free(server);
         return NULL;
     }
@@ -222,6 +364,8 @@ void http_stop(HttpServer *server)
 {
     if (!server)
         return;
+    /* the workers first: every suspended connection is resumed before the daemon stops */
+    workers_stop(server->workers);
     MHD_stop_daemon(server->daemon);
     free(server);
 }

@@ -84,6 +84,11 @@ void server_handle(void *ctx, const HttpRequest *req, HttpReply *reply)
         reply_error(reply, 413, "the request body is over %d KiB", HTTP_MAX_BODY / 1024);
         return;
     }
+    const char *nul = http_query_with_nul(req);
+    if (nul) {
+        reply_error(reply, 400, "parameter %s holds a NUL byte (%%00)", nul);
+        return;
+    }
     /* The methods of the routes the path matches, for a 405's Allow header. */
     bool get = false, post = false;
     for (int i = 0; i < NROUTES; i++) {

@@ -41,7 +41,7 @@ static bool read_level(json_t *body, SearchLimits *level, HttpReply *reply)
     }
     int64_t nodes = 0, depth = 0, movetime = 0;
     if (!field_int(obj, "nodes", false, 1, LEVEL_NODES_MAX, &nodes, reply) ||
-        !field_int(obj, "depth", false, 1, MAX_PLY - 1, &depth, reply) ||
+        !field_int(obj, "depth", false, 1, SEARCH_DEPTH_MAX, &depth, reply) ||
         !field_int(obj, "movetime", false, 1, LEVEL_MOVETIME_MAX, &movetime, reply))
         return false;
     *level = (SearchLimits){ .nodes = (uint64_t)nodes, .depth = (int)depth, .movetime_ms = (int)movetime };
@@ -70,7 +70,7 @@ static bool read_human(json_t *body, int *side, HttpReply *reply)
 void route_game_new(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
 {
     (void)args;
-    json_t *body = request_object(req, reply);
+    json_t *body = request_object(req, true, reply);
     const char *variant = NULL, *fen = NULL;
     int side;
     int64_t turn_seconds = 0;
@@ -95,10 +95,12 @@ void route_game_new(Server *srv, const HttpRequest *req, const RouteArgs *args, 
     }
     if (game.searcher)
         game.searcher->stop_request = srv->stop; /* Ctrl-C stops a search at once */
-    int64_t id = game_table_add(srv->games, &game);
-    GameSession *s = id > 0 ? game_table_acquire(srv->games, id) : NULL;
+    int64_t id = game_table_add(srv->games, &game, now_ms());
+    GameSession *s = id > 0 ? game_table_acquire(srv->games, id, now_ms()) : NULL;
     if (!s) {
-        reply_error(reply, 503, "%d games are in play already: finish one first", GAME_TABLE_MAX);
+        reply_error(reply, 503, "the table of games is full: %d games are in play, none of them "
+                    "finished or left alone for %d minutes; try again later", GAME_TABLE_MAX,
+                    GAME_IDLE_RECLAIM_MS / 60000);
         return;
     }
     reply_state(reply, 201, s);
@@ -108,7 +110,7 @@ void route_game_new(Server *srv, const HttpRequest *req, const RouteArgs *args, 
 /* The game of the path, locked, or NULL after a 404. */
 static GameSession *game_of(Server *srv, const RouteArgs *args, HttpReply *reply)
 {
-    GameSession *s = game_table_acquire(srv->games, args->id);
+    GameSession *s = game_table_acquire(srv->games, args->id, now_ms());
     if (!s)
         reply_error(reply, 404, "no game %lld in play", (long long)args->id);
     return s;
@@ -138,7 +140,7 @@ void route_game_get(Server *srv, const HttpRequest *req, const RouteArgs *args, 
 
 void route_game_move(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
 {
-    json_t *body = request_object(req, reply);
+    json_t *body = request_object(req, true, reply);
     const char *text = NULL;
     GameSession *s = NULL;
     if (body && field_string(body, "move", true, &text, reply) && (s = game_of(srv, args, reply))) {
@@ -164,14 +166,14 @@ void route_game_engine(Server *srv, const HttpRequest *req, const RouteArgs *arg
     if (!s)
         return;
     human_game_tick(&s->game, now_ms());
-    bool engine_turn = human_game_engine_to_move(&s->game);
-    bool played = engine_turn && human_game_engine_move(&s->game, now_ms(), NULL);
-    if (engine_turn && !played)
-        reply_error(reply, 503, "out of memory for the engine's move");
-    else if (!played)
-        reply_error(reply, 409, "%s", human_game_over(&s->game) ? "the game is over"
-                                      : "it is not the engine's turn: a person is to move");
-    end_request(srv, s, reply, played);
+    if (human_game_engine_to_move(&s->game) && !s->searching) {
+        search_engine_move(srv, s, reply); /* it has the game from here */
+        return;
+    }
+    reply_error(reply, 409, "%s", s->searching ? "the engine is thinking about this game already"
+                                  : human_game_over(&s->game) ? "the game is over"
+                                  : "it is not the engine's turn: a person is to move");
+    end_request(srv, s, reply, false);
 }
 
 /* "side" of a resignation: WHITE, BLACK, or -1 when absent; false after a 400. */
@@ -189,7 +191,7 @@ static bool read_resigning_side(json_t *body, int *side, HttpReply *reply)
 
 void route_game_resign(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
 {
-    json_t *body = request_object(req, reply);
+    json_t *body = request_object(req, false, reply);
     int side;
     GameSession *s = NULL;
     if (body && read_resigning_side(body, &side, reply) && (s = game_of(srv, args, reply))) {

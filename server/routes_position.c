@@ -5,7 +5,6 @@
 
 #include "api_json.h"
 #include "board_json.h"
-#include "engine_json.h"
 #include "search.h"
 #include "server.h"
 #include "variant.h"
@@ -30,7 +29,12 @@ void route_info(Server *srv, const HttpRequest *req, const RouteArgs *args, Http
 void route_board(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
 {
     (void)args;
-    const Variant *v = request_variant(srv, http_query(req, "variant"), reply);
+    const char *name = http_query(req, "variant");
+    if (name && !name[0]) {
+        reply_error(reply, 400, "parameter variant is empty (turkish or international, or leave it out)");
+        return;
+    }
+    const Variant *v = request_variant(srv, name, reply);
     if (!v)
         return;
     Position start;
@@ -55,7 +59,7 @@ static bool body_position(Server *srv, json_t *body, const Variant **v, Position
 void route_legal(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
 {
     (void)args;
-    json_t *body = request_object(req, reply);
+    json_t *body = request_object(req, true, reply);
     const Variant *v;
     Position pos;
     if (body && body_position(srv, body, &v, &pos, reply)) {
@@ -74,23 +78,12 @@ void route_legal(Server *srv, const HttpRequest *req, const RouteArgs *args, Htt
 void route_analyze(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
 {
     (void)args;
-    json_t *body = request_object(req, reply);
+    json_t *body = request_object(req, true, reply);
     const Variant *v;
     Position pos;
     int64_t nodes = ANALYZE_NODES_DEFAULT;
     if (body && body_position(srv, body, &v, &pos, reply) &&
-        field_int(body, "nodes", false, 1, ANALYZE_NODES_MAX, &nodes, reply)) {
-        Rules rules = rules_default(v);
-        Searcher *s = searcher_new(v, &rules, server_weights(srv, v), srv->hash_mb);
-        if (!s) {
-            reply_error(reply, 503, "out of memory for the search");
-        } else {
-            s->stop_request = srv->stop;
-            SearchLimits limits = { .nodes = (uint64_t)nodes };
-            SearchInfo info = search(s, &pos, NULL, 0, &limits, NULL, NULL);
-            searcher_free(s);
-            reply_json(reply, 200, engine_result_json(v, &pos, &info));
-        }
-    }
+        field_int(body, "nodes", false, 1, ANALYZE_NODES_MAX, &nodes, reply))
+        search_analyze(srv, v, &pos, (uint64_t)nodes, reply);
     json_decref(body);
 }

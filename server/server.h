@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "http.h"
+#include "search.h"
 #include "types.h"
 #include "weights.h"
 
@@ -23,7 +24,11 @@ typedef struct Server {
     /* The evaluation of each variant (variant_at order); NULL for one without. */
     const Weights *weights[SERVER_MAX_VARIANTS];
     size_t hash_mb;                 /* transposition table of each engine search */
-    const atomic_bool *stop;        /* Ctrl-C or SIGTERM: searches stop at once */
+    /* --max-movetime, --max-nodes: the bound of every search the server runs, whatever a
+     * request asks (searches.c) */
+    SearchLimits search_cap;
+    int search_workers;             /* --max-searches: searches at once */
+    const atomic_bool *stop;        /* Ctrl-C or SIGTERM: the clock's searches stop at once */
     GameTable *games;
     /* Saving finished games (game_saver.c): one save at a time, into one run of kind
      * 'play' per variant for the whole process, with the engine's weights stored once. */
@@ -36,6 +41,17 @@ struct GameSession;
 /* Saves the session's game when it is over and not saved yet (s->saved_game gets its id,
  * or s->save_error why not): a game is saved once, whole. */
 void server_save_if_over(Server *srv, struct GameSession *s);
+
+/* searches.c: every engine search of a request runs on a worker (http_reply_defer) under
+ * srv->search_cap, and stops when its client goes away or the server stops. */
+SearchLimits server_search_limits(const Server *srv, SearchLimits asked);
+/* Replies with the engine's view of pos in v after at most nodes nodes (/api/analyze). */
+void search_analyze(Server *srv, const Variant *v, const Position *pos, uint64_t nodes,
+                    HttpReply *reply);
+/* Replies with the state of s after the engine's move.  s is locked and used by the caller,
+ * who hands both over: the engine is to move, and no search runs on s.  The game's lock is
+ * let go while the engine thinks, so its state can be read meanwhile. */
+void search_engine_move(Server *srv, struct GameSession *s, HttpReply *reply);
 
 /* The HttpHandler of the server: ctx is the Server. */
 void server_handle(void *ctx, const HttpRequest *req, HttpReply *reply);

@@ -1,7 +1,10 @@
 /* The page's files (web/) and the charting library (libjs-dygraphs), from disk only: a path
- * with a ".." segment, a backslash or an absolute path is refused (404), so nothing
- * outside the two directories is ever served. */
+ * with a ".." segment, a backslash or an absolute path is refused (404), and so is a file
+ * whose real path (every symbolic link followed) is not inside the real path of its
+ * directory: nothing outside the two directories is ever served, whatever links they
+ * hold.  A link to a file inside its directory is served. */
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,16 +52,28 @@ static bool safe_relative(const char *rel)
     return true;
 }
 
+/* The real path of dir/rel into real (PATH_MAX bytes) when it lies inside dir's own real
+ * path; false otherwise (or when it does not exist). */
+static bool real_path_inside(const char *dir, const char *rel, char *real)
+{
+    char path[PATH_MAX], root[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%s", dir, rel) >= (int)sizeof path || !realpath(dir, root) ||
+        !realpath(path, real))
+        return false;
+    size_t n = strlen(root);
+    return strncmp(real, root, n) == 0 && (real[n] == '/' || (n == 1 && root[0] == '/'));
+}
+
 /* Replies with dir/rel, or 404. */
 static void send_file(const char *dir, const char *rel, HttpReply *reply)
 {
-    char path[4096];
-    if (!dir || !safe_relative(rel) ||
-        snprintf(path, sizeof path, "%s/%s", dir, rel) >= (int)sizeof path) {
+    char path[PATH_MAX];
+    if (!dir || !safe_relative(rel) || !real_path_inside(dir, rel, path)) {
         reply_error(reply, 404, "no such file");
         return;
     }
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* path has no link left: one swapped in since is not followed */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE_BYTES) {
         if (fd >= 0)

@@ -1,5 +1,6 @@
 /* A tiny HTTP/1.1 client for the tests of `dama serve`: one request a connection
- * (Connection: close, so the reply ends at EOF), over a plain socket to 127.0.0.1. */
+ * (Connection: close, so the reply ends at EOF), over a plain socket to 127.0.0.1.  It
+ * never shuts its sending side: the server takes that as the client gone. */
 #ifndef DAMA_TEST_HTTP_CLIENT_H
 #define DAMA_TEST_HTTP_CLIENT_H
 
@@ -105,8 +106,7 @@ static inline HttpResponse http_request_ex(int port, const char *method, const c
                      "Content-Type: application/json\r\nContent-Length: %ld\r\n\r\n",
                      method, path, declared_len >= 0 ? declared_len : (long)body_len);
     if (http_send_all(fd, head, (size_t)n) && (!send_body || http_send_all(fd, body, body_len)))
-        shutdown(fd, SHUT_WR);
-    http_read_reply(fd, &r);
+        http_read_reply(fd, &r);
     close(fd);
     return r;
 }
@@ -119,8 +119,7 @@ static inline HttpResponse http_request_raw(int port, const char *raw, size_t le
     if (fd < 0)
         return r;
     if (http_send_all(fd, raw, len))
-        shutdown(fd, SHUT_WR);
-    http_read_reply(fd, &r);
+        http_read_reply(fd, &r);
     close(fd);
     return r;
 }

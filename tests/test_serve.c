@@ -20,12 +20,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "http_client.h"
+#include "serve_process.h"
 #include "store.h"
 #include "test_util.h"
 #include "test_tmpdir.h"
 
-#define START_DEADLINE_MS 20000
 #define EXIT_DEADLINE_S 5.0
 
 /* White to move must take d4 with d3 (d3xd5); a2 has quiet moves only, so a2-a3 is
@@ -36,92 +35,14 @@ static char dir[64];
 static pid_t server_pid;
 static int port;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (!f || fputs(text, f) < 0 || fclose(f) != 0)
-        fail_msg("cannot write %s", path);
-}
-
-/* Starts `dama serve --port P --db DIR/serve.db --web DIR/web` with stdout on a pipe;
- * *out_fd gets the pipe's reading end. */
-static pid_t spawn_server(const char *port_text, int *out_fd)
-{
-    char db[128], web[128], err[128];
-    snprintf(db, sizeof db, "%s/serve.db", dir);
-    snprintf(web, sizeof web, "%s/web", dir);
-    snprintf(err, sizeof err, "%s/serve-err-%s.txt", dir, port_text);
-    int fds[2];
-    if (pipe(fds) != 0)
-        return -1;
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0 || dup2(fd, STDERR_FILENO) < 0 || dup2(fds[1], STDOUT_FILENO) < 0)
-            _exit(99);
-        close(fds[0]);
-        execl(test_dama_bin(), test_dama_bin(), "serve", "--port", port_text, "--db", db, "--web",
-              web, (char *)NULL);
-        _exit(98);
-    }
-    close(fds[1]);
-    *out_fd = fds[0];
-    return pid;
-}
-
-/* Reads stdout up to the first newline (or EOF, or the deadline) into line. */
-static void read_first_line(int fd, char *line, size_t len)
-{
-    size_t n = 0;
-    double give_up = now() + START_DEADLINE_MS / 1000.0;
-    line[0] = '\0';
-    while (n + 1 < len && now() < give_up) {
-        struct pollfd p = { .fd = fd, .events = POLLIN };
-        if (poll(&p, 1, 100) <= 0)
-            continue;
-        ssize_t got = read(fd, line + n, 1);
-        if (got <= 0 || line[n] == '\n')
-            break;
-        n++;
-    }
-    line[n] = '\0';
-}
-
 static int setup(void **state)
 {
     (void)state;
-    if (test_tmpdir_make(dir, sizeof dir, "serve") != 0)
+    if (test_tmpdir_make(dir, sizeof dir, "serve") != 0 ||
+        serve_make_folders(dir, "dama test page") != 0)
         return -1;
-    char path[160];
-    snprintf(path, sizeof path, "%s/web", dir);
-    mkdir(path, 0755);
-    snprintf(path, sizeof path, "%s/web/index.html", dir);
-    write_file(path, "<!doctype html><title>dama test page</title>\n");
-    snprintf(path, sizeof path, "%s/secret.txt", dir);
-    write_file(path, "SECRET-OUTSIDE-WEB\n");
-    int fd;
-    server_pid = spawn_server("0", &fd);
-    if (server_pid < 0)
-        return -1;
-    char line[256];
-    read_first_line(fd, line, sizeof line);
-    close(fd);
-    printf("server: %s\n", line);
-    if (sscanf(line, "serving http://127.0.0.1:%d/", &port) != 1 || port <= 0) {
-        kill(server_pid, SIGKILL);
-        waitpid(server_pid, NULL, 0);
-        server_pid = 0;
-        fprintf(stderr, "dama serve did not print its URL: '%s'\n", line);
-        return -1;
-    }
-    return 0;
+    server_pid = serve_start(dir, NULL, &port);
+    return server_pid > 0 ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -134,23 +55,9 @@ static int teardown(void **state)
     return test_tmpdir_remove(dir);
 }
 
-/* method path body → the reply's JSON, which must come with status (fails otherwise). */
 static json_t *api(const char *method, const char *path, const char *body, int status)
 {
-    HttpResponse r = http_request(port, method, path, body);
-    if (r.status != status)
-        fail_msg("%s %s: status %d, expected %d; body: %s", method, path, r.status, status,
-                 r.body ? r.body : "(none)");
-    char type[128];
-    http_header(&r, "Content-Type", type, sizeof type);
-    if (strcmp(type, "application/json") != 0)
-        fail_msg("%s %s: Content-Type '%s'", method, path, type);
-    json_error_t err;
-    json_t *j = json_loads(r.body, 0, &err);
-    if (!j)
-        fail_msg("%s %s: not JSON (%s): %s", method, path, err.text, r.body);
-    http_response_free(&r);
-    return j;
+    return serve_api(port, method, path, body, status);
 }
 
 static const char *str(json_t *obj, const char *key)
@@ -575,6 +482,19 @@ static void test_errors(void **state)
     assert_non_null(strstr(str(e, "error"), "malformed JSON"));
     json_decref(e);
     json_decref(api("POST", "/api/legal", "[1, 2]", 400));
+    e = api("POST", "/api/legal", NULL, 400); /* no body is not {} */
+    assert_non_null(strstr(str(e, "error"), "empty"));
+    json_decref(e);
+    json_decref(api("POST", "/api/analyze", NULL, 400));
+    /* a variant that is a NUL byte, or empty, is no variant (not the default one) */
+    e = api("GET", "/api/board?variant=%00", NULL, 400);
+    assert_non_null(strstr(str(e, "error"), "variant"));
+    json_decref(e);
+    json_decref(api("GET", "/api/board?variant=turkish%00x", NULL, 400));
+    json_decref(api("GET", "/api/board?variant=", NULL, 400));
+    json_decref(api("GET", "/api/db/games?variant=%00", NULL, 400));
+    /* the deepest level is the CLI's (SEARCH_DEPTH_MAX, 126) */
+    json_decref(api("POST", "/api/games", "{\"level\":{\"depth\":127}}", 400));
     json_t *g = api("POST", "/api/games", "{}", 201);
     char path[128];
     snprintf(path, sizeof path, "/api/games/%lld/move", (long long)num(g, "id"));
@@ -638,8 +558,8 @@ static void test_errors(void **state)
 }
 
 /* At most 32 games in play.  The tests before left game 1 finished (resigned) and games 2
- * and 3 in play: a new game beyond 32 pushes out the finished one first, even just used,
- * and then the one left alone longest. */
+ * and 3 in play: a new game beyond 32 takes the place of the finished one, even just
+ * used; then the table is full (503): no game in play is pushed out. */
 static json_int_t new_game(void)
 {
     /* two people, no clock: no engine, so no transposition table to allocate */
@@ -656,6 +576,13 @@ static void expect_game(json_int_t id, int status)
     json_decref(api("GET", path, NULL, status));
 }
 
+static void resign(json_int_t id)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/api/games/%lld/resign", (long long)id);
+    json_decref(api("POST", path, NULL, 200)); /* no body: the side to move of two people */
+}
+
 static void test_games_in_play_limit(void **state)
 {
     (void)state;
@@ -668,14 +595,23 @@ static void test_games_in_play_limit(void **state)
     for (int i = 1; i < TABLE - 3; i++)
         new_game();
     expect_game(1, 200); /* 32 in play: nothing pushed out yet */
-    new_game();
+    json_int_t last = new_game();
     expect_game(1, 404);
     expect_game(2, 200);
     expect_game(3, 200);
-    new_game(); /* all in play now: the one left alone longest goes */
+    /* every game goes on: the table is full, and says why */
+    json_t *e = api("POST", "/api/games", "{\"human\":\"both\"}", 503);
+    assert_non_null(strstr(str(e, "error"), "32 games are in play"));
+    json_decref(e);
+    for (json_int_t id = 2; id <= last; id++)
+        expect_game(id, 200);
+    /* a finished game makes room; one more is left for the tests after this one */
+    resign(first);
+    resign(first + 1);
+    json_int_t next = new_game();
+    assert_int_equal(next, last + 1);
     expect_game(first, 404);
     expect_game(first + 1, 200);
-    expect_game(2, 200);
 }
 
 static void test_static_files(void **state)
@@ -729,10 +665,10 @@ static void test_port_in_use(void **state)
     (void)state;
     char port_text[16], out[256];
     snprintf(port_text, sizeof port_text, "%d", port);
-    int fd;
-    pid_t pid = spawn_server(port_text, &fd);
+    int fd = -1;
+    pid_t pid = serve_spawn(dir, port_text, NULL, &fd);
     assert_true(pid > 0);
-    read_first_line(fd, out, sizeof out);
+    serve_read_line(fd, out, sizeof out);
     close(fd);
     int status;
     assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -761,13 +697,13 @@ static void test_port_in_use(void **state)
 static void test_sigint_stops(void **state)
 {
     (void)state;
-    double t0 = now();
+    double t0 = serve_now();
     assert_int_equal(kill(server_pid, SIGINT), 0);
     int status = 0;
     pid_t got;
-    while ((got = waitpid(server_pid, &status, WNOHANG)) == 0 && now() - t0 < EXIT_DEADLINE_S)
+    while ((got = waitpid(server_pid, &status, WNOHANG)) == 0 && serve_now() - t0 < EXIT_DEADLINE_S)
         usleep(1000);
-    double seconds = now() - t0;
+    double seconds = serve_now() - t0;
     if (got != server_pid)
         fail_msg("dama serve still ran %.1f s after SIGINT", seconds);
     server_pid = 0;

@@ -50,5 +50,27 @@ api.info().then((info) => {
     "dama " + info.version + (info.db ? " · database " + info.db : "");
 }).catch(() => {});
 
+// The Turkish board checkered, or in one colour with lines between the squares, as a
+// traditional Turkish board is (seed 003); the choice is remembered by the browser.
+const plainBox = document.getElementById("turkish-plain");
+const LOOK_KEY = "dama.turkishBoard";
+function applyLook() {
+  document.body.classList.toggle("turkish-plain", plainBox.checked);
+}
+try {
+  plainBox.checked = localStorage.getItem(LOOK_KEY) === "plain";
+} catch (err) {
+  // storage refused (private mode): the checkered default
+}
+applyLook();
+plainBox.addEventListener("change", () => {
+  applyLook();
+  try {
+    localStorage.setItem(LOOK_KEY, plainBox.checked ? "plain" : "checkered");
+  } catch (err) {
+    // not remembered, but applied
+  }
+});
+
 const start = location.hash.slice(1);
 show(views[start] ? start : "play");

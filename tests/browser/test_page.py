@@ -351,10 +351,10 @@ def test_replay(page):
     rows = page.css("#replay-games tr")
     plies = [int(r.find_elements("css selector", "td")[5].text) for r in rows]
     rows[plies.index(max(plies))].click()
-    page.wait_for(lambda: page.css("#replay-moves .move") and page.text("#replay-ply").startswith("Ply 0 of"),
-                  "the chosen game at its start")
-    total = len(page.css("#replay-moves .move"))
-    assert total == max(plies), "the move list has %d moves, the table says %d" % (total, max(plies))
+    # the game shown before (the one just played) may linger until the chosen one is in
+    page.wait_for(lambda: len(page.css("#replay-moves .move")) == max(plies)
+                  and page.text("#replay-ply").startswith("Ply 0 of"),
+                  "the chosen game (%d moves, as the table says) at its start" % max(plies))
     start = page.pieces("replay-board")
     assert start, "the board shows no pieces"
     page.one("#replay-next").click()
@@ -373,6 +373,27 @@ def test_replay(page):
     page.one("#replay-analyze").click()
     page.wait_for(lambda: page.text("#replay-analysis").startswith("Best "), "the engine's analysis")
     page.shot("replay")
+
+
+def square_colours(page):
+    return set(page.driver.execute_script(
+        "return [...document.querySelectorAll('#play-board .square')]"
+        ".map((e) => getComputedStyle(e).backgroundColor);"))
+
+
+def test_board_look(page, url):
+    """The Turkish board checkered, or in one colour (seed 003), the choice remembered."""
+    page.driver.get(url + "/#play")
+    page.wait_for(lambda: len(page.css("#play-board .square")) == 64, "the Turkish board of 64 squares")
+    assert len(square_colours(page)) == 2, "checkered: %s" % square_colours(page)
+    page.one("#turkish-plain").click()
+    page.wait_for(lambda: len(square_colours(page)) == 1, "the board in one colour")
+    page.driver.refresh()
+    page.wait_for(lambda: len(page.css("#play-board .square")) == 64, "the board again")
+    assert page.one("#turkish-plain").is_selected(), "the look is remembered"
+    assert len(square_colours(page)) == 1, "one colour after a reload: %s" % square_colours(page)
+    page.one("#turkish-plain").click()
+    page.wait_for(lambda: len(square_colours(page)) == 2, "checkered again")
 
 
 def test_training(page):
@@ -406,7 +427,8 @@ def main():
         db = build_database(tmp)
         server = Server(db)
         page = Page(chromium, chromedriver)
-        for name, test in (("play", lambda: test_play(page, server.url)),
+        for name, test in (("board look", lambda: test_board_look(page, server.url)),
+                           ("play", lambda: test_play(page, server.url)),
                            ("replay", lambda: test_replay(page)),
                            ("training", lambda: test_training(page))):
             test()
@@ -430,7 +452,7 @@ def main():
         if server is not None and server.lines:
             print("dama serve said: %s" % " | ".join(server.lines[-10:]), file=sys.stderr)
         return 1
-    print("test_page: 3 views passed in %.1f s" % (time.monotonic() - began))
+    print("test_page: 3 views and the board's look passed in %.1f s" % (time.monotonic() - began))
     return 0
 
 
