@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dxp_player.h"
 #include "engine_player.h"
 #include "hub_line.h"
 #include "hub_text.h"
@@ -436,10 +437,12 @@ static void engine_destroy(Player *p)
     free(e);
 }
 
-static const PlayerOps engine_ops = { engine_new_game, engine_choose, engine_destroy };
+static const PlayerOps engine_ops = { engine_new_game, engine_choose, engine_destroy, NULL };
 
 Player *engine_player_new(const EngineConfig *cfg)
 {
+    if (cfg->dxp_address)
+        return dxp_player_new(cfg);
     EnginePlayer *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
