@@ -332,7 +332,8 @@ bool dxp_is_start_position(const Position *pos)
 {
     Position start;
     international_variant.start(&start);
-    return memcmp(&start, pos, sizeof start) == 0;
+    return start.side == pos->side && start.men[WHITE] == pos->men[WHITE] && start.men[BLACK] == pos->men[BLACK]
+           && start.kings[WHITE] == pos->kings[WHITE] && start.kings[BLACK] == pos->kings[BLACK];
 }
 
 void dxp_move_message(const Move *move, int seconds, DxpMessage *m)
