@@ -198,7 +198,9 @@ static bool peer_end(Follower *f, const DxpMessage *m)
         DxpMessage ack = { .type = 'E', .reason = '0', .stop = m->stop };
         int opponent = !f->side, result = RESULT_NONE, reason = REASON_NONE;
         const char *why = "no-result";
-        if (m->reason == '1') {
+        if ((result = game_result(f->game, &reason)) != RESULT_NONE) {
+            why = reason_name(reason); /* the rules' own words first */
+        } else if (m->reason == '1') {
             result = opponent == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS;
             why = "resign";
         } else if (m->reason == '2') {
@@ -207,8 +209,6 @@ static bool peer_end(Follower *f, const DxpMessage *m)
         } else if (m->reason == '3') {
             result = opponent == WHITE ? RESULT_WHITE_WINS : RESULT_BLACK_WINS;
             why = "win-claim";
-        } else if ((result = game_result(f->game, &reason)) != RESULT_NONE) {
-            why = reason_name(reason);
         }
         report_game(&f->tally, f->side, f->peer, result, why);
         f->playing = false;
@@ -356,6 +356,8 @@ static int run_connect(const DxpOptions *opt, const Variant *v, const Rules *rul
     int code = EXIT_OK;
     if (!own || !peer)
         code = cli_runtime_error("out of memory");
+    else if (!dxp_player_connect(peer, err, sizeof err))
+        code = atomic_load(stop) ? EXIT_INTERRUPTED : cli_runtime_error("--connect: %s", err);
     for (long i = 0; code == EXIT_OK && i < opt->games; i++) {
         int side = i % 2 ? BLACK : WHITE;
         PlayedGame g;
@@ -368,12 +370,9 @@ static int run_connect(const DxpOptions *opt, const Variant *v, const Rules *rul
             fprintf(stderr, "dxp: game %ld: %s\n", i + 1, g.failure);
         report_game(&tally, side, dxp_player_peer_name(peer), g.result, reason_name(g.reason));
         played_game_free(&g);
-        if (g.reason == REASON_ENGINE_CRASH && strstr(g.failure, "no connection")) {
-            code = cli_runtime_error("--connect %s: %s", opt->connect, g.failure);
-            break;
-        }
     }
-    report_tally(&tally);
+    if (tally.games)
+        report_tally(&tally);
     player_free(peer);
     player_free(own);
     return code;

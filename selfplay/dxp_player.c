@@ -329,6 +329,15 @@ Player *dxp_player_new(const EngineConfig *cfg)
     return &d->base;
 }
 
+bool dxp_player_connect(Player *p, char *err, size_t errlen)
+{
+    DxpPlayer *d = (DxpPlayer *)p;
+    dxp_new_game(p, 0, 0);
+    if (d->link.fd < 0)
+        snprintf(err, errlen, "%s", d->start_error[0] ? d->start_error : "no connection");
+    return d->link.fd >= 0;
+}
+
 const char *dxp_player_peer_name(Player *p)
 {
     DxpPlayer *d = (DxpPlayer *)p;

@@ -21,6 +21,9 @@
 /* A DXP player for cfg (cfg->dxp_address set; cfg must outlive it); it connects at the first
  * new game.  NULL when out of memory. */
 Player *dxp_player_new(const EngineConfig *cfg);
+/* Connects now (starting the program first when there is one): the check a command makes
+ * before its games.  False with the reason in err. */
+bool dxp_player_connect(Player *p, char *err, size_t errlen);
 /* The name the engine gave in its last game accept (its address before any). */
 const char *dxp_player_peer_name(Player *p);
 

@@ -293,7 +293,8 @@ static int exit_code(pid_t pid)
     return -1;
 }
 
-/* The scores of the "game N: ..." lines of text, in order, as one string ("2-0 1-1"). */
+/* The scores and reasons of the "game N: ..." lines of text, in order, as one string
+ * ("2-0 (no-moves), 1-1 (repetition)"). */
 static void scores_of(const char *text, char *out, size_t len)
 {
     out[0] = '\0';
@@ -309,7 +310,7 @@ static void scores_of(const char *text, char *out, size_t len)
         assert_non_null(paren);
         assert_true(paren - p >= 3);
         size_t n = strlen(out);
-        snprintf(out + n, len - n, "%s%.3s", n ? " " : "", paren - 3);
+        snprintf(out + n, len - n, "%s%.*s", n ? ", " : "", (int)(p + linelen - (paren - 3)), paren - 3);
     }
 }
 
@@ -324,10 +325,10 @@ static void test_dama_follows_dama_initiates(void **state)
     assert_int_equal(exit_code(initiator), 0);
     assert_int_equal(exit_code(follower), 0);
     char *f = output_of("follower"), *i = output_of("initiator");
-    char fs[64], is[64];
+    char fs[256], is[256];
     scores_of(f, fs, sizeof fs);
     scores_of(i, is, sizeof is);
-    if (strlen(is) != 7 || strcmp(fs, is) != 0)
+    if (!strchr(is, ',') || strcmp(fs, is) != 0) /* two games, the same scores and reasons */
         fail_msg("the two sides saw different games:\n%s\n---\n%s", i, f);
     /* every game ended by the rules, each side seeing the other's result */
     assert_null(strstr(i, "engine-crash"));
@@ -406,6 +407,10 @@ static void test_match_dxp_side(void **state)
     test_dama_expect("match -v intl --db /nonexistent/x.db --b default --dxp-a nowhere --games 2", 2,
                      "bad address");
     test_dama_expect("dxp -v tr --listen 0", 2, "International draughts (10x10) only");
+    /* nobody listens: an error before any game, not a game won by the absent peer */
+    assert_int_equal(test_dama_run(out, sizeof out, "dxp --connect 127.0.0.1:%d --nodes 100", free_port()), 1);
+    assert_non_null(strstr(out, "cannot connect to 127.0.0.1:"));
+    assert_null(strstr(out, "game 1"));
     test_dama_expect("dxp --listen 0 --connect 127.0.0.1:1", 2, "one of --listen");
 }
 
