@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "child_process.h"
 #include "dxp_link.h"
 #include "dxp_player.h"
 #include "dxp_text.h"
@@ -36,16 +36,8 @@ static void stop_program(DxpPlayer *d)
 {
     if (d->pid <= 0)
         return;
-    kill(-d->pid, SIGTERM);
-    double give_up = dxp_now_ms() + DXP_QUIT_WAIT_MS;
-    pid_t got;
-    while ((got = waitpid(d->pid, NULL, WNOHANG)) == 0 && dxp_now_ms() < give_up) {
-        struct timespec ts = { 0, 5000000L };
-        nanosleep(&ts, NULL);
-    }
-    kill(-d->pid, SIGKILL); /* whatever the shell left behind */
-    if (got == 0)
-        waitpid(d->pid, NULL, 0);
+    kill(-d->pid, SIGTERM); /* DXP has no quit message */
+    child_end(d->pid, DXP_QUIT_WAIT_MS);
     d->pid = 0;
 }
 
@@ -59,22 +51,14 @@ static void dxp_end(DxpPlayer *d)
 
 static bool start_program(DxpPlayer *d)
 {
-    pid_t pid = fork();
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC); /* its board and chatter stay out of dama's output */
+    pid_t pid = null >= 0 ? child_start(d->cfg->command, null) : -1;
+    if (null >= 0)
+        close(null);
     if (pid < 0) {
-        snprintf(d->start_error, sizeof d->start_error, "fork failed");
+        snprintf(d->start_error, sizeof d->start_error, "cannot start '%s'", d->cfg->command);
         return false;
     }
-    if (pid == 0) { /* async-signal-safe calls only: other threads may hold locks */
-        setpgid(0, 0);
-        int null = open("/dev/null", O_RDWR);
-        if (null >= 0) { /* its board and chatter stay out of dama's output */
-            dup2(null, STDIN_FILENO);
-            dup2(null, STDOUT_FILENO);
-        }
-        execl("/bin/sh", "sh", "-c", d->cfg->command, (char *)NULL);
-        _exit(127);
-    }
-    setpgid(pid, pid);
     d->pid = pid;
     return true;
 }
