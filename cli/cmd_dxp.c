@@ -125,6 +125,7 @@ static char start_game(Follower *f, const DxpMessage *req, char *err, size_t err
     }
     game_init(f->game, f->v, f->rules, &f->start);
     snprintf(f->peer, sizeof f->peer, "%s", req->name[0] ? req->name : "initiator");
+    dxp_printable(f->peer);
     f->side = req->color == 'W' ? WHITE : BLACK;
     /* 0 minutes says no time: dama then takes a minute a game to pace itself */
     double ms = (req->minutes ? req->minutes : 1) * 60000.0;
@@ -270,6 +271,7 @@ static int follow(Follower *f)
         bool ok = true;
         switch (m.type) {
         case 'R':
+            dxp_printable(m.name);
             if (f->playing && !f->awaiting_ack)
                 fprintf(stderr, "dxp: %s: a new game request abandons the game in play\n", m.name);
             snprintf(answer.name, sizeof answer.name, "dama %s", pipeline_engine_version());
@@ -283,7 +285,9 @@ static int follow(Follower *f)
         case 'B': answer = (DxpMessage){ .type = 'K', .code = take_back(f, &m) };
                   ok = dxp_link_send(&f->link, &answer);
                   break;
-        case 'C': fprintf(stderr, "dxp: %s says: %s\n", f->peer, m.text); break;
+        case 'C': dxp_printable(m.text);
+                  fprintf(stderr, "dxp: %s says: %s\n", f->peer, m.text);
+                  break;
         default: break; /* A and K are the initiator's to read */
         }
         if (!ok)

@@ -281,6 +281,13 @@ bool dxp_decode(const char *text, DxpMessage *m, char *err, size_t errlen)
     return !s.failed;
 }
 
+void dxp_printable(char *text)
+{
+    for (char *p = text; *p; p++)
+        if (*p < ' ' || *p > '~')
+            *p = '?';
+}
+
 /* International's square number (1..50) of a bit index, and back. */
 static int square_number(int sq)
 {

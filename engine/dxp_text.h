@@ -62,6 +62,10 @@ size_t dxp_encode(const DxpMessage *m, char *buf, size_t len);
  * its range, the whole length; false with a one-line reason in err. */
 bool dxp_decode(const char *text, DxpMessage *m, char *err, size_t errlen);
 
+/* Replaces in place every character outside printable ASCII with '?': a peer's name or
+ * chat goes to a terminal without its control characters. */
+void dxp_printable(char *text);
+
 /* The 51 characters of a position (side to move, 50 squares), International only. */
 void dxp_position_to_text(const Position *pos, char buf[DXP_SQUARES + 2]);
 bool dxp_position_from_text(const char *text, Position *pos, char *err, size_t errlen);

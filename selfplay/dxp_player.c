@@ -152,6 +152,7 @@ static bool request_game(DxpPlayer *d, const PlayerTurn *t, PlayerChoice *out)
         if (m.type != 'A')
             continue; /* chat, or anything else before the answer */
         snprintf(d->peer, sizeof d->peer, "%s", m.name);
+        dxp_printable(d->peer); /* it goes into messages, the store and a terminal */
         if (m.code != '0') {
             static const char *why[] = { "", "wrong protocol version", "not this game", "no game at all" };
             fail(d, out, REASON_ENGINE_CRASH, false, "refused the game (code %c: %s)", m.code, why[m.code - '0']);

@@ -463,6 +463,7 @@ static void test_follower_survives_bad_peers(void **state)
     int fd = connect_to(listening_port("bad1"));
     send_text(fd, "Xgarbage");
     send_text(fd, "M12");
+    send_text(fd, "C\x1b[2Jhello"); /* a chat with a terminal escape */
     send_text(fd, "R02test                            W001000A");
     read_message(fd, msg, sizeof msg);
     assert_int_equal(msg[0], 'A');
@@ -486,6 +487,8 @@ static void test_follower_survives_bad_peers(void **state)
     char *out = output_of("bad1");
     assert_non_null(strstr(out, "ignored: unknown message type 'X'"));
     assert_non_null(strstr(out, "ignored: bad M message"));
+    assert_non_null(strstr(out, "says: ?[2Jhello"));
+    assert_null(strchr(out, '\x1b'));
     assert_non_null(strstr(out, "without a NUL"));
     free(out);
 
