@@ -218,6 +218,8 @@ bool dxp_decode(const char *text, DxpMessage *m, char *err, size_t errlen)
     m->type = text[0];
     switch (m->type) {
     case 'C':
+        if (len == 1)
+            return snprintf(err, errlen, "bad C message: a chat has 1 to 126 characters of text"), false;
         memcpy(m->text, text + 1, len - 1);
         m->text[len - 1] = '\0';
         s.at = len;

@@ -147,6 +147,7 @@ static void test_bad_messages(void **state)
     (void)state;
     expect_refused("", "empty");
     expect_refused("X12", "unknown message type 'X'");
+    expect_refused("C", "1 to 126 characters"); /* found by fuzz_dxp: accepted, then not encodable */
     expect_refused("M001206110", "too short for its number captured");
     expect_refused("M0012061101", "too short for its captured square");
     expect_refused("M00120611002", "1 characters too many");
