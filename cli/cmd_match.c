@@ -6,13 +6,14 @@
 
 #include "commands.h"
 #include "game.h"
+#include "match_dxp.h"
 #include "pipeline.h"
 #include "run_options.h"
 #include "sprt.h"
 #include "variant.h"
 
 enum { OPT_A = OPT_RUN_FIRST_FREE, OPT_B, OPT_SPRT, OPT_RESUME_M, OPT_ENGINE_A, OPT_ENGINE_B, OPT_NAME_A,
-       OPT_NAME_B };
+       OPT_NAME_B, OPT_DXP_A, OPT_DXP_B, OPT_DXP_COMMAND_A, OPT_DXP_COMMAND_B };
 
 /* Longest name of a side (bytes). */
 #define SIDE_NAME_MAX 100
@@ -332,8 +333,8 @@ int match_start_engine(const RunOptions *ro, int side, const char *command, Engi
 }
 
 static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char *const paths[2],
-                              const char *const commands[2], const char *const given[2], bool resume,
-                              Weights w[2]);
+                              const char *const commands[2], const char *const given[2],
+                              const MatchDxp *dxp, bool resume, Weights w[2]);
 
 /* A name the user gave: one line of printable text, short enough for a PDN tag. */
 static bool name_ok(const char *option, const char *name)
@@ -376,6 +377,10 @@ static int run_match(int argc, char **argv)
         { "engine-b", required_argument, 0, OPT_ENGINE_B },
         { "name-a", required_argument, 0, OPT_NAME_A },
         { "name-b", required_argument, 0, OPT_NAME_B },
+        { "dxp-a", required_argument, 0, OPT_DXP_A },
+        { "dxp-b", required_argument, 0, OPT_DXP_B },
+        { "dxp-command-a", required_argument, 0, OPT_DXP_COMMAND_A },
+        { "dxp-command-b", required_argument, 0, OPT_DXP_COMMAND_B },
         OUTSIDE_ENGINE_LONG_OPTIONS,
         { 0, 0, 0, 0 },
     };
@@ -383,6 +388,7 @@ static int run_match(int argc, char **argv)
     bool resume = false;
     run_options_init(&ro);
     const char *paths[2] = { NULL, NULL }, *commands[2] = { NULL, NULL }, *given[2] = { NULL, NULL };
+    MatchDxp dxp = { { NULL, NULL }, { NULL, NULL } };
     SprtConfig sprt = { .enabled = false, .alpha = 0.05, .beta = 0.05 };
     char err[512];
     int o;
@@ -405,6 +411,14 @@ static int run_match(int argc, char **argv)
             given[o == OPT_NAME_B] = optarg;
             continue;
         }
+        if (o == OPT_DXP_A || o == OPT_DXP_B) {
+            dxp.address[o == OPT_DXP_B] = optarg;
+            continue;
+        }
+        if (o == OPT_DXP_COMMAND_A || o == OPT_DXP_COMMAND_B) {
+            dxp.command[o == OPT_DXP_COMMAND_B] = optarg;
+            continue;
+        }
         if (o == OPT_RESUME_M) {
             resume = true;
             continue;
@@ -420,6 +434,14 @@ static int run_match(int argc, char **argv)
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama match --help')", argv[optind]);
     for (int i = 0; i < 2; i++) {
+        if (dxp.address[i] || dxp.command[i]) { /* a DXP side stands for an outside engine */
+            if (paths[i] || commands[i])
+                return cli_usage_error("--dxp-%c cannot be combined with --%c or --engine-%c: a side is "
+                                       "weights, a Hub engine or a DXP engine", "ab"[i], "ab"[i], "ab"[i]);
+            if (!match_dxp_check(&ro, i, &dxp))
+                return EXIT_USAGE;
+            commands[i] = dxp.address[i]; /* an outside side from here on */
+        }
         if (paths[i] && commands[i])
             return cli_usage_error("--%s and --engine-%s cannot be combined: a side is weights or "
                                    "an outside engine", i ? "b" : "a", i ? "b" : "a");
@@ -436,7 +458,7 @@ static int run_match(int argc, char **argv)
     if (!run_options_finish(&ro))
         return EXIT_USAGE;
     Weights w[2] = { 0 };
-    int code = match_with_weights(&ro, &sprt, paths, commands, given, resume, w);
+    int code = match_with_weights(&ro, &sprt, paths, commands, given, &dxp, resume, w);
     weights_free(&w[0]);
     weights_free(&w[1]);
     run_options_free(&ro);
@@ -445,8 +467,8 @@ static int run_match(int argc, char **argv)
 
 /* The rest of run_match, once the options are read: loads w (freed by the caller). */
 static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char *const paths[2],
-                              const char *const commands[2], const char *const given[2], bool resume,
-                              Weights w[2])
+                              const char *const commands[2], const char *const given[2],
+                              const MatchDxp *dxp, bool resume, Weights w[2])
 {
     char err[512];
     for (int i = 0; i < 2; i++) /* an engine's side keeps weights to probe random openings */
@@ -459,7 +481,8 @@ static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char
     for (int i = 0; i < 2; i++) {
         if (!commands[i])
             continue;
-        int code = match_start_engine(ro, i, commands[i], &engines[i]);
+        int code = dxp->address[i] ? match_dxp_side(ro, i, dxp, &engines[i])
+                                   : match_start_engine(ro, i, commands[i], &engines[i]);
         if (code != EXIT_OK)
             return code;
         ro->cfg.engine[i] = &engines[i];
@@ -495,6 +518,9 @@ const Command cmd_match = {
     "                  [--nodes K | --depth D | --movetime MS | --clock S+I]\n"
     "                  [--openings FILE | --random-plies P]\n"
     "                  [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05] [--resume]\n"
+    "                  [--name-a NAME] [--name-b NAME]\n"
+    "       (a side may also be a DXP engine: --dxp-a|--dxp-b HOST:PORT\n"
+    "        [--dxp-command-a|-b CMD])\n"
     "\n"
     "Plays game pairs on the same opening with colours swapped and prints\n"
     "  match games N wins W draws D losses L penta [LL,LD,DD+WL,WD,WW] (A's view)\n"
@@ -525,6 +551,13 @@ const Command cmd_match = {
     "                     (name_a=, name_b=, percent-encoded), each game's White and\n"
     "                     Black (PDN tags; white_name, black_name in games.csv) and\n"
     "                     the progress lines\n"
+    "  --dxp-a HOST:PORT, --dxp-b HOST:PORT  a DXP engine for that side\n"
+    "                     (International only, one connection: --threads 1); dama\n"
+    "                     initiates each game (docs/dxp.md)\n"
+    "  --dxp-command-a CMD, --dxp-command-b CMD  start CMD (/bin/sh -c) first and\n"
+    "                     connect to it, again after a crash or a time forfeit (e.g.\n"
+    "                     'bin/dama dxp --listen 27532'); its game time is --clock's,\n"
+    "                     else --engine-timeout's, in whole minutes\n"
     "  --sprt SPEC        sequential test of elo1 against elo0 (default: off)\n"
     "  --resume           continue the last match run (the same options): only the\n"
     "                     games not yet stored are played\n"

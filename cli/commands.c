@@ -24,6 +24,7 @@ const Command *const dama_commands[] = {
     &cmd_db,
     &cmd_weights,
     &cmd_hub,
+    &cmd_dxp,
     &cmd_serve,
     &cmd_play,
     &cmd_help,

@@ -6,17 +6,16 @@
  * the shell started too. */
 #include <errno.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "child_process.h"
+#include "dxp_player.h"
 #include "engine_player.h"
 #include "hub_line.h"
 #include "hub_text.h"
@@ -54,17 +53,8 @@ static void engine_end(EnginePlayer *e)
         (void)send(e->fd, "quit\n", 5, MSG_NOSIGNAL);
         shutdown(e->fd, SHUT_WR);
     }
-    if (e->pid > 0) {
-        double give_up = now_ms() + ENGINE_QUIT_WAIT_MS;
-        pid_t got;
-        while ((got = waitpid(e->pid, NULL, WNOHANG)) == 0 && now_ms() < give_up) {
-            struct timespec ts = { 0, 5000000L };
-            nanosleep(&ts, NULL);
-        }
-        kill(-e->pid, SIGKILL); /* whatever the shell left behind, even if it exited */
-        if (got == 0)
-            waitpid(e->pid, NULL, 0);
-    }
+    if (e->pid > 0)
+        child_end(e->pid, ENGINE_QUIT_WAIT_MS);
     if (e->fd >= 0)
         close(e->fd);
     e->fd = -1;
@@ -79,21 +69,13 @@ static bool engine_spawn(EnginePlayer *e, char *err, size_t errlen)
         snprintf(err, errlen, "socketpair: %s", strerror(errno));
         return false;
     }
-    pid_t pid = fork();
+    pid_t pid = child_start(e->cfg->command, sv[1]);
     if (pid < 0) {
         snprintf(err, errlen, "fork: %s", strerror(errno));
         close(sv[0]);
         close(sv[1]);
         return false;
     }
-    if (pid == 0) { /* only async-signal-safe calls here: other threads may hold locks */
-        setpgid(0, 0);
-        dup2(sv[1], STDIN_FILENO);
-        dup2(sv[1], STDOUT_FILENO); /* dup2 clears close-on-exec on the copies */
-        execl("/bin/sh", "sh", "-c", e->cfg->command, (char *)NULL);
-        _exit(127);
-    }
-    setpgid(pid, pid); /* also here, so a kill of the group cannot race the child's own call */
     close(sv[1]);
     e->pid = pid;
     e->fd = sv[0];
@@ -439,10 +421,12 @@ static void engine_destroy(Player *p)
     free(e);
 }
 
-static const PlayerOps engine_ops = { engine_new_game, engine_choose, engine_destroy };
+static const PlayerOps engine_ops = { engine_new_game, engine_choose, engine_destroy, NULL };
 
 Player *engine_player_new(const EngineConfig *cfg)
 {
+    if (cfg->dxp_address)
+        return dxp_player_new(cfg);
     EnginePlayer *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;

@@ -27,10 +27,15 @@ typedef struct EngineConfig {
                                      the defaults): sent when the engine has a rules parameter */
     char name[128];               /* what the engine calls itself (engine_probe fills it) */
     const atomic_bool *stop;      /* Ctrl-C (may be NULL): cuts a start-up short too */
+    /* A DXP engine instead (selfplay/dxp_player.h): "HOST:PORT" to connect to, command then
+     * the program to start first ("" for none), and the thinking time in minutes its game
+     * requests give (0: the clock's time, or else the timeout's, rounded up). */
+    const char *dxp_address;
+    int dxp_minutes;
 } EngineConfig;
 
 /* A player for cfg (which must outlive it); the process starts at the first new game.  NULL
- * when out of memory. */
+ * when out of memory.  With cfg->dxp_address set, the DXP player of dxp_player.h. */
 Player *engine_player_new(const EngineConfig *cfg);
 
 /* Starts the engine once, reads its name into cfg->name ("NAME" or "NAME VERSION" from `id`)

@@ -152,6 +152,14 @@ bool play_game(const GameSetup *setup, Player *white, Player *black, const Posit
         moves[game->ply] = choice.move;
         game_play(game, &choice.move);
     }
+    for (int side = WHITE; side <= BLACK; side++) {
+        PlayerTurn final = {
+            .game = game, .start = start, .moves = moves, .limits = &setup->limits, .clock = clock,
+            .time_ms = (int)(time_left[side] > 0 ? time_left[side] : 0), .inc_ms = setup->clock_inc_ms,
+            .stop = stop,
+        };
+        player_game_over(side == WHITE ? white : black, &final, out->result);
+    }
     out->plies = game->ply;
     if (!out->moves && !(out->moves = calloc(1, 1)))
         goto fail;

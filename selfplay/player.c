@@ -53,7 +53,7 @@ static void searcher_destroy(Player *p)
     free(p);
 }
 
-static const PlayerOps searcher_ops = { searcher_new_game, searcher_choose, searcher_destroy };
+static const PlayerOps searcher_ops = { searcher_new_game, searcher_choose, searcher_destroy, NULL };
 
 Player *searcher_player_new(const Variant *v, const Rules *rules, const Weights *w, size_t hash_mb,
                             const atomic_bool *stop)

@@ -40,6 +40,9 @@ typedef struct PlayerOps {
     void (*new_game)(Player *p, uint64_t seed, int noise);
     PlayerStatus (*choose)(Player *p, const PlayerTurn *turn, PlayerChoice *out);
     void (*destroy)(Player *p);
+    /* Optional (NULL for most players): the game is over with result (enum Result); final
+     * holds the whole game and this player's clock.  A DXP engine is told the end here. */
+    void (*game_over)(Player *p, const PlayerTurn *final, int result);
 } PlayerOps;
 
 struct Player {
@@ -56,6 +59,11 @@ static inline void player_new_game(Player *p, uint64_t seed, int noise) { p->ops
 static inline PlayerStatus player_choose(Player *p, const PlayerTurn *t, PlayerChoice *out)
 {
     return p->ops->choose(p, t, out);
+}
+static inline void player_game_over(Player *p, const PlayerTurn *final, int result)
+{
+    if (p->ops->game_over)
+        p->ops->game_over(p, final, result);
 }
 static inline void player_free(Player *p)
 {

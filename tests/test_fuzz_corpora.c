@@ -42,6 +42,9 @@ static const char *replaying; /* the input file being replayed, named on failure
 #define LLVMFuzzerTestOneInput fuzz_run_params_one
 #include "fuzz/fuzz_run_params.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_dxp_one
+#include "fuzz/fuzz_dxp.c"
+#undef LLVMFuzzerTestOneInput
 
 typedef int (*FuzzOne)(const uint8_t *data, size_t size);
 
@@ -95,6 +98,7 @@ static void test_batch_fen(void **state) { (void)state; check("tests/fuzz/batch_
 static void test_pdn(void **state) { (void)state; check("tests/fuzz/pdn", fuzz_pdn_one); }
 static void test_pdn_import(void **state) { (void)state; check("tests/fuzz/pdn_import", fuzz_pdn_import_one); }
 static void test_run_params(void **state) { (void)state; check("tests/fuzz/run_params", fuzz_run_params_one); }
+static void test_dxp(void **state) { (void)state; check("tests/fuzz/dxp", fuzz_dxp_one); }
 
 int main(void)
 {
@@ -107,6 +111,7 @@ int main(void)
         cmocka_unit_test(test_pdn),
         cmocka_unit_test(test_pdn_import),
         cmocka_unit_test(test_run_params),
+        cmocka_unit_test(test_dxp),
     };
     return cmocka_run_group_tests_name("fuzz corpora", tests, NULL, NULL);
 }
