@@ -32,33 +32,52 @@ static void record(CaptureSearch *cs, int to, int depth)
     capture_sink_take(&cs->out, m);
 }
 
+static void king_jumps(CaptureSearch *cs, int sq, int lastdir, int depth);
+
+/* The king's jumps from sq in one direction: the nearest piece on the line must be an
+ * enemy with at least one empty square beyond it; each such square is a landing, outward
+ * from the victim.  True when there was a jump. */
+static inline __attribute__((always_inline)) bool king_jumps_toward(CaptureSearch *cs, int sq,
+                                                                    int dir, int depth)
+{
+    Bitboard blockers = ray(sq, dir) & cs->occ;
+    if (!blockers)
+        return false;
+    int v = nearest(blockers, dir);
+    Bitboard victim = square_bb(v);
+    if (!(cs->enemy & victim))
+        return false;
+    Bitboard beyond = ray(v, dir);
+    Bitboard landings = ray_until(beyond, beyond & cs->occ, dir);
+    if (!landings)
+        return false;
+    cs->occ ^= victim;
+    cs->enemy ^= victim;
+    cs->cur.captured |= victim;
+    do {
+        int t = pop_nearest(&landings, dir);
+        cs->cur.path[depth] = (uint8_t)t;
+        king_jumps(cs, t, dir, depth + 1);
+    } while (landings);
+    cs->occ ^= victim;
+    cs->enemy ^= victim;
+    cs->cur.captured ^= victim;
+    return true;
+}
+
+/* lastdir: the direction of the jump that landed on sq, or -1 before the first; its
+ * opposite is never taken (no 180-degree turn between two jumps). */
 static void king_jumps(CaptureSearch *cs, int sq, int lastdir, int depth)
 {
     bool jumped = false;
-    for (int dir = 0; dir < 4; dir++) {
-        if (lastdir >= 0 && dir == opposite(lastdir))
-            continue; /* no 180-degree turn between two jumps */
-        int v = step(sq, dir);
-        while (v >= 0 && !(cs->occ & square_bb(v)))
-            v = step(v, dir);
-        if (v < 0 || !(cs->enemy & square_bb(v)))
-            continue;
-        int t = step(v, dir);
-        if (t < 0 || (cs->occ & square_bb(t)))
-            continue;
-        Bitboard victim = square_bb(v);
-        cs->occ ^= victim;
-        cs->enemy ^= victim;
-        cs->cur.captured |= victim;
-        for (; t >= 0 && !(cs->occ & square_bb(t)); t = step(t, dir)) {
-            jumped = true;
-            cs->cur.path[depth] = (uint8_t)t;
-            king_jumps(cs, t, dir, depth + 1);
-        }
-        cs->occ ^= victim;
-        cs->enemy ^= victim;
-        cs->cur.captured ^= victim;
-    }
+    if (lastdir != SOUTH)
+        jumped |= king_jumps_toward(cs, sq, NORTH, depth);
+    if (lastdir != WEST)
+        jumped |= king_jumps_toward(cs, sq, EAST, depth);
+    if (lastdir != NORTH)
+        jumped |= king_jumps_toward(cs, sq, SOUTH, depth);
+    if (lastdir != EAST)
+        jumped |= king_jumps_toward(cs, sq, WEST, depth);
     if (!jumped && depth > 0)
         record(cs, sq, depth);
 }
@@ -176,12 +195,14 @@ static void generate_quiet(const Position *pos, MoveList *list)
             movelist_add_quiet(list, t - delta[dirs[i]], t, square_bb(t) & promotion_rank_bb(us));
         }
     }
-    Bitboard kings = pos->kings[us];
+    Bitboard kings = pos->kings[us], occ = ~empty;
     while (kings) {
         int from = pop_lsb(&kings);
-        for (int dir = 0; dir < 4; dir++)
-            for (int t = step(from, dir); t >= 0 && (empty & square_bb(t)); t = step(t, dir))
-                movelist_add_quiet(list, from, t, false);
+        for (int dir = 0; dir < 4; dir++) {
+            Bitboard r = ray(from, dir);
+            for (Bitboard to = ray_until(r, r & occ, dir); to;)
+                movelist_add_quiet(list, from, pop_nearest(&to, dir), false);
+        }
     }
 }
 
