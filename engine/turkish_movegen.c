@@ -5,6 +5,7 @@
  * sequences of maximum length over all pieces.  Paths with the same (from, to, captured) are
  * merged into one move that remembers how many paths reach it. */
 #include "movelist.h"
+#include "perft.h"
 #include "turkish.h"
 #include "turkish_board.h"
 #include "position.h"
@@ -19,7 +20,10 @@ typedef struct CaptureSearch {
     bool man;          /* the moving piece started as a man */
     bool crowned;      /* promotion=king: the man became a king during this capture */
     Move cur;          /* the path being built */
-    CaptureSink out;   /* where complete sequences go */
+    CaptureSink out;   /* where complete sequences go, unless count_paths */
+    bool count_paths;  /* only count the longest sequences (perft's last ply): no list */
+    int best;          /* count_paths: the most captures of a sequence so far ... */
+    uint64_t paths;    /* ... and how many sequences take that many */
 } CaptureSearch;
 
 static void record(CaptureSearch *cs, int to, int depth)
@@ -28,11 +32,36 @@ static void record(CaptureSearch *cs, int to, int depth)
     m->to = (uint8_t)to;
     m->njumps = (uint8_t)depth;
     m->promotes = cs->man && (cs->crowned || (square_bb(to) & promotion_rank_bb(cs->color)));
-
+    if (cs->count_paths) {
+        if (depth > cs->best) {
+            cs->best = depth;
+            cs->paths = 0;
+        }
+        cs->paths += depth == cs->best;
+        return;
+    }
     capture_sink_take(&cs->out, m);
 }
 
 static void king_jumps(CaptureSearch *cs, int sq, int lastdir, int depth);
+
+/* Whether a king on sq has a jump in dir: the nearest piece on the line is an enemy and
+ * the square just beyond it is empty. */
+static inline __attribute__((always_inline)) bool king_has_jump(const CaptureSearch *cs, int sq, int dir)
+{
+    Bitboard blockers = ray(sq, dir) & cs->occ;
+    if (!blockers)
+        return false;
+    Bitboard victim = square_bb(nearest(blockers, dir));
+    return (cs->enemy & victim) && (shift(victim, dir) & ~cs->occ);
+}
+
+/* Whether a king that landed on sq after a jump in lastdir can jump again (never back). */
+static inline __attribute__((always_inline)) bool king_jumps_on(const CaptureSearch *cs, int sq, int lastdir)
+{
+    return (lastdir != SOUTH && king_has_jump(cs, sq, NORTH)) || (lastdir != WEST && king_has_jump(cs, sq, EAST))
+        || (lastdir != NORTH && king_has_jump(cs, sq, SOUTH)) || (lastdir != EAST && king_has_jump(cs, sq, WEST));
+}
 
 /* The king's jumps from sq in one direction: the nearest piece on the line must be an
  * enemy with at least one empty square beyond it; each such square is a landing, outward
@@ -57,7 +86,10 @@ static inline __attribute__((always_inline)) bool king_jumps_toward(CaptureSearc
     do {
         int t = pop_nearest(&landings, dir);
         cs->cur.path[depth] = (uint8_t)t;
-        king_jumps(cs, t, dir, depth + 1);
+        if (king_jumps_on(cs, t, dir)) /* tested here: most landings end the move, no call */
+            king_jumps(cs, t, dir, depth + 1);
+        else
+            record(cs, t, depth + 1);
     } while (landings);
     cs->occ ^= victim;
     cs->enemy ^= victim;
@@ -182,7 +214,7 @@ bool turkish_capture_pending(const Position *pos)
 #define MAX_QUIET_MOVES 196
 _Static_assert(MAX_QUIET_MOVES <= MAX_MOVES, "a quiet move list must fit in a MoveList");
 
-static void generate_quiet(const Position *pos, MoveList *list)
+static inline void generate_quiet(const Position *pos, MoveList *list)
 {
     int us = pos->side;
     Bitboard empty = ~position_occupied(pos);
@@ -206,7 +238,8 @@ static void generate_quiet(const Position *pos, MoveList *list)
     }
 }
 
-void turkish_generate(const Position *pos, const Rules *rules, MoveList *list)
+/* turkish_generate, inlined into perft. */
+static inline void generate(const Position *pos, const Rules *rules, MoveList *list)
 {
     list->count = 0;
     if (turkish_capture_pending(pos)) {
@@ -216,6 +249,8 @@ void turkish_generate(const Position *pos, const Rules *rules, MoveList *list)
         generate_quiet(pos, list);
     }
 }
+
+void turkish_generate(const Position *pos, const Rules *rules, MoveList *list) { generate(pos, rules, list); }
 
 void turkish_for_each_path(const Position *pos, const Rules *rules,
                            void (*visit)(void *ctx, const Move *move), void *ctx)
@@ -229,23 +264,77 @@ void turkish_for_each_path(const Position *pos, const Rules *rules,
     search_captures(pos, &cs);
 }
 
-uint64_t turkish_count(const Position *pos, const Rules *rules, bool count_paths)
+/* The moves of the side to move: quiet ones counted with popcounts, no list.  The kings'
+ * fills serve both the capture test and the count of their slides. */
+static inline uint64_t count(const Position *pos, const Rules *rules, bool count_paths)
 {
-    if (turkish_capture_pending(pos)) {
-        MoveList list;
-        turkish_generate(pos, rules, &list);
-        return movelist_total(&list, count_paths);
-    }
-    /* No capture: count quiet moves with popcounts, no list. */
     int us = pos->side;
     Bitboard empty = ~position_occupied(pos);
-    Bitboard men = pos->men[us];
-    uint64_t n = (uint64_t)popcount(shift(men, forward_dir(us)) & empty)
-               + (uint64_t)popcount(shift(men, EAST) & empty)
-               + (uint64_t)popcount(shift(men, WEST) & empty);
-    Bitboard kings = pos->kings[us];
-    if (kings)
-        for (int dir = 0; dir < 4; dir++)
-            n += (uint64_t)popcount(slide(kings, empty, dir));
-    return n;
+    Bitboard enemy = pos->men[!us] | pos->kings[!us];
+    Bitboard men = pos->men[us], kings = pos->kings[us];
+    bool capture = men_that_jump(men, enemy, empty, us) != 0;
+    uint64_t n = 0;
+    Bitboard occ = ~empty;
+    while (kings) {
+        int k = pop_lsb(&kings);
+        for (int dir = 0; dir < 4; dir++) {
+            Bitboard r = ray(k, dir), blockers = r & occ;
+            Bitboard reach = ray_until(r, blockers, dir);
+            n += (uint64_t)popcount(reach);
+            if (blockers) {
+                int v = nearest(blockers, dir);
+                capture |= (enemy & square_bb(v)) && (ray(v, dir) & ~occ & shift(square_bb(v), dir));
+            }
+        }
+    }
+    if (!capture)
+        return n + (uint64_t)popcount(shift(men, forward_dir(us)) & empty)
+                 + (uint64_t)popcount(shift(men, EAST) & empty)
+                 + (uint64_t)popcount(shift(men, WEST) & empty);
+    if (count_paths) { /* every longest path counts: no moves to merge, no list */
+        CaptureSearch cs = { .rules = rules, .count_paths = true };
+        search_captures(pos, &cs);
+        return cs.paths;
+    }
+    MoveList list;
+    generate(pos, rules, &list);
+    return (uint64_t)list.count;
+}
+
+uint64_t turkish_count(const Position *pos, const Rules *rules, bool count_paths)
+{
+    return count(pos, rules, count_paths);
+}
+
+/* ---- perft ----
+ * Here, not in perft.c, so that the generator, make-move and the last ply's count are
+ * inlined into the loop rather than called through the variant's function pointers. */
+
+static uint64_t perft_below(const Position *pos, const Rules *rules, int depth, const PerftOptions *opt)
+{
+    MoveList list;
+    generate(pos, rules, &list);
+    uint64_t nodes = 0;
+    for (int i = 0; i < list.count; i++) {
+        Position child;
+        movelist_play(&child, pos, &list.moves[i]);
+        uint64_t n;
+        if (depth == 1) /* a leaf is made, and looked at so that making it is not skipped */
+            n = position_occupied(&child) != 0;
+        else if (depth == 2 && opt->bulk)
+            n = count(&child, rules, opt->count_paths);
+        else
+            n = perft_below(&child, rules, depth - 1, opt);
+        nodes += opt->count_paths ? n * list.npaths[i] : n;
+    }
+    return nodes;
+}
+
+uint64_t turkish_perft(const Position *pos, const Rules *rules, int depth, const PerftOptions *opt)
+{
+    if (depth <= 0)
+        return 1;
+    if (depth == 1 && opt->bulk)
+        return count(pos, rules, opt->count_paths);
+    return perft_below(pos, rules, depth, opt);
 }
