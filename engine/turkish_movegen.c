@@ -153,7 +153,7 @@ static void man_jumps(CaptureSearch *cs, int sq, int depth)
 
 /* Men that have a jump right now: an enemy beside them (forward or sideways) and an empty
  * square beyond.  Only these start a capture search. */
-static Bitboard men_that_jump(Bitboard men, Bitboard enemy, Bitboard empty, int color)
+static inline Bitboard men_that_jump(Bitboard men, Bitboard enemy, Bitboard empty, int color)
 {
     int dirs[3] = { forward_dir(color), EAST, WEST };
     Bitboard jumpers = 0;
@@ -264,34 +264,42 @@ void turkish_for_each_path(const Position *pos, const Rules *rules,
     search_captures(pos, &cs);
 }
 
-/* The moves of the side to move: quiet ones counted with popcounts, no list.  The kings'
- * fills serve both the capture test and the count of their slides. */
-static inline uint64_t count(const Position *pos, const Rules *rules, bool count_paths)
+/* quiet_count's answer for a side that has a capture, whose moves it does not count. */
+#define HAS_CAPTURE UINT64_MAX
+
+/* The quiet moves of the side of color (its men and kings; its enemy's pieces; the empty
+ * squares), counted with popcounts, no list: or HAS_CAPTURE.  The parts come as values so
+ * that perft's last ply keeps a child in registers: a child stored whole and read back
+ * field by field made each read wait for the store. */
+static inline uint64_t quiet_count(int color, Bitboard men, Bitboard kings, Bitboard enemy, Bitboard empty)
 {
-    int us = pos->side;
-    Bitboard empty = ~position_occupied(pos);
-    Bitboard enemy = pos->men[!us] | pos->kings[!us];
-    Bitboard men = pos->men[us], kings = pos->kings[us];
-    bool capture = men_that_jump(men, enemy, empty, us) != 0;
-    uint64_t n = 0;
-    Bitboard occ = ~empty;
+    if (men_that_jump(men, enemy, empty, color))
+        return HAS_CAPTURE;
+    uint64_t n = (uint64_t)popcount(shift(men, forward_dir(color)) & empty)
+               + (uint64_t)popcount(shift(men, EAST) & empty)
+               + (uint64_t)popcount(shift(men, WEST) & empty);
     while (kings) {
         int k = pop_lsb(&kings);
+        Bitboard reach = 0; /* a king's four lines never share a square: one popcount */
         for (int dir = 0; dir < 4; dir++) {
-            Bitboard r = ray(k, dir), blockers = r & occ;
-            Bitboard reach = ray_until(r, blockers, dir);
-            n += (uint64_t)popcount(reach);
+            Bitboard r = ray(k, dir), blockers = r & ~empty;
+            reach |= ray_until(r, blockers, dir);
             if (blockers) {
-                int v = nearest(blockers, dir);
-                capture |= (enemy & square_bb(v)) && (ray(v, dir) & ~occ & shift(square_bb(v), dir));
+                Bitboard victim = square_bb(nearest(blockers, dir));
+                if ((enemy & victim) && (shift(victim, dir) & empty))
+                    return HAS_CAPTURE;
             }
         }
+        n += (uint64_t)popcount(reach);
     }
-    if (!capture)
-        return n + (uint64_t)popcount(shift(men, forward_dir(us)) & empty)
-                 + (uint64_t)popcount(shift(men, EAST) & empty)
-                 + (uint64_t)popcount(shift(men, WEST) & empty);
-    if (count_paths) { /* every longest path counts: no moves to merge, no list */
+    return n;
+}
+
+/* The moves of a position with a capture: the longest paths counted without a list, or the
+ * moves they make merged in one. */
+static uint64_t count_captures(const Position *pos, const Rules *rules, bool count_paths)
+{
+    if (count_paths) {
         CaptureSearch cs = { .rules = rules, .count_paths = true };
         search_captures(pos, &cs);
         return cs.paths;
@@ -299,6 +307,14 @@ static inline uint64_t count(const Position *pos, const Rules *rules, bool count
     MoveList list;
     generate(pos, rules, &list);
     return (uint64_t)list.count;
+}
+
+static inline uint64_t count(const Position *pos, const Rules *rules, bool count_paths)
+{
+    int us = pos->side;
+    uint64_t n = quiet_count(us, pos->men[us], pos->kings[us], position_pieces(pos, !us),
+                             ~position_occupied(pos));
+    return n != HAS_CAPTURE ? n : count_captures(pos, rules, count_paths);
 }
 
 uint64_t turkish_count(const Position *pos, const Rules *rules, bool count_paths)
@@ -310,8 +326,72 @@ uint64_t turkish_count(const Position *pos, const Rules *rules, bool count_paths
  * Here, not in perft.c, so that the generator, make-move and the last ply's count are
  * inlined into the loop rather than called through the variant's function pointers. */
 
+/* The child after a quiet move of the side to move: a man's step (crowned on the last
+ * rank) or a king's slide. */
+static inline Position play_quiet(const Position *pos, Bitboard from, Bitboard to, bool man)
+{
+    Position child;
+    bool promotes = man && (to & promotion_rank_bb(pos->side));
+    movelist_play_known(&child, pos, pos->side, from, to, 0, promotes, man);
+    return child;
+}
+
+/* count of the child after a quiet move, its parts derived from pos in registers. */
+static inline uint64_t count_after_quiet(const Position *pos, const Rules *rules, bool count_paths,
+                                         Bitboard from, Bitboard to, bool man)
+{
+    int us = pos->side, them = !us;
+    Bitboard moved = from | to;
+    uint64_t n = quiet_count(them, pos->men[them], pos->kings[them], position_pieces(pos, us) ^ moved,
+                             ~position_occupied(pos) ^ moved);
+    if (n != HAS_CAPTURE)
+        return n;
+    Position child = play_quiet(pos, from, to, man);
+    return count_captures(&child, rules, count_paths);
+}
+
+/* Depth 2 with the last ply counted: the quiet moves are made as they are found, with no
+ * list written and read back. */
+static uint64_t perft_counted(const Position *pos, const Rules *rules, bool count_paths)
+{
+    uint64_t nodes = 0;
+    if (turkish_capture_pending(pos)) {
+        MoveList list;
+        generate(pos, rules, &list);
+        for (int i = 0; i < list.count; i++) {
+            Position child;
+            movelist_play(&child, pos, &list.moves[i]);
+            uint64_t n = count(&child, rules, count_paths);
+            nodes += count_paths ? n * list.npaths[i] : n;
+        }
+        return nodes;
+    }
+    int us = pos->side;
+    Bitboard empty = ~position_occupied(pos);
+    static const int delta[4] = { 8, 1, -8, -1 };
+    int dirs[3] = { forward_dir(us), EAST, WEST };
+    for (int i = 0; i < 3; i++) {
+        for (Bitboard to = shift(pos->men[us], dirs[i]) & empty; to;) {
+            int t = pop_lsb(&to);
+            nodes += count_after_quiet(pos, rules, count_paths, square_bb(t - delta[dirs[i]]), square_bb(t), true);
+        }
+    }
+    for (Bitboard kings = pos->kings[us]; kings;) {
+        int from = pop_lsb(&kings);
+        for (int dir = 0; dir < 4; dir++) {
+            Bitboard r = ray(from, dir);
+            for (Bitboard to = ray_until(r, r & ~empty, dir); to;) {
+                nodes += count_after_quiet(pos, rules, count_paths, square_bb(from), square_bb(pop_lsb(&to)), false);
+            }
+        }
+    }
+    return nodes;
+}
+
 static uint64_t perft_below(const Position *pos, const Rules *rules, int depth, const PerftOptions *opt)
 {
+    if (depth == 2 && opt->bulk)
+        return perft_counted(pos, rules, opt->count_paths);
     MoveList list;
     generate(pos, rules, &list);
     uint64_t nodes = 0;
@@ -321,8 +401,6 @@ static uint64_t perft_below(const Position *pos, const Rules *rules, int depth, 
         uint64_t n;
         if (depth == 1) /* a leaf is made, and looked at so that making it is not skipped */
             n = position_occupied(&child) != 0;
-        else if (depth == 2 && opt->bulk)
-            n = count(&child, rules, opt->count_paths);
         else
             n = perft_below(&child, rules, depth - 1, opt);
         nodes += opt->count_paths ? n * list.npaths[i] : n;
