@@ -336,14 +336,21 @@ static inline Position play_quiet(const Position *pos, Bitboard from, Bitboard t
     return child;
 }
 
-/* count of the child after a quiet move, its parts derived from pos in registers. */
-static inline uint64_t count_after_quiet(const Position *pos, const Rules *rules, bool count_paths,
+/* The parts of pos that quiet_count reads for the reply to a quiet move, before the move
+ * (which only toggles two squares of enemy and empty). */
+typedef struct Reply {
+    int side;
+    Bitboard men, kings, enemy, empty;
+} Reply;
+
+/* count of the child after a quiet move from reply's parts, kept in registers: read from
+ * pos at each move, they would be read again after every call the compiler cannot see
+ * through. */
+static inline uint64_t count_after_quiet(const Position *pos, Reply reply, const Rules *rules, bool count_paths,
                                          Bitboard from, Bitboard to, bool man)
 {
-    int us = pos->side, them = !us;
     Bitboard moved = from | to;
-    uint64_t n = quiet_count(them, pos->men[them], pos->kings[them], position_pieces(pos, us) ^ moved,
-                             ~position_occupied(pos) ^ moved);
+    uint64_t n = quiet_count(reply.side, reply.men, reply.kings, reply.enemy ^ moved, reply.empty ^ moved);
     if (n != HAS_CAPTURE)
         return n;
     Position child = play_quiet(pos, from, to, man);
@@ -367,22 +374,24 @@ static uint64_t perft_counted(const Position *pos, const Rules *rules, bool coun
         return nodes;
     }
     int us = pos->side;
-    Bitboard empty = ~position_occupied(pos);
+    Bitboard empty = ~position_occupied(pos), men = pos->men[us], kings = pos->kings[us];
+    Reply reply = { !us, pos->men[!us], pos->kings[!us], men | kings, empty };
     static const int delta[4] = { 8, 1, -8, -1 };
     int dirs[3] = { forward_dir(us), EAST, WEST };
     for (int i = 0; i < 3; i++) {
-        for (Bitboard to = shift(pos->men[us], dirs[i]) & empty; to;) {
+        for (Bitboard to = shift(men, dirs[i]) & empty; to;) {
             int t = pop_lsb(&to);
-            nodes += count_after_quiet(pos, rules, count_paths, square_bb(t - delta[dirs[i]]), square_bb(t), true);
+            nodes += count_after_quiet(pos, reply, rules, count_paths, square_bb(t - delta[dirs[i]]),
+                                       square_bb(t), true);
         }
     }
-    for (Bitboard kings = pos->kings[us]; kings;) {
+    while (kings) {
         int from = pop_lsb(&kings);
         for (int dir = 0; dir < 4; dir++) {
             Bitboard r = ray(from, dir);
-            for (Bitboard to = ray_until(r, r & ~empty, dir); to;) {
-                nodes += count_after_quiet(pos, rules, count_paths, square_bb(from), square_bb(pop_lsb(&to)), false);
-            }
+            for (Bitboard to = ray_until(r, r & ~empty, dir); to;)
+                nodes += count_after_quiet(pos, reply, rules, count_paths, square_bb(from),
+                                           square_bb(pop_lsb(&to)), false);
         }
     }
     return nodes;
