@@ -44,6 +44,21 @@ static void split_fields(char *line, Fields *f)
     }
 }
 
+/* The next line of a vector file after *cursor that is neither empty nor a comment, cut
+ * out in place (NULL at the end). */
+static char *next_vector_line(char **cursor)
+{
+    while (*cursor && **cursor) {
+        char *line = *cursor, *end = strchr(line, '\n');
+        *cursor = end ? end + 1 : NULL;
+        if (end)
+            *end = '\0';
+        if (line[0] != '#' && line[0] != '\0')
+            return line;
+    }
+    return NULL;
+}
+
 static const char *field(const Fields *f, const char *key)
 {
     for (int i = 0; i < f->n; i++)
@@ -173,12 +188,7 @@ static void test_vector_positions(void **state)
     char *text = test_read_file("tests/vectors/turkish/positions.txt");
     assert_non_null(text);
     int checked = 0;
-    for (char *line = text, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        if (line[0] == '#' || line[0] == '\0')
-            continue;
+    for (char *cursor = text, *line; (line = next_vector_line(&cursor));) {
         Fields f;
         split_fields(line, &f);
         const char *id = field(&f, "id");
@@ -225,12 +235,7 @@ static void test_king_perft(void **state)
     uint64_t max_leaves = test_sanitized() ? 300000 : 3000000;
     Rules rules = rules_default(&turkish_variant);
     int checked = 0;
-    for (char *line = text, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        if (line[0] == '#' || line[0] == '\0')
-            continue;
+    for (char *cursor = text, *line; (line = next_vector_line(&cursor));) {
         Fields f;
         split_fields(line, &f);
         Position pos;
@@ -414,12 +419,7 @@ static void test_round_trips(void **state)
     char *text = test_read_file("tests/vectors/turkish/positions.txt");
     assert_non_null(text);
     RoundTrip rt = { 0 };
-    for (char *line = text, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        if (line[0] == '#' || line[0] == '\0')
-            continue;
+    for (char *cursor = text, *line; (line = next_vector_line(&cursor));) {
         Fields f;
         split_fields(line, &f);
         Position pos = position_from_fields(&f);
