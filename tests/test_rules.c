@@ -299,6 +299,50 @@ static void test_board_lines(void **state)
     }
 }
 
+/* The quiet moves in the order the search has always seen them (its tree, and so the bench
+ * signature, hang on it): men's steps forward, east, west, each by destination; then each
+ * king by square, north, east, south, west, outward. */
+static void test_quiet_move_order(void **state)
+{
+    (void)state;
+    uint64_t rng = 0x0dde;
+    Rules rules = rules_default(&turkish_variant);
+    static const int delta[4] = { 8, 1, -8, -1 };
+    int tested = 0;
+    for (int n = 0; n < 2000; n++) {
+        Position pos = { .side = (int)(next_random(&rng) & 1) };
+        Bitboard occ = 0;
+        pos.kings[pos.side] = drop(&rng, &occ, ~0ULL, 3);
+        pos.men[pos.side] = drop(&rng, &occ, ~(RANK_1_BB | RANK_8_BB), 4);
+        pos.kings[!pos.side] = drop(&rng, &occ, ~0ULL, 1);
+        pos.men[!pos.side] = drop(&rng, &occ, ~(RANK_1_BB | RANK_8_BB), 2);
+        MoveList list;
+        V->generate(&pos, &rules, &list);
+        if (V->capture_pending(&pos))
+            continue;
+        int i = 0, dirs[3] = { forward_dir(pos.side), EAST, WEST };
+        for (int d = 0; d < 3; d++)
+            for (Bitboard to = shift(pos.men[pos.side], dirs[d]) & ~occ; to; i++) {
+                int t = pop_lsb(&to);
+                assert_true(i < list.count);
+                assert_int_equal(list.moves[i].from, t - delta[dirs[d]]);
+                assert_int_equal(list.moves[i].to, t);
+            }
+        for (Bitboard kings = pos.kings[pos.side]; kings;) {
+            int from = pop_lsb(&kings);
+            for (int dir = 0; dir < 4; dir++)
+                for (int t = step(from, dir); t >= 0 && !(occ & square_bb(t)); t = step(t, dir), i++) {
+                    assert_true(i < list.count);
+                    assert_int_equal(list.moves[i].from, from);
+                    assert_int_equal(list.moves[i].to, t);
+                }
+        }
+        assert_int_equal(i, list.count);
+        tested++;
+    }
+    assert_true(tested >= 100);
+}
+
 /* Start position: perft and perft --paths from the table, to depth 7 (5 when sanitized). */
 static void test_start_perft(void **state)
 {
@@ -713,6 +757,7 @@ int main(void)
         cmocka_unit_test(test_start_perft),
         cmocka_unit_test(test_king_perft),
         cmocka_unit_test(test_board_lines),
+        cmocka_unit_test(test_quiet_move_order),
         cmocka_unit_test(test_start_divide),
         cmocka_unit_test(test_round_trips),
         cmocka_unit_test(test_short_and_ambiguous_text),
