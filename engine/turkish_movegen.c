@@ -86,7 +86,9 @@ static inline __attribute__((always_inline)) bool king_jumps_toward(CaptureSearc
     do {
         int t = pop_nearest(&landings, dir);
         cs->cur.path[depth] = (uint8_t)t;
-        if (king_jumps_on(cs, t, dir)) /* tested here: most landings end the move, no call */
+        /* Tested here, first by the lines alone: most landings end the move, no call. */
+        Bitboard across = dir == NORTH || dir == SOUTH ? RANK_1_BB << (t & 56) : FILE_A_BB << (t & 7);
+        if ((cs->enemy & (across | ray(t, dir))) && king_jumps_on(cs, t, dir))
             king_jumps(cs, t, dir, depth + 1);
         else
             record(cs, t, depth + 1);
