@@ -12,6 +12,14 @@ static inline int pop_lsb(Bitboard *b)
     *b &= *b - 1;
     return sq;
 }
+/* The highest square of b (b not empty). */
+static inline int msb(Bitboard b) { return 63 - __builtin_clzll(b); }
+static inline int pop_msb(Bitboard *b)
+{
+    int sq = msb(*b);
+    *b ^= (Bitboard)1 << sq;
+    return sq;
+}
 static inline Bitboard square_bb(int sq) { return (Bitboard)1 << sq; }
 
 #define FILE_A_BB 0x0101010101010101ULL

@@ -64,12 +64,6 @@ uint64_t movelist_total(const MoveList *list, bool count_paths)
     return n;
 }
 
-void movelist_add_quiet(MoveList *list, int from, int to, bool promotes)
-{
-    move_set_quiet(&list->moves[list->count], from, to, promotes);
-    list->npaths[list->count++] = 1;
-}
-
 bool movelist_visit_quiet(const MoveList *list, void (*visit)(void *ctx, const Move *move), void *ctx)
 {
     if (list->count > 0 && list->moves[0].njumps > 0)

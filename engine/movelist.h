@@ -28,8 +28,6 @@ typedef struct CaptureSink {
 /* Takes one complete sequence (m->njumps captures). */
 void capture_sink_take(CaptureSink *sink, const Move *m);
 
-/* Appends a quiet move (the caller proves the list has room). */
-void movelist_add_quiet(MoveList *list, int from, int to, bool promotes);
 /* Writes the quiet move from -> to into m: movelist_add_quiet's move, for a generator that
  * fills its list in its own loop. */
 static inline void move_set_quiet(Move *m, int from, int to, bool promotes)
@@ -39,6 +37,13 @@ static inline void move_set_quiet(Move *m, int from, int to, bool promotes)
     m->to = (uint8_t)to;
     m->njumps = 0;
     m->promotes = promotes;
+}
+/* Appends a quiet move (the caller proves the list has room).  Inline: a generator's
+ * innermost loop. */
+static inline void movelist_add_quiet(MoveList *list, int from, int to, bool promotes)
+{
+    move_set_quiet(&list->moves[list->count], from, to, promotes);
+    list->npaths[list->count++] = 1;
 }
 /* for_each_path's easy case: when list holds no capture, visits each move and returns
  * true; false when the paths of its captures must be searched. */

@@ -75,6 +75,7 @@ const Variant turkish_variant = {
     .generate = turkish_generate,
     .for_each_path = turkish_for_each_path,
     .count = turkish_count,
+    .perft = turkish_perft,
     .capture_pending = turkish_capture_pending,
     .mirror = turkish_mirror,
     .make = turkish_make,

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "game.h"
+#include "perft.h"
 #include "types.h"
 
 void turkish_start(Position *pos);
@@ -13,6 +14,7 @@ void turkish_for_each_path(const Position *pos, const Rules *rules,
                            void (*visit)(void *ctx, const Move *move), void *ctx);
 uint64_t turkish_count(const Position *pos, const Rules *rules, bool count_paths);
 bool turkish_capture_pending(const Position *pos);
+uint64_t turkish_perft(const Position *pos, const Rules *rules, int depth, const PerftOptions *opt);
 void turkish_make(Position *pos, const Move *move);
 const char *turkish_square_name(int sq, char *buf);
 int turkish_parse_square(const char *text, int *used);

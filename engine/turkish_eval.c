@@ -43,46 +43,6 @@ typedef struct Frame {
     Bitboard men, kings, opp_men, opp_kings, empty;
 } Frame;
 
-/* gen plus the squares its rays reach through empty squares in one direction: Kogge-Stone
- * fills, three doubling steps cover a line of 8. */
-static inline Bitboard fill_north(Bitboard gen, Bitboard empty)
-{
-    gen |= empty & (gen << 8);
-    empty &= empty << 8;
-    gen |= empty & (gen << 16);
-    empty &= empty << 16;
-    return gen | (empty & (gen << 32));
-}
-
-static inline Bitboard fill_south(Bitboard gen, Bitboard empty)
-{
-    gen |= empty & (gen >> 8);
-    empty &= empty >> 8;
-    gen |= empty & (gen >> 16);
-    empty &= empty >> 16;
-    return gen | (empty & (gen >> 32));
-}
-
-static inline Bitboard fill_east(Bitboard gen, Bitboard empty)
-{
-    empty &= ~FILE_A_BB; /* nothing wraps from file h to file a */
-    gen |= empty & (gen << 1);
-    empty &= empty << 1;
-    gen |= empty & (gen << 2);
-    empty &= empty << 2;
-    return gen | (empty & (gen << 4));
-}
-
-static inline Bitboard fill_west(Bitboard gen, Bitboard empty)
-{
-    empty &= ~FILE_H_BB;
-    gen |= empty & (gen >> 1);
-    empty &= empty >> 1;
-    gen |= empty & (gen >> 2);
-    empty &= empty >> 2;
-    return gen | (empty & (gen >> 4));
-}
-
 /* b and every square below it on its file. */
 static inline Bitboard span_south(Bitboard b)
 {

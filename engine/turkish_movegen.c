@@ -5,6 +5,7 @@
  * sequences of maximum length over all pieces.  Paths with the same (from, to, captured) are
  * merged into one move that remembers how many paths reach it. */
 #include "movelist.h"
+#include "perft.h"
 #include "turkish.h"
 #include "turkish_board.h"
 #include "position.h"
@@ -19,7 +20,10 @@ typedef struct CaptureSearch {
     bool man;          /* the moving piece started as a man */
     bool crowned;      /* promotion=king: the man became a king during this capture */
     Move cur;          /* the path being built */
-    CaptureSink out;   /* where complete sequences go */
+    CaptureSink out;   /* where complete sequences go, unless count_paths */
+    bool count_paths;  /* only count the longest sequences (perft's last ply): no list */
+    int best;          /* count_paths: the most captures of a sequence so far ... */
+    uint64_t paths;    /* ... and how many sequences take that many */
 } CaptureSearch;
 
 static void record(CaptureSearch *cs, int to, int depth)
@@ -28,37 +32,86 @@ static void record(CaptureSearch *cs, int to, int depth)
     m->to = (uint8_t)to;
     m->njumps = (uint8_t)depth;
     m->promotes = cs->man && (cs->crowned || (square_bb(to) & promotion_rank_bb(cs->color)));
-
+    if (cs->count_paths) {
+        if (depth > cs->best) {
+            cs->best = depth;
+            cs->paths = 0;
+        }
+        cs->paths += depth == cs->best;
+        return;
+    }
     capture_sink_take(&cs->out, m);
 }
 
+static void king_jumps(CaptureSearch *cs, int sq, int lastdir, int depth);
+
+/* Whether a king on sq has a jump in dir: the nearest piece on the line is an enemy and
+ * the square just beyond it is empty. */
+static inline __attribute__((always_inline)) bool king_has_jump(const CaptureSearch *cs, int sq, int dir)
+{
+    Bitboard blockers = ray(sq, dir) & cs->occ;
+    if (!blockers)
+        return false;
+    Bitboard victim = square_bb(nearest(blockers, dir));
+    return (cs->enemy & victim) && (shift(victim, dir) & ~cs->occ);
+}
+
+/* Whether a king that landed on sq after a jump in lastdir can jump again (never back). */
+static inline __attribute__((always_inline)) bool king_jumps_on(const CaptureSearch *cs, int sq, int lastdir)
+{
+    return (lastdir != SOUTH && king_has_jump(cs, sq, NORTH)) || (lastdir != WEST && king_has_jump(cs, sq, EAST))
+        || (lastdir != NORTH && king_has_jump(cs, sq, SOUTH)) || (lastdir != EAST && king_has_jump(cs, sq, WEST));
+}
+
+/* The king's jumps from sq in one direction: the nearest piece on the line must be an
+ * enemy with at least one empty square beyond it; each such square is a landing, outward
+ * from the victim.  True when there was a jump. */
+static inline __attribute__((always_inline)) bool king_jumps_toward(CaptureSearch *cs, int sq,
+                                                                    int dir, int depth)
+{
+    Bitboard blockers = ray(sq, dir) & cs->occ;
+    if (!blockers)
+        return false;
+    int v = nearest(blockers, dir);
+    Bitboard victim = square_bb(v);
+    if (!(cs->enemy & victim))
+        return false;
+    Bitboard beyond = ray(v, dir);
+    Bitboard landings = ray_until(beyond, beyond & cs->occ, dir);
+    if (!landings)
+        return false;
+    cs->occ ^= victim;
+    cs->enemy ^= victim;
+    cs->cur.captured |= victim;
+    do {
+        int t = pop_nearest(&landings, dir);
+        cs->cur.path[depth] = (uint8_t)t;
+        /* Tested here, first by the lines alone: most landings end the move, no call. */
+        Bitboard across = dir == NORTH || dir == SOUTH ? RANK_1_BB << (t & 56) : FILE_A_BB << (t & 7);
+        if ((cs->enemy & (across | ray(t, dir))) && king_jumps_on(cs, t, dir))
+            king_jumps(cs, t, dir, depth + 1);
+        else
+            record(cs, t, depth + 1);
+    } while (landings);
+    cs->occ ^= victim;
+    cs->enemy ^= victim;
+    cs->cur.captured ^= victim;
+    return true;
+}
+
+/* lastdir: the direction of the jump that landed on sq, or -1 before the first; its
+ * opposite is never taken (no 180-degree turn between two jumps). */
 static void king_jumps(CaptureSearch *cs, int sq, int lastdir, int depth)
 {
     bool jumped = false;
-    for (int dir = 0; dir < 4; dir++) {
-        if (lastdir >= 0 && dir == opposite(lastdir))
-            continue; /* no 180-degree turn between two jumps */
-        int v = step(sq, dir);
-        while (v >= 0 && !(cs->occ & square_bb(v)))
-            v = step(v, dir);
-        if (v < 0 || !(cs->enemy & square_bb(v)))
-            continue;
-        int t = step(v, dir);
-        if (t < 0 || (cs->occ & square_bb(t)))
-            continue;
-        Bitboard victim = square_bb(v);
-        cs->occ ^= victim;
-        cs->enemy ^= victim;
-        cs->cur.captured |= victim;
-        for (; t >= 0 && !(cs->occ & square_bb(t)); t = step(t, dir)) {
-            jumped = true;
-            cs->cur.path[depth] = (uint8_t)t;
-            king_jumps(cs, t, dir, depth + 1);
-        }
-        cs->occ ^= victim;
-        cs->enemy ^= victim;
-        cs->cur.captured ^= victim;
-    }
+    if (lastdir != SOUTH)
+        jumped |= king_jumps_toward(cs, sq, NORTH, depth);
+    if (lastdir != WEST)
+        jumped |= king_jumps_toward(cs, sq, EAST, depth);
+    if (lastdir != NORTH)
+        jumped |= king_jumps_toward(cs, sq, SOUTH, depth);
+    if (lastdir != EAST)
+        jumped |= king_jumps_toward(cs, sq, WEST, depth);
     if (!jumped && depth > 0)
         record(cs, sq, depth);
 }
@@ -102,7 +155,7 @@ static void man_jumps(CaptureSearch *cs, int sq, int depth)
 
 /* Men that have a jump right now: an enemy beside them (forward or sideways) and an empty
  * square beyond.  Only these start a capture search. */
-static Bitboard men_that_jump(Bitboard men, Bitboard enemy, Bitboard empty, int color)
+static inline Bitboard men_that_jump(Bitboard men, Bitboard enemy, Bitboard empty, int color)
 {
     int dirs[3] = { forward_dir(color), EAST, WEST };
     Bitboard jumpers = 0;
@@ -163,7 +216,7 @@ bool turkish_capture_pending(const Position *pos)
 #define MAX_QUIET_MOVES 196
 _Static_assert(MAX_QUIET_MOVES <= MAX_MOVES, "a quiet move list must fit in a MoveList");
 
-static void generate_quiet(const Position *pos, MoveList *list)
+static inline void generate_quiet(const Position *pos, MoveList *list)
 {
     int us = pos->side;
     Bitboard empty = ~position_occupied(pos);
@@ -176,16 +229,19 @@ static void generate_quiet(const Position *pos, MoveList *list)
             movelist_add_quiet(list, t - delta[dirs[i]], t, square_bb(t) & promotion_rank_bb(us));
         }
     }
-    Bitboard kings = pos->kings[us];
+    Bitboard kings = pos->kings[us], occ = ~empty;
     while (kings) {
         int from = pop_lsb(&kings);
-        for (int dir = 0; dir < 4; dir++)
-            for (int t = step(from, dir); t >= 0 && (empty & square_bb(t)); t = step(t, dir))
-                movelist_add_quiet(list, from, t, false);
+        for (int dir = 0; dir < 4; dir++) {
+            Bitboard r = ray(from, dir);
+            for (Bitboard to = ray_until(r, r & occ, dir); to;)
+                movelist_add_quiet(list, from, pop_nearest(&to, dir), false);
+        }
     }
 }
 
-void turkish_generate(const Position *pos, const Rules *rules, MoveList *list)
+/* turkish_generate, inlined into perft. */
+static inline void generate(const Position *pos, const Rules *rules, MoveList *list)
 {
     list->count = 0;
     if (turkish_capture_pending(pos)) {
@@ -195,6 +251,8 @@ void turkish_generate(const Position *pos, const Rules *rules, MoveList *list)
         generate_quiet(pos, list);
     }
 }
+
+void turkish_generate(const Position *pos, const Rules *rules, MoveList *list) { generate(pos, rules, list); }
 
 void turkish_for_each_path(const Position *pos, const Rules *rules,
                            void (*visit)(void *ctx, const Move *move), void *ctx)
@@ -208,23 +266,164 @@ void turkish_for_each_path(const Position *pos, const Rules *rules,
     search_captures(pos, &cs);
 }
 
-uint64_t turkish_count(const Position *pos, const Rules *rules, bool count_paths)
+/* quiet_count's answer for a side that has a capture, whose moves it does not count. */
+#define HAS_CAPTURE UINT64_MAX
+
+/* The quiet moves of the side of color (its men and kings; its enemy's pieces; the empty
+ * squares), counted with popcounts, no list: or HAS_CAPTURE.  The parts come as values so
+ * that perft's last ply keeps a child in registers: a child stored whole and read back
+ * field by field made each read wait for the store. */
+static inline uint64_t quiet_count(int color, Bitboard men, Bitboard kings, Bitboard enemy, Bitboard empty)
 {
-    if (turkish_capture_pending(pos)) {
-        MoveList list;
-        turkish_generate(pos, rules, &list);
-        return movelist_total(&list, count_paths);
-    }
-    /* No capture: count quiet moves with popcounts, no list. */
-    int us = pos->side;
-    Bitboard empty = ~position_occupied(pos);
-    Bitboard men = pos->men[us];
-    uint64_t n = (uint64_t)popcount(shift(men, forward_dir(us)) & empty)
+    if (men_that_jump(men, enemy, empty, color))
+        return HAS_CAPTURE;
+    uint64_t n = (uint64_t)popcount(shift(men, forward_dir(color)) & empty)
                + (uint64_t)popcount(shift(men, EAST) & empty)
                + (uint64_t)popcount(shift(men, WEST) & empty);
-    Bitboard kings = pos->kings[us];
-    if (kings)
-        for (int dir = 0; dir < 4; dir++)
-            n += (uint64_t)popcount(slide(kings, empty, dir));
+    while (kings) {
+        int k = pop_lsb(&kings);
+        Bitboard reach = 0; /* a king's four lines never share a square: one popcount */
+        for (int dir = 0; dir < 4; dir++) {
+            Bitboard r = ray(k, dir), blockers = r & ~empty;
+            reach |= ray_until(r, blockers, dir);
+            if (blockers) {
+                Bitboard victim = square_bb(nearest(blockers, dir));
+                if ((enemy & victim) && (shift(victim, dir) & empty))
+                    return HAS_CAPTURE;
+            }
+        }
+        n += (uint64_t)popcount(reach);
+    }
     return n;
+}
+
+/* The moves of a position with a capture: the longest paths counted without a list, or the
+ * moves they make merged in one. */
+static uint64_t count_captures(const Position *pos, const Rules *rules, bool count_paths)
+{
+    if (count_paths) {
+        CaptureSearch cs = { .rules = rules, .count_paths = true };
+        search_captures(pos, &cs);
+        return cs.paths;
+    }
+    MoveList list;
+    generate(pos, rules, &list);
+    return (uint64_t)list.count;
+}
+
+static inline uint64_t count(const Position *pos, const Rules *rules, bool count_paths)
+{
+    int us = pos->side;
+    uint64_t n = quiet_count(us, pos->men[us], pos->kings[us], position_pieces(pos, !us),
+                             ~position_occupied(pos));
+    return n != HAS_CAPTURE ? n : count_captures(pos, rules, count_paths);
+}
+
+uint64_t turkish_count(const Position *pos, const Rules *rules, bool count_paths)
+{
+    return count(pos, rules, count_paths);
+}
+
+/* ---- perft ----
+ * Here, not in perft.c, so that the generator, make-move and the last ply's count are
+ * inlined into the loop rather than called through the variant's function pointers. */
+
+/* The child after a quiet move of the side to move: a man's step (crowned on the last
+ * rank) or a king's slide. */
+static inline Position play_quiet(const Position *pos, Bitboard from, Bitboard to, bool man)
+{
+    Position child;
+    bool promotes = man && (to & promotion_rank_bb(pos->side));
+    movelist_play_known(&child, pos, pos->side, from, to, 0, promotes, man);
+    return child;
+}
+
+/* The parts of pos that quiet_count reads for the reply to a quiet move, before the move
+ * (which only toggles two squares of enemy and empty). */
+typedef struct Reply {
+    int side;
+    Bitboard men, kings, enemy, empty;
+} Reply;
+
+/* count of the child after a quiet move from reply's parts, kept in registers: read from
+ * pos at each move, they would be read again after every call the compiler cannot see
+ * through. */
+static inline uint64_t count_after_quiet(const Position *pos, Reply reply, const Rules *rules, bool count_paths,
+                                         Bitboard from, Bitboard to, bool man)
+{
+    Bitboard moved = from | to;
+    uint64_t n = quiet_count(reply.side, reply.men, reply.kings, reply.enemy ^ moved, reply.empty ^ moved);
+    if (n != HAS_CAPTURE)
+        return n;
+    Position child = play_quiet(pos, from, to, man);
+    return count_captures(&child, rules, count_paths);
+}
+
+/* Depth 2 with the last ply counted: the quiet moves are made as they are found, with no
+ * list written and read back. */
+static uint64_t perft_counted(const Position *pos, const Rules *rules, bool count_paths)
+{
+    uint64_t nodes = 0;
+    if (turkish_capture_pending(pos)) {
+        MoveList list;
+        generate(pos, rules, &list);
+        for (int i = 0; i < list.count; i++) {
+            Position child;
+            movelist_play(&child, pos, &list.moves[i]);
+            uint64_t n = count(&child, rules, count_paths);
+            nodes += count_paths ? n * list.npaths[i] : n;
+        }
+        return nodes;
+    }
+    int us = pos->side;
+    Bitboard empty = ~position_occupied(pos), men = pos->men[us], kings = pos->kings[us];
+    Reply reply = { !us, pos->men[!us], pos->kings[!us], men | kings, empty };
+    static const int delta[4] = { 8, 1, -8, -1 };
+    int dirs[3] = { forward_dir(us), EAST, WEST };
+    for (int i = 0; i < 3; i++) {
+        for (Bitboard to = shift(men, dirs[i]) & empty; to;) {
+            int t = pop_lsb(&to);
+            nodes += count_after_quiet(pos, reply, rules, count_paths, square_bb(t - delta[dirs[i]]),
+                                       square_bb(t), true);
+        }
+    }
+    while (kings) {
+        int from = pop_lsb(&kings);
+        for (int dir = 0; dir < 4; dir++) {
+            Bitboard r = ray(from, dir);
+            for (Bitboard to = ray_until(r, r & ~empty, dir); to;)
+                nodes += count_after_quiet(pos, reply, rules, count_paths, square_bb(from),
+                                           square_bb(pop_lsb(&to)), false);
+        }
+    }
+    return nodes;
+}
+
+static uint64_t perft_below(const Position *pos, const Rules *rules, int depth, const PerftOptions *opt)
+{
+    if (depth == 2 && opt->bulk)
+        return perft_counted(pos, rules, opt->count_paths);
+    MoveList list;
+    generate(pos, rules, &list);
+    uint64_t nodes = 0;
+    for (int i = 0; i < list.count; i++) {
+        Position child;
+        movelist_play(&child, pos, &list.moves[i]);
+        uint64_t n;
+        if (depth == 1) /* a leaf is made, and looked at so that making it is not skipped */
+            n = position_occupied(&child) != 0;
+        else
+            n = perft_below(&child, rules, depth - 1, opt);
+        nodes += opt->count_paths ? n * list.npaths[i] : n;
+    }
+    return nodes;
+}
+
+uint64_t turkish_perft(const Position *pos, const Rules *rules, int depth, const PerftOptions *opt)
+{
+    if (depth <= 0)
+        return 1;
+    if (depth == 1 && opt->bulk)
+        return count(pos, rules, opt->count_paths);
+    return perft_below(pos, rules, depth, opt);
 }

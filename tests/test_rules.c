@@ -1,6 +1,7 @@
 /* The Turkish rules against independent vectors (kish, pydraughts, a reference generator):
  * move lists and perft of every position under the three promotion options, start
- * position perft and divide, and round trips of position and move text. */
+ * position perft and divide, king perft (kish), the board's lines against square-by-square
+ * walks, and round trips of position and move text. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,7 +14,9 @@
 #include "notation.h"
 #include "perft.h"
 #include "position.h"
+#include "random_pieces.h"
 #include "test_util.h"
+#include "turkish_board.h"
 #include "variant.h"
 
 static const Variant *V = &turkish_variant;
@@ -39,6 +42,21 @@ static void split_fields(char *line, Fields *f)
         f->key[f->n] = tok;
         f->val[f->n++] = eq + 1;
     }
+}
+
+/* The next line of a vector file after *cursor that is neither empty nor a comment, cut
+ * out in place (NULL at the end). */
+static char *next_vector_line(char **cursor)
+{
+    while (*cursor && **cursor) {
+        char *line = *cursor, *end = strchr(line, '\n');
+        *cursor = end ? end + 1 : NULL;
+        if (end)
+            *end = '\0';
+        if (line[0] != '#' && line[0] != '\0')
+            return line;
+    }
+    return NULL;
 }
 
 static const char *field(const Fields *f, const char *key)
@@ -111,8 +129,26 @@ static void joined_paths(const Position *pos, const Rules *rules, char *out, siz
     }
 }
 
-static void check_perft_list(const Position *pos, const Rules *rules, const char *expected,
-                             bool paths, const char *id)
+/* perft's count by another road: the variant's generate and make (what the search plays
+ * through) with its count at the last ply, not the variant's own perft. */
+static uint64_t generator_perft(const Position *pos, const Rules *rules, int depth, bool paths)
+{
+    if (depth == 1)
+        return V->count(pos, rules, paths);
+    MoveList list;
+    V->generate(pos, rules, &list);
+    uint64_t nodes = 0;
+    for (int i = 0; i < list.count; i++) {
+        Position child = *pos;
+        V->make(&child, &list.moves[i]);
+        nodes += generator_perft(&child, rules, depth - 1, paths) * (paths ? list.npaths[i] : 1);
+    }
+    return nodes;
+}
+
+/* expected: the counts at depth 1, 2, ... ; those above max_leaves are not run. */
+static void check_perft_list_up_to(const Position *pos, const Rules *rules, const char *expected,
+                                   bool paths, const char *id, uint64_t max_leaves)
 {
     char buf[256];
     strncpy(buf, expected, sizeof buf - 1);
@@ -120,6 +156,12 @@ static void check_perft_list(const Position *pos, const Rules *rules, const char
     int depth = 1;
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ","), depth++) {
         uint64_t want = strtoull(tok, NULL, 10);
+        if (want > max_leaves)
+            break;
+        uint64_t by_generator = generator_perft(pos, rules, depth, paths);
+        if (by_generator != want)
+            fail_msg("%s: generate/make perft%s depth %d = %llu, expected %llu", id, paths ? " --paths" : "",
+                     depth, (unsigned long long)by_generator, (unsigned long long)want);
         for (int bulk = 0; bulk < 2; bulk++) {
             PerftOptions opt = { .count_paths = paths, .bulk = bulk };
             uint64_t got = perft(V, pos, rules, depth, &opt);
@@ -128,6 +170,12 @@ static void check_perft_list(const Position *pos, const Rules *rules, const char
                          depth, (unsigned long long)got, (unsigned long long)want);
         }
     }
+}
+
+static void check_perft_list(const Position *pos, const Rules *rules, const char *expected,
+                             bool paths, const char *id)
+{
+    check_perft_list_up_to(pos, rules, expected, paths, id, UINT64_MAX);
 }
 
 static const struct { const char *suffix; int promotion; } option_sets[] = {
@@ -140,12 +188,7 @@ static void test_vector_positions(void **state)
     char *text = test_read_file("tests/vectors/turkish/positions.txt");
     assert_non_null(text);
     int checked = 0;
-    for (char *line = text, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        if (line[0] == '#' || line[0] == '\0')
-            continue;
+    for (char *cursor = text, *line; (line = next_vector_line(&cursor));) {
         Fields f;
         split_fields(line, &f);
         const char *id = field(&f, "id");
@@ -180,6 +223,124 @@ static void test_vector_positions(void **state)
     }
     assert_true(checked >= 25);
     free(text);
+}
+
+/* Several kings and long king captures (tests/vectors/turkish/king_perft.txt, counted by
+ * kish): both counts, by perft and by generate/make, up to 3 M leaves (300 k sanitized). */
+static void test_king_perft(void **state)
+{
+    (void)state;
+    char *text = test_read_file("tests/vectors/turkish/king_perft.txt");
+    assert_non_null(text);
+    uint64_t max_leaves = test_sanitized() ? 300000 : 3000000;
+    Rules rules = rules_default(&turkish_variant);
+    int checked = 0;
+    for (char *cursor = text, *line; (line = next_vector_line(&cursor));) {
+        Fields f;
+        split_fields(line, &f);
+        Position pos;
+        char err[256];
+        if (!position_from_fen(&pos, V, field(&f, "fen"), err, sizeof err))
+            fail_msg("%s: %s", field(&f, "id"), err);
+        check_perft_list_up_to(&pos, &rules, field(&f, "perft"), true, field(&f, "id"), max_leaves);
+        check_perft_list_up_to(&pos, &rules, field(&f, "perft_unique"), false, field(&f, "id"), max_leaves);
+        checked++;
+    }
+    assert_int_equal(checked, 7);
+    free(text);
+}
+
+/* The squares from sq in dir, one step at a time, up to the edge or the first square of
+ * stop (included when include_stop). */
+static Bitboard walk_line(int sq, int dir, Bitboard stop, bool include_stop)
+{
+    Bitboard b = 0;
+    for (int t = step(sq, dir); t >= 0; t = step(t, dir)) {
+        if (stop & square_bb(t)) {
+            if (include_stop)
+                b |= square_bb(t);
+            break;
+        }
+        b |= square_bb(t);
+    }
+    return b;
+}
+
+/* The board's lines (rays, the nearest blocker, slides and fills, what the kings move and
+ * jump by) against walks square by square, on random boards. */
+static void test_board_lines(void **state)
+{
+    (void)state;
+    uint64_t rng = 0x5eed;
+    for (int n = 0; n < 400; n++) {
+        Bitboard occ = next_random(&rng) & next_random(&rng); /* a quarter of the squares */
+        Bitboard gen = next_random(&rng) & next_random(&rng) & ~occ;
+        for (int dir = 0; dir < 4; dir++) {
+            Bitboard slid = 0;
+            for (Bitboard g = gen; g;) {
+                int sq = pop_lsb(&g);
+                slid |= walk_line(sq, dir, occ | gen, false);
+            }
+            assert_true(slide(gen, ~(occ | gen), dir) == slid);
+            assert_true(fill(gen, ~(occ | gen), dir) == (slid | gen));
+            for (int sq = 0; sq < 64; sq++) {
+                Bitboard r = ray(sq, dir);
+                assert_true(r == walk_line(sq, dir, 0, false));
+                assert_true(ray_until(r, r & occ, dir) == walk_line(sq, dir, occ, false));
+                Bitboard hit = walk_line(sq, dir, occ, true) & occ;
+                if (hit)
+                    assert_int_equal(nearest(r & occ, dir), lsb(hit));
+                Bitboard rest = r; /* pop_nearest: the ray's squares outward, as walked */
+                for (int t = step(sq, dir); t >= 0; t = step(t, dir))
+                    assert_int_equal(pop_nearest(&rest, dir), t);
+                assert_true(rest == 0);
+            }
+        }
+    }
+}
+
+/* The quiet moves in the order the search has always seen them (its tree, and so the bench
+ * signature, hang on it): men's steps forward, east, west, each by destination; then each
+ * king by square, north, east, south, west, outward. */
+static void test_quiet_move_order(void **state)
+{
+    (void)state;
+    uint64_t rng = 0x0dde;
+    Rules rules = rules_default(&turkish_variant);
+    static const int delta[4] = { 8, 1, -8, -1 };
+    int tested = 0;
+    for (int n = 0; n < 2000; n++) {
+        Position pos = { .side = (int)(next_random(&rng) & 1) };
+        Bitboard occ = 0;
+        pos.kings[pos.side] = drop(&rng, &occ, ~0ULL, 3);
+        pos.men[pos.side] = drop(&rng, &occ, ~(RANK_1_BB | RANK_8_BB), 4);
+        pos.kings[!pos.side] = drop(&rng, &occ, ~0ULL, 1);
+        pos.men[!pos.side] = drop(&rng, &occ, ~(RANK_1_BB | RANK_8_BB), 2);
+        MoveList list;
+        V->generate(&pos, &rules, &list);
+        if (V->capture_pending(&pos))
+            continue;
+        int i = 0, dirs[3] = { forward_dir(pos.side), EAST, WEST };
+        for (int d = 0; d < 3; d++)
+            for (Bitboard to = shift(pos.men[pos.side], dirs[d]) & ~occ; to; i++) {
+                int t = pop_lsb(&to);
+                assert_true(i < list.count);
+                assert_int_equal(list.moves[i].from, t - delta[dirs[d]]);
+                assert_int_equal(list.moves[i].to, t);
+            }
+        for (Bitboard kings = pos.kings[pos.side]; kings;) {
+            int from = pop_lsb(&kings);
+            for (int dir = 0; dir < 4; dir++)
+                for (int t = step(from, dir); t >= 0 && !(occ & square_bb(t)); t = step(t, dir), i++) {
+                    assert_true(i < list.count);
+                    assert_int_equal(list.moves[i].from, from);
+                    assert_int_equal(list.moves[i].to, t);
+                }
+        }
+        assert_int_equal(i, list.count);
+        tested++;
+    }
+    assert_true(tested >= 100);
 }
 
 /* Start position: perft and perft --paths from the table, to depth 7 (5 when sanitized). */
@@ -302,12 +463,7 @@ static void test_round_trips(void **state)
     char *text = test_read_file("tests/vectors/turkish/positions.txt");
     assert_non_null(text);
     RoundTrip rt = { 0 };
-    for (char *line = text, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        if (line[0] == '#' || line[0] == '\0')
-            continue;
+    for (char *cursor = text, *line; (line = next_vector_line(&cursor));) {
         Fields f;
         split_fields(line, &f);
         Position pos = position_from_fields(&f);
@@ -599,6 +755,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vector_positions),
         cmocka_unit_test(test_start_perft),
+        cmocka_unit_test(test_king_perft),
+        cmocka_unit_test(test_board_lines),
+        cmocka_unit_test(test_quiet_move_order),
         cmocka_unit_test(test_start_divide),
         cmocka_unit_test(test_round_trips),
         cmocka_unit_test(test_short_and_ambiguous_text),
