@@ -18,6 +18,7 @@
 #include "hub_text.h"
 #include "line_reader.h"
 #include "search.h"
+#include "time_manager.h"
 #include "variant.h"
 #include "version.h"
 #include "pipeline.h"
@@ -25,8 +26,6 @@
 
 #define HUB_HASH_DEFAULT 64
 #define HUB_HASH_MAX 4096
-/* Moves left in the game when `level time=` does not say (`moves=`). */
-#define HUB_MOVES_LEFT_GUESS 30
 
 /* What the user may set (param lines). */
 typedef struct HubParams {
@@ -384,29 +383,21 @@ static void cmd_level(Hub *h, const HubLine *line)
     h->level = l;
 }
 
-/* The time manager.  move-time: that long, less a margin for the pipe, all of it used.
- * time/inc: a share of the clock, (time - margin) / moves left + 0.8 inc, is the soft
- * target; the hard limit is 3 times it, never more than half the clock (all of it on the
- * last move before the control).  The margin (10 ms and 5 % of the clock, at most 0.1 s)
- * covers reading, writing and the GUI.  Returns the hard limit in seconds, *soft the
- * target (0 without a clock). */
-static double time_budget(const HubLevel *l, double *soft)
+/* The hub's level as a time control (engine/time_manager.h); the overhead covers reading
+ * the pipe, writing the answer and the GUI. */
+#define HUB_OVERHEAD_MS 20
+
+static TimeBudget level_budget(const HubLevel *l)
 {
-    *soft = 0;
-    if (l->move_time > 0) {
-        double margin = fmin(0.02, l->move_time * 0.05);
-        return fmax(0.001, l->move_time - margin);
+    TimeControl tc = { .overhead_ms = HUB_OVERHEAD_MS };
+    if (l->move_time > 0)
+        tc.move_ms = (int64_t)ceil(l->move_time * 1000);
+    else if (l->has_time) {
+        tc.time_ms = (int64_t)floor(l->time * 1000);
+        tc.inc_ms = (int64_t)floor(l->inc * 1000);
+        tc.moves_to_go = l->moves;
     }
-    if (!l->has_time)
-        return 0;
-    double margin = 0.01 + fmin(0.1, l->time * 0.05);
-    double avail = fmax(0, l->time - margin);
-    int left = l->moves > 0 ? l->moves : HUB_MOVES_LEFT_GUESS;
-    double share = avail / left + 0.8 * l->inc;
-    double hard = fmin(share * 3, left == 1 ? avail : avail * 0.5);
-    hard = fmax(0.001, hard);
-    *soft = fmax(0.001, fmin(share, hard));
-    return hard;
+    return time_budget(&tc);
 }
 
 /* ---- The search ---- */
@@ -511,13 +502,13 @@ static void cmd_go(Hub *h, const HubLine *line)
     int mode = hub_line_has(line, "analyze") ? GO_ANALYZE : hub_line_has(line, "ponder") ? GO_PONDER : GO_THINK;
     const HubLevel *l = &h->level;
     SearchLimits limits = { .depth = l->depth, .nodes = l->nodes };
-    double soft, hard = time_budget(l, &soft);
+    TimeBudget budget = level_budget(l);
     h->ponder_budget = 0;
     if (mode == GO_THINK && !l->infinite) {
-        limits.movetime_ms = (int)ceil(hard * 1000);
-        limits.soft_ms = (int)ceil(soft * 1000);
-    } else if (mode == GO_PONDER && !l->infinite) {
-        h->ponder_budget = soft > 0 ? soft : hard; /* counted from ponder-hit */
+        limits.movetime_ms = (int)budget.hard_ms;
+        limits.soft_ms = (int)budget.soft_ms;
+    } else if (mode == GO_PONDER && !l->infinite) { /* counted from ponder-hit */
+        h->ponder_budget = (double)(budget.soft_ms > 0 ? budget.soft_ms : budget.hard_ms) / 1000.0;
     }
     if (mode == GO_ANALYZE)
         limits = (SearchLimits){ 0 };

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "player.h"
+#include "time_manager.h"
 
 typedef struct SearcherPlayer {
     Player base;                 /* first: a Player * is a SearcherPlayer * */
@@ -9,14 +10,6 @@ typedef struct SearcherPlayer {
 } SearcherPlayer;
 
 static const PlayerOps searcher_ops;
-
-int player_clock_budget_ms(int time_ms, int inc_ms)
-{
-    int budget = time_ms / 30 + inc_ms * 3 / 4;
-    if (budget > time_ms / 2)
-        budget = time_ms / 2;
-    return budget > 1 ? budget : 1;
-}
 
 static void searcher_new_game(Player *p, uint64_t seed, int noise)
 {
@@ -32,11 +25,11 @@ static PlayerStatus searcher_choose(Player *p, const PlayerTurn *t, PlayerChoice
     const Game *game = t->game;
     const uint64_t *history = &game->keys[game->ply - game->since_capture];
     s->root_endgame_plies = game->endgame_plies;
-    /* With a clock: aim at the budget, and stop by force at three times it (at most half the
-     * time left). */
-    int budget = t->clock ? player_clock_budget_ms(t->time_ms, t->inc_ms) : 0;
-    int hard = budget * 3 < t->time_ms / 2 ? budget * 3 : t->time_ms / 2;
-    SearchLimits clocked = { .movetime_ms = hard > budget ? hard : budget, .soft_ms = budget };
+    SearchLimits clocked = { 0 };
+    if (t->clock) { /* in process: no overhead beyond the time manager's reserve */
+        TimeBudget b = time_budget(&(TimeControl){ .time_ms = t->time_ms, .inc_ms = t->inc_ms });
+        clocked = (SearchLimits){ .movetime_ms = (int)b.hard_ms, .soft_ms = (int)b.soft_ms };
+    }
     SearchInfo info = search(s, &game->pos, history, game->since_capture, t->clock ? &clocked : t->limits,
                              NULL, NULL);
     if (info.interrupted || info.pv_length == 0)

@@ -71,8 +71,4 @@ static inline void player_free(Player *p)
         p->ops->destroy(p);
 }
 
-/* The time a player with a clock spends on one move: a share of what is left plus most of
- * the increment, never more than half of what is left. */
-int player_clock_budget_ms(int time_ms, int inc_ms);
-
 #endif

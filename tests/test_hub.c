@@ -264,6 +264,42 @@ static void limits_of(const Variant *v, const char *name)
     engine_quit(&e);
 }
 
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Each kind of clock bounds the time a move takes (engine/time_manager.c): a fixed
+ * move-time is used nearly whole; a clock gives one move a share of it, never the whole
+ * clock.  The upper bounds leave a second for a loaded machine, still far below what a
+ * manager spending the clock on one move would take. */
+static void test_time_per_move_by_clock(void **state)
+{
+    (void)state;
+    static const struct { const char *level; double least, most; } cases[] = {
+        { "level move-time=0.5", 0.35, 1.5 },
+        { "level time=4", 0, 1.5 },                /* 30 moves to go: at most 0.38 s */
+        { "level time=20 moves=40", 0, 2.5 },      /* at most 1.5 s */
+        { "level time=3 inc=0.1", 0, 1.3 },        /* at most 0.53 s */
+    };
+    Engine e;
+    engine_init(&e, NULL);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        engine_send(&e, "pos start");
+        engine_send(&e, cases[i].level);
+        double t0 = seconds_now();
+        engine_send(&e, "go think");
+        engine_expect(&e, "done", NULL, 0);
+        double took = seconds_now() - t0;
+        if (took < cases[i].least || took > cases[i].most)
+            fail_msg("%s: the move took %.3f s, expected %.2f to %.2f", cases[i].level, took,
+                     cases[i].least, cases[i].most);
+    }
+    engine_quit(&e);
+}
+
 static void test_limits_turkish(void **state)
 {
     (void)state;
@@ -564,6 +600,7 @@ int main(void)
         cmocka_unit_test(test_startup),
         cmocka_unit_test(test_limits_turkish),
         cmocka_unit_test(test_limits_international),
+        cmocka_unit_test(test_time_per_move_by_clock),
         cmocka_unit_test(test_infinite_ping_stop),
         cmocka_unit_test(test_analyze_stop),
         cmocka_unit_test(test_ponder),
