@@ -795,15 +795,16 @@ const Command cmd_hub = {
     "order (Turkish a1, b1, ..., h8); a capture with fewer of them (even just 28x19)\n"
     "is read when only one legal move fits.\n"
     "\n"
-    "Time: move-time=S searches S seconds less a margin (5 %, at most 0.02 s), all of\n"
-    "it: an iteration cut by the time still counts once it has searched the previous\n"
-    "best move.  With a clock, (time - margin) / moves left + 0.8 inc is the target\n"
-    "(moves left: moves=, or 30 when not given; margin 0.01 s + 5 % of the clock, at\n"
-    "most 0.11 s); no iteration is started that is predicted (from the growth of the\n"
-    "last two) to end after the target; the hard limit, checked inside the search, is\n"
-    "3 times the target and never more than half of the clock (all of it, less the\n"
-    "margin, when moves=1), so the engine does not lose on time.  depth and nodes are\n"
-    "exact and combine with the clock (the first limit reached stops the search).\n"
-    "When pondering, the target counts from ponder-hit.\n",
+    "Time (engine/time_manager.c, the one time manager): move-time=S searches S\n"
+    "seconds less a margin (5 %, at most 0.02 s), all of it: an iteration cut by the\n"
+    "time still counts once it has searched the previous best move.  With a clock,\n"
+    "(time - reserve) / moves left + 0.8 inc is the target (moves left: moves=, or 30\n"
+    "when not given; reserve 0.02 s + 5 % of the clock, at most 0.12 s); no\n"
+    "iteration is started that is predicted (from the growth of the last two) to end\n"
+    "after the target; the hard limit, checked inside the search, is 3 times the\n"
+    "target and never more than half of the clock (all of it, less the reserve, when\n"
+    "moves=1), so the engine does not lose on time.  depth and nodes are exact and\n"
+    "combine with the clock (the first limit reached stops the search).  When\n"
+    "pondering, the target counts from ponder-hit.\n",
     run_hub,
 };
