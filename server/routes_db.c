@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate.h"
 #include "api_json.h"
 #include "notation.h"
 #include "position.h"
@@ -238,6 +239,87 @@ static void game_start(Store *s, const Variant *v, const StoredGame *g, Position
     store_pdn_free(&pdn);
 }
 
+/* ---- a stored game's annotation ---- */
+
+typedef struct AnalysisRows {
+    const char *prefix;       /* "gameG:ply" */
+    char **fens;              /* the game's positions, n + 1 */
+    BatchResult *r;           /* filled where a row matches its position */
+    int n;
+} AnalysisRows;
+
+static int analysis_row(void *ctx, int ncols, const StoreCell *c)
+{
+    AnalysisRows *a = ctx;
+    if (ncols < 4 || c[0].type != STORE_CELL_TEXT || c[1].type != STORE_CELL_TEXT || c[2].type != STORE_CELL_INT)
+        return 0;
+    char *end;
+    long ply = strtol(c[0].text + strlen(a->prefix), &end, 10);
+    /* A row of another file's "game G" (analyze --in) names other positions: skipped. */
+    if (*end || ply < 0 || ply > a->n || strcmp(c[1].text, a->fens[ply]) != 0 || a->r[ply].done)
+        return 0;
+    a->r[ply].pv = strdup(c[3].type == STORE_CELL_TEXT ? c[3].text : "");
+    a->r[ply].score = (int)c[2].i;
+    a->r[ply].done = a->r[ply].pv != NULL;
+    return 0;
+}
+
+/* The marks of `dama annotate` from the game's newest analysis (docs/annotate.md): one
+ * object a move, or null when no analysis covers every position of the game. */
+static json_t *annotation_json(Store *s, const Variant *v, const Rules *rules, const StoredGame *g,
+                               const Position *start)
+{
+    int n = 0;
+    for (const char *p = g->moves ? g->moves : ""; *p; p++)
+        n += *p != ' ' && (p[1] == ' ' || p[1] == '\0');
+    AnnotateGame game = { .start = *start, .moves = calloc((size_t)n + 1, sizeof(Move)) };
+    char prefix[48];
+    snprintf(prefix, sizeof prefix, "game%lld:ply", (long long)g->id);
+    AnalysisRows a = { prefix, calloc((size_t)n + 1, sizeof(char *)), calloc((size_t)n + 1, sizeof(BatchResult)), n };
+    json_t *out = json_null();
+    char *copy = strdup(g->moves ? g->moves : ""), *save = NULL;
+    bool ok = game.moves && a.fens && a.r && copy;
+    Position pos = *start;
+    char fen[1024];
+    position_to_fen(&pos, v, fen, sizeof fen);
+    ok = ok && (a.fens[0] = strdup(fen));
+    for (char *tok = ok ? strtok_r(copy, " ", &save) : NULL; tok && ok; tok = strtok_r(NULL, " ", &save)) {
+        char err[256];
+        ok = move_from_text(v, &pos, rules, tok, &game.moves[game.nmoves], err, sizeof err);
+        if (ok) {
+            v->make(&pos, &game.moves[game.nmoves++]);
+            position_to_fen(&pos, v, fen, sizeof fen);
+            ok = (a.fens[game.nmoves] = strdup(fen)) != NULL;
+        }
+    }
+    StoreCell param = { .type = STORE_CELL_TEXT, .text = prefix, .len = (int)strlen(prefix) };
+    ok = ok && game.nmoves == n && store_browse_rows(s, "game_analysis", &param, 1, analysis_row, &a);
+    for (int i = 0; i <= n && ok; i++)
+        ok = a.r[i].done;
+    AnnotatedMove *m = NULL;
+    if (ok && annotate_game(v, rules, &annotate_thresholds_default, &game, a.r, &m)) {
+        json_decref(out);
+        out = json_array();
+        for (int i = 0; i < n; i++)
+            json_array_append_new(out, json_pack("{s:i,s:s,s:i,s:i,s:i,s:s,s:s,s:s}", "ply", m[i].ply, "move",
+                                                 m[i].move, "before", m[i].before, "after", m[i].after,
+                                                 "loss", m[i].loss, "mark", annotate_mark_text(m[i].mark),
+                                                 "best", m[i].best, "line", m[i].line));
+        annotated_moves_free(m, n);
+    }
+    for (int i = 0; i <= n; i++) {
+        if (a.fens)
+            free(a.fens[i]);
+        if (a.r)
+            free(a.r[i].pv);
+    }
+    free(a.fens);
+    free(a.r);
+    free(game.moves);
+    free(copy);
+    return out;
+}
+
 static json_t *stored_game_json(Store *s, const StoredGame *g)
 {
     const Variant *v = variant_by_name(g->rec.variant);
@@ -256,13 +338,13 @@ static json_t *stored_game_json(Store *s, const StoredGame *g)
                                           ? json_integer(p->pos.side == WHITE ? p->score : -p->score)
                                           : json_null());
     }
-    return json_pack("{s:I,s:I,s:s,s:s,s:o,s:i,s:s,s:o,s:o,s:o,s:I}", "id", (json_int_t)g->id,
+    return json_pack("{s:I,s:I,s:s,s:s,s:o,s:i,s:s,s:o,s:o,s:o,s:I,s:o}", "id", (json_int_t)g->id,
                      "run", (json_int_t)g->rec.run_id, "variant", v->name, "result",
                      api_result(result_name(g->rec.result)), "reason",
                      g->reason ? json_string(g->reason) : json_null(), "plies", g->rec.plies,
                      "start_fen", fen, "moves", split_moves(g->moves), "fens",
                      replay_fens(v, &rules, start, g->moves), "scores", scores, "created",
-                     (json_int_t)g->created_at);
+                     (json_int_t)g->created_at, "annotation", annotation_json(s, v, &rules, g, &start));
 }
 
 void route_db_game(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
