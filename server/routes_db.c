@@ -301,8 +301,9 @@ static json_t *annotation_json(Store *s, const Variant *v, const Rules *rules, c
         json_decref(out);
         out = json_array();
         for (int i = 0; i < n; i++)
-            json_array_append_new(out, json_pack("{s:i,s:s,s:i,s:i,s:i,s:s,s:s,s:s}", "ply", m[i].ply, "move",
-                                                 m[i].move, "before", m[i].before, "after", m[i].after,
+            json_array_append_new(out, json_pack("{s:i,s:s,s:s,s:i,s:i,s:i,s:s,s:s,s:s}", "ply", m[i].ply, "move",
+                                                 m[i].move, "mover", m[i].mover == WHITE ? "white" : "black",
+                                                 "before", m[i].before, "after", m[i].after,
                                                  "loss", m[i].loss, "mark", annotate_mark_text(m[i].mark),
                                                  "best", m[i].best, "line", m[i].line));
         annotated_moves_free(m, n);
