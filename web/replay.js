@@ -203,24 +203,26 @@ export class ReplayView {
     this.showPosition();
   }
 
-  // The graph's values: the annotation's scores after each move when there is one (from
-  // white's view), else the scores stored with the game.
-  evalValues() {
+  // The graph's points [ply, men]: the annotation's scores from the start (white's view,
+  // a forced result drawn at GRAPH_CAP) when there is one, else the scores stored with the
+  // game.
+  evalRows() {
     const notes = this.game.annotation;
     if (notes && notes.length) {
-      return notes.map((n) => {
-        const white = n.mover === "white" ? n.after : -n.after;
-        return Math.max(-GRAPH_CAP, Math.min(GRAPH_CAP, white / 100)) * 100;
-      });
+      const men = (score, mover) => {
+        const white = (mover === "white" ? score : -score) / 100;
+        return Math.max(-GRAPH_CAP, Math.min(GRAPH_CAP, white));
+      };
+      return [[0, men(notes[0].before, notes[0].mover)]].concat(notes.map((n) => [n.ply, men(n.after, n.mover)]));
     }
-    return this.game.scores || [];
+    const scores = this.game.scores || [];
+    return scores.some((s) => s !== null && s !== undefined)
+      ? scores.map((s, i) => [i + 1, s === null || s === undefined ? null : s / 100])
+      : [];
   }
 
   drawEval() {
-    const scores = this.evalValues();
-    const rows = scores.some((s) => s !== null && s !== undefined)
-      ? scores.map((s, i) => [i + 1, s === null || s === undefined ? null : s / 100])
-      : [];
+    const rows = this.evalRows();
     this.evalChart = drawChart(this.el("replay-eval"), rows, {
       labels: ["ply", "evaluation (men, white's view)"],
       xlabel: "ply",
@@ -229,7 +231,7 @@ export class ReplayView {
       fillGraph: true,
       includeZero: true,
       underlayCallback: (ctx, area, g) => {
-        this.drawMarks(ctx, g, scores);
+        this.drawMarks(ctx, g, rows);
         if (!this.ply) return;
         const x = g.toDomXCoord(this.ply);
         ctx.fillStyle = "rgba(214, 140, 30, 0.35)";
@@ -240,11 +242,11 @@ export class ReplayView {
   }
 
   // A dot on the graph at each marked move, in its mark's colour.
-  drawMarks(ctx, g, scores) {
+  drawMarks(ctx, g, rows) {
     for (const note of this.game.annotation || []) {
-      const score = scores[note.ply - 1];
-      if (!note.mark || score === null || score === undefined) continue;
-      const [x, y] = g.toDomCoords(note.ply, score / 100);
+      const row = rows.find((r) => r[0] === note.ply);
+      if (!note.mark || !row || row[1] === null) continue;
+      const [x, y] = g.toDomCoords(note.ply, row[1]);
       ctx.fillStyle = MARK_COLOR[note.mark];
       ctx.beginPath();
       ctx.arc(x, y, 5, 0, 2 * Math.PI);
