@@ -150,6 +150,44 @@ int annotate_read_pdn_file(AnnotateGames *gs, const Variant *v, const Rules *rul
 
 /* ---- the database ---- */
 
+bool annotate_game_moves(const Variant *v, const Rules *rules, const Position *start, const char *moves,
+                         AnnotateGame *g, char *err, size_t errlen)
+{
+    size_t n = 0;
+    for (const char *p = moves ? moves : ""; *p; p++)
+        n += *p != ' ' && (p[1] == ' ' || p[1] == '\0');
+    free(g->moves);
+    g->nmoves = 0;
+    if (!(g->moves = malloc((n + 1) * sizeof *g->moves))) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    g->start = *start;
+    g->setup = !is_start(v, start);
+    Position pos = *start;
+    for (const char *p = moves ? moves : ""; *p;) {
+        while (*p == ' ')
+            p++;
+        size_t len = strcspn(p, " ");
+        if (len == 0)
+            break;
+        char tok[256], why[256];
+        if (len >= sizeof tok) {
+            snprintf(err, errlen, "stored move %d is too long", g->nmoves + 1);
+            return false;
+        }
+        memcpy(tok, p, len);
+        tok[len] = '\0';
+        p += len;
+        if (!move_from_text(v, &pos, rules, tok, &g->moves[g->nmoves], why, sizeof why)) {
+            snprintf(err, errlen, "stored move %d '%s' is not legal: %s", g->nmoves + 1, tok, why);
+            return false;
+        }
+        v->make(&pos, &g->moves[g->nmoves++]);
+    }
+    return true;
+}
+
 int annotate_add_stored(AnnotateGames *gs, Store *s, const Variant *v, const Rules *rules, int64_t game_id,
                         char *err, size_t errlen)
 {
@@ -179,48 +217,23 @@ int annotate_add_stored(AnnotateGames *gs, Store *s, const Variant *v, const Rul
     AnnotateGame *g = code ? NULL : games_push(gs);
     char id[32];
     snprintf(id, sizeof id, "%lld", (long long)game_id);
-    size_t nmoves = 0;
-    for (const char *p = sg.moves ? sg.moves : ""; *p; p++)
-        nmoves += *p != ' ' && (p[1] == ' ' || p[1] == '\0');
-    if (!code && (!g || !(g->id = strdup(id)) || !(g->moves = malloc((nmoves + 1) * sizeof *g->moves))))
+    if (!code && (!g || !(g->id = strdup(id))))
         code = out_of_memory(err, errlen);
     if (!code) {
-        Position pos;
+        Position start;
         if (sg.rec.npositions > 0)
-            pos = sg.positions[0].pos;
+            start = sg.positions[0].pos;
         else
-            v->start(&pos);
-        g->start = pos;
-        g->setup = !is_start(v, &pos);
+            v->start(&start);
         g->result = sg.rec.result;
+        char why[512];
+        if (!annotate_game_moves(v, rules, &start, sg.moves, g, why, sizeof why)) {
+            snprintf(err, errlen, "game %lld: %s", (long long)game_id, why);
+            code = 1;
+        }
         for (int i = 0; i < pdn.ntags && !code; i++)
             if (!add_tag(g, pdn.tags[i].name, pdn.tags[i].value))
                 code = out_of_memory(err, errlen);
-        for (const char *p = sg.moves ? sg.moves : ""; *p && !code;) {
-            while (*p == ' ')
-                p++;
-            size_t n = strcspn(p, " ");
-            if (n == 0)
-                break;
-            char tok[256], why[256];
-            Move m;
-            if (n >= sizeof tok) {
-                snprintf(err, errlen, "game %lld: stored move %d is too long", (long long)game_id, g->nmoves + 1);
-                code = 1;
-                break;
-            }
-            memcpy(tok, p, n);
-            tok[n] = '\0';
-            p += n;
-            if (!move_from_text(v, &pos, rules, tok, &m, why, sizeof why)) {
-                snprintf(err, errlen, "game %lld: stored move %d '%s' is not legal: %s", (long long)game_id,
-                         g->nmoves + 1, tok, why);
-                code = 1;
-                break;
-            }
-            g->moves[g->nmoves++] = m;
-            v->make(&pos, &m);
-        }
     }
     store_game_free(&sg);
     store_pdn_free(&pdn);

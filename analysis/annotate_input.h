@@ -19,6 +19,11 @@ void annotate_games_free(AnnotateGames *gs);
 /* Every game of the file, up to the first bad one (which makes it 2). */
 int annotate_read_pdn_file(AnnotateGames *gs, const Variant *v, const Rules *rules, const char *path,
                            const atomic_bool *stop, char *err, size_t errlen);
+/* g's start (setup set when it is not the variant's start) and moves from the long-form
+ * moves of the database (space-separated); false with the reason in err when a move is not
+ * legal there or out of memory. */
+bool annotate_game_moves(const Variant *v, const Rules *rules, const Position *start, const char *moves,
+                         AnnotateGame *g, char *err, size_t errlen);
 /* A stored game, with its PDN tags. */
 int annotate_add_stored(AnnotateGames *gs, Store *s, const Variant *v, const Rules *rules, int64_t game_id,
                         char *err, size_t errlen);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate.h"
+#include "annotate_input.h"
 #include "api_json.h"
 #include "notation.h"
 #include "position.h"
@@ -244,22 +244,43 @@ static void game_start(Store *s, const Variant *v, const StoredGame *g, Position
 typedef struct AnalysisRows {
     const char *prefix;       /* "gameG:ply" */
     char **fens;              /* the game's positions, n + 1 */
-    BatchResult *r;           /* filled where a row matches its position */
+    BatchResult *r;           /* the rows of run that match their position */
     int n;
+    int64_t run;              /* the run being read (newest first); 0 before the first */
 } AnalysisRows;
 
+static bool analysis_complete(const AnalysisRows *a)
+{
+    for (int i = 0; i <= a->n; i++)
+        if (!a->r[i].done)
+            return false;
+    return true;
+}
+
+/* Rows come newest run first: the first run that has every position of the game stops
+ * the walk.  A row of another file's "game G" (analyze --in) names other positions: its
+ * FEN does not match, and its run is never complete. */
 static int analysis_row(void *ctx, int ncols, const StoreCell *c)
 {
     AnalysisRows *a = ctx;
-    if (ncols < 4 || c[0].type != STORE_CELL_TEXT || c[1].type != STORE_CELL_TEXT || c[2].type != STORE_CELL_INT)
+    if (ncols < 5 || c[0].type != STORE_CELL_INT || c[1].type != STORE_CELL_TEXT || c[2].type != STORE_CELL_TEXT
+        || c[3].type != STORE_CELL_INT)
         return 0;
+    if (c[0].i != a->run) {
+        if (a->run != 0 && analysis_complete(a))
+            return 1;
+        for (int i = 0; i <= a->n; i++) {
+            free(a->r[i].pv);
+            a->r[i] = (BatchResult){ .done = false };
+        }
+        a->run = c[0].i;
+    }
     char *end;
-    long ply = strtol(c[0].text + strlen(a->prefix), &end, 10);
-    /* A row of another file's "game G" (analyze --in) names other positions: skipped. */
-    if (*end || ply < 0 || ply > a->n || strcmp(c[1].text, a->fens[ply]) != 0 || a->r[ply].done)
+    long ply = strtol(c[1].text + strlen(a->prefix), &end, 10);
+    if (*end || ply < 0 || ply > a->n || strcmp(c[2].text, a->fens[ply]) != 0 || a->r[ply].done)
         return 0;
-    a->r[ply].pv = strdup(c[3].type == STORE_CELL_TEXT ? c[3].text : "");
-    a->r[ply].score = (int)c[2].i;
+    a->r[ply].pv = strdup(c[4].type == STORE_CELL_TEXT ? c[4].text : "");
+    a->r[ply].score = (int)c[3].i;
     a->r[ply].done = a->r[ply].pv != NULL;
     return 0;
 }
@@ -269,33 +290,26 @@ static int analysis_row(void *ctx, int ncols, const StoreCell *c)
 static json_t *annotation_json(Store *s, const Variant *v, const Rules *rules, const StoredGame *g,
                                const Position *start)
 {
-    int n = 0;
-    for (const char *p = g->moves ? g->moves : ""; *p; p++)
-        n += *p != ' ' && (p[1] == ' ' || p[1] == '\0');
-    AnnotateGame game = { .start = *start, .moves = calloc((size_t)n + 1, sizeof(Move)) };
-    char prefix[48];
+    AnnotateGame game = { 0 };
+    char err[512], prefix[48], fen[1024];
+    if (!annotate_game_moves(v, rules, start, g->moves, &game, err, sizeof err)) {
+        free(game.moves);
+        return json_null();
+    }
+    int n = game.nmoves;
     snprintf(prefix, sizeof prefix, "game%lld:ply", (long long)g->id);
-    AnalysisRows a = { prefix, calloc((size_t)n + 1, sizeof(char *)), calloc((size_t)n + 1, sizeof(BatchResult)), n };
-    json_t *out = json_null();
-    char *copy = strdup(g->moves ? g->moves : ""), *save = NULL;
-    bool ok = game.moves && a.fens && a.r && copy;
+    AnalysisRows a = { prefix, calloc((size_t)n + 1, sizeof(char *)), calloc((size_t)n + 1, sizeof(BatchResult)), n, 0 };
+    bool ok = a.fens && a.r;
     Position pos = *start;
-    char fen[1024];
-    position_to_fen(&pos, v, fen, sizeof fen);
-    ok = ok && (a.fens[0] = strdup(fen));
-    for (char *tok = ok ? strtok_r(copy, " ", &save) : NULL; tok && ok; tok = strtok_r(NULL, " ", &save)) {
-        char err[256];
-        ok = move_from_text(v, &pos, rules, tok, &game.moves[game.nmoves], err, sizeof err);
-        if (ok) {
-            v->make(&pos, &game.moves[game.nmoves++]);
-            position_to_fen(&pos, v, fen, sizeof fen);
-            ok = (a.fens[game.nmoves] = strdup(fen)) != NULL;
-        }
+    for (int i = 0; i <= n && ok; i++) {
+        position_to_fen(&pos, v, fen, sizeof fen);
+        ok = (a.fens[i] = strdup(fen)) != NULL;
+        if (i < n)
+            v->make(&pos, &game.moves[i]);
     }
     StoreCell param = { .type = STORE_CELL_TEXT, .text = prefix, .len = (int)strlen(prefix) };
-    ok = ok && game.nmoves == n && store_browse_rows(s, "game_analysis", &param, 1, analysis_row, &a);
-    for (int i = 0; i <= n && ok; i++)
-        ok = a.r[i].done;
+    ok = ok && store_browse_rows(s, "game_analysis", &param, 1, analysis_row, &a) && analysis_complete(&a);
+    json_t *out = json_null();
     AnnotatedMove *m = NULL;
     if (ok && annotate_game(v, rules, &annotate_thresholds_default, &game, a.r, &m)) {
         json_decref(out);
@@ -303,9 +317,9 @@ static json_t *annotation_json(Store *s, const Variant *v, const Rules *rules, c
         for (int i = 0; i < n; i++)
             json_array_append_new(out, json_pack("{s:i,s:s,s:s,s:i,s:i,s:i,s:s,s:s,s:s}", "ply", m[i].ply, "move",
                                                  m[i].move, "mover", m[i].mover == WHITE ? "white" : "black",
-                                                 "before", m[i].before, "after", m[i].after,
-                                                 "loss", m[i].loss, "mark", annotate_mark_text(m[i].mark),
-                                                 "best", m[i].best, "line", m[i].line));
+                                                 "before", m[i].before, "after", m[i].after, "loss", m[i].loss,
+                                                 "mark", annotate_mark_text(m[i].mark), "best", m[i].best,
+                                                 "line", m[i].line));
         annotated_moves_free(m, n);
     }
     for (int i = 0; i <= n; i++) {
@@ -317,7 +331,6 @@ static json_t *annotation_json(Store *s, const Variant *v, const Rules *rules, c
     free(a.fens);
     free(a.r);
     free(game.moves);
-    free(copy);
     return out;
 }
 

@@ -17,6 +17,7 @@
 #include "test_util.h"
 #include "test_tmpdir.h"
 #include "test_csv.h"
+#include "serve_process.h"
 
 static char dir[64];
 
@@ -330,6 +331,46 @@ static void test_bad_input(void **state)
     test_dama_expect(args, 1, "no such database");
 }
 
+/* GET /api/db/games/N gives a stored game's annotation from its newest analysis, and null
+ * for a game without one, even when another file's "game2" was analysed into the file. */
+static void test_served_annotation(void **state)
+{
+    (void)state;
+    char srv[80], args[512];
+    snprintf(srv, sizeof srv, "%.60s/srv", dir);
+    assert_int_equal(mkdir(srv, 0700), 0);
+    assert_int_equal(serve_make_folders(srv, "annotate"), 0);
+    write_file("two.pdn", "[GameType \"30\"]\n[FEN \"" BLUNDER_FEN "\"]\n\n1. d4-d5 d6xd4xd2xb2 0-2\n\n"
+                          "[GameType \"30\"]\n\n1. c3-c4 f6-f5 0-2\n");
+    write_file("other.pdn", "[GameType \"30\"]\n\n1. a3-a4 0-2\n\n[GameType \"30\"]\n\n1. h3-h4 0-2\n");
+    snprintf(args, sizeof args, "pdn import --db %s/serve.db %s/two.pdn", srv, dir);
+    test_dama_expect(args, 0, "imported 2");
+    snprintf(args, sizeof args, "annotate --game 1 --db %s/serve.db --depth 6 --out /dev/null", srv);
+    test_dama_expect(args, 0, "1 ??");
+    snprintf(args, sizeof args, "analyze --in %s/other.pdn --db %s/serve.db --depth 2 --out /dev/null", dir, srv);
+    test_dama_expect(args, 0, "analyzed 4 positions");
+    int port;
+    pid_t pid = serve_start(srv, NULL, &port);
+    assert_true(pid > 0);
+    json_t *g = serve_api(port, "GET", "/api/db/games/1", NULL, 200);
+    json_t *a = json_object_get(g, "annotation");
+    assert_true(json_is_array(a));
+    assert_int_equal(json_array_size(a), 2);
+    json_t *first = json_array_get(a, 0), *second = json_array_get(a, 1);
+    assert_string_equal(json_string_value(json_object_get(first, "move")), "d4-d5");
+    assert_string_equal(json_string_value(json_object_get(first, "mover")), "white");
+    assert_string_equal(json_string_value(json_object_get(first, "mark")), "??");
+    assert_string_equal(json_string_value(json_object_get(first, "best")), "g7-g8");
+    assert_true(json_integer_value(json_object_get(first, "loss")) >= 200);
+    assert_string_equal(json_string_value(json_object_get(second, "mark")), "");
+    assert_string_equal(json_string_value(json_object_get(second, "mover")), "black");
+    json_decref(g);
+    g = serve_api(port, "GET", "/api/db/games/2", NULL, 200);
+    assert_true(json_is_null(json_object_get(g, "annotation")));
+    json_decref(g);
+    serve_kill(pid);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +381,7 @@ int main(void)
         cmocka_unit_test(test_pdn_round_trip),
         cmocka_unit_test(test_csv_columns),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_served_annotation),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
