@@ -43,6 +43,8 @@ typedef struct BatchPlies {
 
 void batch_list_init(BatchList *l, FILE *errors, bool strict);
 void batch_list_free(BatchList *l);
+/* Appends pos with its id (copied); false when out of memory. */
+bool batch_list_add(BatchList *l, const Variant *v, const Position *pos, const char *id);
 
 /* Files are UTF-8 text (a byte-order mark is skipped, CRLF line ends are fine); a NUL byte
  * or invalid UTF-8 anywhere makes the whole file bad input: "FILE:LINE: NUL byte", exit 2,

@@ -28,8 +28,8 @@ void batch_list_free(BatchList *l)
     l->count = l->cap = 0;
 }
 
-/* Appends a position with its id (copied); false when out of memory. */
-static bool add_item(BatchList *l, const Variant *v, const Position *pos, const char *id)
+/* The list grows by doubling. */
+bool batch_list_add(BatchList *l, const Variant *v, const Position *pos, const char *id)
 {
     if (l->count == l->cap) {
         if (l->cap > INT_MAX / 2)
@@ -126,7 +126,7 @@ static int fen_line(BatchList *l, const Variant *v, const char *name, long linen
     Position pos;
     if (!position_from_fen(&pos, v, text, why, sizeof why))
         return bad_line(l, name, lineno, "%s", why) ? 2 : 0;
-    return add_item(l, v, &pos, id) ? 0 : out_of_memory(err, errlen);
+    return batch_list_add(l, v, &pos, id) ? 0 : out_of_memory(err, errlen);
 }
 
 /* A file at the size limit takes seconds to check: a stop is looked at every few thousand
@@ -205,7 +205,7 @@ static int pdn_take(PdnBatch *b, long number, long ply, const Position *pos)
         return 0;
     char id[64];
     snprintf(id, sizeof id, "game%ld:ply%ld", number, ply);
-    return add_item(b->l, b->v, pos, id) ? 0 : out_of_memory(b->err, b->errlen);
+    return batch_list_add(b->l, b->v, pos, id) ? 0 : out_of_memory(b->err, b->errlen);
 }
 
 /* A bad move, tag or construct: 0, or 2 when the batch must stop (strict). */
@@ -313,7 +313,7 @@ int batch_add_game(BatchList *l, Store *s, const Variant *v, int64_t game_id,
             continue;
         char id[64];
         snprintf(id, sizeof id, "game%lld:ply%d", (long long)game_id, i);
-        if (!add_item(l, v, &g.positions[i].pos, id))
+        if (!batch_list_add(l, v, &g.positions[i].pos, id))
             code = out_of_memory(err, errlen);
     }
     store_game_free(&g);
@@ -436,7 +436,7 @@ int batch_add_run_sample(BatchList *l, Store *s, const Variant *v, int64_t run_i
     for (int64_t i = 0; !code && i < sm.count; i++) {
         char id[64];
         snprintf(id, sizeof id, "game%lld:ply%d", (long long)sm.heap[i].game, sm.heap[i].ply);
-        if (!add_item(l, v, &sm.heap[i].pos, id))
+        if (!batch_list_add(l, v, &sm.heap[i].pos, id))
             code = out_of_memory(err, errlen);
     }
     free(sm.heap);

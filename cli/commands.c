@@ -14,6 +14,7 @@ const Command *const dama_commands[] = {
     &cmd_moves,
     &cmd_position,
     &cmd_analyze,
+    &cmd_annotate,
     &cmd_bench,
     &cmd_selfplay,
     &cmd_tune,

@@ -13,6 +13,7 @@ extern const Command cmd_export, cmd_weights, cmd_position, cmd_hub, cmd_pdn;
 extern const Command cmd_serve;
 extern const Command cmd_play;
 extern const Command cmd_dxp;
+extern const Command cmd_annotate;
 
 /* The table `dama` dispatches on, ended by a zeroed entry. */
 extern const Command *const dama_commands[];

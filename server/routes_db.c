@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate_input.h"
 #include "api_json.h"
 #include "notation.h"
 #include "position.h"
@@ -238,6 +239,101 @@ static void game_start(Store *s, const Variant *v, const StoredGame *g, Position
     store_pdn_free(&pdn);
 }
 
+/* ---- a stored game's annotation ---- */
+
+typedef struct AnalysisRows {
+    const char *prefix;       /* "gameG:ply" */
+    char **fens;              /* the game's positions, n + 1 */
+    BatchResult *r;           /* the rows of run that match their position */
+    int n;
+    int64_t run;              /* the run being read (newest first); 0 before the first */
+} AnalysisRows;
+
+static bool analysis_complete(const AnalysisRows *a)
+{
+    for (int i = 0; i <= a->n; i++)
+        if (!a->r[i].done)
+            return false;
+    return true;
+}
+
+/* Rows come newest run first: the first run that has every position of the game stops
+ * the walk.  A row of another file's "game G" (analyze --in) names other positions: its
+ * FEN does not match, and its run is never complete. */
+static int analysis_row(void *ctx, int ncols, const StoreCell *c)
+{
+    AnalysisRows *a = ctx;
+    if (ncols < 5 || c[0].type != STORE_CELL_INT || c[1].type != STORE_CELL_TEXT || c[2].type != STORE_CELL_TEXT
+        || c[3].type != STORE_CELL_INT)
+        return 0;
+    if (c[0].i != a->run) {
+        if (a->run != 0 && analysis_complete(a))
+            return 1;
+        for (int i = 0; i <= a->n; i++) {
+            free(a->r[i].pv);
+            a->r[i] = (BatchResult){ .done = false };
+        }
+        a->run = c[0].i;
+    }
+    char *end;
+    long ply = strtol(c[1].text + strlen(a->prefix), &end, 10);
+    if (*end || ply < 0 || ply > a->n || strcmp(c[2].text, a->fens[ply]) != 0 || a->r[ply].done)
+        return 0;
+    a->r[ply].pv = strdup(c[4].type == STORE_CELL_TEXT ? c[4].text : "");
+    a->r[ply].score = (int)c[3].i;
+    a->r[ply].done = a->r[ply].pv != NULL;
+    return 0;
+}
+
+/* The marks of `dama annotate` from the game's newest analysis (docs/annotate.md): one
+ * object a move, or null when no analysis covers every position of the game. */
+static json_t *annotation_json(Store *s, const Variant *v, const Rules *rules, const StoredGame *g,
+                               const Position *start)
+{
+    AnnotateGame game = { 0 };
+    char err[512], prefix[48], fen[1024];
+    if (!annotate_game_moves(v, rules, start, g->moves, &game, err, sizeof err)) {
+        free(game.moves);
+        return json_null();
+    }
+    int n = game.nmoves;
+    snprintf(prefix, sizeof prefix, "game%lld:ply", (long long)g->id);
+    AnalysisRows a = { prefix, calloc((size_t)n + 1, sizeof(char *)), calloc((size_t)n + 1, sizeof(BatchResult)), n, 0 };
+    bool ok = a.fens && a.r;
+    Position pos = *start;
+    for (int i = 0; i <= n && ok; i++) {
+        position_to_fen(&pos, v, fen, sizeof fen);
+        ok = (a.fens[i] = strdup(fen)) != NULL;
+        if (i < n)
+            v->make(&pos, &game.moves[i]);
+    }
+    StoreCell param = { .type = STORE_CELL_TEXT, .text = prefix, .len = (int)strlen(prefix) };
+    ok = ok && store_browse_rows(s, "game_analysis", &param, 1, analysis_row, &a) && analysis_complete(&a);
+    json_t *out = json_null();
+    AnnotatedMove *m = NULL;
+    if (ok && annotate_game(v, rules, &annotate_thresholds_default, &game, a.r, &m)) {
+        json_decref(out);
+        out = json_array();
+        for (int i = 0; i < n; i++)
+            json_array_append_new(out, json_pack("{s:i,s:s,s:s,s:i,s:i,s:i,s:s,s:s,s:s}", "ply", m[i].ply, "move",
+                                                 m[i].move, "mover", m[i].mover == WHITE ? "white" : "black",
+                                                 "before", m[i].before, "after", m[i].after, "loss", m[i].loss,
+                                                 "mark", annotate_mark_text(m[i].mark), "best", m[i].best,
+                                                 "line", m[i].line));
+        annotated_moves_free(m, n);
+    }
+    for (int i = 0; i <= n; i++) {
+        if (a.fens)
+            free(a.fens[i]);
+        if (a.r)
+            free(a.r[i].pv);
+    }
+    free(a.fens);
+    free(a.r);
+    free(game.moves);
+    return out;
+}
+
 static json_t *stored_game_json(Store *s, const StoredGame *g)
 {
     const Variant *v = variant_by_name(g->rec.variant);
@@ -256,13 +352,13 @@ static json_t *stored_game_json(Store *s, const StoredGame *g)
                                           ? json_integer(p->pos.side == WHITE ? p->score : -p->score)
                                           : json_null());
     }
-    return json_pack("{s:I,s:I,s:s,s:s,s:o,s:i,s:s,s:o,s:o,s:o,s:I}", "id", (json_int_t)g->id,
+    return json_pack("{s:I,s:I,s:s,s:s,s:o,s:i,s:s,s:o,s:o,s:o,s:I,s:o}", "id", (json_int_t)g->id,
                      "run", (json_int_t)g->rec.run_id, "variant", v->name, "result",
                      api_result(result_name(g->rec.result)), "reason",
                      g->reason ? json_string(g->reason) : json_null(), "plies", g->rec.plies,
                      "start_fen", fen, "moves", split_moves(g->moves), "fens",
                      replay_fens(v, &rules, start, g->moves), "scores", scores, "created",
-                     (json_int_t)g->created_at);
+                     (json_int_t)g->created_at, "annotation", annotation_json(s, v, &rules, g, &start));
 }
 
 void route_db_game(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)

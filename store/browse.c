@@ -19,7 +19,11 @@
  *   generations  ?1 train run.  generation, elo, elo_low, elo_high, promoted, validation_loss,
  *                train_loss, selfplay_run, match_run, candidate_weights_id
  *   train_child  ?1 train run.  id, kind, params, games of the newest run a step of it
- *                started (its params name train_run=ID), finished or not */
+ *                started (its params name train_run=ID), finished or not
+ *   game_analysis ?1 item prefix 'gameG:ply'.  run_id, item_id, fen, score, pv of the
+ *                analyses whose item is a position gameG:plyP (dama annotate --game, dama
+ *                analyze --game, or another file's game G), newest run first: a stored
+ *                game's annotation */
 #include <stdio.h>
 
 #include "store_internal.h"
@@ -89,6 +93,9 @@ static const struct BrowseQuery {
       " FROM runs r WHERE r.id > ?1 AND (r.params LIKE '% train_run=' || ?1 || ' %'"
       "   OR r.params LIKE '% train_run=' || ?1)"
       " ORDER BY r.id DESC LIMIT 1" },
+    { "game_analysis", 1,
+      "SELECT run_id, item_id, fen, score, pv FROM analyses WHERE item_id LIKE ?1 || '%'"
+      " ORDER BY run_id DESC, id" },
 };
 
 #define NBROWSE ((int)(sizeof browse_queries / sizeof browse_queries[0]))

@@ -1,6 +1,8 @@
 // The Replay view: the games of the database (/api/db/games), filtered by run, variant,
 // result and opening; one game stepped through with its move list, the evaluation graph
-// of its stored scores and, on request, the engine's analysis of the position shown.
+// of its stored scores and, on request, the engine's analysis of the position shown.  A
+// game annotated by `dama annotate --game` (the annotation of /api/db/games/N) shows its
+// marks (?!, ?, ??) in the move list and on the graph, and the better line on request.
 
 import { api, boardLayout } from "./api.js";
 import { Board } from "./board.js";
@@ -9,6 +11,10 @@ import { moveSquares, parseFen } from "./fen.js";
 import { evalText, fillRows, markRow, renderMoveList, RESULT_TEXT, setText } from "./ui.js";
 
 const PAGE = 50;
+// The marks' colours, on the graph and in the move list.
+const MARK_COLOR = { "?!": "#b08900", "?": "#d9730d", "??": "#c0392b" };
+// Scores beyond this many men (a forced result) are drawn at it.
+const GRAPH_CAP = 10;
 
 export class ReplayView {
   constructor(root) {
@@ -31,6 +37,14 @@ export class ReplayView {
       this.el(id).addEventListener("click", () => this.go(target()));
     }
     this.el("replay-analyze").addEventListener("click", () => this.analyze());
+    // The better line of a marked move: made here, shown only for an annotated game.
+    this.betterButton = document.createElement("button");
+    this.betterButton.type = "button";
+    this.betterButton.id = "replay-better";
+    this.betterButton.textContent = "Show the better line";
+    this.betterButton.hidden = true;
+    this.betterButton.addEventListener("click", () => this.better());
+    this.el("replay-analyze").after(this.betterButton);
     document.addEventListener("keydown", (e) => this.onKey(e));
     this.loaded = false;
   }
@@ -133,6 +147,7 @@ export class ReplayView {
     setText(this.el("replay-analysis"), "");
     this.showPosition();
     renderMoveList(this.el("replay-moves"), this.game.moves, this.ply, (p) => this.go(p));
+    this.showMarks();
     setText(this.el("replay-ply"), "Ply " + this.ply + " of " + this.plies() +
       (this.ply > 0 ? ": " + this.game.moves[this.ply - 1] : " (start)"));
     this.el("replay-first").disabled = this.el("replay-prev").disabled = this.ply === 0;
@@ -150,11 +165,64 @@ export class ReplayView {
     this.board.setMarks({ last: moved.length ? [moved[0], moved[moved.length - 1]] : [], hint: this.hint });
   }
 
-  drawEval() {
+  // The annotation's move at ply (1 = the first move), or null.
+  noteAt(ply) {
+    const notes = this.game && this.game.annotation;
+    return notes && ply >= 1 && ply <= notes.length ? notes[ply - 1] : null;
+  }
+
+  // The marks after the moves of the list; the better-line button for a marked move.
+  showMarks() {
+    for (const item of this.el("replay-moves").querySelectorAll(".move")) {
+      const note = this.noteAt(Number(item.dataset.ply));
+      if (!note || !note.mark) continue;
+      const mark = document.createElement("span");
+      mark.className = "mark";
+      mark.textContent = note.mark;
+      mark.style.color = MARK_COLOR[note.mark];
+      mark.style.fontWeight = "bold";
+      item.appendChild(mark);
+      item.title = "lost " + (note.loss / 100).toFixed(2) + " men; better " + note.best;
+    }
+    const note = this.noteAt(this.ply);
+    this.betterButton.hidden = !(note && note.mark);
+  }
+
+  // Goes to the position before the marked move and shows what was better there.
+  better() {
+    const ply = this.ply;
+    const note = this.noteAt(ply);
+    if (!note || !note.mark) return;
+    this.go(ply - 1);
+    const men = (score) => (Math.abs(score) > 20000 ? (score > 0 ? "win" : "loss")
+                                                     : (score / 100).toFixed(2));
+    setText(this.el("replay-analysis"), note.move + note.mark + " (" + men(note.before) + " → " + men(note.after) +
+      ", " + note.mover + "'s view) · better " + note.best + " · line " + note.line);
+    const squares = moveSquares(note.best);
+    this.hint = squares.length ? [squares[0], squares[squares.length - 1]] : [];
+    this.showPosition();
+  }
+
+  // The graph's points [ply, men]: the annotation's scores from the start (white's view,
+  // a forced result drawn at GRAPH_CAP) when there is one, else the scores stored with the
+  // game.
+  evalRows() {
+    const notes = this.game.annotation;
+    if (notes && notes.length) {
+      const men = (score, mover) => {
+        const white = (mover === "white" ? score : -score) / 100;
+        return Math.max(-GRAPH_CAP, Math.min(GRAPH_CAP, white));
+      };
+      return [[0, men(notes[0].before, notes[0].mover)]].concat(notes.map((n) => [n.ply, men(n.after, n.mover)]));
+    }
     const scores = this.game.scores || [];
-    const rows = scores.some((s) => s !== null && s !== undefined)
+    return scores.some((s) => s !== null && s !== undefined)
       ? scores.map((s, i) => [i + 1, s === null || s === undefined ? null : s / 100])
       : [];
+  }
+
+  drawEval() {
+    const rows = this.evalRows();
     this.evalChart = drawChart(this.el("replay-eval"), rows, {
       labels: ["ply", "evaluation (men, white's view)"],
       xlabel: "ply",
@@ -163,6 +231,7 @@ export class ReplayView {
       fillGraph: true,
       includeZero: true,
       underlayCallback: (ctx, area, g) => {
+        this.drawMarks(ctx, g, rows);
         if (!this.ply) return;
         const x = g.toDomXCoord(this.ply);
         ctx.fillStyle = "rgba(214, 140, 30, 0.35)";
@@ -170,6 +239,19 @@ export class ReplayView {
       },
       clickCallback: (e, x) => this.go(Math.round(x)),
     }, "No evaluations were stored with this game.");
+  }
+
+  // A dot on the graph at each marked move, in its mark's colour.
+  drawMarks(ctx, g, rows) {
+    for (const note of this.game.annotation || []) {
+      const row = rows.find((r) => r[0] === note.ply);
+      if (!note.mark || !row || row[1] === null) continue;
+      const [x, y] = g.toDomCoords(note.ply, row[1]);
+      ctx.fillStyle = MARK_COLOR[note.mark];
+      ctx.beginPath();
+      ctx.arc(x, y, 5, 0, 2 * Math.PI);
+      ctx.fill();
+    }
   }
 
   async analyze() {

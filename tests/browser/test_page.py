@@ -375,6 +375,47 @@ def test_replay(page):
     page.shot("replay")
 
 
+# A Turkish blunder (tests/test_annotate.c): d4-d5 lets d6 take three men, where g7-g8
+# crowned a king; `dama annotate` marks it ?? with g7-g8 as the better move.
+BLUNDER_PDN = """[Event "blunder"]
+[FEN "W:Wd4,d3,c2,h2,g7:Bd6,h7,a7,b7,a6"]
+[GameType "30"]
+
+1. d4-d5 d6xd4xd2xb2 0-2
+"""
+
+
+def test_annotated_replay(page, url, db, tmp):
+    pdn = os.path.join(tmp, "blunder.pdn")
+    with open(pdn, "w") as f:
+        f.write(BLUNDER_PDN)
+    run([DAMA, "pdn", "import", "--db", db, pdn], "dama pdn import")
+    import sqlite3
+    con = sqlite3.connect(db)
+    game, imported_run = con.execute("SELECT id, run_id FROM games ORDER BY id DESC LIMIT 1").fetchone()
+    con.close()
+    run([DAMA, "annotate", "--game", str(game), "--db", db, "--depth", "8", "--out", os.devnull], "dama annotate")
+    page.driver.get(url)   # the run list anew, with the import's run
+    page.one("#tab-replay").click()
+    page.wait_for(lambda: page.css("#replay-run option[value='%d']" % imported_run), "the import's run listed")
+    page.select("#replay-run", str(imported_run))
+    page.one("#replay-filters button[type=submit]").click()
+    page.wait_for(lambda: page.text("#replay-count") == "Games 1–1 of 1.", "the imported game")
+    page.css("#replay-games tr")[0].click()
+    page.wait_for(lambda: page.text("#replay-title").startswith("Game %d " % game), "the annotated game")
+    moves = page.css("#replay-moves .move")
+    assert [m.text for m in moves] == ["d4-d5??", "d6xd4xd2xb2"], [m.text for m in moves]
+    # no scores are stored with an imported game: the graph is the annotation's
+    page.wait_for(lambda: page.css("#replay-eval canvas"), "the evaluation graph of the annotation")
+    assert page.one("#replay-better").get_attribute("hidden") is not None, "a better line offered at the start"
+    moves[0].click()
+    page.wait_for(lambda: page.one("#replay-better").is_displayed(), "the better line offered for d4-d5??")
+    page.one("#replay-better").click()
+    page.wait_for(lambda: "better g7-g8 · line g7-g8" in page.text("#replay-analysis"), "the better line shown")
+    assert page.text("#replay-ply").startswith("Ply 0 of"), "not at the position before the blunder"
+    page.shot("replay-annotated")
+
+
 def square_colours(page):
     return set(page.driver.execute_script(
         "return [...document.querySelectorAll('#play-board .square')]"
@@ -430,6 +471,7 @@ def main():
         for name, test in (("board look", lambda: test_board_look(page, server.url)),
                            ("play", lambda: test_play(page, server.url)),
                            ("replay", lambda: test_replay(page)),
+                           ("annotated replay", lambda: test_annotated_replay(page, server.url, db, tmp)),
                            ("training", lambda: test_training(page))):
             test()
             errors = page.errors()
@@ -452,7 +494,7 @@ def main():
         if server is not None and server.lines:
             print("dama serve said: %s" % " | ".join(server.lines[-10:]), file=sys.stderr)
         return 1
-    print("test_page: 3 views and the board's look passed in %.1f s" % (time.monotonic() - began))
+    print("test_page: 3 views, an annotated game and the board's look passed in %.1f s" % (time.monotonic() - began))
     return 0
 
 
