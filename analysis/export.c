@@ -133,8 +133,10 @@ static int positions_row(void *ctx, const StorePositionRow *r)
     else
         csv_empty(w);
     csv_raw(w, r->capture_pending ? "1" : "0", 1);
-    /* the game's result from the side to move */
-    if (r->result == RESULT_DRAW)
+    /* the game's result from the side to move (none for an unfinished game) */
+    if (r->result == RESULT_NONE)
+        csv_raw(w, "unfinished,", 11);
+    else if (r->result == RESULT_DRAW)
         csv_raw(w, "draw,0.5", 8);
     else if ((r->result == RESULT_WHITE_WINS) == (pos->side == WHITE))
         csv_raw(w, "win,1", 5);

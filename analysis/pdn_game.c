@@ -1,6 +1,7 @@
 /* A PDN game against the rules: GameType, FEN and moves. */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "notation.h"
 #include "pdn_game.h"
@@ -40,25 +41,56 @@ static bool gametype_ok(const Variant *v, const PdnGame *g, PdnProblem *p)
     return problem(p, tag->line, "GameType", why);
 }
 
+/* The FEN of a setup item, /FEN "W:..."/, into fen; false when it is no such thing. */
+static bool setup_fen(const PdnItem *it, char *fen, size_t len)
+{
+    const char *p = it->text + 1, *end = it->text + it->len - 1;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+        p++;
+    if (end - p < 3 || strncasecmp(p, "FEN", 3) != 0)
+        return false;
+    for (p += 3; p < end && (*p == ' ' || *p == '\t'); p++)
+        ;
+    const char *q = p < end && *p == '"' ? memchr(p + 1, '"', (size_t)(end - p - 1)) : NULL;
+    if (!q || (size_t)(q - p - 1) >= len)
+        return false;
+    memcpy(fen, p + 1, (size_t)(q - p - 1));
+    fen[q - p - 1] = '\0';
+    return true;
+}
+
 bool pdn_game_start(const Variant *v, const PdnGame *g, Position *pos, bool *fen_given, PdnProblem *p)
 {
     if (fen_given)
         *fen_given = false;
     if (!gametype_ok(v, g, p))
         return false;
+    char why[256], fen[PDN_VALUE_MAX + 1];
     const PdnTag *tag = pdn_tag_find(g, "FEN");
-    if (!tag) {
-        v->start(pos);
-        return true;
-    }
-    char why[256];
-    if (tag->value_len > PDN_VALUE_MAX) {
+    const char *what = "FEN tag";
+    long line = tag ? tag->line : g->line;
+    if (tag && tag->value_len > PDN_VALUE_MAX) {
         snprintf(why, sizeof why, "longer than %d characters", PDN_VALUE_MAX);
-        return problem(p, tag->line, "FEN tag", why);
+        return problem(p, tag->line, what, why);
     }
-    char fen[PDN_VALUE_MAX + 1];
-    size_t n = tag->value_len;
-    memcpy(fen, tag->value, n + 1);
+    snprintf(fen, sizeof fen, "%s", tag ? tag->value : "");
+    /* A setup in the move text before the first move sets the start as the tag does; one
+     * after a move would make two games of one. */
+    bool moved = false;
+    for (int i = 0; i < g->nitems; i++) {
+        const PdnItem *it = &g->items[i];
+        moved |= it->kind == PDN_MOVE;
+        if (it->kind != PDN_SETUP)
+            continue;
+        what = "setup";
+        line = it->line;
+        if (moved)
+            return problem(p, line, what, "a position set up after moves (dama keeps games that follow"
+                                          " from one start)");
+        if (!setup_fen(it, fen, sizeof fen))
+            return problem(p, line, what, "not /FEN \"...\"/");
+    }
+    size_t n = strlen(fen);
     while (n > 0 && (fen[n - 1] == '.' || fen[n - 1] == ' '))
         fen[--n] = '\0';
     if (!fen[0]) {
@@ -66,7 +98,7 @@ bool pdn_game_start(const Variant *v, const PdnGame *g, Position *pos, bool *fen
         return true;
     }
     if (!position_from_fen(pos, v, fen, why, sizeof why))
-        return problem(p, tag->line, "FEN tag", why);
+        return problem(p, line, what, why);
     if (fen_given)
         *fen_given = true;
     return true;
@@ -81,11 +113,21 @@ bool pdn_game_move(const Variant *v, const Rules *rules, const Position *pos, co
         snprintf(why, sizeof why, "longer than %d characters", PDN_TOKEN_MAX);
         return problem(p, it->line, what, why);
     }
+    /* The move as the standard writes it: no blanks ("1- 6"), 'x' for captures (':' is read
+     * too), no leading zero ("06-11"). */
     char tok[PDN_TOKEN_MAX + 1];
-    memcpy(tok, it->text, it->len);
-    tok[it->len] = '\0';
+    size_t n = 0;
+    for (size_t i = 0; i < it->len; i++) {
+        char c = it->text[i], before = n ? tok[n - 1] : '\0';
+        bool number_start = !(before >= '0' && before <= '9') && !(before >= 'a' && before <= 'z');
+        if (c == ' ' || c == '\t' || (c == '0' && number_start && i + 1 < it->len && it->text[i + 1] >= '0'
+                                       && it->text[i + 1] <= '9'))
+            continue;
+        tok[n++] = c == ':' ? 'x' : c;
+    }
+    tok[n] = '\0';
     if (move_from_text(v, pos, rules, tok, m, why, sizeof why))
         return true;
-    snprintf(what, sizeof what, "move '%s'", text_quote(quoted, sizeof quoted, tok, it->len, PDN_TOKEN_MAX));
+    snprintf(what, sizeof what, "move '%s'", text_quote(quoted, sizeof quoted, it->text, it->len, PDN_TOKEN_MAX));
     return problem(p, it->line, what, why);
 }

@@ -288,11 +288,12 @@ static int run_import(int argc, char **argv)
     Store *store = pipeline_open_store(db_path);
     if (!store)
         return EXIT_RUNTIME;
-    PdnImportConfig cfg = { ec.variant, ec.rules, stderr, params, pipeline_engine_version(), NULL };
+    const atomic_bool *stop = pipeline_interrupt_flag();
+    PdnImportConfig cfg = { .variant = ec.variant, .rules = ec.rules, .errors = stderr, .stop = stop,
+                            .params = params, .engine_version = pipeline_engine_version() };
     int64_t run_id = 0;
     int code = EXIT_OK;
     bool bad = false;
-    const atomic_bool *stop = pipeline_interrupt_flag();
     for (int i = optind; i < argc && code == EXIT_OK; i++) {
         if (atomic_load(stop)) { /* the files done so far stay imported */
             fprintf(stderr, "dama: interrupted before %s\n", argv[i]);
@@ -306,6 +307,11 @@ static int run_import(int argc, char **argv)
             fprintf(stderr, "%s\n", err);
             bad = true;
             continue;
+        }
+        if (rc == 130) { /* the files done so far stay imported, this one is not */
+            fprintf(stderr, "dama: interrupted: %s not imported\n", argv[i]);
+            code = EXIT_INTERRUPTED;
+            break;
         }
         if (rc) {
             code = cli_runtime_error("%s: %s", db_path, err);
