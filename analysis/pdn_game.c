@@ -104,6 +104,62 @@ bool pdn_game_start(const Variant *v, const PdnGame *g, Position *pos, bool *fen
     return true;
 }
 
+/* The move of a PDN_MOVE item (raw_len <= PDN_TOKEN_MAX) as the standard writes it: no
+ * blanks ("1- 6"), 'x' for captures (':' is read too), no leading zero ("06-11"). */
+static void normal_move_text(const PdnItem *it, char tok[PDN_TOKEN_MAX + 1])
+{
+    size_t n = 0;
+    for (size_t i = 0; i < it->len && n < PDN_TOKEN_MAX; i++) {
+        char c = it->text[i], before = n ? tok[n - 1] : '\0';
+        bool number_start = !(before >= '0' && before <= '9') && !(before >= 'a' && before <= 'z');
+        if (c == ' ' || c == '\t' || (c == '0' && number_start && i + 1 < it->len && it->text[i + 1] >= '0'
+                                       && it->text[i + 1] <= '9'))
+            continue;
+        tok[n++] = c == ':' ? 'x' : c;
+    }
+    tok[n] = '\0';
+}
+
+/* Does the move text `text` (squares joined by '-' or 'x') name the move written in long
+ * form as `full`: the same first and last square, its other squares among full's in order? */
+static bool names_move(const char *text, const char *full)
+{
+    const char *t = text, *f = full;
+    bool first = true;
+    while (*t) {
+        size_t tn = strcspn(t, "-x");
+        bool last = t[tn] == '\0';
+        for (;;) { /* the next square of full equal to this one of text */
+            size_t fn = strcspn(f, "-x");
+            bool match = fn == tn && memcmp(f, t, tn) == 0, f_last = f[fn] == '\0';
+            f += fn + (f_last ? 0 : 1);
+            if (match && (!last || f_last))
+                break;
+            if (first || f_last)
+                return false;
+        }
+        first = false;
+        t += tn + (last ? 0 : 1);
+    }
+    return *f == '\0';
+}
+
+int pdn_game_candidates(const Variant *v, const Rules *rules, const Position *pos, const PdnItem *it,
+                        Move *out, int max)
+{
+    if (it->raw_len > PDN_TOKEN_MAX)
+        return 0;
+    char tok[PDN_TOKEN_MAX + 1], full[256];
+    normal_move_text(it, tok);
+    MoveList list;
+    v->generate(pos, rules, &list);
+    int n = 0;
+    for (int i = 0; i < list.count && n < max; i++)
+        if (names_move(tok, move_to_text(v, &list.moves[i], full, sizeof full)))
+            out[n++] = list.moves[i];
+    return n;
+}
+
 bool pdn_game_move(const Variant *v, const Rules *rules, const Position *pos, const PdnItem *it,
                    Move *m, PdnProblem *p)
 {
@@ -113,19 +169,8 @@ bool pdn_game_move(const Variant *v, const Rules *rules, const Position *pos, co
         snprintf(why, sizeof why, "longer than %d characters", PDN_TOKEN_MAX);
         return problem(p, it->line, what, why);
     }
-    /* The move as the standard writes it: no blanks ("1- 6"), 'x' for captures (':' is read
-     * too), no leading zero ("06-11"). */
     char tok[PDN_TOKEN_MAX + 1];
-    size_t n = 0;
-    for (size_t i = 0; i < it->len; i++) {
-        char c = it->text[i], before = n ? tok[n - 1] : '\0';
-        bool number_start = !(before >= '0' && before <= '9') && !(before >= 'a' && before <= 'z');
-        if (c == ' ' || c == '\t' || (c == '0' && number_start && i + 1 < it->len && it->text[i + 1] >= '0'
-                                       && it->text[i + 1] <= '9'))
-            continue;
-        tok[n++] = c == ':' ? 'x' : c;
-    }
-    tok[n] = '\0';
+    normal_move_text(it, tok);
     if (move_from_text(v, pos, rules, tok, m, why, sizeof why))
         return true;
     snprintf(what, sizeof what, "move '%s'", text_quote(quoted, sizeof quoted, it->text, it->len, PDN_TOKEN_MAX));

@@ -195,6 +195,49 @@ static void move_number(char *buf, size_t len, int ply, int first_side)
     snprintf(buf, len, "%d%s", half / 2 + 1, half % 2 ? "..." : "");
 }
 
+/* How many of g's moves from item `from` on are legal in turn from pos, up to the first
+ * that is not or that names several moves (positions only: enough to tell paths apart). */
+static int moves_replayed(const PdnImportConfig *cfg, const PdnGame *g, int from, Position pos)
+{
+    int n = 0;
+    for (int i = from; i < g->nitems; i++) {
+        PdnProblem pr;
+        Move m;
+        if (g->items[i].kind != PDN_MOVE)
+            continue;
+        if (!pdn_game_move(cfg->variant, &cfg->rules, &pos, &g->items[i], &m, &pr))
+            break;
+        cfg->variant->make(&pos, &m);
+        n++;
+    }
+    return n;
+}
+
+/* A short form that names several moves (item i: "36x16" for two capture paths, which the
+ * standard would have written in long form): the move after which the rest of the game
+ * goes on legally furthest, when one does so alone; false when none or several tie. */
+static bool resolve_ambiguous(const PdnImportConfig *cfg, const PdnGame *g, int i, const Position *pos, Move *m)
+{
+    Move candidates[8];
+    int n = pdn_game_candidates(cfg->variant, &cfg->rules, pos, &g->items[i], candidates, 8);
+    int best = -1, best_plies = -1;
+    bool tie = false;
+    for (int k = 0; k < n; k++) {
+        Position after = *pos;
+        cfg->variant->make(&after, &candidates[k]);
+        int plies = moves_replayed(cfg, g, i + 1, after);
+        tie = plies == best_plies;
+        if (plies > best_plies) {
+            best = k;
+            best_plies = plies;
+        }
+    }
+    if (n < 2 || tie)
+        return false;
+    *m = candidates[best];
+    return true;
+}
+
 int pdn_record_make(const PdnImportConfig *cfg, const char *path, const PdnGame *g, Game *game,
                     PdnRecord *out)
 {
@@ -229,7 +272,8 @@ int pdn_record_make(const PdnImportConfig *cfg, const char *path, const PdnGame 
         char number[32], text[256];
         move_number(number, sizeof number, game->ply, start.side);
         Move m;
-        if (!pdn_game_move(v, &cfg->rules, &game->pos, it, &m, &pr)) {
+        if (!pdn_game_move(v, &cfg->rules, &game->pos, it, &m, &pr)
+            && !resolve_ambiguous(cfg, g, i, &game->pos, &m)) {
             bad = true;
             if (it->raw_len > PDN_TOKEN_MAX)
                 bad_game(cfg, path, g, pr.line, ", move %s: %s: %s", number, pr.what, pr.why);

@@ -414,6 +414,22 @@ static void test_reading_grammar_and_round_trip(void **state)
                " from one start)\npdn import {d}/setup-late.pdn games 1 imported 0 already 0 bad 1\n");
 }
 
+/* A short form that names two capture paths (the standard asks for the long form; Dutch
+ * files write "36x16" all the same): the path after which the game goes on is the move;
+ * with nothing after it to tell, the game is refused with the candidates. */
+static void test_ambiguous_short_form_told_by_the_game(void **state)
+{
+    (void)state;
+    write_file("amb.pdn", "[GameType \"20\"]\n[FEN \"W:WK2,K7:B11,13-14,23,29,37.\"]\n1. 2x6 14-20 2. 7x15 1-0\n\n"
+                          "[GameType \"20\"]\n[FEN \"W:WK2,K7:B11,13-14,23,29,37.\"]\n1. 2x6 1-0\n");
+    dama_exact("pdn import -v intl --db {d}/amb.db {d}/amb.pdn", 2,
+               "{d}/amb.pdn:7: game 2, move 1: ambiguous move '2x6': candidates 2x19x28x6 2x24x33x6\n"
+               "pdn import {d}/amb.pdn games 2 imported 1 already 0 bad 1\n");
+    char out[1 << 12];
+    assert_int_equal(test_dama_run(out, sizeof out, "pdn export -v intl --db %s/amb.db", dir), 0);
+    assert_non_null(strstr(out, "\n1. 2x24x33x6 14-20 2. 7x15 2-0\n"));
+}
+
 /* ---- bounds: what is no PDN cannot take the memory or the time ---- */
 
 /* /dev/zero and a 1 GB sparse file: NUL bytes at line 1, refused at the first piece read. */
@@ -533,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_squares_aligned_with_blanks),
         cmocka_unit_test(test_unfinished_games_stored),
         cmocka_unit_test(test_reading_grammar_and_round_trip),
+        cmocka_unit_test(test_ambiguous_short_form_told_by_the_game),
         cmocka_unit_test(test_no_text_refused_at_once),
         cmocka_unit_test(test_game_longer_than_bound),
         cmocka_unit_test(test_many_games_in_batches),
