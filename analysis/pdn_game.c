@@ -59,6 +59,33 @@ static bool setup_fen(const PdnItem *it, char *fen, size_t len)
     return true;
 }
 
+/* A FEN whose side to move is '?' (the standard allows it): the side whose move the game's
+ * first move is, into *pos; false when the FEN is bad, there is no move, or both or neither
+ * side could play it (the rules' options are not known here: the defaults). */
+static bool side_from_first_move(const Variant *v, const PdnGame *g, char *fen, Position *pos)
+{
+    const PdnItem *first = NULL;
+    for (int i = 0; i < g->nitems && !first; i++)
+        if (g->items[i].kind == PDN_MOVE)
+            first = &g->items[i];
+    Rules rules = rules_default(v);
+    int sides = 0;
+    for (const char *side = "WB"; first && *side; side++) {
+        Position candidate;
+        Move m;
+        PdnProblem ignored;
+        char why[256];
+        fen[0] = *side;
+        if (position_from_fen(&candidate, v, fen, why, sizeof why)
+            && pdn_game_move(v, &rules, &candidate, first, &m, &ignored)) {
+            *pos = candidate;
+            sides++;
+        }
+    }
+    fen[0] = '?';
+    return sides == 1;
+}
+
 bool pdn_game_start(const Variant *v, const PdnGame *g, Position *pos, bool *fen_given, PdnProblem *p)
 {
     if (fen_given)
@@ -97,7 +124,9 @@ bool pdn_game_start(const Variant *v, const PdnGame *g, Position *pos, bool *fen
         v->start(pos);
         return true;
     }
-    if (!position_from_fen(pos, v, fen, why, sizeof why))
+    if (fen[0] == '?' && !side_from_first_move(v, g, fen, pos))
+        return problem(p, line, what, "the side to move is unknown ('?') and no first move tells it");
+    if (fen[0] != '?' && !position_from_fen(pos, v, fen, why, sizeof why))
         return problem(p, line, what, why);
     if (fen_given)
         *fen_given = true;

@@ -407,6 +407,16 @@ static void test_reading_grammar_and_round_trip(void **state)
     /* a second import of the same games adds nothing */
     dama_exact("pdn import -v intl --db {d}/gr2.db {d}/gr-a.pdn", 0,
                "pdn import {d}/gr-a.pdn games 7 imported 0 already 7 bad 0\n");
+    /* '?' for the side to move (the standard's FEN allows it): the first move tells it, or
+     * the game is refused */
+    write_file("unknown-side.pdn", "[GameType \"20\"]\n[FEN \"?:W15,38:B10,20\"]\n1... 20-24 2. 15x4 *\n\n"
+                                   "[GameType \"20\"]\n[FEN \"?:W15,38:B10,20\"]\n*\n");
+    dama_exact("pdn import -v intl --db {d}/side.db {d}/unknown-side.pdn", 2,
+               "{d}/unknown-side.pdn:6: game 2: FEN tag: the side to move is unknown ('?') and no first move"
+               " tells it\npdn import {d}/unknown-side.pdn games 2 imported 1 already 0 bad 1\n");
+    char side[1 << 12];
+    assert_int_equal(test_dama_run(side, sizeof side, "pdn export -v intl --db %s/side.db", dir), 0);
+    assert_non_null(strstr(side, "[FEN \"B:W15,38:B10,20\"]\n\n1... 20-24 2. 15x4 *\n"));
     /* a setup after moves would make two games of one */
     write_file("setup-late.pdn", "[GameType \"20\"]\n1. 32-28 /FEN \"W:W15:B10\"/ 19-23 *\n");
     dama_exact("pdn import -v intl --db {d}/gr2.db {d}/setup-late.pdn", 2,
