@@ -429,6 +429,7 @@ typedef struct Source {
     size_t checked;       /* bytes from the start of buf checked to be text */
     long checked_line;    /* the line at buf[checked] */
     size_t line_start;    /* the start of that line in buf (checked when it was dropped) */
+    size_t piece;         /* bytes read at a time */
     bool eof, started;
 } Source;
 
@@ -441,7 +442,7 @@ static int read_piece(Source *s, char *err, size_t errlen)
     for (;;) {
         if (stopped(s))
             return -2;
-        ssize_t n = read(s->fd, s->buf + s->len, PIECE_BYTES);
+        ssize_t n = read(s->fd, s->buf + s->len, s->piece);
         if (n > 0) {
             s->len += (size_t)n;
             return 1;
@@ -495,9 +496,9 @@ static bool make_room(Source *s, Cursor *c)
         s->line_start = s->line_start > c->i ? s->line_start - c->i : 0;
         c->i = 0;
     }
-    if (s->cap - s->len >= PIECE_BYTES)
+    if (s->cap - s->len >= s->piece)
         return true;
-    size_t cap = s->len + 2 * PIECE_BYTES;
+    size_t cap = s->len + 2 * s->piece;
     char *p = realloc(s->buf, cap);
     if (!p)
         return false;
@@ -509,11 +510,17 @@ static bool make_room(Source *s, Cursor *c)
 int pdn_read_file(const char *path, PdnGameFn fn, void *ctx, const atomic_bool *stop, char *err,
                   size_t errlen)
 {
+    return pdn_read_file_pieces(path, PIECE_BYTES, fn, ctx, stop, err, errlen);
+}
+
+int pdn_read_file_pieces(const char *path, size_t piece, PdnGameFn fn, void *ctx, const atomic_bool *stop,
+                         char *err, size_t errlen)
+{
     err[0] = '\0';
     /* Non-blocking: opening a FIFO does not wait for a writer, and a read never waits where
      * the stop flag cannot be seen (read_piece polls, 0.1 s at a time). */
     Source s = { .path = path, .fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), .stop = stop,
-                 .checked_line = 1 };
+                 .checked_line = 1, .piece = piece ? piece : PIECE_BYTES };
     if (s.fd < 0) {
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         return PDN_READ_BAD_INPUT;

@@ -93,6 +93,10 @@ int pdn_read_text(const char *text, size_t len, PdnGameFn fn, void *ctx, char *e
  * the callback's code, or one of PDN_READ_*. */
 int pdn_read_file(const char *path, PdnGameFn fn, void *ctx, const atomic_bool *stop, char *err,
                   size_t errlen);
+/* The same, reading at most piece bytes at a time (pdn_read_file: 64 KiB): the games do
+ * not depend on it, which the tests check with pieces of a few bytes. */
+int pdn_read_file_pieces(const char *path, size_t piece, PdnGameFn fn, void *ctx, const atomic_bool *stop,
+                         char *err, size_t errlen);
 
 /* The tag called name (case-insensitive), the last one when repeated; NULL when none. */
 const PdnTag *pdn_tag_find(const PdnGame *game, const char *name);

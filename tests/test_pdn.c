@@ -544,10 +544,107 @@ static void test_parser_items_and_lines(void **state)
     assert_string_equal(pdn_result_text(pdn_result_from_text("*")), "*");
 }
 
+/* ---- a file read piece by piece gives what the whole text gives ---- */
+
+typedef struct Digest {
+    long games;
+    uint64_t hash;
+} Digest;
+
+static void digest_add(Digest *d, const void *p, size_t n)
+{
+    for (const unsigned char *c = p; n--; c++)
+        d->hash = (d->hash ^ *c) * 0x100000001b3u;
+}
+
+/* Everything the reader hands over of a game, into the digest. */
+static int digest_game(void *ctx, const PdnGame *g)
+{
+    Digest *d = ctx;
+    d->games++;
+    long head[6] = { g->number, g->line, g->ntags, g->nitems, g->result_line, g->syntax ? g->syntax_line : -1 };
+    digest_add(d, head, sizeof head);
+    for (int i = 0; i < g->ntags; i++) {
+        digest_add(d, g->tags[i].name, strlen(g->tags[i].name) + 1);
+        digest_add(d, g->tags[i].value, g->tags[i].value_len + 1);
+        digest_add(d, &g->tags[i].line, sizeof g->tags[i].line);
+    }
+    for (int i = 0; i < g->nitems; i++) {
+        const PdnItem *it = &g->items[i];
+        long item[2] = { it->kind, it->line };
+        digest_add(d, item, sizeof item);
+        digest_add(d, it->text, it->len);
+        digest_add(d, it->raw, it->raw_len);
+    }
+    digest_add(d, g->result, strlen(g->result) + 1);
+    return 0;
+}
+
+/* 8 MB of games of every construct, lengths varied so that the pieces (64 KiB) end at
+ * every kind of place: in tags, comments, variations, UTF-8 characters, "4- 9", CRLF. */
+static void test_pieces_read_as_the_whole(void **state)
+{
+    (void)state;
+    char path[128];
+    snprintf(path, sizeof path, "%s/pieces.pdn", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("\xEF\xBB\xBF", f);
+    uint64_t x = 12345;
+    static const char *const pieces[] = {
+        "1. 32-28 19-23 2. 28x19 14x23 3. 37-32  9-14 4. 41-37  4- 9", "{ Сергей Фадеев, 高文龙 }",
+        "(3. 31-27 {a ) in a comment} (3. 33-29? 23x34))", "$1", "19-23(?!)", "35x 4", "\r\n% escape\r\n",
+        "/FEN \"W:W15,38:B10,20\"/", "3. ... 7-12", "1-0", "*", "1/2-1/2", "\n", "2.28:19", "09-14",
+    };
+    long written = 0;
+    while (written < 8L << 20) {
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        int games_tags = (int)(x >> 60) % 3;
+        for (int t = 0; t < games_tags; t++)
+            written += fprintf(f, "[Event \"Ölçü %d\\\"q\"]\n", (int)(x >> 40) % 1000);
+        int n = 1 + (int)((x >> 33) % 12);
+        for (int k = 0; k < n; k++) {
+            x = x * 6364136223846793005u + 1442695040888963407u;
+            written += fprintf(f, "%s%s", pieces[(x >> 35) % (sizeof pieces / sizeof *pieces)], (x >> 20) % 3 ? " " : "\n");
+        }
+    }
+    assert_int_equal(fclose(f), 0);
+    char *text = test_read_file(path);
+    assert_non_null(text);
+    size_t len = strlen(text);
+    char err[256];
+    Digest whole = { 0, 0xcbf29ce484222325u }, pieces_read = { 0, 0xcbf29ce484222325u };
+    assert_int_equal(pdn_read_text(text + 3, len - 3, digest_game, &whole, err, sizeof err), 0);
+    assert_int_equal(pdn_read_file(path, digest_game, &pieces_read, NULL, err, sizeof err), 0);
+    assert_true(whole.games > 10000);
+    assert_int_equal(pieces_read.games, whole.games);
+    assert_true(pieces_read.hash == whole.hash);
+    /* the first 40 KB in pieces of 1 to 9 bytes, and 61: every place a piece can end */
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    size_t head = 40000;
+    while (head < len && (text[head] != '\n' || strncmp(text + head + 1, "[Event", 6) != 0))
+        head++;
+    fwrite(text, 1, head + 1, f);
+    assert_int_equal(fclose(f), 0);
+    Digest head_whole = { 0, 0xcbf29ce484222325u };
+    assert_int_equal(pdn_read_text(text + 3, head + 1 - 3, digest_game, &head_whole, err, sizeof err), 0);
+    for (size_t piece = 1; piece <= 61; piece = piece < 9 ? piece + 1 : piece + 52) {
+        Digest small = { 0, 0xcbf29ce484222325u };
+        assert_int_equal(pdn_read_file_pieces(path, piece, digest_game, &small, NULL, err, sizeof err), 0);
+        if (small.games != head_whole.games || small.hash != head_whole.hash)
+            fail_msg("pieces of %zu bytes: %ld games, the whole text %ld (or another digest)", piece, small.games,
+                     head_whole.games);
+    }
+    free(text);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parser_items_and_lines),
+        cmocka_unit_test(test_pieces_read_as_the_whole),
         cmocka_unit_test(test_round_trip_turkish),
         cmocka_unit_test(test_round_trip_international),
         cmocka_unit_test(test_notes_survive),
