@@ -140,7 +140,7 @@ static void normal_move_text(const PdnItem *it, char tok[PDN_TOKEN_MAX + 1])
     size_t n = 0;
     for (size_t i = 0; i < it->len && n < PDN_TOKEN_MAX; i++) {
         char c = it->text[i], before = n ? tok[n - 1] : '\0';
-        bool number_start = !(before >= '0' && before <= '9') && !(before >= 'a' && before <= 'z');
+        bool number_start = !(before >= '0' && before <= '9') && !(before >= 'a' && before <= 'h');
         if (c == ' ' || c == '\t' || (c == '0' && number_start && i + 1 < it->len && it->text[i + 1] >= '0'
                                        && it->text[i + 1] <= '9'))
             continue;
