@@ -19,6 +19,8 @@
 /* How many checked games wait for the store at most: the memory of an import is this many
  * records and one game's text, whatever the file's size. */
 #define IMPORT_BATCH 256
+/* import_game's code when the database fails (the reader's own codes are PDN_READ_*). */
+#define IMPORT_DB_FAILED 3
 
 typedef struct Importer {
     Store *store;
@@ -386,8 +388,7 @@ static bool flush(Importer *im)
     return ok;
 }
 
-/* Checks one game and, when it is good, queues it: 0, PDN_READ_OOM, or 3 when the database
- * fails. */
+/* Checks one game and, when it is good, queues it: 0, PDN_READ_OOM or IMPORT_DB_FAILED. */
 static int import_game(void *ctx, const PdnGame *g)
 {
     Importer *im = ctx;
@@ -400,7 +401,7 @@ static int import_game(void *ctx, const PdnGame *g)
         return 0;
     }
     if (++im->npending == IMPORT_BATCH && !flush(im))
-        return 3;
+        return IMPORT_DB_FAILED;
     return 0;
 }
 
@@ -431,10 +432,10 @@ int pdn_import_file(Store *s, const PdnImportConfig *cfg, const char *path, int6
     int64_t run_before = *run_id;
     int code = pdn_read_file(path, import_game, im, cfg->stop, err, errlen);
     if (code == 0 && !flush(im))
-        code = 3;
+        code = IMPORT_DB_FAILED;
     if (code == 0 && im->in_transaction && !store_pdn_import_commit(s)) {
         snprintf(err, errlen, "%s", store_error(s));
-        code = 3;
+        code = IMPORT_DB_FAILED;
     }
     if (code != 0 && im->in_transaction) {
         store_pdn_import_rollback(s);
@@ -453,7 +454,7 @@ int pdn_import_file(Store *s, const PdnImportConfig *cfg, const char *path, int6
     switch (code) {
     case 0: return 0;
     case PDN_READ_OOM: if (!err[0]) snprintf(err, errlen, "out of memory"); return 1;
-    case 3: return 1;
+    case IMPORT_DB_FAILED: return 1;
     case PDN_READ_STOPPED: return 130;
     default: return 2;
     }

@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,9 +104,10 @@ static bool is_delimiter(char c)
 }
 
 /* A move written with blanks after its separator ("1- 6", "35x 4"): the end of the square
- * that follows on the same line, 0 when none does (a move number "6." is no square), or
- * SIZE_MAX when the text at hand ends before it can tell. */
-static size_t split_square_end(const char *text, size_t len, size_t end, bool eof)
+ * that follows on the same line, or 0 when none does (a move number "6." is no square).
+ * When the text at hand ends too soon to tell, the game cannot end before more is read
+ * either: a pass that reaches the end of the text is read again whole. */
+static size_t split_square_end(const char *text, size_t len, size_t end)
 {
     char last = text[end - 1];
     if (last != '-' && last != 'x' && last != ':')
@@ -118,8 +118,6 @@ static size_t split_square_end(const char *text, size_t len, size_t end, bool eo
     size_t digits = j;
     while (j < len && is_digit(text[j]))
         j++;
-    if (j == len && !eof)
-        return SIZE_MAX;
     if (j == digits || (j < len && !is_delimiter(text[j]) && text[j] != 'x' && text[j] != '-'
                         && text[j] != ':' && text[j] != '!' && text[j] != '?'))
         return 0;
@@ -347,14 +345,10 @@ static enum Pass parse_game(Reader *r, const char *text, size_t len, bool eof, C
                 k.i++;
             if (k.i == len && !eof)
                 return PASS_MORE;
-            for (size_t joined; (joined = split_square_end(text, len, k.i, eof));) {
-                if (joined == SIZE_MAX)
-                    return PASS_MORE;
+            for (size_t joined; (joined = split_square_end(text, len, k.i));) {
                 k.i = joined;
                 while (k.i < len && !is_delimiter(text[k.i])) /* "35x 4x15": the rest of it */
                     k.i++;
-                if (k.i == len && !eof)
-                    return PASS_MORE;
             }
             size_t n = k.i - start;
             if (is_result(text + start, n)) {

@@ -29,12 +29,19 @@ static int teardown_dir(void **state)
     return test_tmpdir_remove(dir);
 }
 
+/* A new file in the scratch directory, open to write; its path into path. */
+static FILE *create_file(const char *name, char path[128])
+{
+    snprintf(path, 128, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    return f;
+}
+
 static void write_file(const char *name, const char *text)
 {
     char path[128];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
+    FILE *f = create_file(name, path);
     fputs(text, f);
     assert_int_equal(fclose(f), 0);
 }
@@ -448,9 +455,7 @@ static void test_no_text_refused_at_once(void **state)
     (void)state;
     dama_exact("pdn import --db {d}/zero.db /dev/zero", 2, "/dev/zero:1: NUL byte\n");
     char path[128];
-    snprintf(path, sizeof path, "%s/sparse.pdn", dir);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
+    FILE *f = create_file("sparse.pdn", path);
     assert_int_equal(fseeko(f, (off_t)1 << 30, SEEK_SET), 0);
     fputc('\n', f);
     assert_int_equal(fclose(f), 0);
@@ -464,9 +469,7 @@ static void test_game_longer_than_bound(void **state)
 {
     (void)state;
     char path[128];
-    snprintf(path, sizeof path, "%s/long.pdn", dir);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
+    FILE *f = create_file("long.pdn", path);
     fputs("[Event \"short\"]\n1. c3-c4 d6-d5 1-1\n\n[Event \"long\"]\n1. c3-c4 {", f);
     for (size_t i = 0; i < PDN_GAME_MAX_BYTES / 64 + 1000; i++)
         fputs("a comment that goes on and on and on and on and on and on and o\n", f);
@@ -483,9 +486,7 @@ static void test_many_games_in_batches(void **state)
 {
     (void)state;
     char path[128];
-    snprintf(path, sizeof path, "%s/many.pdn", dir);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
+    FILE *f = create_file("many.pdn", path);
     for (int i = 0; i < 700; i++)
         fprintf(f, "[Event \"game %d\"]\n1. c3-c4 d6-d5 %s\n\n", i, i % 2 ? "1-1" : "*");
     assert_int_equal(fclose(f), 0);
@@ -586,9 +587,7 @@ static void test_pieces_read_as_the_whole(void **state)
 {
     (void)state;
     char path[128];
-    snprintf(path, sizeof path, "%s/pieces.pdn", dir);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
+    FILE *f = create_file("pieces.pdn", path);
     fputs("\xEF\xBB\xBF", f);
     uint64_t x = 12345;
     static const char *const pieces[] = {
