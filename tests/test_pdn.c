@@ -6,10 +6,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
+#include "http_client.h"
 #include "pdn_read.h"
 #include "store.h"
 #include "test_util.h"
@@ -381,6 +385,50 @@ static void test_unfinished_games_stored(void **state)
     free(positions);
 }
 
+/* The replay page reads an unfinished game through the stored-game API: `dama serve` on
+ * the database, GET /api/db/games/1 and the list filtered by result. */
+static void test_unfinished_game_served(void **state)
+{
+    (void)state;
+    dama_exact("pdn import -v intl --db {d}/served.db tests/data/pdn/unfinished.pdn", 0, NULL);
+    char db[128];
+    snprintf(db, sizeof db, "%s/served.db", dir);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null < 0 || dup2(null, STDERR_FILENO) < 0 || dup2(fds[1], STDOUT_FILENO) < 0)
+            _exit(99);
+        close(fds[0]);
+        execl(test_dama_bin(), test_dama_bin(), "serve", "--port", "0", "--db", db, "-v", "intl", (char *)NULL);
+        _exit(98);
+    }
+    close(fds[1]);
+    char line[256] = "";
+    FILE *out = fdopen(fds[0], "r");
+    assert_non_null(out);
+    int port = 0;
+    if (!fgets(line, sizeof line, out) || sscanf(line, "serving http://127.0.0.1:%d/", &port) != 1) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        fail_msg("dama serve did not print its URL: '%s'", line);
+    }
+    HttpResponse game = http_request(port, "GET", "/api/db/games/1", NULL);
+    HttpResponse list = http_request(port, "GET", "/api/db/games?variant=international&result=unfinished", NULL);
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+    fclose(out);
+    assert_int_equal(game.status, 200);
+    assert_non_null(strstr(game.body, "\"result\":\"unfinished\""));
+    assert_non_null(strstr(game.body, "\"moves\":[\"32-28\",\"19-23\",\"28x19\",\"14x23\"]"));
+    assert_int_equal(list.status, 200);
+    assert_non_null(strstr(list.body, "\"total\":3"));
+    http_response_free(&game);
+    http_response_free(&list);
+}
+
 /* The rest of the reading grammar: an escape line, move strengths glued and in parentheses,
  * ':' for a capture, a leading zero, a NAG, a variation nested with a comment holding ')',
  * a chess result, a setup in the move text; then export -> import -> export is the
@@ -654,6 +702,7 @@ int main(void)
         cmocka_unit_test(test_import_into_v4_file),
         cmocka_unit_test(test_squares_aligned_with_blanks),
         cmocka_unit_test(test_unfinished_games_stored),
+        cmocka_unit_test(test_unfinished_game_served),
         cmocka_unit_test(test_reading_grammar_and_round_trip),
         cmocka_unit_test(test_ambiguous_short_form_told_by_the_game),
         cmocka_unit_test(test_no_text_refused_at_once),
