@@ -353,8 +353,8 @@ static void test_unfinished_games_stored(void **state)
 {
     (void)state;
     dama_exact("pdn import -v intl --db {d}/unf.db tests/data/pdn/unfinished.pdn", 0,
-               "pdn import tests/data/pdn/unfinished.pdn games 3 imported 3 already 0 bad 0\n");
-    assert_int_equal(raw_count("unf.db", "SELECT count(*) FROM games WHERE result = 'unfinished'"), 3);
+               "pdn import tests/data/pdn/unfinished.pdn games 4 imported 4 already 0 bad 0\n");
+    assert_int_equal(raw_count("unf.db", "SELECT count(*) FROM games WHERE result = 'unfinished'"), 4);
     assert_int_equal(raw_count("unf.db", "SELECT sum(plies) FROM games"), 4 + 2 + 2);
     dama_exact("pdn export -v intl --db {d}/unf.db --game 2", 0,
                "[Event \"An ellipsis for the dots of black's move\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n"
@@ -370,6 +370,10 @@ static void test_unfinished_games_stored(void **state)
     assert_non_null(strstr(out, "game1:ply0,"));
     assert_non_null(strstr(out, "game1:ply4,"));
     assert_null(strstr(out, "game1:ply5,"));
+    /* a position with no move yet: the one position */
+    assert_int_equal(test_dama_run(out, sizeof out, "analyze -v intl --db %s/unf.db --game 4 --depth 1", dir), 0);
+    assert_non_null(strstr(out, "game4:ply0,\"W:W28,K46:B19\","));
+    assert_null(strstr(out, "game4:ply1,"));
     /* the statistics and the tuner read finished games only: none here; the positions
      * export lists them with no result */
     dama_exact("export -v intl --db {d}/unf.db summary --out {d}/unf-summary.csv", 0, NULL);
@@ -424,7 +428,7 @@ static void test_unfinished_game_served(void **state)
     assert_non_null(strstr(game.body, "\"result\":\"unfinished\""));
     assert_non_null(strstr(game.body, "\"moves\":[\"32-28\",\"19-23\",\"28x19\",\"14x23\"]"));
     assert_int_equal(list.status, 200);
-    assert_non_null(strstr(list.body, "\"total\":3"));
+    assert_non_null(strstr(list.body, "\"total\":4"));
     http_response_free(&game);
     http_response_free(&list);
 }
@@ -439,7 +443,7 @@ static void test_reading_grammar_and_round_trip(void **state)
     dama_exact("pdn import -v intl --db {d}/gr.db tests/data/pdn/grammar.pdn tests/data/pdn/unfinished.pdn"
                " tests/data/pdn/aligned.pdn", 0,
                "pdn import tests/data/pdn/grammar.pdn games 2 imported 2 already 0 bad 0\n"
-               "pdn import tests/data/pdn/unfinished.pdn games 3 imported 3 already 0 bad 0\n"
+               "pdn import tests/data/pdn/unfinished.pdn games 4 imported 4 already 0 bad 0\n"
                "pdn import tests/data/pdn/aligned.pdn games 2 imported 2 already 0 bad 0\n");
     dama_exact("pdn export -v intl --db {d}/gr.db --game 1", 0,
                "[Event \"The reading grammar\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
@@ -450,18 +454,18 @@ static void test_reading_grammar_and_round_trip(void **state)
                "[Event \"A setup in the move text\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n"
                "[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n[GameType \"20\"]\n[FEN \"W:W15,38:B10,20\"]\n\n"
                "1. 15x4 20-24 *\n\n");
-    dama_exact("pdn export -v intl --db {d}/gr.db --out {d}/gr-a.pdn", 0, "pdn export games 7 file {d}/gr-a.pdn\n");
+    dama_exact("pdn export -v intl --db {d}/gr.db --out {d}/gr-a.pdn", 0, "pdn export games 8 file {d}/gr-a.pdn\n");
     dama_exact("pdn import -v intl --db {d}/gr2.db {d}/gr-a.pdn", 0,
-               "pdn import {d}/gr-a.pdn games 7 imported 7 already 0 bad 0\n");
+               "pdn import {d}/gr-a.pdn games 8 imported 8 already 0 bad 0\n");
     dama_exact("pdn export -v intl --db {d}/gr2.db --out {d}/gr-b.pdn", 0, NULL);
     char *a = read_back("gr-a.pdn"), *b = read_back("gr-b.pdn");
     assert_string_equal(a, b);
     free(a);
     free(b);
-    assert_int_equal(raw_count("gr2.db", "SELECT count(*) FROM games WHERE result = 'unfinished'"), 4);
+    assert_int_equal(raw_count("gr2.db", "SELECT count(*) FROM games WHERE result = 'unfinished'"), 5);
     /* a second import of the same games adds nothing */
     dama_exact("pdn import -v intl --db {d}/gr2.db {d}/gr-a.pdn", 0,
-               "pdn import {d}/gr-a.pdn games 7 imported 0 already 7 bad 0\n");
+               "pdn import {d}/gr-a.pdn games 8 imported 0 already 8 bad 0\n");
     /* '?' for the side to move (the standard's FEN allows it): the first move tells it, or
      * the game is refused */
     write_file("unknown-side.pdn", "[GameType \"20\"]\n[FEN \"?:W15,38:B10,20\"]\n1... 20-24 2. 15x4 *\n\n"
