@@ -360,7 +360,7 @@ static void test_unfinished_games_stored(void **state)
                "[Event \"An ellipsis for the dots of black's move\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n"
                "[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n[GameType \"20\"]\n"
                "[FEN \"B:W15,38:B10,20\"]\n\n1... 20-24 2. 15x4 *\n\n");
-    dama_exact("pdn export -v intl --db {d}/unf.db --game 3", 0,
+    dama_exact("pdn export -v intl --db {d}/unf.db --game 4", 0,
                "[Event \"A fragment, the file ends in it\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n"
                "[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n[GameType \"20\"]\n\n"
                "{ no result follows } 1. 32-28 19-23 *\n\n");
@@ -371,9 +371,9 @@ static void test_unfinished_games_stored(void **state)
     assert_non_null(strstr(out, "game1:ply4,"));
     assert_null(strstr(out, "game1:ply5,"));
     /* a position with no move yet: the one position */
-    assert_int_equal(test_dama_run(out, sizeof out, "analyze -v intl --db %s/unf.db --game 4 --depth 1", dir), 0);
-    assert_non_null(strstr(out, "game4:ply0,\"W:W28,K46:B19\","));
-    assert_null(strstr(out, "game4:ply1,"));
+    assert_int_equal(test_dama_run(out, sizeof out, "analyze -v intl --db %s/unf.db --game 3 --depth 1", dir), 0);
+    assert_non_null(strstr(out, "game3:ply0,\"W:W28,K46:B19\","));
+    assert_null(strstr(out, "game3:ply1,"));
     /* the statistics and the tuner read finished games only: none here; the positions
      * export lists them with no result */
     dama_exact("export -v intl --db {d}/unf.db summary --out {d}/unf-summary.csv", 0, NULL);
