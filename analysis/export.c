@@ -135,10 +135,10 @@ static int positions_row(void *ctx, const StorePositionRow *r)
         csv_empty(w);
     csv_raw(w, r->capture_pending ? "1" : "0", 1);
     /* the game's result as games.csv has it (White's view), then from the side to move:
-     * stm_result and stm_points, the target a tuner fits */
+     * stm_result and stm_points, the target a tuner fits (empty for an unfinished game) */
     bool draw = r->result == RESULT_DRAW, white_won = r->result == RESULT_WHITE_WINS;
-    const char *result = draw ? "draw" : white_won ? "white" : "black";
-    const char *stm = draw ? "draw,0.5" : white_won == (pos->side == WHITE) ? "win,1" : "loss,0";
+    const char *result = r->result == RESULT_NONE ? "unfinished" : draw ? "draw" : white_won ? "white" : "black";
+    const char *stm = r->result == RESULT_NONE ? "," : draw ? "draw,0.5" : white_won == (pos->side == WHITE) ? "win,1" : "loss,0";
     csv_raw(w, result, strlen(result));
     csv_raw(w, stm, strlen(stm));
     csv_text(w, e->v->name);  /* the filter's: every row is of that variant */

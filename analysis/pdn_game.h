@@ -28,4 +28,9 @@ bool pdn_game_start(const Variant *v, const PdnGame *g, Position *pos, bool *fen
 bool pdn_game_move(const Variant *v, const Rules *rules, const Position *pos, const PdnItem *it,
                    Move *m, PdnProblem *p);
 
+/* The legal moves of pos that a PDN_MOVE item names, at most max into out: how many (more
+ * than one when its short form is ambiguous: "36x16" for two capture paths). */
+int pdn_game_candidates(const Variant *v, const Rules *rules, const Position *pos, const PdnItem *it,
+                        Move *out, int max);
+
 #endif

@@ -14,17 +14,26 @@
 #include "pdn_import.h"
 #include "pdn_write.h"
 #include "position.h"
-#include "text_input.h"
 #include "variant.h"
 
+/* How many checked games wait for the store at most: the memory of an import is this many
+ * records and one game's text, whatever the file's size. */
+#define IMPORT_BATCH 256
+/* import_game's code when the database fails (the reader's own codes are PDN_READ_*). */
+#define IMPORT_DB_FAILED 3
+
 typedef struct Importer {
+    Store *store;
     const PdnImportConfig *cfg;
     const char *path;
+    int64_t *run_id;
     Game *game;
-    PdnRecord *pending;
-    int npending, cap;
+    PdnRecord pending[IMPORT_BATCH];
+    int npending;
+    bool in_transaction;
     PdnImportCounts counts;
-    bool oom;
+    char *err;
+    size_t errlen;
 } Importer;
 
 void pdn_record_free(PdnRecord *p)
@@ -171,7 +180,7 @@ static bool copy_tags_and_notes(PdnRecord *p, const PdnGame *g, const int *note_
     }
     for (int i = 0; i < g->nitems; i++) {
         const PdnItem *it = &g->items[i];
-        if (it->kind == PDN_MOVE)
+        if (it->kind == PDN_MOVE || it->kind == PDN_SETUP) /* a setup is the start, written as FEN */
             continue;
         StorePdnNote *n = &p->notes[p->imp.nnotes++];
         n->ply = note_ply[i];
@@ -186,6 +195,49 @@ static void move_number(char *buf, size_t len, int ply, int first_side)
 {
     int half = ply + (first_side == BLACK);
     snprintf(buf, len, "%d%s", half / 2 + 1, half % 2 ? "..." : "");
+}
+
+/* How many of g's moves from item `from` on are legal in turn from pos, up to the first
+ * that is not or that names several moves (positions only: enough to tell paths apart). */
+static int moves_replayed(const PdnImportConfig *cfg, const PdnGame *g, int from, Position pos)
+{
+    int n = 0;
+    for (int i = from; i < g->nitems; i++) {
+        PdnProblem pr;
+        Move m;
+        if (g->items[i].kind != PDN_MOVE)
+            continue;
+        if (!pdn_game_move(cfg->variant, &cfg->rules, &pos, &g->items[i], &m, &pr))
+            break;
+        cfg->variant->make(&pos, &m);
+        n++;
+    }
+    return n;
+}
+
+/* A short form that names several moves (item i: "36x16" for two capture paths, which the
+ * standard would have written in long form): the move after which the rest of the game
+ * goes on legally furthest, when one does so alone; false when none or several tie. */
+static bool resolve_ambiguous(const PdnImportConfig *cfg, const PdnGame *g, int i, const Position *pos, Move *m)
+{
+    Move candidates[8];
+    int n = pdn_game_candidates(cfg->variant, &cfg->rules, pos, &g->items[i], candidates, 8);
+    int best = -1, best_plies = -1;
+    bool tie = false;
+    for (int k = 0; k < n; k++) {
+        Position after = *pos;
+        cfg->variant->make(&after, &candidates[k]);
+        int plies = moves_replayed(cfg, g, i + 1, after);
+        tie = plies == best_plies;
+        if (plies > best_plies) {
+            best = k;
+            best_plies = plies;
+        }
+    }
+    if (n < 2 || tie)
+        return false;
+    *m = candidates[best];
+    return true;
 }
 
 int pdn_record_make(const PdnImportConfig *cfg, const char *path, const PdnGame *g, Game *game,
@@ -222,7 +274,8 @@ int pdn_record_make(const PdnImportConfig *cfg, const char *path, const PdnGame 
         char number[32], text[256];
         move_number(number, sizeof number, game->ply, start.side);
         Move m;
-        if (!pdn_game_move(v, &cfg->rules, &game->pos, it, &m, &pr)) {
+        if (!pdn_game_move(v, &cfg->rules, &game->pos, it, &m, &pr)
+            && !resolve_ambiguous(cfg, g, i, &game->pos, &m)) {
             bad = true;
             if (it->raw_len > PDN_TOKEN_MAX)
                 bad_game(cfg, path, g, pr.line, ", move %s: %s: %s", number, pr.what, pr.why);
@@ -253,11 +306,8 @@ int pdn_record_make(const PdnImportConfig *cfg, const char *path, const PdnGame 
         if (ruled != RESULT_NONE && reason == REASON_NO_MOVES && stated != RESULT_NONE && stated != ruled) {
             bad = true;
             bad_game(cfg, path, g, line, ": result %s: the game ended %s", g->result, game_end_text(end, buf, sizeof buf));
-        } else if (stated == RESULT_NONE && ruled == RESULT_NONE) {
-            bad = true;
-            bad_game(cfg, path, g, line, ": result '%s': not a finished game, and the database keeps finished games only",
-                     g->result[0] ? g->result : "(none)");
         }
+        /* Neither given nor ruled: an unfinished game or a fragment, stored as such. */
         result = stated != RESULT_NONE ? stated : ruled;
         if (result != ruled) {
             const PdnTag *t = pdn_tag_find(g, "DamaReason");
@@ -293,7 +343,7 @@ int pdn_record_make(const PdnImportConfig *cfg, const char *path, const PdnGame 
         .result = result,
         .reason = reason != REASON_NONE ? reason_name(reason) : NULL,
         .plies = game->ply,
-        .mars = result != RESULT_DRAW
+        .mars = (result == RESULT_WHITE_WINS || result == RESULT_BLACK_WINS)
               && popcount(position_pieces(&game->pos, winner)) == popcount(position_pieces(&start, winner)),
         .moves = p.moves,
         .seed = seed,
@@ -314,26 +364,44 @@ int pdn_record_make(const PdnImportConfig *cfg, const char *path, const PdnGame 
     return 1;
 }
 
-/* Checks one game and, when it is good, queues it: 0, or 1 when out of memory. */
+/* The pending games into the file's transaction (begun with the first): false when the
+ * database fails (im->err). */
+static bool flush(Importer *im)
+{
+    if (!im->npending)
+        return true;
+    StorePdnImport batch[IMPORT_BATCH];
+    for (int i = 0; i < im->npending; i++)
+        batch[i] = im->pending[i].imp;
+    int written = 0;
+    const PdnImportConfig *cfg = im->cfg;
+    bool ok = (im->in_transaction || (im->in_transaction = store_pdn_import_begin(im->store)))
+           && store_pdn_import_add(im->store, cfg->variant->name, cfg->params, cfg->engine_version,
+                                   cfg->bench_signature, im->run_id, batch, im->npending, &written);
+    if (!ok)
+        snprintf(im->err, im->errlen, "%s", store_error(im->store));
+    im->counts.imported += written;
+    im->counts.duplicates += im->npending - written;
+    for (int i = 0; i < im->npending; i++)
+        pdn_record_free(&im->pending[i]);
+    im->npending = 0;
+    return ok;
+}
+
+/* Checks one game and, when it is good, queues it: 0, PDN_READ_OOM or IMPORT_DB_FAILED. */
 static int import_game(void *ctx, const PdnGame *g)
 {
     Importer *im = ctx;
     im->counts.games++;
-    if (im->npending == im->cap) {
-        int cap = im->cap ? 2 * im->cap : 16;
-        PdnRecord *np = realloc(im->pending, (size_t)cap * sizeof *np);
-        if (!np)
-            return 1;
-        im->pending = np;
-        im->cap = cap;
-    }
     int made = pdn_record_make(im->cfg, im->path, g, im->game, &im->pending[im->npending]);
     if (made < 0)
-        return 1;
-    if (made)
-        im->npending++;
-    else
+        return PDN_READ_OOM;
+    if (!made) {
         im->counts.bad++;
+        return 0;
+    }
+    if (++im->npending == IMPORT_BATCH && !flush(im))
+        return IMPORT_DB_FAILED;
     return 0;
 }
 
@@ -347,61 +415,47 @@ bool pdn_record_write(FILE *f, const PdnRecord *r, const Variant *v, const Rules
     return pdn_write_game(f, &out, err, errlen);
 }
 
-int pdn_import_text(Store *s, const PdnImportConfig *cfg, const char *name, const char *text, size_t len,
-                    int64_t *run_id, PdnImportCounts *counts, char *err, size_t errlen)
-{
-    err[0] = '\0';
-    if (!text_prepare(name, &text, &len, err, errlen))
-        return 2;
-    Importer im = { .cfg = cfg, .path = name, .game = malloc(sizeof(Game)) };
-    if (!im.game) {
-        snprintf(err, errlen, "out of memory");
-        return 1;
-    }
-    int code = pdn_read_text(text, len, import_game, &im, err, errlen);
-    if (code == 1 && !err[0])
-        snprintf(err, errlen, "out of memory");
-    StorePdnImport *batch = NULL;
-    if (!code && im.npending) {
-        batch = malloc((size_t)im.npending * sizeof *batch);
-        if (!batch) {
-            snprintf(err, errlen, "out of memory");
-            code = 1;
-        }
-    }
-    int written = 0;
-    if (!code && im.npending) {
-        for (int i = 0; i < im.npending; i++)
-            batch[i] = im.pending[i].imp;
-        if (!store_pdn_import(s, cfg->variant->name, cfg->params, cfg->engine_version, cfg->bench_signature,
-                              run_id, batch, im.npending, &written)) {
-            snprintf(err, errlen, "%s", store_error(s));
-            code = 1;
-        }
-    }
-    if (!code) {
-        counts->games += im.counts.games;
-        counts->bad += im.counts.bad;
-        counts->imported += written;
-        counts->duplicates += im.npending - written;
-    }
-    free(batch);
-    for (int i = 0; i < im.npending; i++)
-        pdn_record_free(&im.pending[i]);
-    free(im.pending);
-    free(im.game);
-    return code;
-}
-
 int pdn_import_file(Store *s, const PdnImportConfig *cfg, const char *path, int64_t *run_id,
                     PdnImportCounts *counts, char *err, size_t errlen)
 {
-    char *text;
-    size_t len;
-    const TextLimit limit = { "a PDN file", TEXT_FILE_MAX, NULL };
-    if (!text_file_read(path, &limit, &text, &len, err, errlen))
-        return 2;
-    int code = pdn_import_text(s, cfg, path, text, len, run_id, counts, err, errlen);
-    free(text);
-    return code;
+    err[0] = '\0';
+    Importer *im = calloc(1, sizeof *im);
+    Game *game = malloc(sizeof *game);
+    if (!im || !game) {
+        free(im);
+        free(game);
+        snprintf(err, errlen, "out of memory");
+        return 1;
+    }
+    *im = (Importer){ .store = s, .cfg = cfg, .path = path, .run_id = run_id, .game = game, .err = err,
+                      .errlen = errlen };
+    int64_t run_before = *run_id;
+    int code = pdn_read_file(path, import_game, im, cfg->stop, err, errlen);
+    if (code == 0 && !flush(im))
+        code = IMPORT_DB_FAILED;
+    if (code == 0 && im->in_transaction && !store_pdn_import_commit(s)) {
+        snprintf(err, errlen, "%s", store_error(s));
+        code = IMPORT_DB_FAILED;
+    }
+    if (code != 0 && im->in_transaction) {
+        store_pdn_import_rollback(s);
+        *run_id = run_before; /* a run created in the transaction is gone with it */
+    }
+    for (int i = 0; i < im->npending; i++)
+        pdn_record_free(&im->pending[i]);
+    if (code == 0) {
+        counts->games += im->counts.games;
+        counts->bad += im->counts.bad;
+        counts->imported += im->counts.imported;
+        counts->duplicates += im->counts.duplicates;
+    }
+    free(im);
+    free(game);
+    switch (code) {
+    case 0: return 0;
+    case PDN_READ_OOM: if (!err[0]) snprintf(err, errlen, "out of memory"); return 1;
+    case IMPORT_DB_FAILED: return 1;
+    case PDN_READ_STOPPED: return 130;
+    default: return 2;
+    }
 }

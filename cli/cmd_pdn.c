@@ -299,11 +299,12 @@ static int run_import(int argc, char **argv)
     Store *store = pipeline_open_store(db_path);
     if (!store)
         return EXIT_RUNTIME;
-    PdnImportConfig cfg = { ec.variant, ec.rules, stderr, params, pipeline_engine_version(), NULL };
+    const atomic_bool *stop = pipeline_interrupt_flag();
+    PdnImportConfig cfg = { .variant = ec.variant, .rules = ec.rules, .errors = stderr, .stop = stop,
+                            .params = params, .engine_version = pipeline_engine_version() };
     int64_t run_id = 0;
     int code = EXIT_OK;
     bool bad = false;
-    const atomic_bool *stop = pipeline_interrupt_flag();
     for (int i = optind; i < argc && code == EXIT_OK; i++) {
         if (atomic_load(stop)) { /* the files done so far stay imported */
             fprintf(stderr, "dama: interrupted before %s\n", argv[i]);
@@ -317,6 +318,11 @@ static int run_import(int argc, char **argv)
             fprintf(stderr, "%s\n", err);
             bad = true;
             continue;
+        }
+        if (rc == 130) { /* the files done so far stay imported, this one is not */
+            fprintf(stderr, "dama: interrupted: %s not imported\n", argv[i]);
+            code = EXIT_INTERRUPTED;
+            break;
         }
         if (rc) {
             code = cli_runtime_error("%s: %s", db_path, err);
@@ -359,11 +365,10 @@ const Command cmd_pdn = {
     "export writes the variant's games (every game, run R's, or game ID) in run, game\n"
     "index order to FILE (stdout without --out), written under a temporary name and\n"
     "renamed when complete; the database is opened read-only.  Each game has the tags\n"
-    "  Event Site Date Round White Black  ('?' when unknown; dama's games: \"dama KIND\n"
-    "                                     run R\",\n"
-    "                       the run's host, the game's day (UTC), game index + 1,\n"
-    "                       \"dama\")\n"
-    "  Result               2-0 (White wins), 0-2, 1-1 (a draw)\n"
+    "  Event Site Date Round White Black  ('?' when unknown; dama's games: \"dama\n"
+    "                       KIND run R\", the run's host, the game's day (UTC), game\n"
+    "                       index + 1, the sides' names)\n"
+    "  Result               2-0 (White wins), 0-2, 1-1 (a draw), * (unfinished)\n"
     "  GameType             30 Turkish, 20 International\n"
     "  FEN                  the start when it is not the initial position (openings)\n"
     "  DamaRun DamaGameIndex DamaSeed DamaWhiteWeights DamaBlackWeights DamaReason\n"
@@ -375,15 +380,19 @@ const Command cmd_pdn = {
     "(47x38x24x13x36), and the result.  An imported game is written with the tags,\n"
     "comments {...}, variations (...), NAGs $n and !? marks it was read with.\n"
     "\n"
-    "import reads every game of the files: tags, move numbers (12. and 12...),\n"
-    "comments, variations, NAGs, marks and results (2-0 0-2 1-1 *, and 1-0 0-1\n"
-    "1/2-1/2).  Each move is checked against the rules; a bad game is reported as\n"
-    "FILE:LINE: game N, move M: why (or FILE:LINE: game N: what: why for a bad FEN, a\n"
-    "GameType of the other variant, a result that contradicts the final position, an\n"
-    "unfinished game ('*' with moves left), a tag, comment or variation not closed)\n"
-    "and skipped; the good games of a file are stored in one transaction, whole, into\n"
-    "one run of kind 'import' (tune, export and the statistics treat them like other\n"
-    "games).  A game already in the database (the same variant, start, moves, Event,\n"
+    "import reads every game of the files as PDN 3.0's reading grammar has it: tags,\n"
+    "move numbers (12. 12... 12. ...), comments, variations, NAGs, marks (!? and\n"
+    "(!?)), setups (/FEN \"...\"/), results (2-0 0-2 1-1 *, 1-0 0-1 1/2-1/2 0-0), moves\n"
+    "split by blanks (1- 6), ':' captures, leading zeros.  Each move is checked\n"
+    "against the rules; a bad game is reported as FILE:LINE: game N, move M: why (or\n"
+    "FILE:LINE: game N: what: why for a bad FEN, a GameType of the other variant, a\n"
+    "result that contradicts the final position, a tag, comment or variation not\n"
+    "closed) and skipped; the good games of a file are stored in one transaction,\n"
+    "whole, into one run of kind 'import' (tune, export and the statistics treat them\n"
+    "like other games).  A game without a result ('*' or none) is stored unfinished:\n"
+    "analyze --game and export read it, tune and the statistics do not.  A file is\n"
+    "read game by game: a game longer than 1 MiB ends it (exit 2, nothing of the file\n"
+    "stored).  A game already in the database (the same variant, start, moves, Event,\n"
     "Site, Date, Round, White, Black, DamaRun and DamaGameIndex, or the game its\n"
     "DamaRun and DamaGameIndex name with the same moves) is not imported again.\n"
     "Prints one line per file: pdn import FILE games N imported I already D bad B.\n"

@@ -1,11 +1,11 @@
--- dama database, schema version 7.
+-- dama database, schema version 8.
 -- store/schema.c embeds this text byte for byte (tests/test_store.c checks it), so the
 -- binary never reads it from the working directory.  Change both together, bump
 -- user_version, and add a migration step in store/schema.c.
 -- Times are Unix seconds.  Bitboards are uint64 stored as the int64 with the same bits.
 
 PRAGMA application_id = 1145130305; -- 'DAMA': tells a dama database from other files
-PRAGMA user_version = 7;
+PRAGMA user_version = 8;
 
 -- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash): the hash
 -- of text for linear weights; for a pattern evaluation (since v6) the hash of the weight
@@ -62,7 +62,9 @@ CREATE TABLE openings (
     variant TEXT    NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'))
 );
 
--- The result lives here once; positions inherit it through game_id.
+-- The result lives here once; positions inherit it through game_id.  'unfinished' (since
+-- v8): a game imported from PDN without a result ('*' or none) or a fragment; the tuner and
+-- the statistics read finished games only.
 -- game_index is the game's place in its run (game i of a run of N): with the run it is the
 -- game's identity, whichever thread played it and whenever it was stored (NULL before v3).
 -- Columns added by a migration come last, so a migrated file has a fresh file's tables.
@@ -75,7 +77,7 @@ CREATE TABLE games (
     opening_id        INTEGER REFERENCES openings(id),
     white_weights_id  INTEGER REFERENCES weights(id),
     black_weights_id  INTEGER REFERENCES weights(id),
-    result            TEXT    NOT NULL CHECK (result IN ('white', 'black', 'draw')),
+    result            TEXT    NOT NULL CHECK (result IN ('white', 'black', 'draw', 'unfinished')),
     reason            TEXT,
     plies             INTEGER NOT NULL CHECK (plies >= 0),
     mars              INTEGER NOT NULL DEFAULT 0 CHECK (mars IN (0, 1)),

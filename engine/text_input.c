@@ -196,6 +196,47 @@ static void locate(const unsigned char *text, size_t at, long *line, size_t *col
     }
 }
 
+bool text_check_piece(const char *name, long line, size_t column_start, const char *text, size_t len,
+                      char *err, size_t errlen)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    for (size_t i = 0; i < len;) {
+        size_t step = p[i] ? utf8_sequence(p + i, len - i) : 0;
+        if (step) {
+            i += step;
+            continue;
+        }
+        long at_line;
+        size_t column;
+        locate(p, i, &at_line, &column);
+        if (at_line == 1)
+            column += column_start;
+        at_line += line - 1;
+        if (!p[i])
+            snprintf(err, errlen, "%s:%ld: NUL byte", name, at_line);
+        else
+            snprintf(err, errlen, "%s:%ld: invalid UTF-8 (byte 0x%02X at column %zu)", name, at_line,
+                     p[i], column);
+        return false;
+    }
+    return true;
+}
+
+size_t text_incomplete_tail(const char *text, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    for (size_t back = 1; back <= 3 && back <= len; back++) {
+        unsigned char c = p[len - back];
+        if (c < 0x80)
+            return 0;
+        if (c >= 0xC0) { /* a lead byte: whole when its sequence fits in what follows */
+            size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+            return need > back ? back : 0;
+        }
+    }
+    return 0;
+}
+
 bool text_prepare(const char *name, const char **text, size_t *len, char *err, size_t errlen)
 {
     const unsigned char *p = (const unsigned char *)*text;
@@ -204,22 +245,8 @@ bool text_prepare(const char *name, const char **text, size_t *len, char *err, s
         p += 3;
         n -= 3;
     }
-    for (size_t i = 0; i < n;) {
-        size_t step = p[i] ? utf8_sequence(p + i, n - i) : 0;
-        if (step) {
-            i += step;
-            continue;
-        }
-        long line;
-        size_t column;
-        locate(p, i, &line, &column);
-        if (!p[i])
-            snprintf(err, errlen, "%s:%ld: NUL byte", name, line);
-        else
-            snprintf(err, errlen, "%s:%ld: invalid UTF-8 (byte 0x%02X at column %zu)", name, line,
-                     p[i], column);
+    if (!text_check_piece(name, 1, 0, (const char *)p, n, err, errlen))
         return false;
-    }
     *text = (const char *)p;
     *len = n;
     return true;

@@ -44,6 +44,16 @@ int text_wait_readable(int fd, const atomic_bool *stop);
  * column C)" in err. */
 bool text_prepare(const char *name, const char **text, size_t *len, char *err, size_t errlen);
 
+/* The check of text_prepare for a piece of a text read piece by piece: [text, text + len)
+ * is whole characters (see text_incomplete_tail), starts at line `line` of the whole text,
+ * and column_start characters into that line.  False with "NAME:LINE: NUL byte" or
+ * "NAME:LINE: invalid UTF-8 (byte 0xXX at column C)" in err. */
+bool text_check_piece(const char *name, long line, size_t column_start, const char *text, size_t len,
+                      char *err, size_t errlen);
+/* How many bytes at the end of [text, text + len) begin a UTF-8 character that the next
+ * piece may complete (0 to 3): what a piece reader keeps back until it reads more. */
+size_t text_incomplete_tail(const char *text, size_t len);
+
 /* Writes at most max bytes of [text, text + len) into out for an error message: control
  * bytes as \xNN (so a message stays one line), a cut marked by "...", never half a UTF-8
  * character.  Returns out. */

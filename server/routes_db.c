@@ -30,7 +30,8 @@ static void db_failed(Store *s, HttpReply *reply)
     reply_error(reply, 500, "database: %s", store_error(s));
 }
 
-/* The API's name of a stored result ('white', 'black', 'draw'). */
+/* The API's name of a stored result ('white', 'black', 'draw', 'unfinished': an imported
+ * game without a result). */
 static const char *api_result(const char *stored)
 {
     if (!stored)
@@ -39,6 +40,8 @@ static const char *api_result(const char *stored)
         return "white-wins";
     if (strcmp(stored, "black") == 0)
         return "black-wins";
+    if (strcmp(stored, "none") == 0) /* result_name(RESULT_NONE) */
+        return "unfinished";
     return stored;
 }
 
@@ -155,8 +158,10 @@ void route_db_games(Server *srv, const HttpRequest *req, const RouteArgs *args, 
             stored = "black";
         else if (strcmp(result, "draw") == 0)
             stored = "draw";
+        else if (strcmp(result, "unfinished") == 0)
+            stored = "unfinished";
         else {
-            reply_error(reply, 400, "parameter result must be white-wins, black-wins or draw");
+            reply_error(reply, 400, "parameter result must be white-wins, black-wins, draw or unfinished");
             return;
         }
     }

@@ -31,15 +31,17 @@
  * runs, games, positions, summary and openings end with the variant.
  * ?1 is the run filter (0 = every run), ?3 the variant (required): every query keeps the rows
  * of that variant only (tuning, matches and analyses by their run's, or else their weights').  summary, openings and calibration are statistics:
- * they count the games of runs that ended 'done' only, unless ?2 is 1. */
+ * they count the games of runs that ended 'done' only, unless ?2 is 1, and finished games
+ * only (never result 'unfinished'). */
 #include <stdio.h>
 
 #include "game.h"
 #include "store_internal.h"
 
 #define RUN_FILTER(col) "(?1 = 0 OR " col " = ?1)"
-/* ?2: count the games of runs that did not end 'done' (statistics leave them out). */
-#define FINISHED_FILTER "(?2 OR r.status = 'done')"
+/* ?2: count the games of runs that did not end 'done' (statistics leave them out); an
+ * unfinished game (imported without a result) has nothing to count, whatever ?2. */
+#define FINISHED_FILTER "(?2 OR r.status = 'done') AND g.result <> 'unfinished'"
 /* ?3: the variant; one database may hold both games, and no export mixes them. */
 #define VARIANT_FILTER "g.variant = ?3"
 #define RUN_VARIANT(col) "(SELECT variant FROM runs WHERE id = " col ")"
@@ -249,15 +251,17 @@ bool store_export_rows_ex(Store *s, const char *query, const char *variant, int6
     return ok;
 }
 
+/* enum Result of a stored result ('unfinished': RESULT_NONE); -1 for anything else. */
 static int result_code(const unsigned char *text)
 {
     if (!text)
-        return RESULT_NONE;
+        return -1;
     switch (text[0]) {
     case 'w': return RESULT_WHITE_WINS;
     case 'b': return RESULT_BLACK_WINS;
     case 'd': return RESULT_DRAW;
-    default: return RESULT_NONE;
+    case 'u': return RESULT_NONE;
+    default: return -1;
     }
 }
 
@@ -292,7 +296,7 @@ bool store_export_positions(Store *s, const char *variant, int64_t run_id, Store
             r.score = r.has_score ? sqlite3_column_int(st, 7) : 0;
             r.capture_pending = sqlite3_column_int(st, 8) != 0;
             r.result = result_code(sqlite3_column_text(st, 9));
-            if (r.result == RESULT_NONE) {
+            if (r.result < 0) {
                 ok = store_fail(s, "game %lld: unknown result", (long long)r.game_id);
                 break;
             }

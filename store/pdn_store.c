@@ -225,7 +225,7 @@ static bool import_locked(Store *s, const char *variant, const char *params, con
         g->rec.has_index = true;
         g->rec.game_index = (int)next_index++;
         int64_t game_id = 0;
-        if (!store_game_valid(s, &g->rec, i) || !store_game_insert(s, &g->rec, i, &game_id)
+        if (!store_game_valid(s, &g->rec, i, true) || !store_game_insert(s, &g->rec, i, &game_id)
             || !write_extras(s, game_id, g))
             return false;
         (*written)++;
@@ -233,25 +233,31 @@ static bool import_locked(Store *s, const char *variant, const char *params, con
     return true;
 }
 
-bool store_pdn_import(Store *s, const char *variant, const char *params, const char *engine_version,
-                      const char *bench_signature, int64_t *run_id, StorePdnImport *games, int n,
-                      int *written)
+bool store_pdn_import_begin(Store *s)
+{
+    return store_ready(s) && store_begin_write(s);
+}
+
+bool store_pdn_import_add(Store *s, const char *variant, const char *params, const char *engine_version,
+                          const char *bench_signature, int64_t *run_id, StorePdnImport *games, int n,
+                          int *written)
 {
     *written = 0;
     if (!store_ready(s)) return false;
-    if (!store_variant_given(s, variant, "store_pdn_import")) return false;
-    if (n < 0 || (n > 0 && !games)) return store_fail(s, "store_pdn_import: bad batch (%d games)", n);
+    if (!store_variant_given(s, variant, "store_pdn_import_add")) return false;
+    if (n < 0 || (n > 0 && !games)) return store_fail(s, "store_pdn_import_add: bad batch (%d games)", n);
     for (int i = 0; i < n; i++)
         if (!games[i].identity || !games[i].opening_fen)
-            return store_fail(s, "store_pdn_import: game %d has no identity or start", i);
-    if (n == 0) return true;
-    int64_t run_before = *run_id;
-    if (!store_begin_write(s)) return false;
-    if (import_locked(s, variant, params, engine_version, bench_signature, run_id, games, n, written)
-        && store_commit(s))
-        return true;
+            return store_fail(s, "store_pdn_import_add: game %d has no identity or start", i);
+    return import_locked(s, variant, params, engine_version, bench_signature, run_id, games, n, written);
+}
+
+bool store_pdn_import_commit(Store *s)
+{
+    return store_commit(s);
+}
+
+void store_pdn_import_rollback(Store *s)
+{
     store_rollback(s);
-    *run_id = run_before; /* a run created in the transaction is gone with it */
-    *written = 0;
-    return false;
 }

@@ -78,7 +78,7 @@ static bool play_game_locked(Store *s, const PlayRunInfo *info, const char *open
     if (rc != SQLITE_ROW)
         return store_fail_db(s, "numbering a played game");
     rec.has_index = true;
-    return store_game_valid(s, &rec, 0) && store_game_insert(s, &rec, 0, game_id);
+    return store_game_valid(s, &rec, 0, false) && store_game_insert(s, &rec, 0, game_id);
 }
 
 bool store_play_game_put(Store *s, const PlayRunInfo *info, const char *opening_fen, const GameRecord *game,

@@ -4,13 +4,15 @@
 #include "game.h"
 #include "store_internal.h"
 
+/* enum Result of a stored result ('unfinished': RESULT_NONE); -1 for anything else. */
 static int result_from_text(const unsigned char *text)
 {
-    if (!text) return RESULT_NONE;
+    if (!text) return -1;
     if (strcmp((const char *)text, "white") == 0) return RESULT_WHITE_WINS;
     if (strcmp((const char *)text, "black") == 0) return RESULT_BLACK_WINS;
     if (strcmp((const char *)text, "draw") == 0) return RESULT_DRAW;
-    return RESULT_NONE;
+    if (strcmp((const char *)text, "unfinished") == 0) return RESULT_NONE;
+    return -1;
 }
 
 /* strdup of a column; NULL stays NULL.  *oom is set when the copy fails. */
@@ -77,7 +79,7 @@ static bool read_game_row(Store *s, int64_t id, StoredGame *out)
         snprintf(out->variant, sizeof out->variant, "%s", variant ? (const char *)variant : "");
         r->variant = out->variant;
         if (oom) store_fail(s, "store_game_read: out of memory");
-        else if (r->result == RESULT_NONE) store_fail(s, "game %lld: unknown result", (long long)id);
+        else if (r->result < 0) store_fail(s, "game %lld: unknown result", (long long)id);
         else if (r->npositions < 0 || r->npositions > r->plies + 1)
             store_fail(s, "game %lld: %d positions for %d plies", (long long)id, r->npositions, r->plies);
         else ok = true;
@@ -201,7 +203,7 @@ static bool walk(Store *s, sqlite3_stmt *st, StorePositionFn cb, void *ctx, bool
         column_position(st, 2, &pos);
         bool has_score = sqlite3_column_type(st, 7) != SQLITE_NULL;
         int result = result_from_text(sqlite3_column_text(st, 8));
-        if (result == RESULT_NONE)
+        if (result < 0 || result == RESULT_NONE) /* the statements leave unfinished games out */
             return store_fail(s, "game %lld: unknown result", (long long)sqlite3_column_int64(st, 0));
         if (cb(ctx, sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1), &pos,
                has_score ? sqlite3_column_int(st, 7) : 0, has_score, result)) {

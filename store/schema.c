@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include "store_internal.h"
 
-#define SCHEMA_VERSION 7
+#define SCHEMA_VERSION 8
 #define APPLICATION_ID 1145130305 /* 'DAMA' in the file header: marks a dama database */
 
 /* The tables of imported PDN games: in the schema and in the 4 -> 5 migration alike. */
@@ -79,14 +79,14 @@
  * (its last three tables are PDN_TABLES_SQL, which the 4 -> 5 migration shares, and
  * run_shards before them is RUN_SHARDS_SQL, the 6 -> 7 migration's). */
 static const char schema_sql[] =
-    "-- dama database, schema version 7.\n"
+    "-- dama database, schema version 8.\n"
     "-- store/schema.c embeds this text byte for byte (tests/test_store.c checks it), so the\n"
     "-- binary never reads it from the working directory.  Change both together, bump\n"
     "-- user_version, and add a migration step in store/schema.c.\n"
     "-- Times are Unix seconds.  Bitboards are uint64 stored as the int64 with the same bits.\n"
     "\n"
     "PRAGMA application_id = 1145130305; -- 'DAMA': tells a dama database from other files\n"
-    "PRAGMA user_version = 7;\n"
+    "PRAGMA user_version = 8;\n"
     "\n"
     "-- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash): the hash\n"
     "-- of text for linear weights; for a pattern evaluation (since v6) the hash of the weight\n"
@@ -143,7 +143,9 @@ static const char schema_sql[] =
     "    variant TEXT    NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'))\n"
     ");\n"
     "\n"
-    "-- The result lives here once; positions inherit it through game_id.\n"
+    "-- The result lives here once; positions inherit it through game_id.  'unfinished' (since\n"
+    "-- v8): a game imported from PDN without a result ('*' or none) or a fragment; the tuner and\n"
+    "-- the statistics read finished games only.\n"
     "-- game_index is the game's place in its run (game i of a run of N): with the run it is the\n"
     "-- game's identity, whichever thread played it and whenever it was stored (NULL before v3).\n"
     "-- Columns added by a migration come last, so a migrated file has a fresh file's tables.\n"
@@ -156,7 +158,7 @@ static const char schema_sql[] =
     "    opening_id        INTEGER REFERENCES openings(id),\n"
     "    white_weights_id  INTEGER REFERENCES weights(id),\n"
     "    black_weights_id  INTEGER REFERENCES weights(id),\n"
-    "    result            TEXT    NOT NULL CHECK (result IN ('white', 'black', 'draw')),\n"
+    "    result            TEXT    NOT NULL CHECK (result IN ('white', 'black', 'draw', 'unfinished')),\n"
     "    reason            TEXT,\n"
     "    plies             INTEGER NOT NULL CHECK (plies >= 0),\n"
     "    mars              INTEGER NOT NULL DEFAULT 0 CHECK (mars IN (0, 1)),\n"
@@ -280,6 +282,8 @@ static const char *const migrations[SCHEMA_VERSION] = {
     "CREATE INDEX runs_identity ON runs(identity);\n"
     RUN_SHARDS_SQL
     "PRAGMA user_version = 7;\n",
+    /* 7 -> 8: migrate_unfinished_results (C, not a script) */
+    [7] = NULL,
 };
 
 const char *store_schema_sql(void) { return schema_sql; }
@@ -357,6 +361,39 @@ static bool exec_script(Store *s, const char *sql, const char *what)
     return false;
 }
 
+/* 7 -> 8: a game's result may be 'unfinished' (imported PDN games without a result).
+ * SQLite cannot alter a CHECK constraint, and copying the games table would cost as much as
+ * the games; widening a CHECK leaves every stored row valid, so the table's CREATE text is
+ * changed in place, SQLite's documented way for such a change: writable_schema, then a new
+ * schema_version so that every connection reads the schema again. */
+static bool migrate_unfinished_results(Store *s)
+{
+    static const char widen[] =
+        "PRAGMA writable_schema = ON;"
+        "UPDATE sqlite_master SET sql = replace(sql, 'CHECK (result IN (''white'', ''black'', ''draw''))',"
+        " 'CHECK (result IN (''white'', ''black'', ''draw'', ''unfinished''))')"
+        " WHERE type = 'table' AND name = 'games';"
+        "PRAGMA writable_schema = OFF;";
+    static const char widened[] = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'"
+                                  " AND instr(sql, '''draw'', ''unfinished''') > 0";
+    const char *what = "migrating from schema version 7";
+    sqlite3_stmt *st = NULL;
+    int64_t cookie = -1, changed = 0;
+    if (sqlite3_prepare_v2(s->db, "PRAGMA schema_version", -1, &st, NULL) == SQLITE_OK
+        && sqlite3_step(st) == SQLITE_ROW)
+        cookie = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (cookie < 0) return store_fail_db(s, what);
+    if (!exec_script(s, widen, what)) return false;
+    if (sqlite3_prepare_v2(s->db, widened, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        changed = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (changed != 1) return store_fail(s, "%s: the games table has no result CHECK to widen", what);
+    char bump[96];
+    snprintf(bump, sizeof bump, "PRAGMA schema_version = %lld; PRAGMA user_version = 8;", (long long)cookie + 1);
+    return exec_script(s, bump, what);
+}
+
 static bool migrate_locked(Store *s)
 {
     /* Read again under the write lock: another process may have migrated meanwhile. */
@@ -369,6 +406,10 @@ static bool migrate_locked(Store *s)
     for (; version < SCHEMA_VERSION; version++) {
         char what[64];
         snprintf(what, sizeof what, "migrating from schema version %lld", (long long)version);
+        if (version == 7) {
+            if (!migrate_unfinished_results(s)) return false;
+            continue;
+        }
         if (!migrations[version]) return store_fail(s, "%s: no migration", what);
         if (!exec_script(s, migrations[version], what)) return false;
     }

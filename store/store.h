@@ -30,7 +30,9 @@ typedef struct StoredPosition {
 typedef struct GameRecord {
     const char *variant;      /* required: the run's (Variant.name) */
     int64_t run_id, pair_id, opening_id, white_weights_id, black_weights_id;
-    int result;               /* enum Result: RESULT_WHITE_WINS, RESULT_BLACK_WINS, RESULT_DRAW */
+    int result;               /* enum Result: RESULT_WHITE_WINS, RESULT_BLACK_WINS, RESULT_DRAW;
+                                 RESULT_NONE ('unfinished') for an imported game or fragment
+                                 without a result (store_pdn_import_add only) */
     const char *reason;       /* e.g. reason_name(); NULL = none */
     int plies;
     bool mars;                /* a win in which the winner lost no piece */
@@ -137,8 +139,9 @@ void store_game_free(StoredGame *g);
  * name is an error. */
 bool store_count(Store *s, const char *table, int64_t *n);
 
-/* Streams positions of the games of the given runs (nruns = 0: all runs, by run id), each
- * run's games in game index order (a game's identity; rowid for games without one), each
+/* Streams positions of the finished games of the given runs (nruns = 0: all runs, by run
+ * id; an unfinished imported game has no result to learn from), each run's games in game
+ * index order (a game's identity; rowid for games without one), each
  * game's positions by ply, with their game's result (enum Result), in one read snapshot.
  * quiet_only skips positions with a capture pending.  A non-zero return from cb stops the
  * walk early (still a success).  cb must not call into the same Store.  Only the games of
@@ -335,12 +338,21 @@ typedef struct StorePdnImport {
     bool duplicate;           /* out: already in the database, nothing written */
 } StorePdnImport;
 
-/* Writes the games not yet in the database, with their positions, tags and notes, in one
- * transaction (all of them or none), into the run *run_id; when *run_id <= 0 and a game is
- * new, a run of kind 'import' is created in the same transaction (its id into *run_id).
- * *written gets how many were new. */
-bool store_pdn_import(Store *s, const char *variant, const char *params, const char *engine_version,
-                      const char *bench_signature, int64_t *run_id, StorePdnImport *games, int n,
-                      int *written);
+/* A file's games are imported in one transaction, added batch by batch, so that a file of
+ * any size is stored whole or not at all without being held in memory:
+ * store_pdn_import_begin, then store_pdn_import_add for each batch, then
+ * store_pdn_import_commit (or store_pdn_import_rollback, which also undoes a run created
+ * in the transaction: the caller forgets its id).
+ * store_pdn_import_add writes the games not yet in the database (earlier batches count),
+ * with their positions, tags and notes, into the run *run_id; when *run_id <= 0 and a game
+ * is new, a run of kind 'import' is created (its id into *run_id).  *written gets how many
+ * were new.  A game's rec.result may be RESULT_NONE: an unfinished game or a fragment,
+ * stored as 'unfinished' (the tuner and the statistics leave it out). */
+bool store_pdn_import_begin(Store *s);
+bool store_pdn_import_add(Store *s, const char *variant, const char *params, const char *engine_version,
+                          const char *bench_signature, int64_t *run_id, StorePdnImport *games, int n,
+                          int *written);
+bool store_pdn_import_commit(Store *s);
+void store_pdn_import_rollback(Store *s);
 
 #endif

@@ -48,12 +48,13 @@
                    " p.black_kings, p.side, p.score, g.result"                               \
                    " FROM positions p JOIN games g ON g.id = p.game_id"                      \
                    " WHERE (?1 = 0 OR p.capture_pending = 0) AND g.variant = ?3"             \
+                   " AND g.result <> 'unfinished'"                                           \
                    " ORDER BY g.run_id, g.game_index, g.id, p.ply")                          \
     X(FOREACH_RUN, "SELECT p.game_id, p.ply, p.white_men, p.white_kings, p.black_men,"       \
                    " p.black_kings, p.side, p.score, g.result"                               \
                    " FROM games g JOIN positions p ON p.game_id = g.id"                      \
                    " WHERE g.run_id = ?2 AND (?1 = 0 OR p.capture_pending = 0)"              \
-                   " AND g.variant = ?3"                                                     \
+                   " AND g.variant = ?3 AND g.result <> 'unfinished'"                        \
                    " ORDER BY g.game_index, g.id, p.ply")                                    \
     X(PDN_GAME_INFO, "SELECT r.kind, r.host, o.fen, ww.hash, bw.hash, pg.game_id IS NOT NULL,"  \
                      " pg.source FROM games g JOIN runs r ON r.id = g.run_id"                  \
@@ -222,10 +223,11 @@ bool store_schema_version_of(Store *s, int64_t *version);
 char *store_column_strdup(sqlite3_stmt *st, int col, bool *oom);
 
 /* write.c: runs of this host left 'running' by a process that is gone become 'stale'. */
-/* Under the caller's write lock: an opening's id (inserted when new); a game checked, and
- * inserted with its positions (its id into *id, which may be NULL). */
+/* Under the caller's write lock: an opening's id (inserted when new); a game checked (an
+ * unfinished one, RESULT_NONE, only when unfinished_ok: imported games), and inserted with
+ * its positions (its id into *id, which may be NULL). */
 int64_t store_opening_find_or_insert(Store *s, const char *variant, const char *fen, const char *source);
-bool store_game_valid(Store *s, const GameRecord *g, int index);
+bool store_game_valid(Store *s, const GameRecord *g, int index, bool unfinished_ok);
 bool store_game_insert(Store *s, const GameRecord *g, int index, int64_t *id);
 bool store_mark_stale_runs(Store *s);
 

@@ -198,14 +198,15 @@ static const char *result_text(int result)
     case RESULT_WHITE_WINS: return "white";
     case RESULT_BLACK_WINS: return "black";
     case RESULT_DRAW: return "draw";
+    case RESULT_NONE: return "unfinished";
     default: return NULL;
     }
 }
 
 /* Rejects what SQLite cannot (pointers, counts) before anything is written. */
-bool store_game_valid(Store *s, const GameRecord *g, int index)
+bool store_game_valid(Store *s, const GameRecord *g, int index, bool unfinished_ok)
 {
-    if (!result_text(g->result))
+    if (!result_text(g->result) || (g->result == RESULT_NONE && !unfinished_ok))
         return store_fail(s, "game %d of the batch: result %d is not a finished game's", index, g->result);
     if (g->run_id <= 0)
         return store_fail(s, "game %d of the batch: no run_id", index);
@@ -296,7 +297,7 @@ bool store_games_write(Store *s, const GameRecord *games, int n)
     if (!store_ready(s)) return false;
     if (n < 0 || (n > 0 && !games)) return store_fail(s, "store_games_write: bad batch (%d games)", n);
     for (int i = 0; i < n; i++)
-        if (!store_game_valid(s, &games[i], i)) return false;
+        if (!store_game_valid(s, &games[i], i, false)) return false;
     if (n == 0) return true;
     if (!store_begin_write(s)) return false;
     for (int i = 0; i < n; i++)

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -270,6 +271,69 @@ static void test_match_sigint_while_engine_starts(void **state)
     assert_int_equal(access(db, F_OK), -1);
 }
 
+/* Writes PDN games into the FIFO at path until the reader goes away (a child process). */
+static pid_t endless_games(const char *path)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        signal(SIGPIPE, SIG_DFL);
+        int fd = open(path, O_WRONLY);
+        static const char game[] = "[Event \"again\"]\n1. c3-c4 d6-d5 *\n\n";
+        while (fd >= 0 && write(fd, game, sizeof game - 1) > 0)
+            ;
+        _exit(0);
+    }
+    return pid;
+}
+
+/* pdn import reading a stream that never ends (busy), then one that gives nothing (waiting):
+ * SIGTERM stops it within the second, exit 130, nothing of the file stored. */
+static void test_pdn_import_sigterm_while_reading(void **state)
+{
+    (void)state;
+    char fifo[128], db[128];
+    snprintf(fifo, sizeof fifo, "%s/games.fifo", dir);
+    snprintf(db, sizeof db, "%s/pdn.db", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    pid_t writer = endless_games(fifo);
+    char *busy[] = { "dama", "pdn", "import", "--db", db, fifo, NULL };
+    pid_t pid = spawn(busy);
+    wait_until_busy(pid, SIGTERM);
+    double seconds;
+    int code = interrupt(pid, SIGTERM, &seconds);
+    printf("pdn import of an endless stream: exit %d %.3f s after SIGTERM\n", code, seconds);
+    assert_int_equal(code, 130);
+    assert_true(seconds < 1.0);
+    waitpid(writer, NULL, 0);
+    char err_path[128];
+    snprintf(err_path, sizeof err_path, "%s/err.txt", dir);
+    char *err = test_read_file(err_path);
+    assert_non_null(err);
+    assert_non_null(strstr(err, "interrupted: "));
+    free(err);
+    /* a writer that holds the FIFO open and writes nothing: dama waits, and still stops */
+    int hold = open(fifo, O_RDWR);
+    assert_true(hold >= 0);
+    pid = spawn(busy);
+    for (double until = now() + 60; !test_catches_signal(pid, SIGTERM); usleep(5000))
+        if (now() > until)
+            fail_msg("dama never set its handler");
+    usleep(300000);
+    code = interrupt(pid, SIGTERM, &seconds);
+    printf("pdn import of a silent FIFO: exit %d %.3f s after SIGTERM\n", code, seconds);
+    assert_int_equal(code, 130);
+    assert_true(seconds < 1.0);
+    close(hold);
+    Store *s = store_open_readonly(db, (char[256]){ 0 }, 256);
+    if (s) { /* the database may not even exist: no game was ever committed */
+        int64_t n = -1;
+        assert_true(store_count(s, "games", &n));
+        assert_int_equal(n, 0);
+        store_close(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -277,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_selfplay_sigterm_keeps_a_valid_db),
         cmocka_unit_test(test_play_sigint_while_dama_thinks),
         cmocka_unit_test(test_match_sigint_while_engine_starts),
+        cmocka_unit_test(test_pdn_import_sigterm_while_reading),
     };
     return cmocka_run_group_tests_name("signals", tests, setup, teardown);
 }

@@ -453,6 +453,16 @@ static void expect_old_data(const char *path, int version)
     char *msg = NULL;
     sqlite3 *db = NULL;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    /* since v8 a game may be unfinished (an imported PDN game without a result), and the
+     * result's CHECK still refuses anything else */
+    assert_int_equal(sqlite3_exec(db, "INSERT INTO games (run_id, result, plies, npositions) VALUES (1, 'unfinished', 0, 0)",
+                                  NULL, NULL, &msg), SQLITE_OK);
+    assert_int_not_equal(sqlite3_exec(db, "INSERT INTO games (run_id, result, plies, npositions) VALUES (1, 'won', 0, 0)",
+                                      NULL, NULL, &msg), SQLITE_OK);
+    assert_non_null(msg && strstr(msg, "CHECK") ? msg : NULL);
+    sqlite3_free(msg);
+    msg = NULL;
+    assert_int_equal(sqlite3_exec(db, "DELETE FROM games WHERE result = 'unfinished'", NULL, NULL, NULL), SQLITE_OK);
     assert_int_not_equal(sqlite3_exec(db, "INSERT INTO runs (kind, variant) VALUES ('selfplay', 'chess')", NULL, NULL,
                                       &msg), SQLITE_OK);
     assert_non_null(msg && strstr(msg, "CHECK") ? msg : NULL);

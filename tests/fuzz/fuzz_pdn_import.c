@@ -49,7 +49,7 @@ static char *import_pass(const PdnImportConfig *cfg, Game *game, const char *tex
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const Variant *v = size && (data[size - 1] & 1) ? &international_variant : &turkish_variant;
-    PdnImportConfig cfg = { v, rules_default(v), NULL, NULL, NULL, NULL };
+    PdnImportConfig cfg = { .variant = v, .rules = rules_default(v) };
     const char *text = (const char *)data;
     size_t len = size;
     char err[512];
