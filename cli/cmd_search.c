@@ -395,6 +395,7 @@ static int run_bench(int argc, char **argv)
 {
     static const struct option longopts[] = {
         { "depth", required_argument, 0, OPT_DEPTH },
+        { "weights", required_argument, 0, OPT_WEIGHTS },
         { "variant", required_argument, 0, OPT_VARIANT },
         { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
@@ -493,13 +494,16 @@ const Command cmd_analyze = {
 #define TEXT_OF(x) TEXT_OF_(x) /* a number macro as a string literal, for the help text */
 const Command cmd_bench = {
     "bench", "search a fixed set of positions; the node count is the search's signature",
-    "usage: dama bench [--variant NAME] [--depth D]\n"
+    "usage: dama bench [--variant NAME] [--depth D] [--weights NAME]\n"
     "\n"
     "Searches a fixed set of openings, middlegames and endgames with kings of the variant\n"
     "(-v, --variant turkish|international, short tr|intl; default turkish) to depth D\n"
     "(default " TEXT_OF(BENCH_DEPTH) "), each with a fresh " TEXT_OF(BENCH_HASH_MB) " MB hash table, and prints last:\n"
     "bench N nodes X nps.  N changes only when the search or evaluation changes; at depth\n"
-    TEXT_OF(BENCH_SIGNATURE_DEPTH) " it is the signature stored with every run ('bench depth "
-    TEXT_OF(BENCH_SIGNATURE_DEPTH) ": N').\n",
+    TEXT_OF(BENCH_SIGNATURE_DEPTH) " with the default weights it is the signature stored with every run\n"
+    "('bench depth " TEXT_OF(BENCH_SIGNATURE_DEPTH) ": N').\n"
+    "\n"
+    "  --weights NAME   'default' (hand-set, the default), 'best' (the shipped pattern\n"
+    "                   weights: what analyze and hub play with), 'material' or a file\n",
     run_bench,
 };

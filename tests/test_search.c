@@ -833,6 +833,23 @@ static void test_bench_signature_pinned(void **state)
     assert_int_equal(nodes, PINNED_DEFAULT_BENCH_NODES);
 }
 
+/* `dama bench --weights best`: the shipped pattern evaluation has its own pinned count in
+ * both games (the search the commands that play use). */
+static void test_bench_signature_best_pinned(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *variant, *signature;
+    } cases[] = { { "turkish", PINNED_SIGNATURE_BEST }, { "international", PINNED_SIGNATURE_INTERNATIONAL_BEST } };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[8192], want[64];
+        assert_int_equal(test_dama_run(out, sizeof out, "bench -v %s --weights best --depth %d", cases[i].variant,
+                                       BENCH_SIGNATURE_DEPTH), 0);
+        snprintf(want, sizeof want, "bench %s nodes ", strchr(cases[i].signature, ':') + 2);
+        assert_non_null(strstr(out, want));
+    }
+}
+
 static void count_search(void *ctx, int index, const Position *pos, const SearchInfo *info)
 {
     (void)index, (void)pos, (void)info;
@@ -946,6 +963,7 @@ int main(void)
         cmocka_unit_test(test_no_move_before_repetition),
         cmocka_unit_test(test_international_endgame_count_in_tree),
         cmocka_unit_test(test_bench_signature_pinned),
+        cmocka_unit_test(test_bench_signature_best_pinned),
         cmocka_unit_test(test_bench_bad_position_is_fatal),
         cmocka_unit_test(test_analyze_finished_game),
         cmocka_unit_test(test_many_moves_all_listed),
