@@ -64,6 +64,28 @@ int evaluate(const Position *pos, const Weights *w);
 /* evaluate without the spec's fast path: the reference the fast paths are tested against. */
 int evaluate_generic(const Position *pos, const Weights *w);
 
+/* Incremental evaluation: what a spec keeps from node to node so that evaluating a
+ * position does not read the whole board again.  Today the readings of the pattern windows
+ * (each a sum of digit * 3^k over its squares, so a man arriving or leaving adds or
+ * subtracts one number a window: a few squares change a move, not the 70 or 32 windows);
+ * the layout of slot is the spec's own.  A value of a few hundred bytes: the search keeps
+ * one per ply and copies the parent's before the update (copy-make). */
+#define EVAL_INC_SLOTS 112
+typedef struct EvalInc {
+    union {
+        uint16_t u16[EVAL_INC_SLOTS];
+        uint64_t u64[EVAL_INC_SLOTS / 4];
+    } slot;
+} EvalInc;
+
+/* The state of pos read from scratch (nothing to do for a spec without inc_init). */
+void eval_inc_init(EvalInc *inc, const Position *pos, const Weights *w);
+/* child = the state of `after`, reached by one move from `before`, whose state is parent. */
+void eval_inc_child(EvalInc *child, const EvalInc *parent, const Position *before,
+                    const Position *after, const Weights *w);
+/* evaluate(pos, w), read from inc, pos's state under w's spec. */
+int evaluate_inc(const EvalInc *inc, const Position *pos, const Weights *w);
+
 /* The scaling evaluate applies to a 64-bit sum: divided by scale rounding half away from
  * zero, clamped to +-EVAL_LIMIT (for the specs' fast paths). */
 int eval_scale_score(int64_t sum, int64_t scale);

@@ -108,13 +108,14 @@ static int intl_patterns(const Position *pos, int32_t *state, int8_t *sign)
     return INTL_PATTERN_TERMS;
 }
 
-/* evaluate_generic without writing the occurrences' signs: the same sums, the side to
- * move's windows added and the opponent's subtracted. */
-static int intl_pattern_evaluate(const Position *pos, const Weights *w)
+/* The score from the window rows of the side to move's frame (own) and the opponent's
+ * (opp): evaluate_generic without writing the occurrences' signs, the side to move's
+ * windows added and the opponent's subtracted. */
+static inline int evaluate_rows(const Position *pos, const Weights *w, const uint64_t *own,
+                                const uint64_t *opp)
 {
-    int32_t v[EVAL_MAX_FEATURES + 1], state[INTL_PATTERN_TERMS];
+    int32_t v[EVAL_MAX_FEATURES + 1];
     int mg = international_features(pos, v);
-    position_states(pos, state);
     int64_t sum_mg = 0, sum_eg = 0;
     for (int i = 0; i < INTL_EVAL_NUM_FEATURES; i++) {
         sum_mg += (int64_t)v[i] * w->w[2 * i];
@@ -122,16 +123,86 @@ static int intl_pattern_evaluate(const Position *pos, const Weights *w)
     }
     const int32_t *table = w->w + 2 * INTL_EVAL_NUM_FEATURES;
     int64_t own_mg = 0, own_eg = 0, opp_mg = 0, opp_eg = 0; /* int32 weights of any size */
-    for (int k = 0; k < INTL_PATTERN_WINDOWS; k++) {
-        own_mg += table[2 * state[k]];
-        own_eg += table[2 * state[k] + 1];
-        opp_mg += table[2 * state[INTL_PATTERN_WINDOWS + k]];
-        opp_eg += table[2 * state[INTL_PATTERN_WINDOWS + k] + 1];
-    }
+    for (int i = 0; i < INTL_PATTERN_ROWS; i++)
+        for (int j = 0; j < INTL_PATTERN_COLS; j++) {
+            const int32_t *t = table + 2 * (INTL_PATTERN_COLS * i + j) * INTL_PATTERN_STATES;
+            own_mg += t[2 * lane(own[i], j)];
+            own_eg += t[2 * lane(own[i], j) + 1];
+            opp_mg += t[2 * lane(opp[i], j)];
+            opp_eg += t[2 * lane(opp[i], j) + 1];
+        }
     sum_mg += own_mg - opp_mg;
     sum_eg += own_eg - opp_eg;
     return eval_scale_score(mg * sum_mg + (INTL_PHASE_MAX - mg) * sum_eg, INTL_PHASE_MAX);
 }
+
+/* The rows of both frames: White's (own = White's men) at rows[0..3], Black's (the board
+ * turned half a turn, own = Black's men) at rows[4..7]. */
+static void both_frames(const Position *pos, uint64_t rows[2 * INTL_PATTERN_ROWS])
+{
+    Bitboard wm = pos->men[WHITE] & INTL_BOARD_BB, bm = pos->men[BLACK] & INTL_BOARD_BB;
+    frame_rows(wm, bm, rows);
+    frame_rows(intl_half_turn(bm), intl_half_turn(wm), rows + INTL_PATTERN_ROWS);
+}
+
+static int intl_pattern_evaluate(const Position *pos, const Weights *w)
+{
+    uint64_t rows[2 * INTL_PATTERN_ROWS];
+    both_frames(pos, rows);
+    int side = pos->side;
+    return evaluate_rows(pos, w, rows + INTL_PATTERN_ROWS * side, rows + INTL_PATTERN_ROWS * !side);
+}
+
+/* ---- Incremental: the rows of both frames kept from move to move (EvalInc.slot.u64[0..7],
+ * laid out as both_frames writes them) ---- */
+
+/* Bit b is bit 53 - b after the half turn (intl_half_turn). */
+#define HALF_TURN_BIT(b) (53 - (b))
+
+static void intl_inc_init(EvalInc *inc, const Position *pos) { both_frames(pos, inc->slot.u64); }
+
+/* Adds factor times a man on bit (the digit: 1 own, 2 opponent; negated for a man that
+ * leaves, in arithmetic mod 2^64) to one frame's rows.  The rows are packed base-3 sums, so
+ * an addition per row the man's pair of rows feeds does it; the lanes' true values end in
+ * 0..6560, so no carry crosses a lane whatever the order of the changes. */
+static inline void add_man(uint64_t *rows, int bit, uint64_t factor)
+{
+    int p = bit / 11;
+    uint64_t d = factor * pair_base3[1u << (bit - 11 * p)];
+    if (p < INTL_PATTERN_ROWS)
+        rows[p] += d;
+    if (p > 0)
+        rows[p - 1] += 81 * d;
+}
+
+/* A man of colour arrives on (sign 1) or leaves (sign -1) each square of men. */
+static inline void change_men(uint64_t *rows, Bitboard men, int colour, int64_t sign)
+{
+    uint64_t in_white = (uint64_t)(sign * (colour == WHITE ? 1 : 2));
+    uint64_t in_black = (uint64_t)(sign * (colour == BLACK ? 1 : 2));
+    for (Bitboard b = men & INTL_BOARD_BB; b;) {
+        int bit = pop_lsb(&b);
+        add_man(rows, bit, in_white);
+        add_man(rows + INTL_PATTERN_ROWS, HALF_TURN_BIT(bit), in_black);
+    }
+}
+
+static void intl_inc_update(EvalInc *inc, const Position *before, const Position *after)
+{
+    for (int c = WHITE; c <= BLACK; c++) {
+        change_men(inc->slot.u64, after->men[c] & ~before->men[c], c, 1);
+        change_men(inc->slot.u64, before->men[c] & ~after->men[c], c, -1);
+    }
+}
+
+static int intl_inc_evaluate(const EvalInc *inc, const Position *pos, const Weights *w)
+{
+    int side = pos->side;
+    return evaluate_rows(pos, w, inc->slot.u64 + INTL_PATTERN_ROWS * side,
+                         inc->slot.u64 + INTL_PATTERN_ROWS * !side);
+}
+
+_Static_assert(2 * INTL_PATTERN_ROWS <= EVAL_INC_SLOTS / 4, "both frames' rows fit an EvalInc");
 
 const EvalSpec international_pattern_eval_spec = {
     INTL_LINEAR_EVAL_FIELDS,
@@ -141,4 +212,7 @@ const EvalSpec international_pattern_eval_spec = {
     .feature_set_version = INTL_PATTERN_FEATURE_SET,
     .patterns = intl_patterns,
     .evaluate = intl_pattern_evaluate,
+    .inc_init = intl_inc_init,
+    .inc_update = intl_inc_update,
+    .inc_evaluate = intl_inc_evaluate,
 };

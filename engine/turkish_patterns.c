@@ -118,24 +118,144 @@ static inline void add_view(const View *v, const int32_t *tables, int64_t *mg, i
     *eg += sum_eg;
 }
 
-static int pattern_evaluate(const Position *pos, const Weights *w)
+/* The score of pos from the pattern sums of its windows (the side to move's minus the
+ * opponent's) plus its linear features. */
+static inline int score_with_patterns(const Position *pos, const Weights *w, int64_t mg, int64_t eg)
 {
     int32_t v[EVAL_MAX_FEATURES + 1];
     int phase = turkish_features(pos, v);
-    int64_t mg = 0, eg = 0;
     for (int i = 0; i < TURKISH_NFEATURES; i++) {
         mg += (int64_t)v[i] * w->w[2 * i];
         eg += (int64_t)v[i] * w->w[2 * i + 1];
     }
+    return eval_scale_score(phase * mg + (TURKISH_PHASE_MAX - phase) * eg, TURKISH_PHASE_MAX);
+}
+
+static int pattern_evaluate(const Position *pos, const Weights *w)
+{
     View views[2];
     side_views(pos, views);
     const int32_t *tables = w->w + 2 * TURKISH_NFEATURES;
-    int64_t opp_mg = 0, opp_eg = 0;
+    int64_t mg = 0, eg = 0, opp_mg = 0, opp_eg = 0;
     add_view(&views[0], tables, &mg, &eg);
     add_view(&views[1], tables, &opp_mg, &opp_eg);
-    mg -= opp_mg;
-    eg -= opp_eg;
-    return eval_scale_score(phase * mg + (TURKISH_PHASE_MAX - phase) * eg, TURKISH_PHASE_MAX);
+    return score_with_patterns(pos, w, mg - opp_mg, eg - opp_eg);
+}
+
+/* ---- Incremental: the windows' readings kept from move to move ----
+ *
+ * EvalInc.slot.u16 holds one block of VIEW_SLOTS readings per view: White's (own = White's
+ * men) first, then Black's (ranks mirrored, own = Black's men).  In a block, window (pair,
+ * offset) is at PAIR_SLOT + 5 pair + offset, read as the table reads it (directly for
+ * offsets 0..2, reversed for 3 and 4), and the reversed reading of the middle window (pair,
+ * 2) at MIDDLE_SLOT + pair: its state is the smaller of the two.  A man on rank r of a view
+ * lies in the windows of pairs r - 1 and r: ten consecutive slots from 5 r, and two middle
+ * ones from MIDDLE_SLOT - 1 + r.  The slots of "pair -1" (0..4, MIDDLE_SLOT - 1) and "pair 7"
+ * (40..44, MIDDLE_SLOT + 7) are padding that a man on rank 0 or 7 writes and nobody reads. */
+#define PAIR_SLOT 5
+#define MIDDLE_SLOT 46
+#define VIEW_SLOTS 54
+_Static_assert(PAIR_SLOT + 5 * (TURKISH_PATTERN_PAIRS + 1) <= MIDDLE_SLOT - 1,
+               "the pair slots and their padding come before the middle ones");
+_Static_assert(MIDDLE_SLOT + TURKISH_PATTERN_PAIRS + 1 == VIEW_SLOTS && 2 * VIEW_SLOTS <= EVAL_INC_SLOTS,
+               "both views fit an EvalInc");
+
+/* 3^e for e = 0..7, as a constant expression. */
+#define POW3(e) (((e) & 1 ? 3 : 1) * ((e) & 2 ? 9 : 1) * ((e) & 4 ? 81 : 1))
+/* What a man (digit 1) on file f adds to the reading of the window (pair, offset) when it
+ * stands dr ranks above the pair's lower rank. */
+#define UNIT(f, dr, offset, reversed)                                                       \
+    ((f) - (offset) >= 0 && (f) - (offset) < TURKISH_PATTERN_FILES                          \
+         ? POW3(4 * (dr) + ((reversed) ? 3 - ((f) - (offset)) : (f) - (offset)))            \
+         : 0)
+/* A man on file f: the ten pair slots from 5 r (pair r - 1, dr 1; then pair r, dr 0), then
+ * the two middle slots from MIDDLE_SLOT - 1 + r. */
+#define SQUARE_UNITS(f)                                                                     \
+    { UNIT(f, 1, 0, 0), UNIT(f, 1, 1, 0), UNIT(f, 1, 2, 0), UNIT(f, 1, 3, 1), UNIT(f, 1, 4, 1), \
+      UNIT(f, 0, 0, 0), UNIT(f, 0, 1, 0), UNIT(f, 0, 2, 0), UNIT(f, 0, 3, 1), UNIT(f, 0, 4, 1), \
+      UNIT(f, 1, 2, 1), UNIT(f, 0, 2, 1) }
+static const uint16_t square_units[8][12] = {
+    SQUARE_UNITS(0), SQUARE_UNITS(1), SQUARE_UNITS(2), SQUARE_UNITS(3),
+    SQUARE_UNITS(4), SQUARE_UNITS(5), SQUARE_UNITS(6), SQUARE_UNITS(7),
+};
+
+static void turkish_inc_init(EvalInc *inc, const Position *pos)
+{
+    View views[2];
+    side_views(pos, views);
+    for (int side = WHITE; side <= BLACK; side++) {
+        /* views[0] is the side to move's */
+        const View *v = &views[side != pos->side];
+        uint16_t *slots = inc->slot.u16 + VIEW_SLOTS * side;
+        for (int k = 0; k < VIEW_SLOTS; k++)
+            slots[k] = 0;
+        for (int pair = 0; pair < TURKISH_PATTERN_PAIRS; pair++) {
+            for (int offset = 0; offset < TURKISH_PATTERN_OFFSETS; offset++)
+                slots[PAIR_SLOT + 5 * pair + offset] = (uint16_t)window_reading(v, pair, offset, offset > 2);
+            slots[MIDDLE_SLOT + pair] = (uint16_t)window_reading(v, pair, 2, true);
+        }
+    }
+}
+
+/* Adds digit times a man on square sq of a view (mod 2^16: the readings' true values stay
+ * in 0..6560, so the order of the changes does not matter). */
+static inline void add_man(uint16_t *slots, int sq, uint16_t digit)
+{
+    const uint16_t *units = square_units[square_file(sq)];
+    uint16_t *pairs = slots + 5 * square_rank(sq), *middle = slots + MIDDLE_SLOT - 1 + square_rank(sq);
+    for (int i = 0; i < 10; i++)
+        pairs[i] = (uint16_t)(pairs[i] + digit * units[i]);
+    middle[0] = (uint16_t)(middle[0] + digit * units[10]);
+    middle[1] = (uint16_t)(middle[1] + digit * units[11]);
+}
+
+/* A man of colour arrives on (sign 1) or leaves (sign -1) each square of men. */
+static inline void change_men(uint16_t *slots, Bitboard men, int colour, int sign)
+{
+    uint16_t in_white = (uint16_t)(sign * (colour == WHITE ? 1 : 2));
+    uint16_t in_black = (uint16_t)(sign * (colour == BLACK ? 1 : 2));
+    for (Bitboard b = men; b;) {
+        int sq = pop_lsb(&b);
+        add_man(slots, sq, in_white);
+        add_man(slots + VIEW_SLOTS, sq ^ 56, in_black); /* Black's view: ranks mirrored */
+    }
+}
+
+static void turkish_inc_update(EvalInc *inc, const Position *before, const Position *after)
+{
+    for (int c = WHITE; c <= BLACK; c++) {
+        change_men(inc->slot.u16, after->men[c] & ~before->men[c], c, 1);
+        change_men(inc->slot.u16, before->men[c] & ~after->men[c], c, -1);
+    }
+}
+
+/* Adds the weights of the 35 windows of one view's slots into *mg and *eg (add_view's sums). */
+static inline void add_slots(const uint16_t *slots, const int32_t *tables, int64_t *mg, int64_t *eg)
+{
+    int64_t sum_mg = 0, sum_eg = 0;
+#pragma GCC unroll 7
+    for (int pair = 0; pair < TURKISH_PATTERN_PAIRS; pair++) {
+        const int32_t *t = tables + 2 * TURKISH_PATTERN_STATES * TURKISH_PATTERN_CLASSES * pair;
+        const int32_t *outer = t, *inner = t + 2 * TURKISH_PATTERN_STATES,
+                      *middle = t + 4 * TURKISH_PATTERN_STATES;
+        const uint16_t *r = slots + PAIR_SLOT + 5 * pair;
+        int d2 = r[2], r2 = slots[MIDDLE_SLOT + pair], s2 = d2 < r2 ? d2 : r2;
+        sum_mg += (int64_t)outer[2 * r[0]] + outer[2 * r[4]] + inner[2 * r[1]] + inner[2 * r[3]]
+                + middle[2 * s2];
+        sum_eg += (int64_t)outer[2 * r[0] + 1] + outer[2 * r[4] + 1] + inner[2 * r[1] + 1]
+                + inner[2 * r[3] + 1] + middle[2 * s2 + 1];
+    }
+    *mg += sum_mg;
+    *eg += sum_eg;
+}
+
+static int turkish_inc_evaluate(const EvalInc *inc, const Position *pos, const Weights *w)
+{
+    const int32_t *tables = w->w + 2 * TURKISH_NFEATURES;
+    int64_t mg = 0, eg = 0, opp_mg = 0, opp_eg = 0;
+    add_slots(inc->slot.u16 + VIEW_SLOTS * pos->side, tables, &mg, &eg);
+    add_slots(inc->slot.u16 + VIEW_SLOTS * !pos->side, tables, &opp_mg, &opp_eg);
+    return score_with_patterns(pos, w, mg - opp_mg, eg - opp_eg);
 }
 
 _Static_assert(TURKISH_PATTERN_WINDOWS * 2 <= EVAL_MAX_PATTERN_TERMS, "both views fit");
@@ -150,4 +270,7 @@ const EvalSpec turkish_pattern_eval_spec = {
     .feature_set_version = FEATURE_SET_VERSION,
     .patterns = turkish_patterns,
     .evaluate = pattern_evaluate,
+    .inc_init = turkish_inc_init,
+    .inc_update = turkish_inc_update,
+    .inc_evaluate = turkish_inc_evaluate,
 };
