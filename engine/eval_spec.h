@@ -59,9 +59,11 @@ typedef struct EvalSpec {
     /* Optional incremental evaluation (evaluate.h, EvalInc): all three or none.  inc_init
      * reads pos from scratch; inc_update brings a copy of the state of `before` to the
      * position `after` a move reached from it; inc_evaluate must equal evaluate(pos) for
-     * the state of pos (tests and the search's check_eval hold them equal). */
-    void (*inc_init)(struct EvalInc *inc, const Position *pos);
-    void (*inc_update)(struct EvalInc *inc, const Position *before, const Position *after);
+     * the state of pos (tests and the search's check_eval hold them equal).  The state may
+     * hold sums of weights: it is the state of one weight vector. */
+    void (*inc_init)(struct EvalInc *inc, const Position *pos, const struct Weights *w);
+    void (*inc_update)(struct EvalInc *inc, const Position *before, const Position *after,
+                       const struct Weights *w);
     int (*inc_evaluate)(const struct EvalInc *inc, const Position *pos, const struct Weights *w);
 } EvalSpec;
 

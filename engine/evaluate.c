@@ -107,7 +107,7 @@ int evaluate(const Position *pos, const Weights *w)
 void eval_inc_init(EvalInc *inc, const Position *pos, const Weights *w)
 {
     if (w->spec->inc_init)
-        w->spec->inc_init(inc, pos);
+        w->spec->inc_init(inc, pos, w);
 }
 
 void eval_inc_child(EvalInc *child, const EvalInc *parent, const Position *before,
@@ -115,7 +115,7 @@ void eval_inc_child(EvalInc *child, const EvalInc *parent, const Position *befor
 {
     if (w->spec->inc_update) {
         *child = *parent;
-        w->spec->inc_update(child, before, after);
+        w->spec->inc_update(child, before, after, w);
     }
 }
 

@@ -159,7 +159,11 @@ static int intl_pattern_evaluate(const Position *pos, const Weights *w)
 /* Bit b is bit 53 - b after the half turn (intl_half_turn). */
 #define HALF_TURN_BIT(b) (53 - (b))
 
-static void intl_inc_init(EvalInc *inc, const Position *pos) { both_frames(pos, inc->slot.u64); }
+static void intl_inc_init(EvalInc *inc, const Position *pos, const Weights *w)
+{
+    (void)w;
+    both_frames(pos, inc->slot.u64);
+}
 
 /* Adds factor times a man on bit (the digit: 1 own, 2 opponent; negated for a man that
  * leaves, in arithmetic mod 2^64) to one frame's rows.  The rows are packed base-3 sums, so
@@ -187,8 +191,9 @@ static inline void change_men(uint64_t *rows, Bitboard men, int colour, int64_t 
     }
 }
 
-static void intl_inc_update(EvalInc *inc, const Position *before, const Position *after)
+static void intl_inc_update(EvalInc *inc, const Position *before, const Position *after, const Weights *w)
 {
+    (void)w;
     for (int c = WHITE; c <= BLACK; c++) {
         change_men(inc->slot.u64, after->men[c] & ~before->men[c], c, 1);
         change_men(inc->slot.u64, before->men[c] & ~after->men[c], c, -1);

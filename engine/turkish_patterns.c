@@ -179,8 +179,9 @@ static const uint16_t square_units[8][12] = {
     SQUARE_UNITS(4), SQUARE_UNITS(5), SQUARE_UNITS(6), SQUARE_UNITS(7),
 };
 
-static void turkish_inc_init(EvalInc *inc, const Position *pos)
+static void pattern_inc_init(EvalInc *inc, const Position *pos, const Weights *w)
 {
+    turkish_inc_init(inc, pos, w);
     View views[2];
     side_views(pos, views);
     for (int side = WHITE; side <= BLACK; side++) {
@@ -221,8 +222,9 @@ static inline void change_men(uint16_t *slots, Bitboard men, int colour, int sig
     }
 }
 
-static void turkish_inc_update(EvalInc *inc, const Position *before, const Position *after)
+static void pattern_inc_update(EvalInc *inc, const Position *before, const Position *after, const Weights *w)
 {
+    turkish_inc_update(inc, before, after, w);
     for (int c = WHITE; c <= BLACK; c++) {
         change_men(inc->slot.u16, after->men[c] & ~before->men[c], c, 1);
         change_men(inc->slot.u16, before->men[c] & ~after->men[c], c, -1);
@@ -249,13 +251,13 @@ static inline void add_slots(const uint16_t *slots, const int32_t *tables, int64
     *eg += sum_eg;
 }
 
-static int turkish_inc_evaluate(const EvalInc *inc, const Position *pos, const Weights *w)
+static int pattern_inc_evaluate(const EvalInc *inc, const Position *pos, const Weights *w)
 {
     const int32_t *tables = w->w + 2 * TURKISH_NFEATURES;
     int64_t mg = 0, eg = 0, opp_mg = 0, opp_eg = 0;
     add_slots(inc->slot.u16 + VIEW_SLOTS * pos->side, tables, &mg, &eg);
     add_slots(inc->slot.u16 + VIEW_SLOTS * !pos->side, tables, &opp_mg, &opp_eg);
-    return score_with_patterns(pos, w, mg - opp_mg, eg - opp_eg);
+    return turkish_inc_score(inc, pos, w, mg - opp_mg, eg - opp_eg);
 }
 
 _Static_assert(TURKISH_PATTERN_WINDOWS * 2 <= EVAL_MAX_PATTERN_TERMS, "both views fit");
@@ -270,7 +272,7 @@ const EvalSpec turkish_pattern_eval_spec = {
     .feature_set_version = FEATURE_SET_VERSION,
     .patterns = turkish_patterns,
     .evaluate = pattern_evaluate,
-    .inc_init = turkish_inc_init,
-    .inc_update = turkish_inc_update,
-    .inc_evaluate = turkish_inc_evaluate,
+    .inc_init = pattern_inc_init,
+    .inc_update = pattern_inc_update,
+    .inc_evaluate = pattern_inc_evaluate,
 };

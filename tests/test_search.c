@@ -864,9 +864,10 @@ static void best_weights(const Variant *v, Weights *w)
     assert_true(eval_spec_is_pattern(w->spec));
 }
 
-/* At every node of real search trees (the bench positions of both games, the shipped
- * weights and random pattern weights) the incremental evaluation the search carries from
- * ply to ply equals evaluate() from scratch: the search's check_eval compares them. */
+/* At every node of real search trees (the bench positions of both games; the hand-set
+ * weights, the shipped pattern weights and random pattern weights) the incremental
+ * evaluation the search carries from ply to ply equals evaluate() from scratch: the
+ * search's check_eval compares them. */
 static void test_search_incremental_eval_checked(void **state)
 {
     (void)state;
@@ -875,10 +876,13 @@ static void test_search_incremental_eval_checked(void **state)
     for (size_t k = 0; k < sizeof variants / sizeof variants[0]; k++) {
         const Variant *v = variants[k];
         Rules rules = rules_default(v);
-        for (int random = 0; random < 2; random++) {
+        for (int kind = 0; kind < 3; kind++) { /* hand-set, best, best with random patterns */
             WEIGHTS_SCOPED w = { 0 };
-            best_weights(v, &w);
-            if (random)
+            if (kind == 0)
+                assert_true(weights_default(&w, v->eval));
+            else
+                best_weights(v, &w);
+            if (kind == 2)
                 eval_inc_random_patterns(&w, &rng, 1000);
             Searcher *s = searcher_new(v, &rules, &w, TT_MB);
             assert_non_null(s);

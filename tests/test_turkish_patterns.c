@@ -281,6 +281,12 @@ static void test_incremental_along_games(void **state)
     printf("# %ld children checked\n", checked);
     assert_true(checked >= 10000);
     assert_int_equal(mismatches, 0);
+    /* the linear evaluation's own (the man table's sums) */
+    WEIGHTS_SCOPED lin = { 0 };
+    assert_true(weights_convert(&lin, &turkish_eval_spec, &w));
+    checked = eval_inc_walk(V, &lin, rng ^ 1, 20, GAME_PLIES, &mismatches);
+    assert_true(checked >= 10000);
+    assert_int_equal(mismatches, 0);
 }
 
 int main(void)
