@@ -231,7 +231,11 @@ int turkish_inc_score(const EvalInc *inc, const Position *pos, const Weights *w,
 {
     int32_t v[FEATURE_SLOTS];
     int phase = features(pos, false, v);
-    for (int i = 0; i < FEATURE_SLOTS - 1; i = i == FEAT_MAN_R2_AH - 1 ? FEAT_MAN_R7_DE + 1 : i + 1) {
+    for (int i = 0; i < FEAT_MAN_R2_AH; i++) {
+        mg += (int64_t)v[i] * w->w[2 * i];
+        eg += (int64_t)v[i] * w->w[2 * i + 1];
+    }
+    for (int i = FEAT_MAN_R7_DE + 1; i < EVAL_NUM_FEATURES; i++) {
         mg += (int64_t)v[i] * w->w[2 * i];
         eg += (int64_t)v[i] * w->w[2 * i + 1];
     }

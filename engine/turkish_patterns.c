@@ -1,6 +1,8 @@
 /* The Turkish pattern evaluation (turkish_patterns.h): the windows read square by square
  * for eval_extract and the tuner (patterns), and the same sum read with a 256-entry table
  * of 4-square segments for the search (pattern_evaluate); the tests hold the two equal. */
+#include <string.h>
+
 #include "bitboard.h"
 #include "evaluate.h"
 #include "turkish_eval.h"
@@ -168,16 +170,25 @@ _Static_assert(MIDDLE_SLOT + TURKISH_PATTERN_PAIRS + 1 == VIEW_SLOTS && 2 * VIEW
     ((f) - (offset) >= 0 && (f) - (offset) < TURKISH_PATTERN_FILES                          \
          ? POW3(4 * (dr) + ((reversed) ? 3 - ((f) - (offset)) : (f) - (offset)))            \
          : 0)
-/* A man on file f: the ten pair slots from 5 r (pair r - 1, dr 1; then pair r, dr 0), then
- * the two middle slots from MIDDLE_SLOT - 1 + r. */
+/* A man on file f, as 16-bit lanes of 64-bit words: the ten pair slots from 5 r (pair
+ * r - 1, dr 1; then pair r, dr 0) in words 0..2 (lanes 10 and 11 zero), the two middle
+ * slots from MIDDLE_SLOT - 1 + r in word 3.  A word adds to four slots at once: the slots'
+ * true values stay in 0..6560 (padding too: it reads windows off the board), so as
+ * integers the sum of the lanes is the lanes of the sum, and arithmetic mod 2^64 is exact
+ * whatever the sign and order of the changes. */
+#define LANES(a, b, c, d) ((uint64_t)(a) | (uint64_t)(b) << 16 | (uint64_t)(c) << 32 | (uint64_t)(d) << 48)
 #define SQUARE_UNITS(f)                                                                     \
-    { UNIT(f, 1, 0, 0), UNIT(f, 1, 1, 0), UNIT(f, 1, 2, 0), UNIT(f, 1, 3, 1), UNIT(f, 1, 4, 1), \
-      UNIT(f, 0, 0, 0), UNIT(f, 0, 1, 0), UNIT(f, 0, 2, 0), UNIT(f, 0, 3, 1), UNIT(f, 0, 4, 1), \
-      UNIT(f, 1, 2, 1), UNIT(f, 0, 2, 1) }
-static const uint16_t square_units[8][12] = {
+    { LANES(UNIT(f, 1, 0, 0), UNIT(f, 1, 1, 0), UNIT(f, 1, 2, 0), UNIT(f, 1, 3, 1)),         \
+      LANES(UNIT(f, 1, 4, 1), UNIT(f, 0, 0, 0), UNIT(f, 0, 1, 0), UNIT(f, 0, 2, 0)),         \
+      LANES(UNIT(f, 0, 3, 1), UNIT(f, 0, 4, 1), 0, 0),                                       \
+      LANES(UNIT(f, 1, 2, 1), UNIT(f, 0, 2, 1), 0, 0) }
+static const uint64_t square_units[8][4] = {
     SQUARE_UNITS(0), SQUARE_UNITS(1), SQUARE_UNITS(2), SQUARE_UNITS(3),
     SQUARE_UNITS(4), SQUARE_UNITS(5), SQUARE_UNITS(6), SQUARE_UNITS(7),
 };
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "16-bit lane j of a word is slot j");
+_Static_assert(VIEW_SLOTS + MIDDLE_SLOT - 1 + (TURKISH_PATTERN_PAIRS + 1) + 4 <= EVAL_INC_SLOTS,
+               "the last middle word (rank 7 of Black's view) stays in the EvalInc");
 
 static void pattern_inc_init(EvalInc *inc, const Position *pos, const Weights *w)
 {
@@ -198,23 +209,32 @@ static void pattern_inc_init(EvalInc *inc, const Position *pos, const Weights *w
     }
 }
 
-/* Adds digit times a man on square sq of a view (mod 2^16: the readings' true values stay
- * in 0..6560, so the order of the changes does not matter). */
-static inline void add_man(uint16_t *slots, int sq, uint16_t digit)
+/* Adds the word x times factor to the four slots at p (unaligned). */
+static inline void add_word(uint16_t *p, uint64_t x, uint64_t factor)
 {
-    const uint16_t *units = square_units[square_file(sq)];
-    uint16_t *pairs = slots + 5 * square_rank(sq), *middle = slots + MIDDLE_SLOT - 1 + square_rank(sq);
-    for (int i = 0; i < 10; i++)
-        pairs[i] = (uint16_t)(pairs[i] + digit * units[i]);
-    middle[0] = (uint16_t)(middle[0] + digit * units[10]);
-    middle[1] = (uint16_t)(middle[1] + digit * units[11]);
+    uint64_t word;
+    memcpy(&word, p, sizeof word);
+    word += factor * x;
+    memcpy(p, &word, sizeof word);
+}
+
+/* Adds digit times a man on square sq of a view (digit negated, mod 2^64, for a man that
+ * leaves). */
+static inline void add_man(uint16_t *slots, int sq, uint64_t digit)
+{
+    const uint64_t *units = square_units[square_file(sq)];
+    uint16_t *pairs = slots + 5 * square_rank(sq);
+    add_word(pairs, units[0], digit);
+    add_word(pairs + 4, units[1], digit);
+    add_word(pairs + 8, units[2], digit);
+    add_word(slots + MIDDLE_SLOT - 1 + square_rank(sq), units[3], digit);
 }
 
 /* A man of colour arrives on (sign 1) or leaves (sign -1) each square of men. */
 static inline void change_men(uint16_t *slots, Bitboard men, int colour, int sign)
 {
-    uint16_t in_white = (uint16_t)(sign * (colour == WHITE ? 1 : 2));
-    uint16_t in_black = (uint16_t)(sign * (colour == BLACK ? 1 : 2));
+    uint64_t in_white = (uint64_t)(int64_t)(sign * (colour == WHITE ? 1 : 2));
+    uint64_t in_black = (uint64_t)(int64_t)(sign * (colour == BLACK ? 1 : 2));
     for (Bitboard b = men; b;) {
         int sq = pop_lsb(&b);
         add_man(slots, sq, in_white);
