@@ -136,24 +136,35 @@ static inline int evaluate_rows(const Position *pos, const Weights *w, const uin
     return eval_scale_score(mg * sum_mg + (INTL_PHASE_MAX - mg) * sum_eg, INTL_PHASE_MAX);
 }
 
-/* The rows of both frames: White's (own = White's men) at rows[0..3], Black's (the board
- * turned half a turn, own = Black's men) at rows[4..7]. */
-static void both_frames(const Position *pos, uint64_t rows[2 * INTL_PATTERN_ROWS])
+/* The rows of both frames, each between two padding words (FRAME_ROWS below): White's
+ * (own = White's men) at rows[WHITE_ROWS ..], Black's (the board turned half a turn, own =
+ * Black's men) at rows[BLACK_ROWS ..]. */
+#define WHITE_ROWS 1
+#define BLACK_ROWS (WHITE_ROWS + INTL_PATTERN_ROWS + 1)
+#define FRAME_ROWS (BLACK_ROWS + INTL_PATTERN_ROWS + 1)
+static void both_frames(const Position *pos, uint64_t rows[FRAME_ROWS])
 {
     Bitboard wm = pos->men[WHITE] & INTL_BOARD_BB, bm = pos->men[BLACK] & INTL_BOARD_BB;
-    frame_rows(wm, bm, rows);
-    frame_rows(intl_half_turn(bm), intl_half_turn(wm), rows + INTL_PATTERN_ROWS);
+    for (int i = 0; i < FRAME_ROWS; i++)
+        rows[i] = 0;
+    frame_rows(wm, bm, rows + WHITE_ROWS);
+    frame_rows(intl_half_turn(bm), intl_half_turn(wm), rows + BLACK_ROWS);
+}
+
+/* The rows of the frame of side. */
+static inline const uint64_t *side_rows(const uint64_t *rows, int side)
+{
+    return rows + (side == WHITE ? WHITE_ROWS : BLACK_ROWS);
 }
 
 static int intl_pattern_evaluate(const Position *pos, const Weights *w)
 {
-    uint64_t rows[2 * INTL_PATTERN_ROWS];
+    uint64_t rows[FRAME_ROWS];
     both_frames(pos, rows);
-    int side = pos->side;
-    return evaluate_rows(pos, w, rows + INTL_PATTERN_ROWS * side, rows + INTL_PATTERN_ROWS * !side);
+    return evaluate_rows(pos, w, side_rows(rows, pos->side), side_rows(rows, !pos->side));
 }
 
-/* ---- Incremental: the rows of both frames kept from move to move (EvalInc.slot.u64[0..7],
+/* ---- Incremental: the rows of both frames kept from move to move (EvalInc.slot.u64,
  * laid out as both_frames writes them) ---- */
 
 /* Bit b is bit 53 - b after the half turn (intl_half_turn). */
@@ -168,15 +179,14 @@ static void intl_inc_init(EvalInc *inc, const Position *pos, const Weights *w)
 /* Adds factor times a man on bit (the digit: 1 own, 2 opponent; negated for a man that
  * leaves, in arithmetic mod 2^64) to one frame's rows.  The rows are packed base-3 sums, so
  * an addition per row the man's pair of rows feeds does it; the lanes' true values end in
- * 0..6560, so no carry crosses a lane whatever the order of the changes. */
+ * 0..6560, so no carry crosses a lane whatever the order of the changes.  The first and
+ * last pair of rows feed one row only: their other addition goes to a padding word. */
 static inline void add_man(uint64_t *rows, int bit, uint64_t factor)
 {
     int p = bit / 11;
     uint64_t d = factor * pair_base3[1u << (bit - 11 * p)];
-    if (p < INTL_PATTERN_ROWS)
-        rows[p] += d;
-    if (p > 0)
-        rows[p - 1] += 81 * d;
+    rows[p] += d;
+    rows[p - 1] += 81 * d;
 }
 
 /* A man of colour arrives on (sign 1) or leaves (sign -1) each square of men. */
@@ -186,14 +196,16 @@ static inline void change_men(uint64_t *rows, Bitboard men, int colour, int64_t 
     uint64_t in_black = (uint64_t)(sign * (colour == BLACK ? 1 : 2));
     for (Bitboard b = men & INTL_BOARD_BB; b;) {
         int bit = pop_lsb(&b);
-        add_man(rows, bit, in_white);
-        add_man(rows + INTL_PATTERN_ROWS, HALF_TURN_BIT(bit), in_black);
+        add_man(rows + WHITE_ROWS, bit, in_white);
+        add_man(rows + BLACK_ROWS, HALF_TURN_BIT(bit), in_black);
     }
 }
 
 static void intl_inc_update(EvalInc *inc, const Position *before, const Position *after, const Weights *w)
 {
     (void)w;
+    if (before->men[WHITE] == after->men[WHITE] && before->men[BLACK] == after->men[BLACK])
+        return; /* a king's move that took no man */
     for (int c = WHITE; c <= BLACK; c++) {
         change_men(inc->slot.u64, after->men[c] & ~before->men[c], c, 1);
         change_men(inc->slot.u64, before->men[c] & ~after->men[c], c, -1);
@@ -202,12 +214,10 @@ static void intl_inc_update(EvalInc *inc, const Position *before, const Position
 
 static int intl_inc_evaluate(const EvalInc *inc, const Position *pos, const Weights *w)
 {
-    int side = pos->side;
-    return evaluate_rows(pos, w, inc->slot.u64 + INTL_PATTERN_ROWS * side,
-                         inc->slot.u64 + INTL_PATTERN_ROWS * !side);
+    return evaluate_rows(pos, w, side_rows(inc->slot.u64, pos->side), side_rows(inc->slot.u64, !pos->side));
 }
 
-_Static_assert(2 * INTL_PATTERN_ROWS <= EVAL_INC_SLOTS / 4, "both frames' rows fit an EvalInc");
+_Static_assert(FRAME_ROWS <= EVAL_INC_SLOTS / 4, "both frames' rows fit an EvalInc");
 
 const EvalSpec international_pattern_eval_spec = {
     INTL_LINEAR_EVAL_FIELDS,

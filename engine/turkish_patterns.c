@@ -244,6 +244,8 @@ static inline void change_men(uint16_t *slots, Bitboard men, int colour, int sig
 
 static void pattern_inc_update(EvalInc *inc, const Position *before, const Position *after, const Weights *w)
 {
+    if (before->men[WHITE] == after->men[WHITE] && before->men[BLACK] == after->men[BLACK])
+        return; /* a king's move that took no man */
     turkish_inc_update(inc, before, after, w);
     for (int c = WHITE; c <= BLACK; c++) {
         change_men(inc->slot.u16, after->men[c] & ~before->men[c], c, 1);
