@@ -269,9 +269,10 @@ static void test_zero_patterns_are_linear(void **state)
     weights_free(&linear);
 }
 
-/* The incremental state (EvalInc: both frames' window rows updated by the squares a move
- * changes) gives evaluate()'s value after every legal move along random games: quiet moves,
- * captures of men and kings, crowning, kings. */
+/* The search's incremental evaluation (evaluate_inc on an EvalInc carried from move to
+ * move) gives evaluate()'s value after every legal move along random games: quiet moves,
+ * captures of men and kings, crowning, kings.  (International reads its windows from
+ * scratch today; this holds any incremental state it gets.) */
 static void test_incremental_along_games(void **state)
 {
     (void)state;
