@@ -263,11 +263,12 @@ static inline void add_slots(const uint16_t *slots, const int32_t *tables, int64
         const int32_t *outer = t, *inner = t + 2 * TURKISH_PATTERN_STATES,
                       *middle = t + 4 * TURKISH_PATTERN_STATES;
         const uint16_t *r = slots + PAIR_SLOT + 5 * pair;
-        int d2 = r[2], r2 = slots[MIDDLE_SLOT + pair], s2 = d2 < r2 ? d2 : r2;
-        sum_mg += (int64_t)outer[2 * r[0]] + outer[2 * r[4]] + inner[2 * r[1]] + inner[2 * r[3]]
-                + middle[2 * s2];
-        sum_eg += (int64_t)outer[2 * r[0] + 1] + outer[2 * r[4] + 1] + inner[2 * r[1] + 1]
-                + inner[2 * r[3] + 1] + middle[2 * s2 + 1];
+        /* size_t states: the weight's address is one scaled index from the table's */
+        size_t s0 = r[0], s1 = r[1], d2 = r[2], s3 = r[3], s4 = r[4], r2 = slots[MIDDLE_SLOT + pair];
+        size_t s2 = d2 < r2 ? d2 : r2;
+        sum_mg += (int64_t)outer[2 * s0] + outer[2 * s4] + inner[2 * s1] + inner[2 * s3] + middle[2 * s2];
+        sum_eg += (int64_t)outer[2 * s0 + 1] + outer[2 * s4 + 1] + inner[2 * s1 + 1] + inner[2 * s3 + 1]
+                + middle[2 * s2 + 1];
     }
     *mg += sum_mg;
     *eg += sum_eg;
