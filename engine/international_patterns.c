@@ -126,10 +126,12 @@ static inline int evaluate_rows(const Position *pos, const Weights *w, const uin
     for (int i = 0; i < INTL_PATTERN_ROWS; i++)
         for (int j = 0; j < INTL_PATTERN_COLS; j++) {
             const int32_t *t = table + 2 * (INTL_PATTERN_COLS * i + j) * INTL_PATTERN_STATES;
-            own_mg += t[2 * lane(own[i], j)];
-            own_eg += t[2 * lane(own[i], j) + 1];
-            opp_mg += t[2 * lane(opp[i], j)];
-            opp_eg += t[2 * lane(opp[i], j) + 1];
+            /* size_t states: the weight's address is one scaled index from the table's */
+            size_t s = (size_t)lane(own[i], j), o = (size_t)lane(opp[i], j);
+            own_mg += t[2 * s];
+            own_eg += t[2 * s + 1];
+            opp_mg += t[2 * o];
+            opp_eg += t[2 * o + 1];
         }
     sum_mg += own_mg - opp_mg;
     sum_eg += own_eg - opp_eg;
