@@ -110,15 +110,6 @@ void eval_inc_init(EvalInc *inc, const Position *pos, const Weights *w)
         w->spec->inc_init(inc, pos, w);
 }
 
-void eval_inc_child(EvalInc *child, const EvalInc *parent, const Position *before,
-                    const Position *after, const Weights *w)
-{
-    if (w->spec->inc_update) {
-        *child = *parent;
-        w->spec->inc_update(child, before, after, w);
-    }
-}
-
 int evaluate_inc(const EvalInc *inc, const Position *pos, const Weights *w)
 {
     return w->spec->inc_evaluate ? w->spec->inc_evaluate(inc, pos, w) : evaluate(pos, w);

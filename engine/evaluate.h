@@ -82,9 +82,16 @@ typedef struct EvalInc {
 
 /* The state of pos read from scratch (nothing to do for a spec without inc_init). */
 void eval_inc_init(EvalInc *inc, const Position *pos, const Weights *w);
-/* child = the state of `after`, reached by one move from `before`, whose state is parent. */
-void eval_inc_child(EvalInc *child, const EvalInc *parent, const Position *before,
-                    const Position *after, const Weights *w);
+/* child = the state of `after`, reached by one move from `before`, whose state is parent.
+ * Inline: the search calls it at every node, and a spec without a state skips it. */
+static inline void eval_inc_child(EvalInc *child, const EvalInc *parent, const Position *before,
+                                  const Position *after, const Weights *w)
+{
+    if (w->spec->inc_update) {
+        *child = *parent;
+        w->spec->inc_update(child, before, after, w);
+    }
+}
 /* evaluate(pos, w), read from inc, pos's state under w's spec. */
 int evaluate_inc(const EvalInc *inc, const Position *pos, const Weights *w);
 
