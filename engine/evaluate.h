@@ -65,12 +65,14 @@ int evaluate(const Position *pos, const Weights *w);
 int evaluate_generic(const Position *pos, const Weights *w);
 
 /* Incremental evaluation: what a spec keeps from node to node so that evaluating a
- * position does not read the whole board again: the readings of the pattern windows (each
- * a sum of digit * 3^k over its squares, so a man arriving or leaving adds or subtracts one
- * number a window: a few squares change a move, not the 70 or 32 windows), and sums of the
- * weights of terms that are a man's square alone (a piece-square table).  The layout of
- * slot is the spec's own.  A value of a few hundred bytes: the search keeps one per ply and
- * copies the parent's before the update (copy-make). */
+ * position does not read the whole board again (Turkish, turkish_eval.c and
+ * turkish_patterns.c): the readings of the pattern windows (each a sum of digit * 3^k over
+ * its squares, so a man arriving or leaving adds or subtracts one number a window: a few
+ * squares change a move, not the 70 windows), and sums of the weights of terms that are a
+ * man's square alone (a piece-square table).  The layout of slot is the spec's own.  A
+ * value of a few hundred bytes: the search keeps one per ply and copies the parent's
+ * before the update (copy-make).  A spec without one (International) is read from scratch
+ * by evaluate_inc. */
 #define EVAL_INC_SLOTS 112
 typedef struct EvalInc {
     int64_t sum[2]; /* MG and EG weight sums of the square terms, White's minus Black's */
