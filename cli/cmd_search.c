@@ -407,6 +407,7 @@ static int run_bench(int argc, char **argv)
 {
     static const struct option longopts[] = {
         { "depth", required_argument, 0, OPT_DEPTH },
+        { "weights", required_argument, 0, OPT_WEIGHTS },
         { "variant", required_argument, 0, OPT_VARIANT },
         { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
@@ -519,13 +520,17 @@ const Command cmd_analyze = {
 #define TEXT_OF(x) TEXT_OF_(x) /* a number macro as a string literal, for the help text */
 const Command cmd_bench = {
     "bench", "search a fixed set of positions; the node count is the search's signature",
-    "usage: dama bench [--variant NAME] [--depth D]\n"
+    "usage: dama bench [--variant NAME] [--depth D] [--weights NAME]\n"
     "\n"
     "Searches a fixed set of openings, middlegames and endgames with kings of the\n"
     "variant (-v, --variant turkish|international, short tr|intl; default turkish)\n"
     "to depth D (default " TEXT_OF(BENCH_DEPTH) "), each with a fresh " TEXT_OF(BENCH_HASH_MB) " MB hash table, and\n"
     "prints last: bench N nodes X nps.  N changes only when the search or evaluation\n"
-    "changes; at depth " TEXT_OF(BENCH_SIGNATURE_DEPTH) " it is the signature stored with every run\n"
-    "('bench depth " TEXT_OF(BENCH_SIGNATURE_DEPTH) ": N').\n",
+    "changes; at depth " TEXT_OF(BENCH_SIGNATURE_DEPTH) " with the default weights it is the signature stored\n"
+    "with every run ('bench depth " TEXT_OF(BENCH_SIGNATURE_DEPTH) ": N').\n"
+    "\n"
+    "  --weights NAME   'default' (hand-set, the default), 'best' (the shipped\n"
+    "                   pattern weights: what analyze and hub play with), 'material'\n"
+    "                   or a file\n",
     run_bench,
 };

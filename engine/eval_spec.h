@@ -27,6 +27,7 @@
 #define EVAL_MAX_PATTERN_TERMS 256
 
 struct Weights;
+struct EvalInc;
 
 typedef struct EvalSpec {
     const char *variant;              /* name of the variant the weights are for: "turkish" */
@@ -54,6 +55,16 @@ typedef struct EvalSpec {
     /* Optional fast path for evaluate (evaluate.h): must equal eval_dot(eval_extract(pos))
      * on every position (tests check it); NULL = the generic loop. */
     int (*evaluate)(const Position *pos, const struct Weights *w);
+
+    /* Optional incremental evaluation (evaluate.h, EvalInc): all three or none.  inc_init
+     * reads pos from scratch; inc_update brings a copy of the state of `before` to the
+     * position `after` a move reached from it; inc_evaluate must equal evaluate(pos) for
+     * the state of pos (tests and the search's check_eval hold them equal).  The state may
+     * hold sums of weights: it is the state of one weight vector. */
+    void (*inc_init)(struct EvalInc *inc, const Position *pos, const struct Weights *w);
+    void (*inc_update)(struct EvalInc *inc, const Position *before, const Position *after,
+                       const struct Weights *w);
+    int (*inc_evaluate)(const struct EvalInc *inc, const Position *pos, const struct Weights *w);
 } EvalSpec;
 
 /* Features (linear and pattern states) and weights of a spec. */

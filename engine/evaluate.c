@@ -103,3 +103,14 @@ int evaluate(const Position *pos, const Weights *w)
 {
     return w->spec->evaluate ? w->spec->evaluate(pos, w) : evaluate_generic(pos, w);
 }
+
+void eval_inc_init(EvalInc *inc, const Position *pos, const Weights *w)
+{
+    if (w->spec->inc_init)
+        w->spec->inc_init(inc, pos, w);
+}
+
+int evaluate_inc(const EvalInc *inc, const Position *pos, const Weights *w)
+{
+    return w->spec->inc_evaluate ? w->spec->inc_evaluate(inc, pos, w) : evaluate(pos, w);
+}

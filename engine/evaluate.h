@@ -64,6 +64,39 @@ int evaluate(const Position *pos, const Weights *w);
 /* evaluate without the spec's fast path: the reference the fast paths are tested against. */
 int evaluate_generic(const Position *pos, const Weights *w);
 
+/* Incremental evaluation: what a spec keeps from node to node so that evaluating a
+ * position does not read the whole board again (Turkish, turkish_eval.c and
+ * turkish_patterns.c): the readings of the pattern windows (each a sum of digit * 3^k over
+ * its squares, so a man arriving or leaving adds or subtracts one number a window: a few
+ * squares change a move, not the 70 windows), and sums of the weights of terms that are a
+ * man's square alone (a piece-square table).  The layout of slot is the spec's own.  A
+ * value of a few hundred bytes: the search keeps one per ply and copies the parent's
+ * before the update (copy-make).  A spec without one (International) is read from scratch
+ * by evaluate_inc. */
+#define EVAL_INC_SLOTS 112
+typedef struct EvalInc {
+    int64_t sum[2]; /* MG and EG weight sums of the square terms, White's minus Black's */
+    union {
+        uint16_t u16[EVAL_INC_SLOTS];
+        uint64_t u64[EVAL_INC_SLOTS / 4];
+    } slot;
+} EvalInc;
+
+/* The state of pos read from scratch (nothing to do for a spec without inc_init). */
+void eval_inc_init(EvalInc *inc, const Position *pos, const Weights *w);
+/* child = the state of `after`, reached by one move from `before`, whose state is parent.
+ * Inline: the search calls it at every node, and a spec without a state skips it. */
+static inline void eval_inc_child(EvalInc *child, const EvalInc *parent, const Position *before,
+                                  const Position *after, const Weights *w)
+{
+    if (w->spec->inc_update) {
+        *child = *parent;
+        w->spec->inc_update(child, before, after, w);
+    }
+}
+/* evaluate(pos, w), read from inc, pos's state under w's spec. */
+int evaluate_inc(const EvalInc *inc, const Position *pos, const Weights *w);
+
 /* The scaling evaluate applies to a 64-bit sum: divided by scale rounding half away from
  * zero, clamped to +-EVAL_LIMIT (for the specs' fast paths). */
 int eval_scale_score(int64_t sum, int64_t scale);

@@ -51,7 +51,8 @@ Searcher *searcher_new(const Variant *v, const Rules *rules, const Weights *w, s
         entries *= 2;
     s->tt = calloc(entries, sizeof(TTEntry));
     s->ply_moves = calloc(MAX_PLY, sizeof(PlyMoves));
-    if (!s->tt || !s->ply_moves) {
+    s->eval_inc = calloc(MAX_PLY, sizeof(EvalInc));
+    if (!s->tt || !s->ply_moves || !s->eval_inc) {
         searcher_free(s);
         return NULL;
     }
@@ -67,6 +68,7 @@ void searcher_free(Searcher *s)
     if (s) {
         free(s->tt);
         free(s->ply_moves);
+        free(s->eval_inc);
         free(s);
     }
 }
@@ -99,10 +101,11 @@ static int score_from_tt(int score, int ply)
     return score > SCORE_WIN_BOUND ? score - ply : score < -SCORE_WIN_BOUND ? score + ply : score;
 }
 
-/* The static evaluation at a leaf, with the self-play noise if any. */
-static int leaf_eval(const Searcher *s, const Position *pos, uint64_t key)
+/* The static evaluation at a leaf (from the incremental state of its ply), with the
+ * self-play noise if any. */
+static int leaf_eval(const Searcher *s, const Position *pos, int ply, uint64_t key)
 {
-    int score = evaluate(pos, s->weights);
+    int score = evaluate_inc(&s->eval_inc[ply], pos, s->weights);
     if (s->noise > 0) {
         uint64_t h = (key ^ s->noise_seed) * 0x9E3779B97F4A7C15ULL;
         h ^= h >> 29;
@@ -201,6 +204,10 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
         return 0;
     }
     s->nodes++;
+    if (s->check_eval) {
+        s->eval_checks++;
+        s->eval_mismatches += evaluate_inc(&s->eval_inc[ply], pos, s->weights) != evaluate(pos, s->weights);
+    }
 
     /* Step 2. The end of the game, decided as in play (game_end): no legal move, one piece
      * each, repetition, no progress.  Not at the root, which is asked for a move.  A pending
@@ -217,7 +224,7 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
 
     /* Step 3. Horizon: a quiet position is evaluated; a pending capture is searched on. */
     if ((depth <= 0 && !capture) || ply >= MAX_PLY - 1)
-        return leaf_eval(s, pos, key);
+        return leaf_eval(s, pos, ply, key);
 
     /* Step 4. Transposition table. */
     TTEntry *tte = &s->tt[key & s->tt_mask];
@@ -257,6 +264,7 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
         s->keys[s->game_keys + ply + 1] = child_key;
         int child_since = move_irreversible(v, pos, m) ? 0 : since_irreversible + 1;
         v->make(&child, m);
+        eval_inc_child(&s->eval_inc[ply + 1], &s->eval_inc[ply], pos, &child, s->weights);
         int child_endgame = v->endgame_class && v->endgame_class(&child) == endgame_class ? endgame_plies + 1 : 0;
 
         int score;
@@ -336,6 +344,7 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
     s->game_keys = keep;
     s->keys[keep] = position_key(pos);
     memset(s->killers, 0, sizeof s->killers);
+    eval_inc_init(&s->eval_inc[0], pos, s->weights);
 
     MoveList list;
     s->variant->generate(pos, &s->rules, &list);

@@ -6,6 +6,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+#include "evaluate.h"
 #include "types.h"
 #include "weights.h"
 
@@ -85,6 +86,14 @@ typedef struct Searcher {
      * given alone): the tree goes on counting the 16- and 5-move draws of International. */
     int root_endgame_plies;
     PlyMoves *ply_moves;         /* MAX_PLY move lists and ordering keys, off the stack */
+    /* The incremental evaluation state of the position at each ply of the path: the root's
+     * read from scratch, every child's from its parent's and the move (evaluate.h). */
+    EvalInc *eval_inc;
+    /* A check for tests and debugging (as an engine asserts its board after every move):
+     * when set, every node compares its incremental evaluation with evaluate() from
+     * scratch, counting the comparisons and the differences (which must stay 0). */
+    bool check_eval;
+    uint64_t eval_checks, eval_mismatches;
     Move pv_table[MAX_PLY][MAX_PLY];
     int pv_length[MAX_PLY];
 } Searcher;

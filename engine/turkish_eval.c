@@ -1,5 +1,6 @@
 /* The features of Turkish draughts (turkish_eval_features.h) measured on a position, and
  * the EvalSpec that gives them to evaluate.c, weights.c and the tuner. */
+#include "evaluate.h"
 #include "turkish_board.h"
 #include "turkish_eval.h"
 #include "turkish_eval_features.h"
@@ -83,12 +84,14 @@ static int runaway_men(const Frame *f)
     return popcount(f->men & ~(has_piece_ahead | zone));
 }
 
-/* Adds sign * (the positional features of the side of frame f) into v. */
-static inline void add_side(const Frame *f, int sign, int32_t *v)
+/* Adds sign * (the positional features of the side of frame f) into v; the man table's
+ * only when man_table. */
+static inline void add_side(const Frame *f, int sign, bool man_table, int32_t *v)
 {
     Bitboard men = f->men, e = f->empty;
-    for (Bitboard b = men; b;) /* v has the NO_TABLE slot */
-        v[man_table_feature[pop_lsb(&b)]] += sign;
+    if (man_table)
+        for (Bitboard b = men; b;) /* v has the NO_TABLE slot */
+            v[man_table_feature[pop_lsb(&b)]] += sign;
 
     int guards = popcount(men & RANK_BB(2));
     v[FEAT_BACK_GUARD] += sign * (guards < BACK_GUARD_CAP ? guards : BACK_GUARD_CAP);
@@ -118,9 +121,9 @@ static inline void add_side(const Frame *f, int sign, int32_t *v)
     }
 }
 
-/* Feature values from the side to move into v (FEATURE_SLOTS of them); returns the phase
- * (men on the board). */
-int turkish_features(const Position *pos, int32_t *v)
+/* Feature values from the side to move into v (FEATURE_SLOTS of them), the man table's
+ * only when man_table (else 0); returns the phase (men on the board). */
+static inline int features(const Position *pos, bool man_table, int32_t *v)
 {
     for (int i = 0; i < FEATURE_SLOTS; i++)
         v[i] = 0;
@@ -132,8 +135,8 @@ int turkish_features(const Position *pos, int32_t *v)
     const Frame white = { wm, wk, bm, bk, empty };
     const Frame black = { __builtin_bswap64(bm), __builtin_bswap64(bk), __builtin_bswap64(wm),
                           __builtin_bswap64(wk), __builtin_bswap64(empty) };
-    add_side(&white, 1, v);
-    add_side(&black, -1, v);
+    add_side(&white, 1, man_table, v);
+    add_side(&black, -1, man_table, v);
 
     int nw = popcount(wm), nb = popcount(bm), kw = popcount(wk), kb = popcount(bk);
     v[FEAT_MAN] = nw - nb;
@@ -146,6 +149,66 @@ int turkish_features(const Position *pos, int32_t *v)
 
     int phase = nw + nb;
     return phase < TURKISH_PHASE_MAX ? phase : TURKISH_PHASE_MAX;
+}
+
+int turkish_features(const Position *pos, int32_t *v) { return features(pos, true, v); }
+
+/* ---- Incremental: the man table's weights summed from move to move (EvalInc.sum) ---- */
+
+/* Adds sign times the man table weights of White's men on white and Black's on black. */
+static inline void add_man_table(EvalInc *inc, Bitboard white, Bitboard black, int sign,
+                                 const Weights *w)
+{
+    for (int c = WHITE; c <= BLACK; c++)
+        for (Bitboard b = c == WHITE ? white : black; b;) {
+            int sq = pop_lsb(&b), f = man_table_feature[c == WHITE ? sq : sq ^ 56];
+            if (f != NO_TABLE) { /* Black's square in its own frame: ranks mirrored */
+                int s = c == WHITE ? sign : -sign;
+                inc->sum[0] += s * (int64_t)w->w[2 * f];
+                inc->sum[1] += s * (int64_t)w->w[2 * f + 1];
+            }
+        }
+}
+
+void turkish_inc_init(EvalInc *inc, const Position *pos, const Weights *w)
+{
+    inc->sum[0] = inc->sum[1] = 0;
+    add_man_table(inc, pos->men[WHITE], pos->men[BLACK], 1, w);
+}
+
+void turkish_inc_update(EvalInc *inc, const Position *before, const Position *after, const Weights *w)
+{
+    Bitboard wm0 = before->men[WHITE], wm1 = after->men[WHITE];
+    Bitboard bm0 = before->men[BLACK], bm1 = after->men[BLACK];
+    add_man_table(inc, wm1 & ~wm0, bm1 & ~bm0, 1, w);
+    add_man_table(inc, wm0 & ~wm1, bm0 & ~bm1, -1, w);
+}
+
+/* The man table's features are 3 .. FEAT_MAN_R7_DE: the dot product skips them. */
+_Static_assert(FEAT_MAN_R2_AH == 3, "MAN, KING_FIRST and KING_EXTRA come before the man table");
+
+int turkish_inc_score(const EvalInc *inc, const Position *pos, const Weights *w, int64_t mg, int64_t eg)
+{
+    int32_t v[FEATURE_SLOTS];
+    int phase = features(pos, false, v);
+    for (int i = 0; i < FEAT_MAN_R2_AH; i++) {
+        mg += (int64_t)v[i] * w->w[2 * i];
+        eg += (int64_t)v[i] * w->w[2 * i + 1];
+    }
+    for (int i = FEAT_MAN_R7_DE + 1; i < EVAL_NUM_FEATURES; i++) {
+        mg += (int64_t)v[i] * w->w[2 * i];
+        eg += (int64_t)v[i] * w->w[2 * i + 1];
+    }
+    /* the table's sum is White's minus Black's: the side to move's view */
+    int64_t sign = pos->side == WHITE ? 1 : -1;
+    mg += sign * inc->sum[0];
+    eg += sign * inc->sum[1];
+    return eval_scale_score(phase * mg + (TURKISH_PHASE_MAX - phase) * eg, TURKISH_PHASE_MAX);
+}
+
+static int turkish_inc_evaluate(const EvalInc *inc, const Position *pos, const Weights *w)
+{
+    return turkish_inc_score(inc, pos, w, 0, 0);
 }
 
 const char *const turkish_weight_names[2 * EVAL_NUM_FEATURES] = {
@@ -176,4 +239,9 @@ _Static_assert(FEAT_MAN == 0, "feature 0 is the man, the unit of the scores");
 _Static_assert(EVAL_NUM_FEATURES == TURKISH_NFEATURES, "turkish_eval.h says how many features");
 _Static_assert(FEATURE_SLOTS <= EVAL_MAX_FEATURES + 1, "turkish_features writes one spare slot");
 
-const EvalSpec turkish_eval_spec = { TURKISH_LINEAR_EVAL_FIELDS };
+const EvalSpec turkish_eval_spec = {
+    TURKISH_LINEAR_EVAL_FIELDS,
+    .inc_init = turkish_inc_init,
+    .inc_update = turkish_inc_update,
+    .inc_evaluate = turkish_inc_evaluate,
+};

@@ -17,6 +17,18 @@ extern const EvalSpec turkish_eval_spec;
  * the features function (EvalSpec.features) and its weights' names, reasons, hand-set and
  * material-only values (nfeatures = turkish_eval_spec.nfeatures). */
 int turkish_features(const Position *pos, int32_t *v);
+
+/* The incremental evaluation's linear half (evaluate.h, EvalInc): the man table's weights
+ * kept in EvalInc.sum from move to move.  turkish_inc_score is the score of pos from that
+ * state and the sums mg, eg of the pattern weights (0 for the linear evaluation), as
+ * evaluate gives it. */
+struct EvalInc;
+struct Weights;
+void turkish_inc_init(struct EvalInc *inc, const Position *pos, const struct Weights *w);
+void turkish_inc_update(struct EvalInc *inc, const Position *before, const Position *after,
+                        const struct Weights *w);
+int turkish_inc_score(const struct EvalInc *inc, const Position *pos, const struct Weights *w,
+                      int64_t mg, int64_t eg);
 extern const char *const turkish_weight_names[];
 extern const char *const turkish_feature_why[];
 extern const int32_t turkish_default_values[];

@@ -1,6 +1,8 @@
 /* The Turkish pattern evaluation (turkish_patterns.h): the windows read square by square
  * for eval_extract and the tuner (patterns), and the same sum read with a 256-entry table
  * of 4-square segments for the search (pattern_evaluate); the tests hold the two equal. */
+#include <string.h>
+
 #include "bitboard.h"
 #include "evaluate.h"
 #include "turkish_eval.h"
@@ -118,24 +120,167 @@ static inline void add_view(const View *v, const int32_t *tables, int64_t *mg, i
     *eg += sum_eg;
 }
 
-static int pattern_evaluate(const Position *pos, const Weights *w)
+/* The score of pos from the pattern sums of its windows (the side to move's minus the
+ * opponent's) plus its linear features. */
+static inline int score_with_patterns(const Position *pos, const Weights *w, int64_t mg, int64_t eg)
 {
     int32_t v[EVAL_MAX_FEATURES + 1];
     int phase = turkish_features(pos, v);
-    int64_t mg = 0, eg = 0;
     for (int i = 0; i < TURKISH_NFEATURES; i++) {
         mg += (int64_t)v[i] * w->w[2 * i];
         eg += (int64_t)v[i] * w->w[2 * i + 1];
     }
+    return eval_scale_score(phase * mg + (TURKISH_PHASE_MAX - phase) * eg, TURKISH_PHASE_MAX);
+}
+
+static int pattern_evaluate(const Position *pos, const Weights *w)
+{
     View views[2];
     side_views(pos, views);
     const int32_t *tables = w->w + 2 * TURKISH_NFEATURES;
-    int64_t opp_mg = 0, opp_eg = 0;
+    int64_t mg = 0, eg = 0, opp_mg = 0, opp_eg = 0;
     add_view(&views[0], tables, &mg, &eg);
     add_view(&views[1], tables, &opp_mg, &opp_eg);
-    mg -= opp_mg;
-    eg -= opp_eg;
-    return eval_scale_score(phase * mg + (TURKISH_PHASE_MAX - phase) * eg, TURKISH_PHASE_MAX);
+    return score_with_patterns(pos, w, mg - opp_mg, eg - opp_eg);
+}
+
+/* ---- Incremental: the windows' readings kept from move to move ----
+ *
+ * EvalInc.slot.u16 holds one block of VIEW_SLOTS readings per view: White's (own = White's
+ * men) first, then Black's (ranks mirrored, own = Black's men).  In a block, window (pair,
+ * offset) is at PAIR_SLOT + 5 pair + offset, read as the table reads it (directly for
+ * offsets 0..2, reversed for 3 and 4), and the reversed reading of the middle window (pair,
+ * 2) at MIDDLE_SLOT + pair: its state is the smaller of the two.  A man on rank r of a view
+ * lies in the windows of pairs r - 1 and r: ten consecutive slots from 5 r, and two middle
+ * ones from MIDDLE_SLOT - 1 + r.  The slots of "pair -1" (0..4, MIDDLE_SLOT - 1) and "pair 7"
+ * (40..44, MIDDLE_SLOT + 7) are padding that a man on rank 0 or 7 writes and nobody reads. */
+#define PAIR_SLOT 5
+#define MIDDLE_SLOT 46
+#define VIEW_SLOTS 54
+_Static_assert(PAIR_SLOT + 5 * (TURKISH_PATTERN_PAIRS + 1) <= MIDDLE_SLOT - 1,
+               "the pair slots and their padding come before the middle ones");
+_Static_assert(MIDDLE_SLOT + TURKISH_PATTERN_PAIRS + 1 == VIEW_SLOTS && 2 * VIEW_SLOTS <= EVAL_INC_SLOTS,
+               "both views fit an EvalInc");
+
+/* 3^e for e = 0..7, as a constant expression. */
+#define POW3(e) (((e) & 1 ? 3 : 1) * ((e) & 2 ? 9 : 1) * ((e) & 4 ? 81 : 1))
+/* What a man (digit 1) on file f adds to the reading of the window (pair, offset) when it
+ * stands dr ranks above the pair's lower rank. */
+#define UNIT(f, dr, offset, reversed)                                                       \
+    ((f) - (offset) >= 0 && (f) - (offset) < TURKISH_PATTERN_FILES                          \
+         ? POW3(4 * (dr) + ((reversed) ? 3 - ((f) - (offset)) : (f) - (offset)))            \
+         : 0)
+/* A man on file f, as 16-bit lanes of 64-bit words: the ten pair slots from 5 r (pair
+ * r - 1, dr 1; then pair r, dr 0) in words 0..2 (lanes 10 and 11 zero), the two middle
+ * slots from MIDDLE_SLOT - 1 + r in word 3.  A word adds to four slots at once: the slots'
+ * true values stay in 0..6560 (padding too: it reads windows off the board), so as
+ * integers the sum of the lanes is the lanes of the sum, and arithmetic mod 2^64 is exact
+ * whatever the sign and order of the changes. */
+#define LANES(a, b, c, d) ((uint64_t)(a) | (uint64_t)(b) << 16 | (uint64_t)(c) << 32 | (uint64_t)(d) << 48)
+#define SQUARE_UNITS(f)                                                                     \
+    { LANES(UNIT(f, 1, 0, 0), UNIT(f, 1, 1, 0), UNIT(f, 1, 2, 0), UNIT(f, 1, 3, 1)),         \
+      LANES(UNIT(f, 1, 4, 1), UNIT(f, 0, 0, 0), UNIT(f, 0, 1, 0), UNIT(f, 0, 2, 0)),         \
+      LANES(UNIT(f, 0, 3, 1), UNIT(f, 0, 4, 1), 0, 0),                                       \
+      LANES(UNIT(f, 1, 2, 1), UNIT(f, 0, 2, 1), 0, 0) }
+static const uint64_t square_units[8][4] = {
+    SQUARE_UNITS(0), SQUARE_UNITS(1), SQUARE_UNITS(2), SQUARE_UNITS(3),
+    SQUARE_UNITS(4), SQUARE_UNITS(5), SQUARE_UNITS(6), SQUARE_UNITS(7),
+};
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "16-bit lane j of a word is slot j");
+_Static_assert(VIEW_SLOTS + MIDDLE_SLOT - 1 + (TURKISH_PATTERN_PAIRS + 1) + 4 <= EVAL_INC_SLOTS,
+               "the last middle word (rank 7 of Black's view) stays in the EvalInc");
+
+static void pattern_inc_init(EvalInc *inc, const Position *pos, const Weights *w)
+{
+    turkish_inc_init(inc, pos, w);
+    View views[2];
+    side_views(pos, views);
+    for (int side = WHITE; side <= BLACK; side++) {
+        /* views[0] is the side to move's */
+        const View *v = &views[side != pos->side];
+        uint16_t *slots = inc->slot.u16 + VIEW_SLOTS * side;
+        for (int k = 0; k < VIEW_SLOTS; k++)
+            slots[k] = 0;
+        for (int pair = 0; pair < TURKISH_PATTERN_PAIRS; pair++) {
+            for (int offset = 0; offset < TURKISH_PATTERN_OFFSETS; offset++)
+                slots[PAIR_SLOT + 5 * pair + offset] = (uint16_t)window_reading(v, pair, offset, offset > 2);
+            slots[MIDDLE_SLOT + pair] = (uint16_t)window_reading(v, pair, 2, true);
+        }
+    }
+}
+
+/* Adds the word x times factor to the four slots at p (unaligned). */
+static inline void add_word(uint16_t *p, uint64_t x, uint64_t factor)
+{
+    uint64_t word;
+    memcpy(&word, p, sizeof word);
+    word += factor * x;
+    memcpy(p, &word, sizeof word);
+}
+
+/* Adds digit times a man on square sq of a view (digit negated, mod 2^64, for a man that
+ * leaves). */
+static inline void add_man(uint16_t *slots, int sq, uint64_t digit)
+{
+    const uint64_t *units = square_units[square_file(sq)];
+    uint16_t *pairs = slots + 5 * square_rank(sq);
+    add_word(pairs, units[0], digit);
+    add_word(pairs + 4, units[1], digit);
+    add_word(pairs + 8, units[2], digit);
+    add_word(slots + MIDDLE_SLOT - 1 + square_rank(sq), units[3], digit);
+}
+
+/* A man of colour arrives on (sign 1) or leaves (sign -1) each square of men. */
+static inline void change_men(uint16_t *slots, Bitboard men, int colour, int sign)
+{
+    uint64_t in_white = (uint64_t)(int64_t)(sign * (colour == WHITE ? 1 : 2));
+    uint64_t in_black = (uint64_t)(int64_t)(sign * (colour == BLACK ? 1 : 2));
+    for (Bitboard b = men; b;) {
+        int sq = pop_lsb(&b);
+        add_man(slots, sq, in_white);
+        add_man(slots + VIEW_SLOTS, sq ^ 56, in_black); /* Black's view: ranks mirrored */
+    }
+}
+
+static void pattern_inc_update(EvalInc *inc, const Position *before, const Position *after, const Weights *w)
+{
+    if (before->men[WHITE] == after->men[WHITE] && before->men[BLACK] == after->men[BLACK])
+        return; /* a king's move that took no man */
+    turkish_inc_update(inc, before, after, w);
+    for (int c = WHITE; c <= BLACK; c++) {
+        change_men(inc->slot.u16, after->men[c] & ~before->men[c], c, 1);
+        change_men(inc->slot.u16, before->men[c] & ~after->men[c], c, -1);
+    }
+}
+
+/* Adds the weights of the 35 windows of one view's slots into *mg and *eg (add_view's sums). */
+static inline void add_slots(const uint16_t *slots, const int32_t *tables, int64_t *mg, int64_t *eg)
+{
+    int64_t sum_mg = 0, sum_eg = 0;
+#pragma GCC unroll 7
+    for (int pair = 0; pair < TURKISH_PATTERN_PAIRS; pair++) {
+        const int32_t *t = tables + 2 * TURKISH_PATTERN_STATES * TURKISH_PATTERN_CLASSES * pair;
+        const int32_t *outer = t, *inner = t + 2 * TURKISH_PATTERN_STATES,
+                      *middle = t + 4 * TURKISH_PATTERN_STATES;
+        const uint16_t *r = slots + PAIR_SLOT + 5 * pair;
+        /* size_t states: the weight's address is one scaled index from the table's */
+        size_t s0 = r[0], s1 = r[1], d2 = r[2], s3 = r[3], s4 = r[4], r2 = slots[MIDDLE_SLOT + pair];
+        size_t s2 = d2 < r2 ? d2 : r2;
+        sum_mg += (int64_t)outer[2 * s0] + outer[2 * s4] + inner[2 * s1] + inner[2 * s3] + middle[2 * s2];
+        sum_eg += (int64_t)outer[2 * s0 + 1] + outer[2 * s4 + 1] + inner[2 * s1 + 1] + inner[2 * s3 + 1]
+                + middle[2 * s2 + 1];
+    }
+    *mg += sum_mg;
+    *eg += sum_eg;
+}
+
+static int pattern_inc_evaluate(const EvalInc *inc, const Position *pos, const Weights *w)
+{
+    const int32_t *tables = w->w + 2 * TURKISH_NFEATURES;
+    int64_t mg = 0, eg = 0, opp_mg = 0, opp_eg = 0;
+    add_slots(inc->slot.u16 + VIEW_SLOTS * pos->side, tables, &mg, &eg);
+    add_slots(inc->slot.u16 + VIEW_SLOTS * !pos->side, tables, &opp_mg, &opp_eg);
+    return turkish_inc_score(inc, pos, w, mg - opp_mg, eg - opp_eg);
 }
 
 _Static_assert(TURKISH_PATTERN_WINDOWS * 2 <= EVAL_MAX_PATTERN_TERMS, "both views fit");
@@ -150,4 +295,7 @@ const EvalSpec turkish_pattern_eval_spec = {
     .feature_set_version = FEATURE_SET_VERSION,
     .patterns = turkish_patterns,
     .evaluate = pattern_evaluate,
+    .inc_init = pattern_inc_init,
+    .inc_update = pattern_inc_update,
+    .inc_evaluate = pattern_inc_evaluate,
 };

@@ -8,5 +8,9 @@
 #define PINNED_SIGNATURE "bench depth 6: 130476"
 /* International's own bench set and evaluation (engine/international.c) */
 #define PINNED_SIGNATURE_INTERNATIONAL "bench depth 6: 65083"
+/* The same bench with the shipped pattern weights (`dama bench --weights best`): what the
+ * commands that play search with, so a change of the pattern evaluation's value shows. */
+#define PINNED_SIGNATURE_BEST "bench depth 6: 98898"
+#define PINNED_SIGNATURE_INTERNATIONAL_BEST "bench depth 6: 46386"
 
 #endif

@@ -17,6 +17,7 @@
 #include "international_patterns.h"
 #include "position.h"
 #include "random_pieces.h"
+#include "eval_inc_walk.h"
 #include "variant.h"
 #include "weights.h"
 
@@ -268,6 +269,25 @@ static void test_zero_patterns_are_linear(void **state)
     weights_free(&linear);
 }
 
+/* The search's incremental evaluation (evaluate_inc on an EvalInc carried from move to
+ * move) gives evaluate()'s value after every legal move along random games: quiet moves,
+ * captures of men and kings, crowning, kings.  (International reads its windows from
+ * scratch today; this holds any incremental state it gets.) */
+static void test_incremental_along_games(void **state)
+{
+    (void)state;
+    uint64_t rng = seed ^ 0x94D049BB133111EBULL;
+    Weights w = { 0 };
+    pattern_weights(&w, NULL);
+    eval_inc_random_patterns(&w, &rng, 1000);
+    long mismatches;
+    long checked = eval_inc_walk(V, &w, rng, 20, GAME_PLIES, &mismatches);
+    printf("# %ld children checked\n", checked);
+    assert_true(checked >= 10000);
+    assert_int_equal(mismatches, 0);
+    weights_free(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -278,6 +298,7 @@ int main(void)
         cmocka_unit_test(test_evaluate_paths),
         cmocka_unit_test(test_extreme_weights),
         cmocka_unit_test(test_zero_patterns_are_linear),
+        cmocka_unit_test(test_incremental_along_games),
     };
     return cmocka_run_group_tests(tests, setup_games, NULL);
 }

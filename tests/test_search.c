@@ -33,6 +33,8 @@
 #include "turkish_eval.h"
 #include "variant.h"
 #include "weights.h"
+#include "shipped_weights.h"
+#include "eval_inc_walk.h"
 
 #define TACTICS_FILE "data/positions/turkish-tactics.txt"
 #define TT_MB 16
@@ -833,6 +835,75 @@ static void test_bench_signature_pinned(void **state)
     assert_int_equal(nodes, PINNED_DEFAULT_BENCH_NODES);
 }
 
+/* `dama bench --weights best`: the shipped pattern evaluation has its own pinned count in
+ * both games (the search the commands that play use). */
+static void test_bench_signature_best_pinned(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *variant, *signature;
+    } cases[] = { { "turkish", PINNED_SIGNATURE_BEST }, { "international", PINNED_SIGNATURE_INTERNATIONAL_BEST } };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[8192], want[64];
+        assert_int_equal(test_dama_run(out, sizeof out, "bench -v %s --weights best --depth %d", cases[i].variant,
+                                       BENCH_SIGNATURE_DEPTH), 0);
+        snprintf(want, sizeof want, "bench %s nodes ", strchr(cases[i].signature, ':') + 2);
+        assert_non_null(strstr(out, want));
+    }
+}
+
+/* The shipped best weights of v (the pattern evaluation the commands that play use). */
+static void best_weights(const Variant *v, Weights *w)
+{
+    const unsigned char *data;
+    size_t len;
+    char err[256];
+    assert_true(shipped_weights(v->name, &data, &len));
+    if (!weights_parse_variant(w, v, (const char *)data, len, "best", err, sizeof err))
+        fail_msg("%s", err);
+    assert_true(eval_spec_is_pattern(w->spec));
+}
+
+/* At every node of real search trees (the bench positions of both games; the hand-set
+ * weights, the shipped pattern weights and random pattern weights) the incremental
+ * evaluation the search carries from ply to ply equals evaluate() from scratch: the
+ * search's check_eval compares them. */
+static void test_search_incremental_eval_checked(void **state)
+{
+    (void)state;
+    const Variant *variants[] = { &turkish_variant, &international_variant };
+    uint64_t rng = 0x853C49E6748FEA9BULL;
+    for (size_t k = 0; k < sizeof variants / sizeof variants[0]; k++) {
+        const Variant *v = variants[k];
+        Rules rules = rules_default(v);
+        for (int kind = 0; kind < 3; kind++) { /* hand-set, best, best with random patterns */
+            WEIGHTS_SCOPED w = { 0 };
+            if (kind == 0)
+                assert_true(weights_default(&w, v->eval));
+            else
+                best_weights(v, &w);
+            if (kind == 2)
+                eval_inc_random_patterns(&w, &rng, 1000);
+            Searcher *s = searcher_new(v, &rules, &w, TT_MB);
+            assert_non_null(s);
+            s->check_eval = true;
+            uint64_t nodes = 0;
+            for (int i = 0; i < v->bench_count; i++) {
+                Position pos;
+                char err[256];
+                assert_true(position_from_fen(&pos, v, v->bench_fens[i], err, sizeof err));
+                searcher_clear(s);
+                SearchLimits limits = { .depth = test_sanitized() ? 3 : 5 };
+                nodes += search(s, &pos, NULL, 0, &limits, NULL, NULL).nodes;
+            }
+            assert_true(nodes > 1000);
+            assert_int_equal(s->eval_checks, nodes);
+            assert_int_equal(s->eval_mismatches, 0);
+            searcher_free(s);
+        }
+    }
+}
+
 static void count_search(void *ctx, int index, const Position *pos, const SearchInfo *info)
 {
     (void)index, (void)pos, (void)info;
@@ -946,6 +1017,8 @@ int main(void)
         cmocka_unit_test(test_no_move_before_repetition),
         cmocka_unit_test(test_international_endgame_count_in_tree),
         cmocka_unit_test(test_bench_signature_pinned),
+        cmocka_unit_test(test_bench_signature_best_pinned),
+        cmocka_unit_test(test_search_incremental_eval_checked),
         cmocka_unit_test(test_bench_bad_position_is_fatal),
         cmocka_unit_test(test_analyze_finished_game),
         cmocka_unit_test(test_many_moves_all_listed),

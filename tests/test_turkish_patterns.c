@@ -17,6 +17,7 @@
 #include "turkish_patterns.h"
 #include "variant.h"
 #include "random_pieces.h"
+#include "eval_inc_walk.h"
 
 #define V (&turkish_variant)
 #define SPEC (&turkish_pattern_eval_spec)
@@ -265,6 +266,29 @@ static void test_spec_shape(void **state)
     }
 }
 
+/* The incremental state (EvalInc: the windows' readings updated by the squares a move
+ * changes) gives evaluate()'s value after every legal move along random games: quiet moves,
+ * captures, crowning, kings. */
+static void test_incremental_along_games(void **state)
+{
+    (void)state;
+    uint64_t rng = seed();
+    WEIGHTS_SCOPED w = { 0 };
+    random_weights(&rng, &w);
+    eval_inc_random_patterns(&w, &rng, 1000);
+    long mismatches;
+    long checked = eval_inc_walk(V, &w, rng, 20, GAME_PLIES, &mismatches);
+    printf("# %ld children checked\n", checked);
+    assert_true(checked >= 10000);
+    assert_int_equal(mismatches, 0);
+    /* the linear evaluation's own (the man table's sums) */
+    WEIGHTS_SCOPED lin = { 0 };
+    assert_true(weights_convert(&lin, &turkish_eval_spec, &w));
+    checked = eval_inc_walk(V, &lin, rng ^ 1, 20, GAME_PLIES, &mismatches);
+    assert_true(checked >= 10000);
+    assert_int_equal(mismatches, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -273,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_hand_made_windows),
         cmocka_unit_test(test_random_games),
         cmocka_unit_test(test_extreme_weights),
+        cmocka_unit_test(test_incremental_along_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
