@@ -106,9 +106,8 @@ static void dense_gradient(const Dataset *ds, const size_t *order, size_t n, con
     memset(grad, 0, (size_t)ds->num_weights * sizeof *grad);
     for (size_t k = 0; k < n; k++) {
         const DatasetPosition *p = &ds->pos[order ? order[k] : k];
-        EvalFeatureTerm f[MAXT * 2];
-        for (int j = 0; j < p->count; j++)
-            f[j] = (EvalFeatureTerm){ (int32_t)ds->feature[p->offset + j], ds->value[p->offset + j] };
+        EvalFeatureTerm f[EVAL_MAX_FEATURE_TERMS];
+        dataset_terms(ds, order ? order[k] : k, f);
         double prob = texel_sigmoid(K, model_eval(f, p->count, p->phase, ds->phase_max, w));
         double g = 2 * (prob - p->label) * prob * (1 - prob) * K / (double)n;
         for (int j = 0; j < p->count; j++) {
@@ -134,8 +133,16 @@ static void test_dataset_add(void **state)
     assert_int_equal(ds->npos, 1);
     assert_int_equal(ds->pos[0].count, 3); /* the 0 value is dropped */
     assert_int_equal(ds->pos[0].phase, 1);
-    assert_int_equal(ds->feature[1], 2);
-    assert_int_equal(ds->value[1], -1);
+    EvalFeatureTerm got[EVAL_MAX_FEATURE_TERMS];
+    assert_int_equal(dataset_terms(ds, 0, got), 3);
+    assert_int_equal(got[0].feature, 0);
+    assert_int_equal(got[0].value, 2);
+    assert_int_equal(got[1].feature, 2);
+    assert_int_equal(got[1].value, -1);
+    assert_int_equal(got[2].feature, 3);
+    assert_int_equal(got[2].value, 5);
+    /* Packed: 0 +2 in one byte, 2 -1 in one, 3 +5 in two (the value follows). */
+    assert_int_equal(ds->nbytes, 4);
     assert_true(dataset_add(ds, 8, 0.5f, 0, NULL, 0)); /* no terms: eval 0 */
 
     const EvalFeatureTerm bad[1] = { { 4, 1 } }, neg[1] = { { -1, 1 } }, big[1] = { { 1, 32768 } },
@@ -152,19 +159,30 @@ static void test_dataset_add(void **state)
     assert_int_equal(ds->npos, 2);
     assert_int_equal(ds->nterms, 3);
     assert_true(dataset_add(ds, 9, 0.5f, 2, small, 1)); /* int16's own minimum fits */
-    assert_int_equal(ds->value[3], -32768);
+    assert_int_equal(dataset_terms(ds, 2, got), 1);
+    assert_int_equal(got[0].value, -32768);
+    assert_int_equal(got[0].feature, 1);
+    /* Features in any order, repeated, and the extremes of the values, come back as given. */
+    const EvalFeatureTerm mixed[6] = { { 3, 1 }, { 0, -2 }, { 3, 32767 }, { 1, -1 }, { 0, 2 }, { 2, -32768 } };
+    assert_true(dataset_add(ds, 10, 0.5f, 2, mixed, 6));
+    assert_int_equal(dataset_terms(ds, 3, got), 6);
+    for (int j = 0; j < 6; j++) {
+        assert_int_equal(got[j].feature, mixed[j].feature);
+        assert_int_equal(got[j].value, mixed[j].value);
+    }
 
     /* Grows past its first block without losing anything. */
     for (int i = 0; i < 5000; i++)
         assert_true(dataset_add(ds, 100 + i, 0.0f, 2, f, 4));
-    assert_int_equal(ds->npos, 5003);
-    assert_int_equal(ds->nterms, 4 + 3 * 5000);
-    assert_int_equal(ds->pos[5002].offset, 4 + 3 * 4999);
-    assert_int_equal(ds->value[4 + 3 * 4999 + 2], 5);
-    assert_int_equal(ds->feature[4 + 3 * 4999 + 2], 3);
-    /* 24 bytes a position record and 6 a term (4 the feature, 2 the value), capacity counted. */
-    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->pos_cap * 24 + ds->terms_cap * 6);
-    assert_true(ds->pos_cap >= ds->npos && ds->terms_cap >= ds->nterms);
+    assert_int_equal(ds->npos, 5004);
+    assert_int_equal(ds->nterms, 4 + 6 + 3 * 5000);
+    assert_int_equal(ds->game[5003], 100 + 4999);
+    assert_int_equal(dataset_terms(ds, 5003, got), 3);
+    assert_int_equal(got[2].value, 5);
+    assert_int_equal(got[2].feature, 3);
+    /* 16 bytes a position record, 8 its game id, and the packed bytes, capacity counted. */
+    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->pos_cap * 24 + ds->bytes_cap);
+    assert_true(ds->pos_cap >= ds->npos && ds->bytes_cap >= ds->nbytes);
     dataset_free(ds);
     dataset_free(NULL);
 }
@@ -227,17 +245,18 @@ static void test_dataset_stores_eval_features(void **state)
                 const DatasetPosition *p = &ds->pos[i];
                 assert_int_equal(p->phase, phase);
                 assert_int_equal(p->count, k);
-                assert_int_equal(p->offset, terms);
+                EvalFeatureTerm got[EVAL_MAX_FEATURE_TERMS];
+                assert_int_equal(dataset_terms(ds, (size_t)i, got), k);
                 for (int j = 0; j < k; j++) {
-                    assert_int_equal(ds->feature[p->offset + j], f[j].feature);
-                    assert_int_equal(ds->value[p->offset + j], f[j].value);
+                    assert_int_equal(got[j].feature, f[j].feature);
+                    assert_int_equal(got[j].value, f[j].value);
                 }
                 terms += (size_t)k;
                 assert_near(texel_eval(ds, (size_t)i, wd), evaluate(&pos[i], &w), 0.5 + 1e-9);
             }
             printf("%s %s: %.1f features a position on average, %.1f bytes a position\n", v->name,
                    eval_spec_is_pattern(spec) ? "pattern" : "linear", (double)ds->nterms / (double)ds->npos,
-                   (double)(24 * ds->npos + 6 * ds->nterms) / (double)ds->npos);
+                   (double)(sizeof *ds->pos * ds->npos + ds->nbytes) / (double)ds->npos);
             dataset_free(ds);
             free(wd);
         }
@@ -337,10 +356,11 @@ static void test_batch_gradient_is_sparse(void **state)
         order[k] = (size_t)(rnd(&s) % N);
     size_t expected = 0;
     for (int k = 0; k < B; k++) {
-        const DatasetPosition *p = &ds->pos[order[k]];
-        for (int j = 0; j < p->count; j++)
-            if (!in_batch[ds->feature[p->offset + j]]) {
-                in_batch[ds->feature[p->offset + j]] = 1;
+        EvalFeatureTerm f[EVAL_MAX_FEATURE_TERMS];
+        int count = dataset_terms(ds, order[k], f);
+        for (int j = 0; j < count; j++)
+            if (!in_batch[f[j].feature]) {
+                in_batch[f[j].feature] = 1;
                 expected++;
             }
     }
@@ -376,12 +396,13 @@ static void test_batch_gradient_is_sparse(void **state)
             free(listed);
         }
         /* One position: its distinct features only. */
-        const DatasetPosition *p = &ds->pos[order[0]];
+        EvalFeatureTerm f0[EVAL_MAX_FEATURE_TERMS];
+        int count0 = dataset_terms(ds, order[0], f0);
         size_t distinct = 0;
-        for (int j = 0; j < p->count; j++) {
+        for (int j = 0; j < count0; j++) {
             int seen_before = 0;
             for (int i = 0; i < j; i++)
-                seen_before |= ds->feature[p->offset + i] == ds->feature[p->offset + j];
+                seen_before |= f0[i].feature == f0[j].feature;
             distinct += !seen_before;
         }
         assert_true(texel_batch_gradient(bg, ds, order, 1, w, K, &sse, &touched, &nt, &g));
@@ -437,7 +458,7 @@ static int cmp_i64(const void *a, const void *b)
 static size_t game_ids(const Dataset *ds, int64_t *out)
 {
     for (size_t i = 0; i < ds->npos; i++)
-        out[i] = ds->pos[i].game_id;
+        out[i] = ds->game[i];
     qsort(out, ds->npos, sizeof *out, cmp_i64);
     size_t m = 0;
     for (size_t i = 0; i < ds->npos; i++)
@@ -474,12 +495,12 @@ static void test_split_by_game(void **state)
     double w[W];
     random_weights(3, w, W);
     for (size_t i = 0, k = 0; i < ds->npos; i++)
-        if (k < va->npos && ds->pos[i].game_id == va->pos[k].game_id &&
+        if (k < va->npos && ds->game[i] == va->game[k] &&
             ds->pos[i].offset == va->pos[k].offset) {
             assert_near(texel_eval(va, k, w), texel_eval(ds, i, w), 0.0);
             k++;
         }
-    assert_int_equal(dataset_bytes(va), sizeof *va + va->pos_cap * sizeof *va->pos);
+    assert_int_equal(dataset_bytes(va), sizeof *va + va->pos_cap * (sizeof *va->pos + sizeof *va->game));
     const EvalFeatureTerm one[1] = { { 0, 1 } };
     assert_false(dataset_add(va, 1, 0.5f, 0, one, 1)); /* views are read-only */
 
@@ -514,13 +535,20 @@ static void test_split_by_game(void **state)
     double eval_before[N];
     for (size_t i = 0; i < va->npos; i++)
         eval_before[i] = texel_eval(va, i, w);
-    size_t terms_bytes = ds->terms_cap * (sizeof *ds->feature + sizeof *ds->value);
+    size_t terms_bytes = ds->bytes_cap;
     dataset_release_positions(ds);
     assert_int_equal(ds->npos, 0);
     assert_int_equal(dataset_bytes(ds), sizeof *ds + terms_bytes);
     assert_int_equal(tr->npos + va->npos, N);
     for (size_t i = 0; i < va->npos; i++)
         assert_near(texel_eval(va, i, w), eval_before[i], 0.0);
+    /* The game ids go too once split: 8 bytes a position less; the view evaluates as
+     * before, and cannot be split again. */
+    dataset_release_games(va);
+    assert_int_equal(dataset_bytes(va), sizeof *va + va->pos_cap * sizeof *va->pos);
+    assert_near(texel_eval(va, 0, w), eval_before[0], 0.0);
+    assert_false(dataset_split(va, 0.5, 1, &tr2, &va2));
+    assert_null(tr2);
 
     free(a);
     free(b);

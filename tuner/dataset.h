@@ -6,10 +6,17 @@
  * feature into its MG weight 2f (coefficient value * phase) and EG weight 2f + 1
  * (coefficient value * (phase_max - phase)), so
  *     eval = sum over terms of value * (phase * w[2f] + (phase_max - phase) * w[2f + 1]) / phase_max
- * in the engine's units (hundredths of a man).  The terms of all positions live in two
- * parallel arrays (feature numbers, values: 6 bytes a term) that are only ever appended to
+ * in the engine's units (hundredths of a man).
+ *
+ * The terms of all positions are packed in one byte arena that is only ever appended to
  * (grown by doubling, or sized once with dataset_reserve); a position records where its run
- * starts.  Labels may be blended (e.g. result and search score) after they are added. */
+ * starts.  A term is one LEB128 varint (7 bits a byte, low bits first) of
+ *     zigzag(feature - previous feature of the position) << 2 | value code
+ * with value code 0: +1, 1: -1, 2: +2, 3: the value follows as a zigzag varint.
+ * eval_features writes features ascending and pattern occurrences of +-1 or +-2, so a
+ * linear term takes 1-2 bytes and a pattern state of a table of thousands 2 (6 bytes a term
+ * unpacked; the order of the terms is kept, so the kernels' sums are the same).  Labels may
+ * be blended (e.g. result and search score) after they are added. */
 #ifndef DAMA_DATASET_H
 #define DAMA_DATASET_H
 
@@ -19,15 +26,13 @@
 
 #include "evaluate.h"
 
-/* One position, 24 bytes (23 used). */
+/* One position, 16 bytes. */
 typedef struct DatasetPosition {
-    int64_t game_id; /* the game it came from: the validation split keeps games whole and
-                        hashes this, so it must name the game the same way on every run
-                        (the tuner numbers games in stream order, not by database rowid) */
-    uint64_t offset; /* first term in Dataset.feature / Dataset.value */
+    uint64_t offset; /* its first byte in Dataset.terms */
     float label;     /* expected score for the side to move: 1 win, 0.5 draw, 0 loss, or a blend */
     uint16_t count;  /* number of terms (at most EVAL_MAX_FEATURE_TERMS) */
     uint8_t phase;   /* men on the board, 0 .. phase_max */
+    uint8_t unused;
 } DatasetPosition;
 
 /* Read its fields freely; change it only through the functions below. */
@@ -36,20 +41,50 @@ typedef struct Dataset {
     int num_weights;           /* 2 * num_features: the MG and EG weight of each */
     int phase_max;             /* the spec's: eval = sum / phase_max */
     DatasetPosition *pos;      /* positions in insertion order */
+    int64_t *game;             /* per position, the game it came from: the validation split
+                                  keeps games whole and hashes this, so it must name the game
+                                  the same way on every run (the tuner numbers games in stream
+                                  order, not by database rowid); NULL once released */
     size_t npos, pos_cap;
-    const uint32_t *feature;   /* all terms' features: owned, or borrowed from a split's parent */
-    const int16_t *value;      /* and their values, from the side to move */
-    uint32_t *owned_feature;   /* == feature when owned, NULL in a split's view */
-    int16_t *owned_value;
-    size_t nterms, terms_cap;
+    const uint8_t *terms;      /* the packed terms: owned, or borrowed from a split's parent */
+    uint8_t *owned_terms;      /* == terms when owned, NULL in a split's view */
+    size_t nbytes, bytes_cap;  /* bytes of terms used and allocated */
+    size_t nterms;             /* terms of all positions */
     bool borrowed;             /* a split's read-only view on its parent's terms */
 } Dataset;
+
+/* Decodes the term at p into *feature (prev: the previous term's feature; 0 for a
+ * position's first) and *value; returns the next term's first byte. */
+static inline const uint8_t *dataset_term_next(const uint8_t *p, uint32_t prev, uint32_t *feature,
+                                               int32_t *value)
+{
+    uint64_t u = *p & 0x7f;
+    for (int shift = 7; *p++ & 0x80; shift += 7)
+        u |= (uint64_t)(*p & 0x7f) << shift;
+    uint64_t zz = u >> 2;
+    *feature = prev + (uint32_t)((zz >> 1) ^ (0 - (zz & 1)));
+    unsigned code = (unsigned)u & 3;
+    if (code < 3) {
+        *value = code == 0 ? 1 : code == 1 ? -1 : 2;
+        return p;
+    }
+    uint64_t v = *p & 0x7f;
+    for (int shift = 7; *p++ & 0x80; shift += 7)
+        v |= (uint64_t)(*p & 0x7f) << shift;
+    *value = (int32_t)((v >> 1) ^ (0 - (v & 1)));
+    return p;
+}
+
+/* Writes the count terms of position i into out (room for EVAL_MAX_FEATURE_TERMS) in the
+ * order they were added; returns the count. */
+int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out);
 
 /* An empty dataset; NULL on bad arguments (num_features < 1 or > INT32_MAX / 2, phase_max
  * outside 1 .. 255) or out of memory. */
 Dataset *dataset_new(int num_features, int phase_max);
 
-/* Reserve room for more positions and terms so a loader of known size never reallocates. */
+/* Reserve room for more positions and terms (about 2 bytes each) so a loader of known size
+ * rarely reallocates. */
 bool dataset_reserve(Dataset *ds, size_t positions, size_t terms);
 
 /* Append one position: the n features eval_features wrote and its phase.  Values 0 are
@@ -59,8 +94,8 @@ bool dataset_reserve(Dataset *ds, size_t positions, size_t terms);
  * a split's view. */
 bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f, int n);
 
-/* Bytes the dataset holds (position records and terms, capacity included; a view counts
- * its position records only, the terms being its parent's). */
+/* Bytes the dataset holds (position records, game ids and terms, capacity included; a view
+ * counts its records and game ids only, the terms being its parent's). */
 size_t dataset_bytes(const Dataset *ds);
 
 void dataset_free(Dataset *ds);
@@ -74,8 +109,13 @@ bool dataset_split(const Dataset *ds, double validation_fraction, uint64_t seed,
                    Dataset **train, Dataset **valid);
 
 /* Frees the position records of a split's parent, keeping its terms, which the views read:
- * the fit needs only the views' own copies of the records (24 bytes a position saved).
+ * the fit needs only the views' own copies of the records (24 bytes a position saved with
+ * the game ids).
  * ds then holds no positions; free it after the views, as before. */
 void dataset_release_positions(Dataset *ds);
+
+/* Frees the game ids (8 bytes a position), which only dataset_split reads: a split's views
+ * need them no more.  dataset_split then refuses ds. */
+void dataset_release_games(Dataset *ds);
 
 #endif

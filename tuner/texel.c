@@ -17,14 +17,26 @@ double texel_sigmoid(double K, double eval)
     return 1.0 / (1.0 + exp(-x));
 }
 
-/* eval of one position.  Each feature reads its MG and EG weight, side by side in w; two
- * accumulators per phase break the add latency chain (the compiler may not reorder FP
- * adds); the order is fixed, so results are too. */
-static inline double position_eval(const Dataset *ds, const DatasetPosition *p, const double *w)
+/* The terms of one position unpacked (dataset.h): features and values in their order. */
+static inline int unpack_terms(const Dataset *ds, const DatasetPosition *p, uint32_t *restrict f,
+                               int32_t *restrict v)
 {
-    const uint32_t *f = ds->feature + p->offset;
-    const int16_t *v = ds->value + p->offset;
+    const uint8_t *b = ds->terms + p->offset;
     const int n = p->count;
+    uint32_t prev = 0;
+    for (int j = 0; j < n; j++) {
+        b = dataset_term_next(b, prev, &f[j], &v[j]);
+        prev = f[j];
+    }
+    return n;
+}
+
+/* eval of one position from its unpacked terms.  Each feature reads its MG and EG weight,
+ * side by side in w; two accumulators per phase break the add latency chain (the compiler
+ * may not reorder FP adds); the order is fixed, so results are too. */
+static inline double terms_eval(const Dataset *ds, int phase, const uint32_t *f, const int32_t *v, int n,
+                                const double *w)
+{
     double m0 = 0, m1 = 0, e0 = 0, e1 = 0;
     int j = 0;
     for (; j + 2 <= n; j += 2) {
@@ -39,8 +51,16 @@ static inline double position_eval(const Dataset *ds, const DatasetPosition *p, 
         m0 += a[0] * v[j];
         e0 += a[1] * v[j];
     }
-    const int mg = p->phase, eg = ds->phase_max - mg;
+    const int mg = phase, eg = ds->phase_max - mg;
     return ((m0 + m1) * mg + (e0 + e1) * eg) / ds->phase_max;
+}
+
+static inline double position_eval(const Dataset *ds, const DatasetPosition *p, const double *w)
+{
+    uint32_t f[EVAL_MAX_FEATURE_TERMS];
+    int32_t v[EVAL_MAX_FEATURE_TERMS];
+    int n = unpack_terms(ds, p, f, v);
+    return terms_eval(ds, p->phase, f, v, n, w);
 }
 
 double texel_eval(const Dataset *ds, size_t i, const double *w)
@@ -209,28 +229,24 @@ static double block_gradient(const Dataset *ds, const size_t *order, size_t begi
     const double inv_pm = 1.0 / ds->phase_max;
     const int pm = ds->phase_max;
     const DatasetPosition *restrict pos = ds->pos;
-    const uint32_t *restrict feature = ds->feature;
-    const int16_t *restrict value = ds->value;
+    const uint8_t *restrict terms = ds->terms;
     double *restrict acc = s->acc;
     uint8_t *restrict seen = s->seen;
     uint32_t *restrict list = o->feature;
+    uint32_t f[EVAL_MAX_FEATURE_TERMS];
+    int32_t v[EVAL_MAX_FEATURE_TERMS];
     double sse = 0;
     size_t len = 0;
     for (size_t k = begin; k < end; k++) {
-        if (order && k + PREFETCH_AHEAD < end) {
-            const DatasetPosition *ahead = &pos[order[k + PREFETCH_AHEAD]];
-            __builtin_prefetch(feature + ahead->offset);
-            __builtin_prefetch(value + ahead->offset);
-        }
+        if (order && k + PREFETCH_AHEAD < end)
+            __builtin_prefetch(terms + pos[order[k + PREFETCH_AHEAD]].offset);
         const DatasetPosition *p = &pos[order ? order[k] : k];
-        double prob = texel_sigmoid(K, position_eval(ds, p, w));
+        const int n = unpack_terms(ds, p, f, v); /* once: the eval and the sums read them */
+        double prob = texel_sigmoid(K, terms_eval(ds, p->phase, f, v, n, w));
         double d = prob - p->label;
         sse += d * d;
         double g = gscale * d * prob * (1.0 - prob);
         double gm = g * p->phase * inv_pm, ge = g * (pm - p->phase) * inv_pm;
-        const uint32_t *f = feature + p->offset;
-        const int16_t *v = value + p->offset;
-        const int n = p->count;
         for (int j = 0; j < n; j++) {
             uint32_t fj = f[j];
             if (!seen[fj]) {

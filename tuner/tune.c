@@ -202,6 +202,8 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
         goto done;
     }
     dataset_release_positions(ds); /* the views have their copies; the fit needs the memory */
+    dataset_release_games(train); /* read by the split only */
+    dataset_release_games(valid);
     out->dataset_bytes = dataset_bytes(ds) + dataset_bytes(train) + dataset_bytes(valid);
     out->train_positions = train->npos;
     out->valid_positions = valid->npos;
