@@ -183,6 +183,17 @@ static void test_dataset_add(void **state)
     /* 16 bytes a position record, 8 its game id, and the packed bytes, capacity counted. */
     assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->pos_cap * 24 + ds->bytes_cap);
     assert_true(ds->pos_cap >= ds->npos && ds->bytes_cap >= ds->nbytes);
+    /* Trimmed once loaded: no slack left, every term still there; more can be added. */
+    assert_true(ds->bytes_cap > ds->nbytes); /* the doubling left some */
+    assert_true(dataset_trim(ds));
+    assert_int_equal(ds->bytes_cap, ds->nbytes);
+    assert_int_equal(ds->pos_cap, ds->npos);
+    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->npos * 24 + ds->nbytes);
+    assert_int_equal(dataset_terms(ds, 3, got), 6);
+    assert_int_equal(got[5].value, -32768);
+    assert_true(dataset_add(ds, 9, 0.5f, 2, small, 1));
+    assert_int_equal(dataset_terms(ds, 5004, got), 1);
+    assert_int_equal(got[0].value, -32768);
     dataset_free(ds);
     dataset_free(NULL);
 }

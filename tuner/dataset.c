@@ -136,6 +136,34 @@ int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out)
     return p->count;
 }
 
+bool dataset_trim(Dataset *ds)
+{
+    if (!ds || ds->borrowed)
+        return false;
+    /* realloc to a smaller size may fail and leave the block as it was: then keep it. */
+    if (ds->npos < ds->pos_cap && ds->game) {
+        size_t cap = ds->npos ? ds->npos : 1;
+        DatasetPosition *p = realloc(ds->pos, cap * sizeof *p);
+        if (p)
+            ds->pos = p;
+        int64_t *g = p ? realloc(ds->game, cap * sizeof *g) : NULL;
+        if (g)
+            ds->game = g;
+        if (p) /* the game ids keep room for at least as many */
+            ds->pos_cap = cap;
+    }
+    if (ds->nbytes < ds->bytes_cap) {
+        size_t cap = ds->nbytes ? ds->nbytes : 1;
+        uint8_t *t = realloc(ds->owned_terms, cap);
+        if (t) {
+            ds->owned_terms = t;
+            ds->terms = t;
+            ds->bytes_cap = cap;
+        }
+    }
+    return true;
+}
+
 size_t dataset_bytes(const Dataset *ds)
 {
     if (!ds)

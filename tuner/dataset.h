@@ -94,6 +94,11 @@ bool dataset_reserve(Dataset *ds, size_t positions, size_t terms);
  * a split's view. */
 bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f, int n);
 
+/* Gives back the capacity beyond the records and bytes in use, once loading is done (the
+ * arena grows by doubling, so up to half of it is slack).  Before dataset_split only: a
+ * view keeps the parent's address.  False (ds unchanged) on a view. */
+bool dataset_trim(Dataset *ds);
+
 /* Bytes the dataset holds (position records, game ids and terms, capacity included; a view
  * counts its records and game ids only, the terms being its parent's). */
 size_t dataset_bytes(const Dataset *ds);

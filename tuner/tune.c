@@ -197,6 +197,7 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
         blend_labels(ds, ld.scores, w, cfg->lambda, cfg->threads);
     free(ld.scores); /* read by the blend only */
     ld.scores = NULL;
+    dataset_trim(ds); /* loading is over: the doubling's slack goes */
     if (!dataset_split(ds, cfg->validation, cfg->seed, &train, &valid)) {
         snprintf(out->error, sizeof out->error, "out of memory splitting the data");
         goto done;
