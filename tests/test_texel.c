@@ -14,12 +14,15 @@
 #include <string.h>
 
 #include "dataset.h"
+#include "dataset_file.h"
 #include "evaluate.h"
 #include "movelist.h"
 #include "position.h"
 #include "position_set.h"
 #include "texel.h"
 #include "variant.h"
+
+#include "test_tmpdir.h"
 
 /* cmocka's assert_float_equal works in float; these checks need double. */
 #define assert_near(a, b, tol) near_at((a), (b), (tol), #a, __FILE__, __LINE__)
@@ -906,6 +909,144 @@ static void test_position_set(void **state)
     free(pos);
 }
 
+/* ---- packed files ---- */
+
+static void write_bytes(const char *path, const unsigned char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A file that must be refused, the reason naming the file (and `what`). */
+static void assert_refused(const char *path, const char *what)
+{
+    char err[256] = "";
+    Dataset *m = dataset_map(path, err, sizeof err);
+    if (m)
+        print_error("%s: mapped a file with %s\n", path, what);
+    assert_null(m);
+    assert_non_null(strstr(err, path));
+}
+
+/* Saved and mapped back: the same positions, terms and game ids, a view's too (its terms
+ * packed again), the same fit bit for bit; nothing of its own in memory; bad files refused. */
+static void test_packed_file(void **state)
+{
+    (void)state;
+    enum { F = 300, W = 2 * F, N = 6000 };
+    char dir[64], path[128], view_path[128], bad_path[128], err[256];
+    assert_int_equal(test_tmpdir_make(dir, sizeof dir, "texel"), 0);
+    snprintf(path, sizeof path, "%s/all.texel", dir);
+    snprintf(view_path, sizeof view_path, "%s/valid.texel", dir);
+    snprintf(bad_path, sizeof bad_path, "%s/bad.texel", dir);
+    Dataset *ds = make_dataset(91, N, F, 12, LABEL_RANDOM, NULL, 0);
+    const EvalFeatureTerm wide[3] = { { 299, 32767 }, { 0, -32768 }, { 150, -2 } }; /* escapes, back jumps */
+    assert_true(dataset_add(ds, 9999, 0.25f, 3, wide, 3));
+    assert_true(dataset_save(ds, path, err, sizeof err));
+    Dataset *m = dataset_map(path, err, sizeof err);
+    if (!m)
+        print_error("%s\n", err);
+    assert_non_null(m);
+    assert_int_equal(m->npos, ds->npos);
+    assert_int_equal(m->nterms, ds->nterms);
+    assert_int_equal(m->nbytes, ds->nbytes);
+    assert_int_equal(dataset_bytes(m), sizeof *m);
+    for (size_t i = 0; i < ds->npos; i++) {
+        EvalFeatureTerm a[EVAL_MAX_FEATURE_TERMS], b[EVAL_MAX_FEATURE_TERMS];
+        int n = dataset_terms(ds, i, a);
+        assert_int_equal(dataset_terms(m, i, b), n);
+        assert_memory_equal(a, b, (size_t)n * sizeof *a);
+        assert_true(m->pos[i].label == ds->pos[i].label && m->pos[i].phase == ds->pos[i].phase);
+        assert_int_equal(m->game[i], ds->game[i]);
+    }
+    assert_false(dataset_add(m, 1, 0.5f, 0, wide, 1)); /* read-only */
+
+    /* The same fit from the file as from memory. */
+    double *w0 = malloc(W * sizeof *w0), *wa = malloc(W * sizeof *wa), *wb = malloc(W * sizeof *wb);
+    unsigned char *frozen = calloc(W, 1);
+    assert_true(w0 && wa && wb && frozen);
+    random_weights(92, w0, W);
+    frozen[0] = frozen[1] = 1;
+    TexelOptions o = texel_default_options();
+    o.frozen = frozen;
+    o.epochs = 3;
+    o.batch_size = 777;
+    o.threads = 2;
+    Dataset *tr_a, *va_a, *tr_b, *va_b;
+    assert_true(dataset_split(ds, 0.2, 5, &tr_a, &va_a));
+    assert_true(dataset_split(m, 0.2, 5, &tr_b, &va_b));
+    memcpy(wa, w0, W * sizeof *wa);
+    memcpy(wb, w0, W * sizeof *wb);
+    TexelResult ra, rb;
+    assert_true(texel_train(tr_a, va_a, wa, &o, NULL, NULL, &ra));
+    assert_true(texel_train(tr_b, va_b, wb, &o, NULL, NULL, &rb));
+    assert_true(ra.best_epoch > 0);
+    assert_memory_equal(wa, wb, W * sizeof *wa);
+
+    /* A view saves its own positions only, its terms packed contiguously. */
+    assert_true(dataset_save(va_a, view_path, err, sizeof err));
+    Dataset *mv = dataset_map(view_path, err, sizeof err);
+    assert_non_null(mv);
+    assert_int_equal(mv->npos, va_a->npos);
+    assert_true(mv->nbytes < ds->nbytes / 2);
+    for (size_t i = 0; i < mv->npos; i++)
+        assert_true(texel_eval(mv, i, w0) == texel_eval(va_a, i, w0));
+    dataset_free(mv);
+
+    /* Bad files: missing, cut anywhere, a wrong magic, a bad record, a term running past. */
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    size_t size = (size_t)ftell(f);
+    rewind(f);
+    unsigned char *bytes = malloc(size);
+    assert_non_null(bytes);
+    assert_int_equal(fread(bytes, 1, size, f), size);
+    fclose(f);
+    snprintf(err, sizeof err, "%s/none.texel", dir);
+    assert_refused(err, "no file");
+    const size_t records = 48 + 16 * ds->npos, games = records + 8 * ds->npos;
+    const size_t cuts[] = { 0, 7, 47, 48, 49, records - 1, records, games - 1, games, games + 1, size - 1 };
+    for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
+        write_bytes(bad_path, bytes, cuts[i]);
+        assert_refused(bad_path, "a cut");
+    }
+    bytes[0] ^= 1;
+    write_bytes(bad_path, bytes, size);
+    assert_refused(bad_path, "a bad magic");
+    bytes[0] ^= 1;
+    bytes[48 + 16 * 3 + 14] = PHASE_MAX + 1; /* position 3's phase */
+    write_bytes(bad_path, bytes, size);
+    assert_refused(bad_path, "a phase above phase_max");
+    assert_null(dataset_map(bad_path, err, sizeof err));
+    assert_non_null(strstr(err, "position 3")); /* the record named */
+    bytes[48 + 16 * 3 + 14] = 0;
+    unsigned char last = bytes[size - 1];
+    bytes[size - 1] = 0xff; /* the last varint runs past the end */
+    write_bytes(bad_path, bytes, size);
+    assert_refused(bad_path, "a term running past the end");
+    bytes[size - 1] = last;
+    write_bytes(bad_path, bytes, size);
+    Dataset *again = dataset_map(bad_path, err, sizeof err); /* repaired: mapped again */
+    assert_non_null(again);
+    dataset_free(again);
+
+    free(bytes);
+    dataset_free(tr_a);
+    dataset_free(va_a);
+    dataset_free(tr_b);
+    dataset_free(va_b);
+    dataset_free(m);
+    dataset_free(ds);
+    free(w0);
+    free(wa);
+    free(wb);
+    free(frozen);
+    assert_int_equal(test_tmpdir_remove(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -922,6 +1063,7 @@ int main(void)
         cmocka_unit_test(test_same_bits_on_any_team),
         cmocka_unit_test(test_regularisation),
         cmocka_unit_test(test_position_set),
+        cmocka_unit_test(test_packed_file),
     };
     if (getenv("TEXEL_FILTER")) /* one test by name, while working on it */
         cmocka_set_test_filter(getenv("TEXEL_FILTER"));

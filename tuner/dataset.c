@@ -2,6 +2,7 @@
 #include "dataset.h"
 
 #include <stdlib.h>
+#include <sys/mman.h>
 
 /* The kernels stream these records: keep them packed. */
 _Static_assert(sizeof(DatasetPosition) == 16, "DatasetPosition must stay 16 bytes");
@@ -168,6 +169,8 @@ size_t dataset_bytes(const Dataset *ds)
 {
     if (!ds)
         return 0;
+    if (ds->mapped) /* the file's pages: the system reads and drops them as the fit goes */
+        return sizeof *ds;
     size_t terms = ds->borrowed ? 0 : ds->bytes_cap;
     return sizeof *ds + ds->pos_cap * (sizeof *ds->pos + (ds->game ? sizeof *ds->game : 0)) + terms;
 }
@@ -176,6 +179,11 @@ void dataset_free(Dataset *ds)
 {
     if (!ds)
         return;
+    if (ds->mapped) {
+        munmap(ds->mapped, ds->mapped_len);
+        free(ds);
+        return;
+    }
     free(ds->pos);
     free(ds->game);
     free(ds->owned_terms);
@@ -256,7 +264,7 @@ bool dataset_split(const Dataset *ds, double validation_fraction, uint64_t seed,
 
 void dataset_release_positions(Dataset *ds)
 {
-    if (!ds)
+    if (!ds || ds->mapped)
         return;
     free(ds->pos);
     free(ds->game);
@@ -267,7 +275,7 @@ void dataset_release_positions(Dataset *ds)
 
 void dataset_release_games(Dataset *ds)
 {
-    if (!ds)
+    if (!ds || ds->mapped)
         return;
     free(ds->game);
     ds->game = NULL;

@@ -50,7 +50,10 @@ typedef struct Dataset {
     uint8_t *owned_terms;      /* == terms when owned, NULL in a split's view */
     size_t nbytes, bytes_cap;  /* bytes of terms used and allocated */
     size_t nterms;             /* terms of all positions */
-    bool borrowed;             /* a split's read-only view on its parent's terms */
+    bool borrowed;             /* read-only: a split's view, or a mapped file's */
+    void *mapped;              /* a packed file mapped in memory (dataset_file.h): records,
+                                  game ids and terms point into it; NULL otherwise */
+    size_t mapped_len;
 } Dataset;
 
 /* Decodes the term at p into *feature (prev: the previous term's feature; 0 for a
@@ -100,7 +103,8 @@ bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const Eva
 bool dataset_trim(Dataset *ds);
 
 /* Bytes the dataset holds (position records, game ids and terms, capacity included; a view
- * counts its records and game ids only, the terms being its parent's). */
+ * counts its records and game ids only, the terms being its parent's; a mapped file none:
+ * its pages are the file's, read and dropped by the system as the fit goes). */
 size_t dataset_bytes(const Dataset *ds);
 
 void dataset_free(Dataset *ds);
