@@ -170,8 +170,8 @@ Dataset *dataset_map(const char *path, char *err, size_t errlen)
         const DatasetPosition *p = &pos[i];
         bad = i;
         in_record = true;
-        if (p->offset != (uint64_t)(terms - first) ||
-            p->count > EVAL_MAX_FEATURE_TERMS || !(p->label >= 0.0f && p->label <= 1.0f))
+        if (p->offset != (uint64_t)(terms - first) || p->count > EVAL_MAX_FEATURE_TERMS ||
+            p->phase > h.phase_max || !(p->label >= 0.0f && p->label <= 1.0f))
             why = "a bad record (offset, count, phase or label)";
         else
             terms = check_terms(terms, end, p->count, h.num_features, &why);
