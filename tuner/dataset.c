@@ -2,13 +2,14 @@
 #include "dataset.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 /* The kernels stream these records: keep them packed. */
 _Static_assert(sizeof(DatasetPosition) == 16, "DatasetPosition must stay 16 bytes");
 _Static_assert(EVAL_MAX_FEATURE_TERMS <= UINT16_MAX, "DatasetPosition.count is 16 bits");
 
-/* Most bytes one term takes: a 34-bit code word (5 bytes) and a 17-bit value (3 bytes). */
+/* Most bytes one term takes: its word, a feature in full and a value. */
 enum { TERM_MAX_BYTES = 8 };
 
 Dataset *dataset_new(int num_features, int phase_max)
@@ -48,7 +49,7 @@ static bool grow(void **array, size_t cap, size_t *new_cap, size_t need, size_t 
 /* Room for `positions` more records and game ids and `bytes` more bytes of terms. */
 static bool reserve_bytes(Dataset *ds, size_t positions, size_t bytes)
 {
-    if (positions > SIZE_MAX - ds->npos || bytes > SIZE_MAX - ds->nbytes)
+    if (positions > SIZE_MAX - ds->npos)
         return false;
     void *t = ds->owned_terms;
     size_t pos_cap = ds->pos_cap, game_cap;
@@ -56,7 +57,8 @@ static bool reserve_bytes(Dataset *ds, size_t positions, size_t bytes)
               grow((void **)&ds->game, ds->pos_cap, &game_cap, pos_cap, sizeof *ds->game);
     if (ok)
         ds->pos_cap = pos_cap; /* both arrays hold pos_cap once both have grown */
-    ok = ok && grow(&t, ds->bytes_cap, &ds->bytes_cap, ds->nbytes + bytes, 1);
+    ok = ok && bytes <= SIZE_MAX - DATASET_PAD - ds->nbytes &&
+         grow(&t, ds->bytes_cap, &ds->bytes_cap, ds->nbytes + bytes + DATASET_PAD, 1);
     ds->owned_terms = t;
     ds->terms = t;
     return ok;
@@ -64,32 +66,33 @@ static bool reserve_bytes(Dataset *ds, size_t positions, size_t bytes)
 
 bool dataset_reserve(Dataset *ds, size_t positions, size_t terms)
 {
-    if (!ds || ds->borrowed || (!ds->game && ds->pos_cap) || terms > SIZE_MAX / 2)
+    if (!ds || ds->borrowed || (!ds->game && ds->pos_cap) || terms > SIZE_MAX / 3)
         return false;
-    return reserve_bytes(ds, positions, 2 * terms);
+    return reserve_bytes(ds, positions, 3 * terms);
 }
 
-static uint8_t *put_varint(uint8_t *p, uint64_t x)
+static uint8_t *put_word(uint8_t *p, uint32_t w)
 {
-    while (x >= 0x80) {
-        *p++ = (uint8_t)(x | 0x80);
-        x >>= 7;
+    uint16_t u = (uint16_t)w;
+    memcpy(p, &u, sizeof u);
+    return p + 2;
+}
+
+/* The word of a term after the term of feature prev (dataset.h); *escapes gets the escape
+ * words it needs (0 to 3) and returns their count. */
+static uint32_t term_word(uint32_t prev, uint32_t feature, int32_t value, uint16_t *escapes, int *nesc)
+{
+    uint32_t code = value == 1 ? 0 : value == -1 ? 1 : value == 2 ? 2 : 3;
+    bool near = feature >= prev && feature - prev < DATASET_STEP_MAX;
+    int k = 0;
+    if (!near) {
+        escapes[k++] = (uint16_t)(feature & 0xFFFF);
+        escapes[k++] = (uint16_t)(feature >> 16);
     }
-    *p++ = (uint8_t)x;
-    return p;
-}
-
-static uint64_t zigzag(int64_t x)
-{
-    return ((uint64_t)x << 1) ^ (x < 0 ? UINT64_MAX : 0);
-}
-
-/* One term after the term of feature prev, as dataset.h lays it out. */
-static uint8_t *put_term(uint8_t *p, uint32_t prev, uint32_t feature, int32_t value)
-{
-    uint64_t code = value == 1 ? 0 : value == -1 ? 1 : value == 2 ? 2 : 3;
-    p = put_varint(p, zigzag((int64_t)feature - (int64_t)prev) << 2 | code);
-    return code == 3 ? put_varint(p, zigzag(value)) : p;
+    if (code == 3)
+        escapes[k++] = (uint16_t)(int16_t)value;
+    *nesc = k;
+    return (near ? feature - prev : DATASET_STEP_MAX) << 2 | code;
 }
 
 bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f, int n)
@@ -109,13 +112,19 @@ bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const Eva
     if (!reserve_bytes(ds, 1, (size_t)kept * TERM_MAX_BYTES))
         return false;
 
-    uint8_t *start = ds->owned_terms + ds->nbytes, *p = start;
+    /* The words first, the escapes after them (dataset.h). */
+    uint8_t *start = ds->owned_terms + ds->nbytes, *e = start + 2 * (size_t)kept;
     uint32_t prev = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0, j = 0; i < n; i++)
         if (f[i].value != 0) {
-            p = put_term(p, prev, (uint32_t)f[i].feature, f[i].value);
+            uint16_t esc[3];
+            int nesc;
+            put_word(start + 2 * (size_t)j++, term_word(prev, (uint32_t)f[i].feature, f[i].value, esc, &nesc));
+            for (int k = 0; k < nesc; k++)
+                e = put_word(e, esc[k]);
             prev = (uint32_t)f[i].feature;
         }
+    uint8_t *p = e;
     ds->game[ds->npos] = game_id;
     ds->pos[ds->npos++] = (DatasetPosition){ .offset = ds->nbytes, .label = label, .count = (uint16_t)kept,
                                              .phase = (uint8_t)phase };
@@ -127,13 +136,11 @@ bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const Eva
 int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out)
 {
     const DatasetPosition *p = &ds->pos[i];
-    const uint8_t *b = ds->terms + p->offset;
-    uint32_t feature = 0;
-    for (int j = 0; j < p->count; j++) {
-        int32_t value;
-        b = dataset_term_next(b, feature, &feature, &value);
-        out[j] = (EvalFeatureTerm){ (int32_t)feature, value };
-    }
+    uint32_t f[EVAL_MAX_FEATURE_TERMS];
+    int32_t v[EVAL_MAX_FEATURE_TERMS];
+    dataset_unpack(ds->terms + p->offset, p->count, f, v);
+    for (int j = 0; j < p->count; j++)
+        out[j] = (EvalFeatureTerm){ (int32_t)f[j], v[j] };
     return p->count;
 }
 
@@ -153,8 +160,8 @@ bool dataset_trim(Dataset *ds)
         if (p) /* the game ids keep room for at least as many */
             ds->pos_cap = cap;
     }
-    if (ds->nbytes < ds->bytes_cap) {
-        size_t cap = ds->nbytes ? ds->nbytes : 1;
+    if (ds->nbytes + DATASET_PAD < ds->bytes_cap) {
+        size_t cap = ds->nbytes + DATASET_PAD;
         uint8_t *t = realloc(ds->owned_terms, cap);
         if (t) {
             ds->owned_terms = t;

@@ -10,12 +10,19 @@
  *
  * The terms of all positions are packed in one byte arena that is only ever appended to
  * (grown by doubling, or sized once with dataset_reserve); a position records where its run
- * starts.  A term is one LEB128 varint (7 bits a byte, low bits first) of
- *     zigzag(feature - previous feature of the position) << 2 | value code
- * with value code 0: +1, 1: -1, 2: +2, 3: the value follows as a zigzag varint.
- * eval_features writes features ascending and pattern occurrences of +-1 or +-2, so a
- * linear term takes 1-2 bytes and a pattern state of a table of thousands 2 (6 bytes a term
- * unpacked; the order of the terms is kept, so the kernels' sums are the same).  Labels may
+ * starts.  A position's run is its count 16-bit words (this machine's byte order), one a
+ * term,
+ *     (feature - previous feature of the position) << 2 | value code
+ * with value code 0: +1, 1: -1, 2: +2, 3: the value is in the escapes; then the escapes,
+ * in the order of their terms: an int16 word for a value of code 3, and two words (low
+ * first) for the feature of a term whose word's step is DATASET_STEP_MAX (features out of
+ * order or far apart), the feature before the value.  eval_features writes features
+ * ascending and pattern occurrences of mostly +-1, so a pattern state takes 2 bytes and a
+ * linear feature 4 (6 bytes a term unpacked).  The words are at fixed places and the
+ * values picked by their codes, so unpacking has no chain of loads and no branch on the
+ * random signs of occurrences.  The order of the terms is kept, so the kernels' sums are
+ * the same as from unpacked terms.
+ * Labels may
  * be blended (e.g. result and search score) after they are added. */
 #ifndef DAMA_DATASET_H
 #define DAMA_DATASET_H
@@ -23,6 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "evaluate.h"
 
@@ -48,7 +56,8 @@ typedef struct Dataset {
     size_t npos, pos_cap;
     const uint8_t *terms;      /* the packed terms: owned, or borrowed from a split's parent */
     uint8_t *owned_terms;      /* == terms when owned, NULL in a split's view */
-    size_t nbytes, bytes_cap;  /* bytes of terms used and allocated */
+    size_t nbytes, bytes_cap;  /* bytes of terms used and allocated (at least DATASET_PAD
+                                  more than used, or 0) */
     size_t nterms;             /* terms of all positions */
     bool borrowed;             /* read-only: a split's view, or a mapped file's */
     void *mapped;              /* a packed file mapped in memory (dataset_file.h): records,
@@ -56,26 +65,48 @@ typedef struct Dataset {
     size_t mapped_len;
 } Dataset;
 
-/* Decodes the term at p into *feature (prev: the previous term's feature; 0 for a
- * position's first) and *value; returns the next term's first byte. */
-static inline const uint8_t *dataset_term_next(const uint8_t *p, uint32_t prev, uint32_t *feature,
-                                               int32_t *value)
+/* A step of this (14 bits of ones) marks a term that names its feature in full. */
+#define DATASET_STEP_MAX 0x3FFF
+
+static inline uint32_t dataset_word(const uint8_t *p)
 {
-    uint64_t u = *p & 0x7f;
-    for (int shift = 7; *p++ & 0x80; shift += 7)
-        u |= (uint64_t)(*p & 0x7f) << shift;
-    uint64_t zz = u >> 2;
-    *feature = prev + (uint32_t)((zz >> 1) ^ (0 - (zz & 1)));
-    unsigned code = (unsigned)u & 3;
-    if (code < 3) {
-        *value = code == 0 ? 1 : code == 1 ? -1 : 2;
-        return p;
+    uint16_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+/* Unpacks term j of the run at p (words), its escapes read from *e onwards (advanced past
+ * them); f holds the previous term's feature (0 before the first) and gets this one's.
+ * The escaped value is read whether used or not (the arena keeps DATASET_PAD bytes after
+ * the last run), so the random signs of occurrences pick a value without a branch. */
+#define DATASET_PAD 2
+static inline int32_t dataset_term(const uint8_t *p, int j, const uint8_t **e, uint32_t *f)
+{
+    static const int8_t code_value[4] = { 1, -1, 2, 0 };
+    uint32_t w = dataset_word(p + 2 * (size_t)j), step = w >> 2, code = w & 3;
+    if (step == DATASET_STEP_MAX) { /* rare: a spec's ascending features are near */
+        *f = dataset_word(*e) | dataset_word(*e + 2) << 16;
+        *e += 4;
+    } else {
+        *f += step;
     }
-    uint64_t v = *p & 0x7f;
-    for (int shift = 7; *p++ & 0x80; shift += 7)
-        v |= (uint64_t)(*p & 0x7f) << shift;
-    *value = (int32_t)((v >> 1) ^ (0 - (v & 1)));
-    return p;
+    int32_t escaped = (int16_t)dataset_word(*e);
+    *e += code == 3 ? 2 : 0;
+    return code == 3 ? escaped : code_value[code];
+}
+
+/* Unpacks the n terms of the run at p into feature[] and value[]; returns the byte after
+ * the run. */
+static inline const uint8_t *dataset_unpack(const uint8_t *p, int n, uint32_t *restrict feature,
+                                            int32_t *restrict value)
+{
+    const uint8_t *e = p + 2 * (size_t)n; /* the escapes */
+    uint32_t f = 0;
+    for (int j = 0; j < n; j++) {
+        value[j] = dataset_term(p, j, &e, &f);
+        feature[j] = f;
+    }
+    return e;
 }
 
 /* Writes the count terms of position i into out (room for EVAL_MAX_FEATURE_TERMS) in the
@@ -86,7 +117,7 @@ int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out);
  * outside 1 .. 255) or out of memory. */
 Dataset *dataset_new(int num_features, int phase_max);
 
-/* Reserve room for more positions and terms (about 2 bytes each) so a loader of known size
+/* Reserve room for more positions and terms (2 to 4 bytes each) so a loader of known size
  * rarely reallocates. */
 bool dataset_reserve(Dataset *ds, size_t positions, size_t terms);
 
@@ -97,7 +128,7 @@ bool dataset_reserve(Dataset *ds, size_t positions, size_t terms);
  * a split's view. */
 bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f, int n);
 
-/* Gives back the capacity beyond the records and bytes in use, once loading is done (the
+/* Gives back the capacity beyond the records and bytes in use (and the pad), once loading is done (the
  * arena grows by doubling, so up to half of it is slack).  Before dataset_split only: a
  * view keeps the parent's address.  False (ds unchanged) on a view. */
 bool dataset_trim(Dataset *ds);

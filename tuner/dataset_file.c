@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 #include <unistd.h>
 
 static const char MAGIC[8] = "DAMATEX";
-enum { FILE_VERSION = 1, BYTE_ORDER_MARK = 0x01020304, VARINT_MAX_BYTES = 10 };
+enum { FILE_VERSION = 1, BYTE_ORDER_MARK = 0x01020304 };
 
 typedef struct FileHeader {
     char magic[8];
@@ -24,15 +25,13 @@ typedef struct FileHeader {
 
 _Static_assert(sizeof(FileHeader) == 48, "the header is 48 bytes");
 
-/* The bytes position i's terms take (decoded, as they may not be contiguous in a view). */
+/* The bytes position i's terms take (unpacked, as they may not be contiguous in a view). */
 static size_t position_bytes(const Dataset *ds, size_t i)
 {
-    const uint8_t *start = ds->terms + ds->pos[i].offset, *b = start;
-    uint32_t f = 0;
-    int32_t v;
-    for (int j = 0; j < ds->pos[i].count; j++)
-        b = dataset_term_next(b, f, &f, &v);
-    return (size_t)(b - start);
+    uint32_t f[EVAL_MAX_FEATURE_TERMS];
+    int32_t v[EVAL_MAX_FEATURE_TERMS];
+    const uint8_t *start = ds->terms + ds->pos[i].offset;
+    return (size_t)(dataset_unpack(start, ds->pos[i].count, f, v) - start);
 }
 
 static bool write_all(FILE *out, const void *data, size_t len)
@@ -71,51 +70,41 @@ bool dataset_save(const Dataset *ds, const char *path, char *err, size_t errlen)
     ok = ok && write_all(out, ds->game, ds->npos * sizeof *ds->game);
     for (size_t i = 0; ok && i < ds->npos; i++)
         ok = write_all(out, ds->terms + ds->pos[i].offset, position_bytes(ds, i));
+    static const uint8_t pad[DATASET_PAD];
+    ok = ok && write_all(out, pad, sizeof pad);
     ok = fclose(out) == 0 && ok;
     if (!ok)
         snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
     return ok;
 }
 
-/* Reads one varint of at most VARINT_MAX_BYTES below end; NULL when it runs past. */
-static const uint8_t *checked_varint(const uint8_t *b, const uint8_t *end, uint64_t *out)
-{
-    uint64_t x = 0;
-    for (int i = 0; i < VARINT_MAX_BYTES && b < end; i++) {
-        x |= (uint64_t)(*b & 0x7f) << (7 * i);
-        if (!(*b++ & 0x80)) {
-            *out = x;
-            return b;
-        }
-    }
-    return NULL;
-}
-
-/* Checks one position's run [b, end): count terms, features in range, values in int16,
- * not running past end; the byte after the run, or NULL with the reason. */
+/* Checks one position's run [b, end): its words and escapes within end, features in
+ * range, no value 0; the byte after the run, or NULL with the reason. */
 static const uint8_t *check_terms(const uint8_t *b, const uint8_t *end, int count, int num_features,
                                   const char **why)
 {
-    int64_t feature = 0;
-    for (int j = 0; j < count; j++) {
-        uint64_t u, v = 0;
-        if (!(b = checked_varint(b, end, &u)) || ((u & 3) == 3 && !(b = checked_varint(b, end, &v)))) {
-            *why = "a term runs past its position's bytes";
-            return NULL;
-        }
-        uint64_t zz = u >> 2;
-        feature += (int64_t)((zz >> 1) ^ (0 - (zz & 1)));
-        int64_t value = (int64_t)((v >> 1) ^ (0 - (v & 1)));
-        if (feature < 0 || feature >= num_features) {
-            *why = "a feature out of range";
-            return NULL;
-        }
-        if ((u & 3) == 3 && (value < INT16_MIN || value > INT16_MAX || value == 0)) {
-            *why = "a value outside int16 or 0";
-            return NULL;
-        }
+    if ((size_t)(end - b) < 2 * (size_t)count) {
+        *why = "a position's terms run past the end";
+        return NULL;
     }
-    return b;
+    size_t escapes = 0;
+    for (int j = 0; j < count; j++) {
+        uint32_t w = dataset_word(b + 2 * (size_t)j);
+        escapes += ((w >> 2) == DATASET_STEP_MAX ? 4 : 0) + ((w & 3) == 3 ? 2 : 0);
+    }
+    if ((size_t)(end - b) - 2 * (size_t)count < escapes) {
+        *why = "a position's terms run past the end";
+        return NULL;
+    }
+    uint32_t f[EVAL_MAX_FEATURE_TERMS];
+    int32_t v[EVAL_MAX_FEATURE_TERMS];
+    const uint8_t *next = dataset_unpack(b, count, f, v);
+    for (int j = 0; j < count; j++)
+        if (f[j] >= (uint32_t)num_features || v[j] == 0) {
+            *why = f[j] >= (uint32_t)num_features ? "a feature out of range" : "a term of value 0";
+            return NULL;
+        }
+    return next;
 }
 
 /* The header's counts against the file's size; the reason when they disagree. */
@@ -130,7 +119,8 @@ static const char *check_header(const FileHeader *h, size_t size)
     if (h->num_features < 1 || h->num_features > INT32_MAX / 2 || h->phase_max < 1 || h->phase_max > UINT8_MAX)
         return "bad num_features or phase_max";
     uint64_t per = sizeof(DatasetPosition) + sizeof(int64_t);
-    if (h->npos > (size - sizeof *h) / per || h->nbytes != size - sizeof *h - h->npos * per)
+    if (size < sizeof *h + DATASET_PAD || h->npos > (size - sizeof *h - DATASET_PAD) / per ||
+        h->nbytes != size - sizeof *h - DATASET_PAD - h->npos * per)
         return "its size does not match its counts (truncated?)";
     return NULL;
 }

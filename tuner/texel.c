@@ -17,41 +17,41 @@ double texel_sigmoid(double K, double eval)
     return 1.0 / (1.0 + exp(-x));
 }
 
-/* The terms of one position unpacked (dataset.h): features and values in their order. */
-static inline int unpack_terms(const Dataset *ds, const DatasetPosition *p, uint32_t *restrict f,
-                               int32_t *restrict v)
+/* eval of one position, unpacking its terms (dataset.h) into f and v as it goes, for the
+ * gradient.  Each feature reads its MG and EG weight, side by side in w; two accumulators
+ * per phase break the add latency chain (the compiler may not reorder FP adds); the order
+ * is fixed, so results are too. */
+static inline double unpack_eval(const Dataset *ds, const DatasetPosition *p, const double *w,
+                                 uint32_t *restrict f, int32_t *restrict v)
 {
-    const uint8_t *b = ds->terms + p->offset;
+    const uint8_t *b = ds->terms + p->offset, *e = b + 2 * (size_t)p->count;
     const int n = p->count;
-    uint32_t prev = 0;
-    for (int j = 0; j < n; j++) {
-        b = dataset_term_next(b, prev, &f[j], &v[j]);
-        prev = f[j];
-    }
-    return n;
-}
-
-/* eval of one position from its unpacked terms.  Each feature reads its MG and EG weight,
- * side by side in w; two accumulators per phase break the add latency chain (the compiler
- * may not reorder FP adds); the order is fixed, so results are too. */
-static inline double terms_eval(const Dataset *ds, int phase, const uint32_t *f, const int32_t *v, int n,
-                                const double *w)
-{
+    uint32_t feature = 0;
     double m0 = 0, m1 = 0, e0 = 0, e1 = 0;
     int j = 0;
     for (; j + 2 <= n; j += 2) {
-        const double *a = w + 2 * (size_t)f[j], *b = w + 2 * (size_t)f[j + 1];
-        m0 += a[0] * v[j];
-        e0 += a[1] * v[j];
-        m1 += b[0] * v[j + 1];
-        e1 += b[1] * v[j + 1];
+        int32_t va = dataset_term(b, j, &e, &feature);
+        const double *a = w + 2 * (size_t)feature;
+        f[j] = feature;
+        int32_t vb = dataset_term(b, j + 1, &e, &feature);
+        const double *c = w + 2 * (size_t)feature;
+        f[j + 1] = feature;
+        v[j] = va;
+        v[j + 1] = vb;
+        m0 += a[0] * va;
+        e0 += a[1] * va;
+        m1 += c[0] * vb;
+        e1 += c[1] * vb;
     }
     if (j < n) {
-        const double *a = w + 2 * (size_t)f[j];
-        m0 += a[0] * v[j];
-        e0 += a[1] * v[j];
+        int32_t va = dataset_term(b, j, &e, &feature);
+        const double *a = w + 2 * (size_t)feature;
+        f[j] = feature;
+        v[j] = va;
+        m0 += a[0] * va;
+        e0 += a[1] * va;
     }
-    const int mg = phase, eg = ds->phase_max - mg;
+    const int mg = p->phase, eg = ds->phase_max - mg;
     return ((m0 + m1) * mg + (e0 + e1) * eg) / ds->phase_max;
 }
 
@@ -59,8 +59,7 @@ static inline double position_eval(const Dataset *ds, const DatasetPosition *p, 
 {
     uint32_t f[EVAL_MAX_FEATURE_TERMS];
     int32_t v[EVAL_MAX_FEATURE_TERMS];
-    int n = unpack_terms(ds, p, f, v);
-    return terms_eval(ds, p->phase, f, v, n, w);
+    return unpack_eval(ds, p, w, f, v);
 }
 
 double texel_eval(const Dataset *ds, size_t i, const double *w)
@@ -241,8 +240,8 @@ static double block_gradient(const Dataset *ds, const size_t *order, size_t begi
         if (order && k + PREFETCH_AHEAD < end)
             __builtin_prefetch(terms + pos[order[k + PREFETCH_AHEAD]].offset);
         const DatasetPosition *p = &pos[order ? order[k] : k];
-        const int n = unpack_terms(ds, p, f, v); /* once: the eval and the sums read them */
-        double prob = texel_sigmoid(K, terms_eval(ds, p->phase, f, v, n, w));
+        const int n = p->count;
+        double prob = texel_sigmoid(K, unpack_eval(ds, p, w, f, v)); /* f, v: the sums read them */
         double d = prob - p->label;
         sse += d * d;
         double g = gscale * d * prob * (1.0 - prob);
