@@ -144,8 +144,8 @@ static void test_dataset_add(void **state)
     assert_int_equal(got[1].value, -1);
     assert_int_equal(got[2].feature, 3);
     assert_int_equal(got[2].value, 5);
-    /* Packed: 0 +2 in a word, 2 -1 in one, 3 +5 in two (the value follows). */
-    assert_int_equal(ds->nbytes, 8);
+    /* Packed: 3 bytes a term (a step word, a value byte), no escapes. */
+    assert_int_equal(ds->nbytes, 9);
     assert_true(dataset_add(ds, 8, 0.5f, 0, NULL, 0)); /* no terms: eval 0 */
 
     const EvalFeatureTerm bad[1] = { { 4, 1 } }, neg[1] = { { -1, 1 } }, big[1] = { { 1, 32768 } },
@@ -189,9 +189,9 @@ static void test_dataset_add(void **state)
     /* Trimmed once loaded: no slack left, every term still there; more can be added. */
     assert_true(ds->bytes_cap > ds->nbytes); /* the doubling left some */
     assert_true(dataset_trim(ds));
-    assert_int_equal(ds->bytes_cap, ds->nbytes + DATASET_PAD);
+    assert_int_equal(ds->bytes_cap, ds->nbytes);
     assert_int_equal(ds->pos_cap, ds->npos);
-    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->npos * 24 + ds->nbytes + DATASET_PAD);
+    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->npos * 24 + ds->nbytes);
     assert_int_equal(dataset_terms(ds, 3, got), 6);
     assert_int_equal(got[5].value, -32768);
     assert_true(dataset_add(ds, 9, 0.5f, 2, small, 1));

@@ -57,8 +57,7 @@ static bool reserve_bytes(Dataset *ds, size_t positions, size_t bytes)
               grow((void **)&ds->game, ds->pos_cap, &game_cap, pos_cap, sizeof *ds->game);
     if (ok)
         ds->pos_cap = pos_cap; /* both arrays hold pos_cap once both have grown */
-    ok = ok && bytes <= SIZE_MAX - DATASET_PAD - ds->nbytes &&
-         grow(&t, ds->bytes_cap, &ds->bytes_cap, ds->nbytes + bytes + DATASET_PAD, 1);
+    ok = ok && bytes <= SIZE_MAX - ds->nbytes && grow(&t, ds->bytes_cap, &ds->bytes_cap, ds->nbytes + bytes, 1);
     ds->owned_terms = t;
     ds->terms = t;
     return ok;
@@ -78,21 +77,23 @@ static uint8_t *put_word(uint8_t *p, uint32_t w)
     return p + 2;
 }
 
-/* The word of a term after the term of feature prev (dataset.h); *escapes gets the escape
- * words it needs (0 to 3) and returns their count. */
-static uint32_t term_word(uint32_t prev, uint32_t feature, int32_t value, uint16_t *escapes, int *nesc)
+/* The step word of a term after the term of feature prev and its value byte (dataset.h);
+ * esc gets the escape words it needs (0 to 3), *nesc their count. */
+static uint32_t term_step(uint32_t prev, uint32_t feature, int32_t value, uint8_t *byte, uint16_t *esc,
+                          int *nesc)
 {
-    uint32_t code = value == 1 ? 0 : value == -1 ? 1 : value == 2 ? 2 : 3;
-    bool near = feature >= prev && feature - prev < DATASET_STEP_MAX;
+    bool near = feature >= prev && feature - prev < DATASET_STEP_ESCAPE;
+    bool small = value > DATASET_VALUE_ESCAPE && value <= INT8_MAX;
     int k = 0;
     if (!near) {
-        escapes[k++] = (uint16_t)(feature & 0xFFFF);
-        escapes[k++] = (uint16_t)(feature >> 16);
+        esc[k++] = (uint16_t)(feature & 0xFFFF);
+        esc[k++] = (uint16_t)(feature >> 16);
     }
-    if (code == 3)
-        escapes[k++] = (uint16_t)(int16_t)value;
+    if (!small)
+        esc[k++] = (uint16_t)(int16_t)value;
     *nesc = k;
-    return (near ? feature - prev : DATASET_STEP_MAX) << 2 | code;
+    *byte = (uint8_t)(int8_t)(small ? value : DATASET_VALUE_ESCAPE);
+    return near ? feature - prev : DATASET_STEP_ESCAPE;
 }
 
 bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f, int n)
@@ -112,14 +113,15 @@ bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const Eva
     if (!reserve_bytes(ds, 1, (size_t)kept * TERM_MAX_BYTES))
         return false;
 
-    /* The words first, the escapes after them (dataset.h). */
-    uint8_t *start = ds->owned_terms + ds->nbytes, *e = start + 2 * (size_t)kept;
+    /* The steps, the values, then the escapes (dataset.h). */
+    uint8_t *start = ds->owned_terms + ds->nbytes, *e = start + 3 * (size_t)kept;
     uint32_t prev = 0;
     for (int i = 0, j = 0; i < n; i++)
         if (f[i].value != 0) {
             uint16_t esc[3];
             int nesc;
-            put_word(start + 2 * (size_t)j++, term_word(prev, (uint32_t)f[i].feature, f[i].value, esc, &nesc));
+            uint32_t step = term_step(prev, (uint32_t)f[i].feature, f[i].value, &start[2 * (size_t)kept + (size_t)j], esc, &nesc);
+            put_word(start + 2 * (size_t)j++, step);
             for (int k = 0; k < nesc; k++)
                 e = put_word(e, esc[k]);
             prev = (uint32_t)f[i].feature;
@@ -160,8 +162,8 @@ bool dataset_trim(Dataset *ds)
         if (p) /* the game ids keep room for at least as many */
             ds->pos_cap = cap;
     }
-    if (ds->nbytes + DATASET_PAD < ds->bytes_cap) {
-        size_t cap = ds->nbytes + DATASET_PAD;
+    if (ds->nbytes < ds->bytes_cap) {
+        size_t cap = ds->nbytes ? ds->nbytes : 1;
         uint8_t *t = realloc(ds->owned_terms, cap);
         if (t) {
             ds->owned_terms = t;

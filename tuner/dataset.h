@@ -10,17 +10,15 @@
  *
  * The terms of all positions are packed in one byte arena that is only ever appended to
  * (grown by doubling, or sized once with dataset_reserve); a position records where its run
- * starts.  A position's run is its count 16-bit words (this machine's byte order), one a
- * term,
- *     (feature - previous feature of the position) << 2 | value code
- * with value code 0: +1, 1: -1, 2: +2, 3: the value is in the escapes; then the escapes,
- * in the order of their terms: an int16 word for a value of code 3, and two words (low
- * first) for the feature of a term whose word's step is DATASET_STEP_MAX (features out of
- * order or far apart), the feature before the value.  eval_features writes features
- * ascending and pattern occurrences of mostly +-1, so a pattern state takes 2 bytes and a
- * linear feature 4 (6 bytes a term unpacked).  The words are at fixed places and the
- * values picked by their codes, so unpacking has no chain of loads and no branch on the
- * random signs of occurrences.  The order of the terms is kept, so the kernels' sums are
+ * starts.  A position's run of n terms is n 16-bit words (this machine's byte order), the
+ * steps feature - previous feature of the position (0 before the first), then n int8
+ * values, then the escapes, in the order of their terms: two words (low first) with the
+ * feature of a term whose step is DATASET_STEP_ESCAPE (features out of order or far apart),
+ * and an int16 word with the value of a term whose value byte is DATASET_VALUE_ESCAPE
+ * (values outside int8), the feature before the value.  eval_features writes features
+ * ascending and small values, so a term takes 3 bytes (6 unpacked): the words and bytes
+ * are at fixed places and the escapes rare, so unpacking has no chain of loads and no
+ * branch the data mispredicts.  The order of the terms is kept, so the kernels' sums are
  * the same as from unpacked terms.
  * Labels may
  * be blended (e.g. result and search score) after they are added. */
@@ -56,8 +54,7 @@ typedef struct Dataset {
     size_t npos, pos_cap;
     const uint8_t *terms;      /* the packed terms: owned, or borrowed from a split's parent */
     uint8_t *owned_terms;      /* == terms when owned, NULL in a split's view */
-    size_t nbytes, bytes_cap;  /* bytes of terms used and allocated (at least DATASET_PAD
-                                  more than used, or 0) */
+    size_t nbytes, bytes_cap;  /* bytes of terms used and allocated */
     size_t nterms;             /* terms of all positions */
     bool borrowed;             /* read-only: a split's view, or a mapped file's */
     void *mapped;              /* a packed file mapped in memory (dataset_file.h): records,
@@ -65,8 +62,9 @@ typedef struct Dataset {
     size_t mapped_len;
 } Dataset;
 
-/* A step of this (14 bits of ones) marks a term that names its feature in full. */
-#define DATASET_STEP_MAX 0x3FFF
+/* A step or value byte of these marks a term whose feature or value is in the escapes. */
+#define DATASET_STEP_ESCAPE 0xFFFF
+#define DATASET_VALUE_ESCAPE INT8_MIN
 
 static inline uint32_t dataset_word(const uint8_t *p)
 {
@@ -75,24 +73,23 @@ static inline uint32_t dataset_word(const uint8_t *p)
     return w;
 }
 
-/* Unpacks term j of the run at p (words), its escapes read from *e onwards (advanced past
- * them); f holds the previous term's feature (0 before the first) and gets this one's.
- * The escaped value is read whether used or not (the arena keeps DATASET_PAD bytes after
- * the last run), so the random signs of occurrences pick a value without a branch. */
-#define DATASET_PAD 2
-static inline int32_t dataset_term(const uint8_t *p, int j, const uint8_t **e, uint32_t *f)
+/* Unpacks term j of the n-term run at p, its escapes read from *e onwards (advanced past
+ * them); f holds the previous term's feature (0 before the first) and gets this one's. */
+static inline int32_t dataset_term(const uint8_t *p, int n, int j, const uint8_t **e, uint32_t *f)
 {
-    static const int8_t code_value[4] = { 1, -1, 2, 0 };
-    uint32_t w = dataset_word(p + 2 * (size_t)j), step = w >> 2, code = w & 3;
-    if (step == DATASET_STEP_MAX) { /* rare: a spec's ascending features are near */
+    uint32_t step = dataset_word(p + 2 * (size_t)j);
+    int32_t value = (int8_t)p[2 * (size_t)n + (size_t)j];
+    if (step == DATASET_STEP_ESCAPE) { /* rare: a spec's ascending features are near */
         *f = dataset_word(*e) | dataset_word(*e + 2) << 16;
         *e += 4;
     } else {
         *f += step;
     }
-    int32_t escaped = (int16_t)dataset_word(*e);
-    *e += code == 3 ? 2 : 0;
-    return code == 3 ? escaped : code_value[code];
+    if (value == DATASET_VALUE_ESCAPE) { /* rare: values are counts on a board */
+        value = (int16_t)dataset_word(*e);
+        *e += 2;
+    }
+    return value;
 }
 
 /* Unpacks the n terms of the run at p into feature[] and value[]; returns the byte after
@@ -100,10 +97,10 @@ static inline int32_t dataset_term(const uint8_t *p, int j, const uint8_t **e, u
 static inline const uint8_t *dataset_unpack(const uint8_t *p, int n, uint32_t *restrict feature,
                                             int32_t *restrict value)
 {
-    const uint8_t *e = p + 2 * (size_t)n; /* the escapes */
+    const uint8_t *e = p + 3 * (size_t)n; /* the escapes */
     uint32_t f = 0;
     for (int j = 0; j < n; j++) {
-        value[j] = dataset_term(p, j, &e, &f);
+        value[j] = dataset_term(p, n, j, &e, &f);
         feature[j] = f;
     }
     return e;
@@ -117,7 +114,7 @@ int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out);
  * outside 1 .. 255) or out of memory. */
 Dataset *dataset_new(int num_features, int phase_max);
 
-/* Reserve room for more positions and terms (2 to 4 bytes each) so a loader of known size
+/* Reserve room for more positions and terms (3 bytes each) so a loader of known size
  * rarely reallocates. */
 bool dataset_reserve(Dataset *ds, size_t positions, size_t terms);
 
@@ -128,7 +125,7 @@ bool dataset_reserve(Dataset *ds, size_t positions, size_t terms);
  * a split's view. */
 bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f, int n);
 
-/* Gives back the capacity beyond the records and bytes in use (and the pad), once loading is done (the
+/* Gives back the capacity beyond the records and bytes in use, once loading is done (the
  * arena grows by doubling, so up to half of it is slack).  Before dataset_split only: a
  * view keeps the parent's address.  False (ds unchanged) on a view. */
 bool dataset_trim(Dataset *ds);

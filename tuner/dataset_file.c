@@ -70,8 +70,6 @@ bool dataset_save(const Dataset *ds, const char *path, char *err, size_t errlen)
     ok = ok && write_all(out, ds->game, ds->npos * sizeof *ds->game);
     for (size_t i = 0; ok && i < ds->npos; i++)
         ok = write_all(out, ds->terms + ds->pos[i].offset, position_bytes(ds, i));
-    static const uint8_t pad[DATASET_PAD];
-    ok = ok && write_all(out, pad, sizeof pad);
     ok = fclose(out) == 0 && ok;
     if (!ok)
         snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
@@ -83,16 +81,15 @@ bool dataset_save(const Dataset *ds, const char *path, char *err, size_t errlen)
 static const uint8_t *check_terms(const uint8_t *b, const uint8_t *end, int count, int num_features,
                                   const char **why)
 {
-    if ((size_t)(end - b) < 2 * (size_t)count) {
+    if ((size_t)(end - b) < 3 * (size_t)count) {
         *why = "a position's terms run past the end";
         return NULL;
     }
     size_t escapes = 0;
-    for (int j = 0; j < count; j++) {
-        uint32_t w = dataset_word(b + 2 * (size_t)j);
-        escapes += ((w >> 2) == DATASET_STEP_MAX ? 4 : 0) + ((w & 3) == 3 ? 2 : 0);
-    }
-    if ((size_t)(end - b) - 2 * (size_t)count < escapes) {
+    for (int j = 0; j < count; j++)
+        escapes += (dataset_word(b + 2 * (size_t)j) == DATASET_STEP_ESCAPE ? 4 : 0) +
+                   ((int8_t)b[2 * (size_t)count + (size_t)j] == DATASET_VALUE_ESCAPE ? 2 : 0);
+    if ((size_t)(end - b) - 3 * (size_t)count < escapes) {
         *why = "a position's terms run past the end";
         return NULL;
     }
@@ -119,8 +116,7 @@ static const char *check_header(const FileHeader *h, size_t size)
     if (h->num_features < 1 || h->num_features > INT32_MAX / 2 || h->phase_max < 1 || h->phase_max > UINT8_MAX)
         return "bad num_features or phase_max";
     uint64_t per = sizeof(DatasetPosition) + sizeof(int64_t);
-    if (size < sizeof *h + DATASET_PAD || h->npos > (size - sizeof *h - DATASET_PAD) / per ||
-        h->nbytes != size - sizeof *h - DATASET_PAD - h->npos * per)
+    if (h->npos > (size - sizeof *h) / per || h->nbytes != size - sizeof *h - h->npos * per)
         return "its size does not match its counts (truncated?)";
     return NULL;
 }

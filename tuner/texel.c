@@ -24,16 +24,16 @@ double texel_sigmoid(double K, double eval)
 static inline double unpack_eval(const Dataset *ds, const DatasetPosition *p, const double *w,
                                  uint32_t *restrict f, int32_t *restrict v)
 {
-    const uint8_t *b = ds->terms + p->offset, *e = b + 2 * (size_t)p->count;
+    const uint8_t *b = ds->terms + p->offset, *e = b + 3 * (size_t)p->count;
     const int n = p->count;
     uint32_t feature = 0;
     double m0 = 0, m1 = 0, e0 = 0, e1 = 0;
     int j = 0;
     for (; j + 2 <= n; j += 2) {
-        int32_t va = dataset_term(b, j, &e, &feature);
+        int32_t va = dataset_term(b, n, j, &e, &feature);
         const double *a = w + 2 * (size_t)feature;
         f[j] = feature;
-        int32_t vb = dataset_term(b, j + 1, &e, &feature);
+        int32_t vb = dataset_term(b, n, j + 1, &e, &feature);
         const double *c = w + 2 * (size_t)feature;
         f[j + 1] = feature;
         v[j] = va;
@@ -44,7 +44,7 @@ static inline double unpack_eval(const Dataset *ds, const DatasetPosition *p, co
         e1 += c[1] * vb;
     }
     if (j < n) {
-        int32_t va = dataset_term(b, j, &e, &feature);
+        int32_t va = dataset_term(b, n, j, &e, &feature);
         const double *a = w + 2 * (size_t)feature;
         f[j] = feature;
         v[j] = va;
