@@ -8,7 +8,7 @@
  *     same for 300 k positions under the Turkish pattern evaluation, its Adam epoch in
  *     mini-batches of 16384 as the tuner runs it;
  *   - a pattern-sized problem: 1 M positions of 100 random terms (30 linear-like values,
- *     70 pattern occurrences of value +-1 or +-2) over 300 k weights: one full-batch
+ *     70 pattern occurrences of value +-1 or +-2, ascending) over 300 k weights: one full-batch
  *     gradient, and one epoch of lazy Adam in mini-batches of 16384 (the gradient, the
  *     update of the touched weights, and the epoch's validation pass on 10% held out).
  * Prints figures, asserts nothing. */
@@ -71,6 +71,12 @@ static Dataset *turkish_positions(const EvalSpec *spec, size_t n)
 
 enum { PAT_FEATURES = 150000, PAT_LINEAR = 30, PAT_OCCURRENCES = 70, PAT_POSITIONS = 1000000 };
 
+static int by_feature(const void *a, const void *b)
+{
+    const EvalFeatureTerm *x = a, *y = b;
+    return (x->feature > y->feature) - (x->feature < y->feature);
+}
+
 static Dataset *pattern_positions(void)
 {
     Dataset *ds = dataset_new(PAT_FEATURES, 32);
@@ -84,6 +90,7 @@ static Dataset *pattern_positions(void)
         for (int j = PAT_LINEAR; j < PAT_LINEAR + PAT_OCCURRENCES; j++) /* states after the linear */
             f[j] = (EvalFeatureTerm){ PAT_LINEAR + (int32_t)(rnd(&s) % (PAT_FEATURES - PAT_LINEAR)),
                                   (rnd(&s) & 1 ? 1 : -1) * (rnd(&s) % 8 ? 1 : 2) };
+        qsort(f + PAT_LINEAR, PAT_OCCURRENCES, sizeof *f, by_feature); /* as eval_features writes */
         if (!dataset_add(ds, i / 80, (float)(rnd(&s) % 3) * 0.5f, (int)(rnd(&s) % 33), f,
                          PAT_LINEAR + PAT_OCCURRENCES))
             fail("dataset_add failed");
