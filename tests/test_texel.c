@@ -199,6 +199,23 @@ static void test_dataset_add(void **state)
     assert_int_equal(got[0].value, -32768);
     dataset_free(ds);
     dataset_free(NULL);
+
+    /* A step of 65535 is the escape's own mark: that step and larger ones go in full, one
+     * less in the word; int8's edges in the byte, one past them escaped (-128 is the mark). */
+    ds = dataset_new(300000, 2);
+    assert_non_null(ds);
+    const EvalFeatureTerm steps[6] = { { 0, 127 }, { 65535, -127 }, { 65535 + 65534, 128 },
+                                       { 65535 + 65534 + 65536, -128 }, { 299999, 1 }, { 7, -1 } };
+    assert_true(dataset_add(ds, 1, 0.5f, 1, steps, 6));
+    assert_int_equal(dataset_terms(ds, 0, got), 6);
+    for (int j = 0; j < 6; j++) {
+        assert_int_equal(got[j].feature, steps[j].feature);
+        assert_int_equal(got[j].value, steps[j].value);
+    }
+    /* 3 bytes a term, 4 more for each feature in full (steps 65535, 65536 and 103394, and
+     * 7 going back) and 2 more for each escaped value (128, -128). */
+    assert_int_equal(ds->nbytes, 6 * 3 + 4 * 4 + 2 * 2);
+    dataset_free(ds);
 }
 
 /* Random legal positions of a variant: a walk of random moves from the start. */
