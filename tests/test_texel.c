@@ -268,7 +268,6 @@ static void test_dataset_stores_eval_features(void **state)
             }
             Dataset *ds = dataset_new(w.count / 2, spec->phase_max);
             assert_non_null(ds);
-            size_t terms = 0;
             for (int i = 0; i < n; i++) {
                 EvalFeatureTerm f[EVAL_MAX_FEATURE_TERMS];
                 int phase, k = eval_features(spec, &pos[i], f, &phase);
@@ -282,7 +281,6 @@ static void test_dataset_stores_eval_features(void **state)
                     assert_int_equal(got[j].feature, f[j].feature);
                     assert_int_equal(got[j].value, f[j].value);
                 }
-                terms += (size_t)k;
                 assert_near(texel_eval(ds, (size_t)i, wd), evaluate(&pos[i], &w), 0.5 + 1e-9);
             }
             printf("%s %s: %.1f features a position on average, %.1f bytes a position\n", v->name,
