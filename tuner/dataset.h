@@ -19,9 +19,8 @@
  * ascending and small values, so a term takes 3 bytes (6 unpacked): the words and bytes
  * are at fixed places and the escapes rare, so unpacking has no chain of loads and no
  * branch the data mispredicts.  The order of the terms is kept, so the kernels' sums are
- * the same as from unpacked terms.
- * Labels may
- * be blended (e.g. result and search score) after they are added. */
+ * the same as from unpacked terms.  Labels may be blended (e.g. result and search score)
+ * after they are added. */
 #ifndef DAMA_DATASET_H
 #define DAMA_DATASET_H
 
@@ -152,7 +151,7 @@ bool dataset_split(const Dataset *ds, double validation_fraction, uint64_t seed,
 void dataset_release_positions(Dataset *ds);
 
 /* Frees the game ids (8 bytes a position), which only dataset_split reads: a split's views
- * need them no more.  dataset_split then refuses ds. */
+ * need them no more.  dataset_split and dataset_add then refuse ds. */
 void dataset_release_games(Dataset *ds);
 
 #endif
