@@ -14,12 +14,15 @@
 #include <string.h>
 
 #include "dataset.h"
+#include "dataset_file.h"
 #include "evaluate.h"
 #include "movelist.h"
 #include "position.h"
 #include "position_set.h"
 #include "texel.h"
 #include "variant.h"
+
+#include "test_tmpdir.h"
 
 /* cmocka's assert_float_equal works in float; these checks need double. */
 #define assert_near(a, b, tol) near_at((a), (b), (tol), #a, __FILE__, __LINE__)
@@ -106,9 +109,8 @@ static void dense_gradient(const Dataset *ds, const size_t *order, size_t n, con
     memset(grad, 0, (size_t)ds->num_weights * sizeof *grad);
     for (size_t k = 0; k < n; k++) {
         const DatasetPosition *p = &ds->pos[order ? order[k] : k];
-        EvalFeatureTerm f[MAXT * 2];
-        for (int j = 0; j < p->count; j++)
-            f[j] = (EvalFeatureTerm){ (int32_t)ds->feature[p->offset + j], ds->value[p->offset + j] };
+        EvalFeatureTerm f[EVAL_MAX_FEATURE_TERMS];
+        dataset_terms(ds, order ? order[k] : k, f);
         double prob = texel_sigmoid(K, model_eval(f, p->count, p->phase, ds->phase_max, w));
         double g = 2 * (prob - p->label) * prob * (1 - prob) * K / (double)n;
         for (int j = 0; j < p->count; j++) {
@@ -134,8 +136,16 @@ static void test_dataset_add(void **state)
     assert_int_equal(ds->npos, 1);
     assert_int_equal(ds->pos[0].count, 3); /* the 0 value is dropped */
     assert_int_equal(ds->pos[0].phase, 1);
-    assert_int_equal(ds->feature[1], 2);
-    assert_int_equal(ds->value[1], -1);
+    EvalFeatureTerm got[EVAL_MAX_FEATURE_TERMS];
+    assert_int_equal(dataset_terms(ds, 0, got), 3);
+    assert_int_equal(got[0].feature, 0);
+    assert_int_equal(got[0].value, 2);
+    assert_int_equal(got[1].feature, 2);
+    assert_int_equal(got[1].value, -1);
+    assert_int_equal(got[2].feature, 3);
+    assert_int_equal(got[2].value, 5);
+    /* Packed: 3 bytes a term (a step word, a value byte), no escapes. */
+    assert_int_equal(ds->nbytes, 9);
     assert_true(dataset_add(ds, 8, 0.5f, 0, NULL, 0)); /* no terms: eval 0 */
 
     const EvalFeatureTerm bad[1] = { { 4, 1 } }, neg[1] = { { -1, 1 } }, big[1] = { { 1, 32768 } },
@@ -152,21 +162,60 @@ static void test_dataset_add(void **state)
     assert_int_equal(ds->npos, 2);
     assert_int_equal(ds->nterms, 3);
     assert_true(dataset_add(ds, 9, 0.5f, 2, small, 1)); /* int16's own minimum fits */
-    assert_int_equal(ds->value[3], -32768);
+    assert_int_equal(dataset_terms(ds, 2, got), 1);
+    assert_int_equal(got[0].value, -32768);
+    assert_int_equal(got[0].feature, 1);
+    /* Features in any order, repeated, and the extremes of the values, come back as given. */
+    const EvalFeatureTerm mixed[6] = { { 3, 1 }, { 0, -2 }, { 3, 32767 }, { 1, -1 }, { 0, 2 }, { 2, -32768 } };
+    assert_true(dataset_add(ds, 10, 0.5f, 2, mixed, 6));
+    assert_int_equal(dataset_terms(ds, 3, got), 6);
+    for (int j = 0; j < 6; j++) {
+        assert_int_equal(got[j].feature, mixed[j].feature);
+        assert_int_equal(got[j].value, mixed[j].value);
+    }
 
     /* Grows past its first block without losing anything. */
     for (int i = 0; i < 5000; i++)
         assert_true(dataset_add(ds, 100 + i, 0.0f, 2, f, 4));
-    assert_int_equal(ds->npos, 5003);
-    assert_int_equal(ds->nterms, 4 + 3 * 5000);
-    assert_int_equal(ds->pos[5002].offset, 4 + 3 * 4999);
-    assert_int_equal(ds->value[4 + 3 * 4999 + 2], 5);
-    assert_int_equal(ds->feature[4 + 3 * 4999 + 2], 3);
-    /* 24 bytes a position record and 6 a term (4 the feature, 2 the value), capacity counted. */
-    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->pos_cap * 24 + ds->terms_cap * 6);
-    assert_true(ds->pos_cap >= ds->npos && ds->terms_cap >= ds->nterms);
+    assert_int_equal(ds->npos, 5004);
+    assert_int_equal(ds->nterms, 4 + 6 + 3 * 5000);
+    assert_int_equal(ds->game[5003], 100 + 4999);
+    assert_int_equal(dataset_terms(ds, 5003, got), 3);
+    assert_int_equal(got[2].value, 5);
+    assert_int_equal(got[2].feature, 3);
+    /* 16 bytes a position record, 8 its game id, and the packed bytes, capacity counted. */
+    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->pos_cap * 24 + ds->bytes_cap);
+    assert_true(ds->pos_cap >= ds->npos && ds->bytes_cap >= ds->nbytes);
+    /* Trimmed once loaded: no slack left, every term still there; more can be added. */
+    assert_true(ds->bytes_cap > ds->nbytes); /* the doubling left some */
+    assert_true(dataset_trim(ds));
+    assert_int_equal(ds->bytes_cap, ds->nbytes);
+    assert_int_equal(ds->pos_cap, ds->npos);
+    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->npos * 24 + ds->nbytes);
+    assert_int_equal(dataset_terms(ds, 3, got), 6);
+    assert_int_equal(got[5].value, -32768);
+    assert_true(dataset_add(ds, 9, 0.5f, 2, small, 1));
+    assert_int_equal(dataset_terms(ds, 5004, got), 1);
+    assert_int_equal(got[0].value, -32768);
     dataset_free(ds);
     dataset_free(NULL);
+
+    /* A step of 65535 is the escape's own mark: that step and larger ones go in full, one
+     * less in the word; int8's edges in the byte, one past them escaped (-128 is the mark). */
+    ds = dataset_new(300000, 2);
+    assert_non_null(ds);
+    const EvalFeatureTerm steps[6] = { { 0, 127 }, { 65535, -127 }, { 65535 + 65534, 128 },
+                                       { 65535 + 65534 + 65536, -128 }, { 299999, 1 }, { 7, -1 } };
+    assert_true(dataset_add(ds, 1, 0.5f, 1, steps, 6));
+    assert_int_equal(dataset_terms(ds, 0, got), 6);
+    for (int j = 0; j < 6; j++) {
+        assert_int_equal(got[j].feature, steps[j].feature);
+        assert_int_equal(got[j].value, steps[j].value);
+    }
+    /* 3 bytes a term, 4 more for each feature in full (steps 65535, 65536 and 103394, and
+     * 7 going back) and 2 more for each escaped value (128, -128). */
+    assert_int_equal(ds->nbytes, 6 * 3 + 4 * 4 + 2 * 2);
+    dataset_free(ds);
 }
 
 /* Random legal positions of a variant: a walk of random moves from the start. */
@@ -219,7 +268,6 @@ static void test_dataset_stores_eval_features(void **state)
             }
             Dataset *ds = dataset_new(w.count / 2, spec->phase_max);
             assert_non_null(ds);
-            size_t terms = 0;
             for (int i = 0; i < n; i++) {
                 EvalFeatureTerm f[EVAL_MAX_FEATURE_TERMS];
                 int phase, k = eval_features(spec, &pos[i], f, &phase);
@@ -227,17 +275,17 @@ static void test_dataset_stores_eval_features(void **state)
                 const DatasetPosition *p = &ds->pos[i];
                 assert_int_equal(p->phase, phase);
                 assert_int_equal(p->count, k);
-                assert_int_equal(p->offset, terms);
+                EvalFeatureTerm got[EVAL_MAX_FEATURE_TERMS];
+                assert_int_equal(dataset_terms(ds, (size_t)i, got), k);
                 for (int j = 0; j < k; j++) {
-                    assert_int_equal(ds->feature[p->offset + j], f[j].feature);
-                    assert_int_equal(ds->value[p->offset + j], f[j].value);
+                    assert_int_equal(got[j].feature, f[j].feature);
+                    assert_int_equal(got[j].value, f[j].value);
                 }
-                terms += (size_t)k;
                 assert_near(texel_eval(ds, (size_t)i, wd), evaluate(&pos[i], &w), 0.5 + 1e-9);
             }
             printf("%s %s: %.1f features a position on average, %.1f bytes a position\n", v->name,
                    eval_spec_is_pattern(spec) ? "pattern" : "linear", (double)ds->nterms / (double)ds->npos,
-                   (double)(24 * ds->npos + 6 * ds->nterms) / (double)ds->npos);
+                   (double)(sizeof *ds->pos * ds->npos + ds->nbytes) / (double)ds->npos);
             dataset_free(ds);
             free(wd);
         }
@@ -337,10 +385,11 @@ static void test_batch_gradient_is_sparse(void **state)
         order[k] = (size_t)(rnd(&s) % N);
     size_t expected = 0;
     for (int k = 0; k < B; k++) {
-        const DatasetPosition *p = &ds->pos[order[k]];
-        for (int j = 0; j < p->count; j++)
-            if (!in_batch[ds->feature[p->offset + j]]) {
-                in_batch[ds->feature[p->offset + j]] = 1;
+        EvalFeatureTerm f[EVAL_MAX_FEATURE_TERMS];
+        int count = dataset_terms(ds, order[k], f);
+        for (int j = 0; j < count; j++)
+            if (!in_batch[f[j].feature]) {
+                in_batch[f[j].feature] = 1;
                 expected++;
             }
     }
@@ -376,12 +425,13 @@ static void test_batch_gradient_is_sparse(void **state)
             free(listed);
         }
         /* One position: its distinct features only. */
-        const DatasetPosition *p = &ds->pos[order[0]];
+        EvalFeatureTerm f0[EVAL_MAX_FEATURE_TERMS];
+        int count0 = dataset_terms(ds, order[0], f0);
         size_t distinct = 0;
-        for (int j = 0; j < p->count; j++) {
+        for (int j = 0; j < count0; j++) {
             int seen_before = 0;
             for (int i = 0; i < j; i++)
-                seen_before |= ds->feature[p->offset + i] == ds->feature[p->offset + j];
+                seen_before |= f0[i].feature == f0[j].feature;
             distinct += !seen_before;
         }
         assert_true(texel_batch_gradient(bg, ds, order, 1, w, K, &sse, &touched, &nt, &g));
@@ -437,7 +487,7 @@ static int cmp_i64(const void *a, const void *b)
 static size_t game_ids(const Dataset *ds, int64_t *out)
 {
     for (size_t i = 0; i < ds->npos; i++)
-        out[i] = ds->pos[i].game_id;
+        out[i] = ds->game[i];
     qsort(out, ds->npos, sizeof *out, cmp_i64);
     size_t m = 0;
     for (size_t i = 0; i < ds->npos; i++)
@@ -474,12 +524,12 @@ static void test_split_by_game(void **state)
     double w[W];
     random_weights(3, w, W);
     for (size_t i = 0, k = 0; i < ds->npos; i++)
-        if (k < va->npos && ds->pos[i].game_id == va->pos[k].game_id &&
+        if (k < va->npos && ds->game[i] == va->game[k] &&
             ds->pos[i].offset == va->pos[k].offset) {
             assert_near(texel_eval(va, k, w), texel_eval(ds, i, w), 0.0);
             k++;
         }
-    assert_int_equal(dataset_bytes(va), sizeof *va + va->pos_cap * sizeof *va->pos);
+    assert_int_equal(dataset_bytes(va), sizeof *va + va->pos_cap * (sizeof *va->pos + sizeof *va->game));
     const EvalFeatureTerm one[1] = { { 0, 1 } };
     assert_false(dataset_add(va, 1, 0.5f, 0, one, 1)); /* views are read-only */
 
@@ -514,13 +564,20 @@ static void test_split_by_game(void **state)
     double eval_before[N];
     for (size_t i = 0; i < va->npos; i++)
         eval_before[i] = texel_eval(va, i, w);
-    size_t terms_bytes = ds->terms_cap * (sizeof *ds->feature + sizeof *ds->value);
+    size_t terms_bytes = ds->bytes_cap;
     dataset_release_positions(ds);
     assert_int_equal(ds->npos, 0);
     assert_int_equal(dataset_bytes(ds), sizeof *ds + terms_bytes);
     assert_int_equal(tr->npos + va->npos, N);
     for (size_t i = 0; i < va->npos; i++)
         assert_near(texel_eval(va, i, w), eval_before[i], 0.0);
+    /* The game ids go too once split: 8 bytes a position less; the view evaluates as
+     * before, and cannot be split again. */
+    dataset_release_games(va);
+    assert_int_equal(dataset_bytes(va), sizeof *va + va->pos_cap * sizeof *va->pos);
+    assert_near(texel_eval(va, 0, w), eval_before[0], 0.0);
+    assert_false(dataset_split(va, 0.5, 1, &tr2, &va2));
+    assert_null(tr2);
 
     free(a);
     free(b);
@@ -867,6 +924,143 @@ static void test_position_set(void **state)
     free(pos);
 }
 
+/* ---- packed files ---- */
+
+static void write_bytes(const char *path, const unsigned char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A file that must be refused, the reason naming the file (and `what`). */
+static void assert_refused(const char *path, const char *what)
+{
+    char err[256] = "";
+    Dataset *m = dataset_map(path, err, sizeof err);
+    if (m)
+        print_error("%s: mapped a file with %s\n", path, what);
+    assert_null(m);
+    assert_non_null(strstr(err, path));
+}
+
+/* Saved and mapped back: the same positions, terms and game ids, a view's too (its terms
+ * packed again), the same fit bit for bit; nothing of its own in memory; bad files refused. */
+static void test_packed_file(void **state)
+{
+    (void)state;
+    enum { F = 300, W = 2 * F, N = 6000 };
+    char dir[64], path[128], view_path[128], bad_path[128], err[256];
+    assert_int_equal(test_tmpdir_make(dir, sizeof dir, "texel"), 0);
+    snprintf(path, sizeof path, "%s/all.texel", dir);
+    snprintf(view_path, sizeof view_path, "%s/valid.texel", dir);
+    snprintf(bad_path, sizeof bad_path, "%s/bad.texel", dir);
+    Dataset *ds = make_dataset(91, N, F, 12, LABEL_RANDOM, NULL, 0);
+    const EvalFeatureTerm wide[3] = { { 299, 32767 }, { 0, -32768 }, { 150, -2 } }; /* escapes, back jumps */
+    assert_true(dataset_add(ds, 9999, 0.25f, 3, wide, 3));
+    assert_true(dataset_save(ds, path, err, sizeof err));
+    Dataset *m = dataset_map(path, err, sizeof err);
+    if (!m)
+        print_error("%s\n", err);
+    assert_non_null(m);
+    assert_int_equal(m->npos, ds->npos);
+    assert_int_equal(m->nterms, ds->nterms);
+    assert_int_equal(m->nbytes, ds->nbytes);
+    assert_int_equal(dataset_bytes(m), sizeof *m);
+    for (size_t i = 0; i < ds->npos; i++) {
+        EvalFeatureTerm a[EVAL_MAX_FEATURE_TERMS], b[EVAL_MAX_FEATURE_TERMS];
+        int n = dataset_terms(ds, i, a);
+        assert_int_equal(dataset_terms(m, i, b), n);
+        assert_memory_equal(a, b, (size_t)n * sizeof *a);
+        assert_true(m->pos[i].label == ds->pos[i].label && m->pos[i].phase == ds->pos[i].phase);
+        assert_int_equal(m->game[i], ds->game[i]);
+    }
+    assert_false(dataset_add(m, 1, 0.5f, 0, wide, 1)); /* read-only */
+
+    /* The same fit from the file as from memory. */
+    double *w0 = malloc(W * sizeof *w0), *wa = malloc(W * sizeof *wa), *wb = malloc(W * sizeof *wb);
+    unsigned char *frozen = calloc(W, 1);
+    assert_true(w0 && wa && wb && frozen);
+    random_weights(92, w0, W);
+    frozen[0] = frozen[1] = 1;
+    TexelOptions o = texel_default_options();
+    o.frozen = frozen;
+    o.epochs = 3;
+    o.batch_size = 777;
+    o.threads = 2;
+    Dataset *tr_a, *va_a, *tr_b, *va_b;
+    assert_true(dataset_split(ds, 0.2, 5, &tr_a, &va_a));
+    assert_true(dataset_split(m, 0.2, 5, &tr_b, &va_b));
+    memcpy(wa, w0, W * sizeof *wa);
+    memcpy(wb, w0, W * sizeof *wb);
+    TexelResult ra, rb;
+    assert_true(texel_train(tr_a, va_a, wa, &o, NULL, NULL, &ra));
+    assert_true(texel_train(tr_b, va_b, wb, &o, NULL, NULL, &rb));
+    assert_true(ra.best_epoch > 0);
+    assert_memory_equal(wa, wb, W * sizeof *wa);
+
+    /* A view saves its own positions only, its terms packed contiguously. */
+    assert_true(dataset_save(va_a, view_path, err, sizeof err));
+    Dataset *mv = dataset_map(view_path, err, sizeof err);
+    assert_non_null(mv);
+    assert_int_equal(mv->npos, va_a->npos);
+    assert_true(mv->nbytes < ds->nbytes / 2);
+    for (size_t i = 0; i < mv->npos; i++)
+        assert_true(texel_eval(mv, i, w0) == texel_eval(va_a, i, w0));
+    dataset_free(mv);
+
+    /* Bad files: missing, cut anywhere, a wrong magic, a bad record, a term running past. */
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    size_t size = (size_t)ftell(f);
+    rewind(f);
+    unsigned char *bytes = malloc(size);
+    assert_non_null(bytes);
+    assert_int_equal(fread(bytes, 1, size, f), size);
+    fclose(f);
+    snprintf(err, sizeof err, "%s/none.texel", dir);
+    assert_refused(err, "no file");
+    const size_t records = 48 + 16 * ds->npos, games = records + 8 * ds->npos;
+    const size_t cuts[] = { 0, 7, 47, 48, 49, records - 1, records, games - 1, games, games + 1, size - 1 };
+    for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
+        write_bytes(bad_path, bytes, cuts[i]);
+        assert_refused(bad_path, "a cut");
+    }
+    bytes[0] ^= 1;
+    write_bytes(bad_path, bytes, size);
+    assert_refused(bad_path, "a bad magic");
+    bytes[0] ^= 1;
+    bytes[48 + 16 * 3 + 14] = PHASE_MAX + 1; /* position 3's phase */
+    write_bytes(bad_path, bytes, size);
+    assert_refused(bad_path, "a phase above phase_max");
+    assert_null(dataset_map(bad_path, err, sizeof err));
+    assert_non_null(strstr(err, "position 3")); /* the record named */
+    bytes[48 + 16 * 3 + 14] = 0;
+    bytes[48 + 16 * (ds->npos - 1) + 12]++; /* the last position's count: one term more */
+    write_bytes(bad_path, bytes, size);
+    assert_refused(bad_path, "a term running past the end");
+    bytes[48 + 16 * (ds->npos - 1) + 12]--;
+    write_bytes(bad_path, bytes, size);
+    Dataset *again = dataset_map(bad_path, err, sizeof err); /* repaired: mapped again */
+    assert_non_null(again);
+    dataset_free(again);
+
+    free(bytes);
+    dataset_free(tr_a);
+    dataset_free(va_a);
+    dataset_free(tr_b);
+    dataset_free(va_b);
+    dataset_free(m);
+    dataset_free(ds);
+    free(w0);
+    free(wa);
+    free(wb);
+    free(frozen);
+    assert_int_equal(test_tmpdir_remove(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -883,6 +1077,7 @@ int main(void)
         cmocka_unit_test(test_same_bits_on_any_team),
         cmocka_unit_test(test_regularisation),
         cmocka_unit_test(test_position_set),
+        cmocka_unit_test(test_packed_file),
     };
     if (getenv("TEXEL_FILTER")) /* one test by name, while working on it */
         cmocka_set_test_filter(getenv("TEXEL_FILTER"));

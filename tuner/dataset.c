@@ -1,11 +1,16 @@
-/* Sparse training positions: append, grow, split by game. */
+/* Sparse training positions: append (packing the terms), grow, split by game. */
 #include "dataset.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 /* The kernels stream these records: keep them packed. */
-_Static_assert(sizeof(DatasetPosition) == 24, "DatasetPosition must stay 24 bytes");
+_Static_assert(sizeof(DatasetPosition) == 16, "DatasetPosition must stay 16 bytes");
 _Static_assert(EVAL_MAX_FEATURE_TERMS <= UINT16_MAX, "DatasetPosition.count is 16 bits");
+
+/* Most bytes one term takes: its word, a feature in full and a value. */
+enum { TERM_MAX_BYTES = 8 };
 
 Dataset *dataset_new(int num_features, int phase_max)
 {
@@ -41,30 +46,60 @@ static bool grow(void **array, size_t cap, size_t *new_cap, size_t need, size_t 
     return true;
 }
 
+/* Room for `positions` more records and game ids and `bytes` more bytes of terms. */
+static bool reserve_bytes(Dataset *ds, size_t positions, size_t bytes)
+{
+    if (positions > SIZE_MAX - ds->npos)
+        return false;
+    void *t = ds->owned_terms;
+    size_t pos_cap = ds->pos_cap, game_cap;
+    bool ok = grow((void **)&ds->pos, ds->pos_cap, &pos_cap, ds->npos + positions, sizeof *ds->pos) &&
+              grow((void **)&ds->game, ds->pos_cap, &game_cap, pos_cap, sizeof *ds->game);
+    if (ok)
+        ds->pos_cap = pos_cap; /* both arrays hold pos_cap once both have grown */
+    ok = ok && bytes <= SIZE_MAX - ds->nbytes && grow(&t, ds->bytes_cap, &ds->bytes_cap, ds->nbytes + bytes, 1);
+    ds->owned_terms = t;
+    ds->terms = t;
+    return ok;
+}
+
 bool dataset_reserve(Dataset *ds, size_t positions, size_t terms)
 {
-    if (!ds || ds->borrowed)
+    if (!ds || ds->borrowed || (!ds->game && ds->pos_cap) || terms > SIZE_MAX / 3)
         return false;
-    if (positions > SIZE_MAX - ds->npos || terms > SIZE_MAX - ds->nterms)
-        return false;
-    void *f = ds->owned_feature, *v = ds->owned_value;
-    size_t tcap_f, tcap_v;
-    bool ok = grow((void **)&ds->pos, ds->pos_cap, &ds->pos_cap, ds->npos + positions, sizeof *ds->pos) &&
-              grow(&f, ds->terms_cap, &tcap_f, ds->nterms + terms, sizeof *ds->owned_feature);
-    ds->owned_feature = f;
-    ds->feature = f;
-    /* The values follow the features' capacity, so both arrays always hold terms_cap. */
-    ok = ok && grow(&v, ds->terms_cap, &tcap_v, tcap_f, sizeof *ds->owned_value);
-    ds->owned_value = v;
-    ds->value = v;
-    if (ok)
-        ds->terms_cap = tcap_f;
-    return ok;
+    return reserve_bytes(ds, positions, 3 * terms);
+}
+
+static uint8_t *put_word(uint8_t *p, uint32_t w)
+{
+    uint16_t u = (uint16_t)w;
+    memcpy(p, &u, sizeof u);
+    return p + 2;
+}
+
+/* The step word of a term after the term of feature prev and its value byte (dataset.h);
+ * esc gets the escape words it needs (0 to 3), *nesc their count. */
+static uint32_t term_step(uint32_t prev, uint32_t feature, int32_t value, uint8_t *byte, uint16_t *esc,
+                          int *nesc)
+{
+    bool near = feature >= prev && feature - prev < DATASET_STEP_ESCAPE;
+    bool small = value > DATASET_VALUE_ESCAPE && value <= INT8_MAX;
+    int k = 0;
+    if (!near) {
+        esc[k++] = (uint16_t)(feature & 0xFFFF);
+        esc[k++] = (uint16_t)(feature >> 16);
+    }
+    if (!small)
+        esc[k++] = (uint16_t)(int16_t)value;
+    *nesc = k;
+    *byte = (uint8_t)(int8_t)(small ? value : DATASET_VALUE_ESCAPE);
+    return near ? feature - prev : DATASET_STEP_ESCAPE;
 }
 
 bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f, int n)
 {
-    if (!ds || ds->borrowed || n < 0 || n > EVAL_MAX_FEATURE_TERMS || (n > 0 && !f))
+    if (!ds || ds->borrowed || (!ds->game && ds->pos_cap) || n < 0 || n > EVAL_MAX_FEATURE_TERMS ||
+        (n > 0 && !f))
         return false;
     if (!(label >= 0.0f && label <= 1.0f) || phase < 0 || phase > ds->phase_max) /* NaN too */
         return false;
@@ -75,19 +110,67 @@ bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const Eva
             return false;
         kept += f[i].value != 0;
     }
-    if (!dataset_reserve(ds, 1, (size_t)kept))
+    if (!reserve_bytes(ds, 1, (size_t)kept * TERM_MAX_BYTES))
         return false;
 
-    uint32_t *tf = ds->owned_feature + ds->nterms;
-    int16_t *tv = ds->owned_value + ds->nterms;
-    for (int i = 0; i < n; i++)
+    /* The steps, the values, then the escapes (dataset.h). */
+    uint8_t *start = ds->owned_terms + ds->nbytes, *e = start + 3 * (size_t)kept;
+    uint32_t prev = 0;
+    for (int i = 0, j = 0; i < n; i++)
         if (f[i].value != 0) {
-            *tf++ = (uint32_t)f[i].feature;
-            *tv++ = (int16_t)f[i].value;
+            uint16_t esc[3];
+            int nesc;
+            uint32_t step = term_step(prev, (uint32_t)f[i].feature, f[i].value, &start[2 * (size_t)kept + (size_t)j], esc, &nesc);
+            put_word(start + 2 * (size_t)j++, step);
+            for (int k = 0; k < nesc; k++)
+                e = put_word(e, esc[k]);
+            prev = (uint32_t)f[i].feature;
         }
-    ds->pos[ds->npos++] = (DatasetPosition){ .game_id = game_id, .offset = ds->nterms, .label = label,
-                                             .count = (uint16_t)kept, .phase = (uint8_t)phase };
+    uint8_t *p = e;
+    ds->game[ds->npos] = game_id;
+    ds->pos[ds->npos++] = (DatasetPosition){ .offset = ds->nbytes, .label = label, .count = (uint16_t)kept,
+                                             .phase = (uint8_t)phase };
+    ds->nbytes += (size_t)(p - start);
     ds->nterms += (size_t)kept;
+    return true;
+}
+
+int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out)
+{
+    const DatasetPosition *p = &ds->pos[i];
+    uint32_t f[EVAL_MAX_FEATURE_TERMS];
+    int32_t v[EVAL_MAX_FEATURE_TERMS];
+    dataset_unpack(ds->terms + p->offset, p->count, f, v);
+    for (int j = 0; j < p->count; j++)
+        out[j] = (EvalFeatureTerm){ (int32_t)f[j], v[j] };
+    return p->count;
+}
+
+bool dataset_trim(Dataset *ds)
+{
+    if (!ds || ds->borrowed)
+        return false;
+    /* realloc to a smaller size may fail and leave the block as it was: then keep it. */
+    if (ds->npos < ds->pos_cap && ds->game) {
+        size_t cap = ds->npos ? ds->npos : 1;
+        DatasetPosition *p = realloc(ds->pos, cap * sizeof *p);
+        if (p)
+            ds->pos = p;
+        int64_t *g = p ? realloc(ds->game, cap * sizeof *g) : NULL;
+        if (g)
+            ds->game = g;
+        if (p) /* the game ids keep room for at least as many */
+            ds->pos_cap = cap;
+    }
+    if (ds->nbytes < ds->bytes_cap) {
+        size_t cap = ds->nbytes ? ds->nbytes : 1;
+        uint8_t *t = realloc(ds->owned_terms, cap);
+        if (t) {
+            ds->owned_terms = t;
+            ds->terms = t;
+            ds->bytes_cap = cap;
+        }
+    }
     return true;
 }
 
@@ -95,17 +178,24 @@ size_t dataset_bytes(const Dataset *ds)
 {
     if (!ds)
         return 0;
-    size_t terms = ds->borrowed ? 0 : ds->terms_cap * (sizeof *ds->feature + sizeof *ds->value);
-    return sizeof *ds + ds->pos_cap * sizeof *ds->pos + terms;
+    if (ds->mapped) /* the file's pages: the system reads and drops them as the fit goes */
+        return sizeof *ds;
+    size_t terms = ds->borrowed ? 0 : ds->bytes_cap;
+    return sizeof *ds + ds->pos_cap * (sizeof *ds->pos + (ds->game ? sizeof *ds->game : 0)) + terms;
 }
 
 void dataset_free(Dataset *ds)
 {
     if (!ds)
         return;
+    if (ds->mapped) {
+        munmap(ds->mapped, ds->mapped_len);
+        free(ds);
+        return;
+    }
     free(ds->pos);
-    free(ds->owned_feature);
-    free(ds->owned_value);
+    free(ds->game);
+    free(ds->owned_terms);
     free(ds);
 }
 
@@ -131,15 +221,15 @@ static Dataset *view_new(const Dataset *parent, size_t cap)
     if (!v)
         return NULL;
     v->pos = malloc((cap ? cap : 1) * sizeof *v->pos);
-    if (!v->pos) {
-        free(v);
+    v->game = malloc((cap ? cap : 1) * sizeof *v->game);
+    if (!v->pos || !v->game) {
+        dataset_free(v);
         return NULL;
     }
     v->pos_cap = cap;
-    v->feature = parent->feature;
-    v->value = parent->value;
-    v->nterms = parent->nterms;
-    v->terms_cap = parent->terms_cap;
+    v->terms = parent->terms;
+    v->nbytes = parent->nbytes;
+    v->bytes_cap = parent->bytes_cap;
     v->borrowed = true;
     return v;
 }
@@ -151,13 +241,14 @@ bool dataset_split(const Dataset *ds, double validation_fraction, uint64_t seed,
         *train = NULL;
     if (valid)
         *valid = NULL;
-    if (!ds || !train || !valid || !(validation_fraction >= 0.0 && validation_fraction <= 1.0))
+    if (!ds || !train || !valid || !(validation_fraction >= 0.0 && validation_fraction <= 1.0) ||
+        (ds->npos && !ds->game))
         return false;
 
     /* Step 1: count, so each side gets one exact allocation. */
     size_t nvalid = 0;
     for (size_t i = 0; i < ds->npos; i++)
-        nvalid += in_validation(ds->pos[i].game_id, seed, validation_fraction);
+        nvalid += in_validation(ds->game[i], seed, validation_fraction);
 
     Dataset *t = view_new(ds, ds->npos - nvalid);
     Dataset *v = view_new(ds, nvalid);
@@ -170,8 +261,10 @@ bool dataset_split(const Dataset *ds, double validation_fraction, uint64_t seed,
     /* Step 2: copy the position records, keeping their order (offsets stay increasing,
      * so the kernels still stream the shared terms forwards). */
     for (size_t i = 0; i < ds->npos; i++) {
-        Dataset *side = in_validation(ds->pos[i].game_id, seed, validation_fraction) ? v : t;
+        Dataset *side = in_validation(ds->game[i], seed, validation_fraction) ? v : t;
+        side->game[side->npos] = ds->game[i];
         side->pos[side->npos++] = ds->pos[i];
+        side->nterms += ds->pos[i].count;
     }
     *train = t;
     *valid = v;
@@ -180,9 +273,19 @@ bool dataset_split(const Dataset *ds, double validation_fraction, uint64_t seed,
 
 void dataset_release_positions(Dataset *ds)
 {
-    if (!ds)
+    if (!ds || ds->mapped)
         return;
     free(ds->pos);
+    free(ds->game);
     ds->pos = NULL;
+    ds->game = NULL;
     ds->npos = ds->pos_cap = 0;
+}
+
+void dataset_release_games(Dataset *ds)
+{
+    if (!ds || ds->mapped)
+        return;
+    free(ds->game);
+    ds->game = NULL;
 }

@@ -6,28 +6,38 @@
  * feature into its MG weight 2f (coefficient value * phase) and EG weight 2f + 1
  * (coefficient value * (phase_max - phase)), so
  *     eval = sum over terms of value * (phase * w[2f] + (phase_max - phase) * w[2f + 1]) / phase_max
- * in the engine's units (hundredths of a man).  The terms of all positions live in two
- * parallel arrays (feature numbers, values: 6 bytes a term) that are only ever appended to
+ * in the engine's units (hundredths of a man).
+ *
+ * The terms of all positions are packed in one byte arena that is only ever appended to
  * (grown by doubling, or sized once with dataset_reserve); a position records where its run
- * starts.  Labels may be blended (e.g. result and search score) after they are added. */
+ * starts.  A position's run of n terms is n 16-bit words (this machine's byte order), the
+ * steps feature - previous feature of the position (0 before the first), then n int8
+ * values, then the escapes, in the order of their terms: two words (low first) with the
+ * feature of a term whose step is DATASET_STEP_ESCAPE (features out of order or far apart),
+ * and an int16 word with the value of a term whose value byte is DATASET_VALUE_ESCAPE
+ * (values outside int8), the feature before the value.  eval_features writes features
+ * ascending and small values, so a term takes 3 bytes (6 unpacked): the words and bytes
+ * are at fixed places and the escapes rare, so unpacking has no chain of loads and no
+ * branch the data mispredicts.  The order of the terms is kept, so the kernels' sums are
+ * the same as from unpacked terms.  Labels may be blended (e.g. result and search score)
+ * after they are added. */
 #ifndef DAMA_DATASET_H
 #define DAMA_DATASET_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "evaluate.h"
 
-/* One position, 24 bytes (23 used). */
+/* One position, 16 bytes. */
 typedef struct DatasetPosition {
-    int64_t game_id; /* the game it came from: the validation split keeps games whole and
-                        hashes this, so it must name the game the same way on every run
-                        (the tuner numbers games in stream order, not by database rowid) */
-    uint64_t offset; /* first term in Dataset.feature / Dataset.value */
+    uint64_t offset; /* its first byte in Dataset.terms */
     float label;     /* expected score for the side to move: 1 win, 0.5 draw, 0 loss, or a blend */
     uint16_t count;  /* number of terms (at most EVAL_MAX_FEATURE_TERMS) */
     uint8_t phase;   /* men on the board, 0 .. phase_max */
+    uint8_t unused;
 } DatasetPosition;
 
 /* Read its fields freely; change it only through the functions below. */
@@ -36,20 +46,75 @@ typedef struct Dataset {
     int num_weights;           /* 2 * num_features: the MG and EG weight of each */
     int phase_max;             /* the spec's: eval = sum / phase_max */
     DatasetPosition *pos;      /* positions in insertion order */
+    int64_t *game;             /* per position, the game it came from: the validation split
+                                  keeps games whole and hashes this, so it must name the game
+                                  the same way on every run (the tuner numbers games in stream
+                                  order, not by database rowid); NULL once released */
     size_t npos, pos_cap;
-    const uint32_t *feature;   /* all terms' features: owned, or borrowed from a split's parent */
-    const int16_t *value;      /* and their values, from the side to move */
-    uint32_t *owned_feature;   /* == feature when owned, NULL in a split's view */
-    int16_t *owned_value;
-    size_t nterms, terms_cap;
-    bool borrowed;             /* a split's read-only view on its parent's terms */
+    const uint8_t *terms;      /* the packed terms: owned, or borrowed from a split's parent */
+    uint8_t *owned_terms;      /* == terms when owned, NULL in a split's view */
+    size_t nbytes, bytes_cap;  /* bytes of terms used and allocated */
+    size_t nterms;             /* terms of all positions */
+    bool borrowed;             /* read-only: a split's view, or a mapped file's */
+    void *mapped;              /* a packed file mapped in memory (dataset_file.h): records,
+                                  game ids and terms point into it; NULL otherwise */
+    size_t mapped_len;
 } Dataset;
+
+/* A step or value byte of these marks a term whose feature or value is in the escapes. */
+#define DATASET_STEP_ESCAPE 0xFFFF
+#define DATASET_VALUE_ESCAPE INT8_MIN
+
+static inline uint32_t dataset_word(const uint8_t *p)
+{
+    uint16_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+/* Unpacks term j of the n-term run at p, its escapes read from *e onwards (advanced past
+ * them); f holds the previous term's feature (0 before the first) and gets this one's. */
+static inline int32_t dataset_term(const uint8_t *p, int n, int j, const uint8_t **e, uint32_t *f)
+{
+    uint32_t step = dataset_word(p + 2 * (size_t)j);
+    int32_t value = (int8_t)p[2 * (size_t)n + (size_t)j];
+    if (step == DATASET_STEP_ESCAPE) { /* rare: a spec's ascending features are near */
+        *f = dataset_word(*e) | dataset_word(*e + 2) << 16;
+        *e += 4;
+    } else {
+        *f += step;
+    }
+    if (value == DATASET_VALUE_ESCAPE) { /* rare: values are counts on a board */
+        value = (int16_t)dataset_word(*e);
+        *e += 2;
+    }
+    return value;
+}
+
+/* Unpacks the n terms of the run at p into feature[] and value[]; returns the byte after
+ * the run. */
+static inline const uint8_t *dataset_unpack(const uint8_t *p, int n, uint32_t *restrict feature,
+                                            int32_t *restrict value)
+{
+    const uint8_t *e = p + 3 * (size_t)n; /* the escapes */
+    uint32_t f = 0;
+    for (int j = 0; j < n; j++) {
+        value[j] = dataset_term(p, n, j, &e, &f);
+        feature[j] = f;
+    }
+    return e;
+}
+
+/* Writes the count terms of position i into out (room for EVAL_MAX_FEATURE_TERMS) in the
+ * order they were added; returns the count. */
+int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out);
 
 /* An empty dataset; NULL on bad arguments (num_features < 1 or > INT32_MAX / 2, phase_max
  * outside 1 .. 255) or out of memory. */
 Dataset *dataset_new(int num_features, int phase_max);
 
-/* Reserve room for more positions and terms so a loader of known size never reallocates. */
+/* Reserve room for more positions and terms (3 bytes each) so a loader of known size
+ * rarely reallocates. */
 bool dataset_reserve(Dataset *ds, size_t positions, size_t terms);
 
 /* Append one position: the n features eval_features wrote and its phase.  Values 0 are
@@ -59,8 +124,14 @@ bool dataset_reserve(Dataset *ds, size_t positions, size_t terms);
  * a split's view. */
 bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f, int n);
 
-/* Bytes the dataset holds (position records and terms, capacity included; a view counts
- * its position records only, the terms being its parent's). */
+/* Gives back the capacity beyond the records and bytes in use, once loading is done (the
+ * arena grows by doubling, so up to half of it is slack).  Before dataset_split only: a
+ * view keeps the parent's address.  False (ds unchanged) on a view. */
+bool dataset_trim(Dataset *ds);
+
+/* Bytes the dataset holds (position records, game ids and terms, capacity included; a view
+ * counts its records and game ids only, the terms being its parent's; a mapped file none:
+ * its pages are the file's, read and dropped by the system as the fit goes). */
 size_t dataset_bytes(const Dataset *ds);
 
 void dataset_free(Dataset *ds);
@@ -74,8 +145,13 @@ bool dataset_split(const Dataset *ds, double validation_fraction, uint64_t seed,
                    Dataset **train, Dataset **valid);
 
 /* Frees the position records of a split's parent, keeping its terms, which the views read:
- * the fit needs only the views' own copies of the records (24 bytes a position saved).
+ * the fit needs only the views' own copies of the records (24 bytes a position saved with
+ * the game ids).
  * ds then holds no positions; free it after the views, as before. */
 void dataset_release_positions(Dataset *ds);
+
+/* Frees the game ids (8 bytes a position), which only dataset_split reads: a split's views
+ * need them no more.  dataset_split and dataset_add then refuse ds. */
+void dataset_release_games(Dataset *ds);
 
 #endif

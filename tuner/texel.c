@@ -17,30 +17,49 @@ double texel_sigmoid(double K, double eval)
     return 1.0 / (1.0 + exp(-x));
 }
 
-/* eval of one position.  Each feature reads its MG and EG weight, side by side in w; two
- * accumulators per phase break the add latency chain (the compiler may not reorder FP
- * adds); the order is fixed, so results are too. */
-static inline double position_eval(const Dataset *ds, const DatasetPosition *p, const double *w)
+/* eval of one position, unpacking its terms (dataset.h) into f and v as it goes, for the
+ * gradient.  Each feature reads its MG and EG weight, side by side in w; two accumulators
+ * per phase break the add latency chain (the compiler may not reorder FP adds); the order
+ * is fixed, so results are too. */
+static inline double unpack_eval(const Dataset *ds, const DatasetPosition *p, const double *w,
+                                 uint32_t *restrict f, int32_t *restrict v)
 {
-    const uint32_t *f = ds->feature + p->offset;
-    const int16_t *v = ds->value + p->offset;
+    const uint8_t *b = ds->terms + p->offset, *e = b + 3 * (size_t)p->count;
     const int n = p->count;
+    uint32_t feature = 0;
     double m0 = 0, m1 = 0, e0 = 0, e1 = 0;
     int j = 0;
     for (; j + 2 <= n; j += 2) {
-        const double *a = w + 2 * (size_t)f[j], *b = w + 2 * (size_t)f[j + 1];
-        m0 += a[0] * v[j];
-        e0 += a[1] * v[j];
-        m1 += b[0] * v[j + 1];
-        e1 += b[1] * v[j + 1];
+        int32_t va = dataset_term(b, n, j, &e, &feature);
+        const double *a = w + 2 * (size_t)feature;
+        f[j] = feature;
+        int32_t vb = dataset_term(b, n, j + 1, &e, &feature);
+        const double *c = w + 2 * (size_t)feature;
+        f[j + 1] = feature;
+        v[j] = va;
+        v[j + 1] = vb;
+        m0 += a[0] * va;
+        e0 += a[1] * va;
+        m1 += c[0] * vb;
+        e1 += c[1] * vb;
     }
     if (j < n) {
-        const double *a = w + 2 * (size_t)f[j];
-        m0 += a[0] * v[j];
-        e0 += a[1] * v[j];
+        int32_t va = dataset_term(b, n, j, &e, &feature);
+        const double *a = w + 2 * (size_t)feature;
+        f[j] = feature;
+        v[j] = va;
+        m0 += a[0] * va;
+        e0 += a[1] * va;
     }
     const int mg = p->phase, eg = ds->phase_max - mg;
     return ((m0 + m1) * mg + (e0 + e1) * eg) / ds->phase_max;
+}
+
+static inline double position_eval(const Dataset *ds, const DatasetPosition *p, const double *w)
+{
+    uint32_t f[EVAL_MAX_FEATURE_TERMS];
+    int32_t v[EVAL_MAX_FEATURE_TERMS];
+    return unpack_eval(ds, p, w, f, v);
 }
 
 double texel_eval(const Dataset *ds, size_t i, const double *w)
@@ -209,28 +228,24 @@ static double block_gradient(const Dataset *ds, const size_t *order, size_t begi
     const double inv_pm = 1.0 / ds->phase_max;
     const int pm = ds->phase_max;
     const DatasetPosition *restrict pos = ds->pos;
-    const uint32_t *restrict feature = ds->feature;
-    const int16_t *restrict value = ds->value;
+    const uint8_t *restrict terms = ds->terms;
     double *restrict acc = s->acc;
     uint8_t *restrict seen = s->seen;
     uint32_t *restrict list = o->feature;
+    uint32_t f[EVAL_MAX_FEATURE_TERMS];
+    int32_t v[EVAL_MAX_FEATURE_TERMS];
     double sse = 0;
     size_t len = 0;
     for (size_t k = begin; k < end; k++) {
-        if (order && k + PREFETCH_AHEAD < end) {
-            const DatasetPosition *ahead = &pos[order[k + PREFETCH_AHEAD]];
-            __builtin_prefetch(feature + ahead->offset);
-            __builtin_prefetch(value + ahead->offset);
-        }
+        if (order && k + PREFETCH_AHEAD < end)
+            __builtin_prefetch(terms + pos[order[k + PREFETCH_AHEAD]].offset);
         const DatasetPosition *p = &pos[order ? order[k] : k];
-        double prob = texel_sigmoid(K, position_eval(ds, p, w));
+        const int n = p->count;
+        double prob = texel_sigmoid(K, unpack_eval(ds, p, w, f, v)); /* f, v: the sums read them */
         double d = prob - p->label;
         sse += d * d;
         double g = gscale * d * prob * (1.0 - prob);
         double gm = g * p->phase * inv_pm, ge = g * (pm - p->phase) * inv_pm;
-        const uint32_t *f = feature + p->offset;
-        const int16_t *v = value + p->offset;
-        const int n = p->count;
         for (int j = 0; j < n; j++) {
             uint32_t fj = f[j];
             if (!seen[fj]) {

@@ -197,11 +197,14 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
         blend_labels(ds, ld.scores, w, cfg->lambda, cfg->threads);
     free(ld.scores); /* read by the blend only */
     ld.scores = NULL;
+    dataset_trim(ds); /* loading is over: the doubling's slack goes */
     if (!dataset_split(ds, cfg->validation, cfg->seed, &train, &valid)) {
         snprintf(out->error, sizeof out->error, "out of memory splitting the data");
         goto done;
     }
     dataset_release_positions(ds); /* the views have their copies; the fit needs the memory */
+    dataset_release_games(train); /* read by the split only */
+    dataset_release_games(valid);
     out->dataset_bytes = dataset_bytes(ds) + dataset_bytes(train) + dataset_bytes(valid);
     out->train_positions = train->npos;
     out->valid_positions = valid->npos;

@@ -1,10 +1,14 @@
 /* Texel throughput, positions per second per core, with 1 and 2 threads (best of 3 after a
- * warm-up), and the dataset's bytes a position:
- *   - the Turkish linear evaluation: 1.5 M positions of random games, the engine's own
- *     features (72 weights), one full-batch gradient; the same for 300 k positions under
- *     the Turkish pattern evaluation;
- *   - a pattern-sized problem: 2 M positions of 100 random terms (30 linear-like values,
- *     70 pattern occurrences of value +-1 or +-2) over 300 k weights: one full-batch
+ * warm-up), and the bytes a position the fit holds (its 16-byte record and its packed terms;
+ * the game ids go after the split).  Per core = positions / the process's CPU seconds, so a
+ * loaded machine slows it little; the 2-thread line also gives the wall-clock speed-up over
+ * 1 thread, which only a quiet machine measures (the load average is printed):
+ *   - the Turkish linear evaluation: 1 M positions of random games, the engine's own
+ *     features (72 weights), one full-batch gradient and one full-batch Adam epoch; the
+ *     same for 300 k positions under the Turkish pattern evaluation, its Adam epoch in
+ *     mini-batches of 16384 as the tuner runs it;
+ *   - a pattern-sized problem: 1 M positions of 100 random terms (30 linear-like values,
+ *     70 pattern occurrences of value +-1 or +-2, ascending) over 300 k weights: one full-batch
  *     gradient, and one epoch of lazy Adam in mini-batches of 16384 (the gradient, the
  *     update of the touched weights, and the epoch's validation pass on 10% held out).
  * Prints figures, asserts nothing. */
@@ -12,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dataset.h"
 #include "evaluate.h"
@@ -64,7 +69,13 @@ static Dataset *turkish_positions(const EvalSpec *spec, size_t n)
     return ds;
 }
 
-enum { PAT_FEATURES = 150000, PAT_LINEAR = 30, PAT_OCCURRENCES = 70, PAT_POSITIONS = 2000000 };
+enum { PAT_FEATURES = 150000, PAT_LINEAR = 30, PAT_OCCURRENCES = 70, PAT_POSITIONS = 1000000 };
+
+static int by_feature(const void *a, const void *b)
+{
+    const EvalFeatureTerm *x = a, *y = b;
+    return (x->feature > y->feature) - (x->feature < y->feature);
+}
 
 static Dataset *pattern_positions(void)
 {
@@ -79,6 +90,7 @@ static Dataset *pattern_positions(void)
         for (int j = PAT_LINEAR; j < PAT_LINEAR + PAT_OCCURRENCES; j++) /* states after the linear */
             f[j] = (EvalFeatureTerm){ PAT_LINEAR + (int32_t)(rnd(&s) % (PAT_FEATURES - PAT_LINEAR)),
                                   (rnd(&s) & 1 ? 1 : -1) * (rnd(&s) % 8 ? 1 : 2) };
+        qsort(f + PAT_LINEAR, PAT_OCCURRENCES, sizeof *f, by_feature); /* as eval_features writes */
         if (!dataset_add(ds, i / 80, (float)(rnd(&s) % 3) * 0.5f, (int)(rnd(&s) % 33), f,
                          PAT_LINEAR + PAT_OCCURRENCES))
             fail("dataset_add failed");
@@ -98,13 +110,32 @@ static double *bench_weights(int n)
     return w;
 }
 
-static void report_dataset(const char *name, const Dataset *ds)
+static void report_dataset(const char *name, Dataset *ds)
 {
-    printf("texel %s dataset: %zu positions, %.1f terms and %.1f bytes a position, %.1f MiB\n", name,
-           ds->npos, (double)ds->nterms / (double)ds->npos,
-           (double)(ds->npos * sizeof *ds->pos + ds->nterms * (sizeof *ds->feature + sizeof *ds->value)) /
-               (double)ds->npos,
-           (double)dataset_bytes(ds) / (1024.0 * 1024.0));
+    dataset_trim(ds); /* as the tuner does once loaded */
+    printf("texel %s dataset: %zu positions, %.1f terms and %.1f bytes a position in the fit "
+           "(%.1f MiB)\n", name, ds->npos, (double)ds->nterms / (double)ds->npos,
+           (double)(ds->npos * sizeof *ds->pos + ds->nbytes) / (double)ds->npos,
+           (double)(ds->npos * sizeof *ds->pos + ds->nbytes) / (1024.0 * 1024.0));
+}
+
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double load_average(void)
+{
+    double load = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &load) != 1)
+            load = -1;
+        fclose(f);
+    }
+    return load;
 }
 
 static void bench_gradient(const char *name, const Dataset *ds, const double *w)
@@ -113,24 +144,31 @@ static void bench_gradient(const char *name, const Dataset *ds, const double *w)
     if (!grad)
         fail("out of memory");
     const double K = 0.005;
+    double wall1 = 0;
     for (int threads = 1; threads <= 2; threads++) {
         texel_gradient(ds, w, K, grad, threads); /* warm-up: page in the terms */
-        double best = 1e30;
+        double best_cpu = 1e30, best_wall = 1e30;
         for (int r = 0; r < RUNS; r++) {
-            double t0 = omp_get_wtime();
+            double t0 = omp_get_wtime(), c0 = cpu_seconds();
             texel_gradient(ds, w, K, grad, threads);
-            double dt = omp_get_wtime() - t0;
-            best = dt < best ? dt : best;
+            double cpu = cpu_seconds() - c0, wall = omp_get_wtime() - t0;
+            best_cpu = cpu < best_cpu ? cpu : best_cpu;
+            best_wall = wall < best_wall ? wall : best_wall;
         }
-        printf("texel %s full-batch gradient positions/s per core: %.0f (threads %d)\n", name,
-               (double)ds->npos / best / threads, threads);
+        if (threads == 1)
+            wall1 = best_wall;
+        printf("texel %s full-batch gradient positions/s per core: %.0f (threads %d", name,
+               (double)ds->npos / best_cpu, threads);
+        if (threads > 1)
+            printf(", wall-clock speed-up %.2fx at load %.1f", wall1 / best_wall, load_average());
+        printf(")\n");
     }
     free(grad);
 }
 
 /* One epoch of mini-batch lazy Adam: the time of 2 epochs less that of 1 (the set-up and
  * the starting point's loss passes cancel). */
-static void bench_adam_epoch(const char *name, const Dataset *ds, const double *w0)
+static void bench_adam_epoch(const char *name, const Dataset *ds, const double *w0, size_t batch)
 {
     Dataset *train, *valid;
     double *w = malloc((size_t)ds->num_weights * sizeof *w);
@@ -141,25 +179,26 @@ static void bench_adam_epoch(const char *name, const Dataset *ds, const double *
     TexelOptions o = texel_default_options();
     o.frozen = frozen;
     o.K = 0.005;
-    o.batch_size = 16384;
+    o.batch_size = batch;
     o.patience = 0;
     o.reg = 1e-9;
     for (int threads = 1; threads <= 2; threads++) {
         o.threads = threads;
-        double t[3];
+        double t[3], c[3];
         TexelResult r;
         for (int epochs = 1; epochs <= 2; epochs++) {
             o.epochs = epochs;
             memcpy(w, w0, (size_t)ds->num_weights * sizeof *w);
-            double t0 = omp_get_wtime();
+            double t0 = omp_get_wtime(), c0 = cpu_seconds();
             if (!texel_train(train, valid, w, &o, NULL, NULL, &r))
                 fail("texel_train failed");
             t[epochs] = omp_get_wtime() - t0;
+            c[epochs] = cpu_seconds() - c0;
         }
-        double epoch = t[2] - t[1];
-        printf("texel %s Adam epoch (batch 16384) positions/s per core: %.0f (threads %d, %.2f s an "
+        double epoch = t[2] - t[1], cpu = c[2] - c[1];
+        printf("texel %s Adam epoch (batch %zu) positions/s per core: %.0f (threads %d, %.2f s an "
                "epoch, %.0f features touched a step)\n",
-               name, (double)train->npos / epoch / threads, threads, epoch, r.touched_per_step);
+               name, batch, (double)train->npos / cpu, threads, epoch, r.touched_per_step);
     }
     dataset_free(train);
     dataset_free(valid);
@@ -170,10 +209,11 @@ static void bench_adam_epoch(const char *name, const Dataset *ds, const double *
 int main(void)
 {
     const Variant *turkish = variant_by_name("turkish");
-    Dataset *tr = turkish_positions(turkish->eval, 1500000);
+    Dataset *tr = turkish_positions(turkish->eval, 1000000);
     double *w = bench_weights(tr->num_weights);
     report_dataset("turkish", tr);
     bench_gradient("turkish", tr, w);
+    bench_adam_epoch("turkish", tr, w, 0);
     dataset_free(tr);
     free(w);
     if (turkish->pattern_eval) { /* the real pattern features: their bytes a position */
@@ -181,6 +221,7 @@ int main(void)
         report_dataset("turkish-pattern", tr);
         w = bench_weights(tr->num_weights);
         bench_gradient("turkish-pattern", tr, w);
+        bench_adam_epoch("turkish-pattern", tr, w, 16384);
         dataset_free(tr);
         free(w);
     }
@@ -189,7 +230,7 @@ int main(void)
     w = bench_weights(pat->num_weights);
     report_dataset("pattern-sized", pat);
     bench_gradient("pattern-sized", pat, w);
-    bench_adam_epoch("pattern-sized", pat, w);
+    bench_adam_epoch("pattern-sized", pat, w, 16384);
     dataset_free(pat);
     free(w);
     return 0;

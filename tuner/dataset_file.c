@@ -1,0 +1,190 @@
+/* Datasets saved to and mapped from packed files. */
+#include "dataset_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char MAGIC[8] = "DAMATEX";
+enum { FILE_VERSION = 1, BYTE_ORDER_MARK = 0x01020304 };
+
+typedef struct FileHeader {
+    char magic[8];
+    uint32_t version;
+    uint32_t byte_order;
+    int32_t num_features;
+    int32_t phase_max;
+    uint64_t npos, nterms, nbytes;
+} FileHeader;
+
+_Static_assert(sizeof(FileHeader) == 48, "the header is 48 bytes");
+
+/* The bytes position i's terms take (unpacked, as they may not be contiguous in a view). */
+static size_t position_bytes(const Dataset *ds, size_t i)
+{
+    uint32_t f[EVAL_MAX_FEATURE_TERMS];
+    int32_t v[EVAL_MAX_FEATURE_TERMS];
+    const uint8_t *start = ds->terms + ds->pos[i].offset;
+    return (size_t)(dataset_unpack(start, ds->pos[i].count, f, v) - start);
+}
+
+static bool write_all(FILE *out, const void *data, size_t len)
+{
+    return len == 0 || fwrite(data, 1, len, out) == len;
+}
+
+bool dataset_save(const Dataset *ds, const char *path, char *err, size_t errlen)
+{
+    if (!ds->game && ds->npos) {
+        snprintf(err, errlen, "%s: the dataset's game ids were released", path);
+        return false;
+    }
+    FILE *out = fopen(path, "wb");
+    if (!out) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return false;
+    }
+    /* Step 1: the records with their new offsets, and the header that counts them. */
+    FileHeader h = { .version = FILE_VERSION, .byte_order = BYTE_ORDER_MARK, .num_features = ds->num_features,
+                     .phase_max = ds->phase_max, .npos = ds->npos };
+    memcpy(h.magic, MAGIC, sizeof h.magic);
+    for (size_t i = 0; i < ds->npos; i++) {
+        h.nbytes += position_bytes(ds, i);
+        h.nterms += ds->pos[i].count;
+    }
+    bool ok = write_all(out, &h, sizeof h);
+    uint64_t at = 0;
+    for (size_t i = 0; ok && i < ds->npos; i++) {
+        DatasetPosition p = ds->pos[i];
+        p.offset = at;
+        at += position_bytes(ds, i);
+        ok = write_all(out, &p, sizeof p);
+    }
+    /* Step 2: the game ids, then each position's terms in order. */
+    ok = ok && write_all(out, ds->game, ds->npos * sizeof *ds->game);
+    for (size_t i = 0; ok && i < ds->npos; i++)
+        ok = write_all(out, ds->terms + ds->pos[i].offset, position_bytes(ds, i));
+    ok = fclose(out) == 0 && ok;
+    if (!ok)
+        snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
+    return ok;
+}
+
+/* Checks one position's run [b, end): its words and escapes within end, features in
+ * range, no value 0; the byte after the run, or NULL with the reason. */
+static const uint8_t *check_terms(const uint8_t *b, const uint8_t *end, int count, int num_features,
+                                  const char **why)
+{
+    if ((size_t)(end - b) < 3 * (size_t)count) {
+        *why = "a position's terms run past the end";
+        return NULL;
+    }
+    size_t escapes = 0;
+    for (int j = 0; j < count; j++)
+        escapes += (dataset_word(b + 2 * (size_t)j) == DATASET_STEP_ESCAPE ? 4 : 0) +
+                   ((int8_t)b[2 * (size_t)count + (size_t)j] == DATASET_VALUE_ESCAPE ? 2 : 0);
+    if ((size_t)(end - b) - 3 * (size_t)count < escapes) {
+        *why = "a position's terms run past the end";
+        return NULL;
+    }
+    uint32_t f[EVAL_MAX_FEATURE_TERMS];
+    int32_t v[EVAL_MAX_FEATURE_TERMS];
+    const uint8_t *next = dataset_unpack(b, count, f, v);
+    for (int j = 0; j < count; j++)
+        if (f[j] >= (uint32_t)num_features || v[j] == 0) {
+            *why = f[j] >= (uint32_t)num_features ? "a feature out of range" : "a term of value 0";
+            return NULL;
+        }
+    return next;
+}
+
+/* The header's counts against the file's size; the reason when they disagree. */
+static const char *check_header(const FileHeader *h, size_t size)
+{
+    if (memcmp(h->magic, MAGIC, sizeof h->magic) != 0)
+        return "not a packed dataset (bad magic)";
+    if (h->byte_order != BYTE_ORDER_MARK)
+        return "written on a machine of another byte order";
+    if (h->version != FILE_VERSION)
+        return "an unknown version";
+    if (h->num_features < 1 || h->num_features > INT32_MAX / 2 || h->phase_max < 1 || h->phase_max > UINT8_MAX)
+        return "bad num_features or phase_max";
+    uint64_t per = sizeof(DatasetPosition) + sizeof(int64_t);
+    if (h->npos > (size - sizeof *h) / per || h->nbytes != size - sizeof *h - h->npos * per)
+        return "its size does not match its counts (truncated?)";
+    return NULL;
+}
+
+Dataset *dataset_map(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof(FileHeader)) {
+        snprintf(err, errlen, "%s: too short for a packed dataset", path);
+        close(fd);
+        return NULL;
+    }
+    size_t size = (size_t)st.st_size;
+    void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd); /* the mapping keeps the file */
+    if (map == MAP_FAILED) {
+        snprintf(err, errlen, "%s: mmap: %s", path, strerror(errno));
+        return NULL;
+    }
+    FileHeader h;
+    memcpy(&h, map, sizeof h);
+    const char *why = check_header(&h, size);
+    const uint8_t *base = (const uint8_t *)map;
+    const DatasetPosition *pos = (const DatasetPosition *)(base + sizeof h);
+    const uint8_t *terms = base + sizeof h + h.npos * (sizeof *pos + sizeof(int64_t));
+    const uint8_t *first = terms, *end = terms + h.nbytes;
+    size_t bad = 0;
+    bool in_record = false;
+    uint64_t nterms = 0;
+    /* Every record's run must start where the previous one's ended and hold its terms. */
+    for (size_t i = 0; !why && i < h.npos; i++) {
+        const DatasetPosition *p = &pos[i];
+        bad = i;
+        in_record = true;
+        if (p->offset != (uint64_t)(terms - first) || p->count > EVAL_MAX_FEATURE_TERMS ||
+            p->phase > h.phase_max || !(p->label >= 0.0f && p->label <= 1.0f))
+            why = "a bad record (offset, count, phase or label)";
+        else
+            terms = check_terms(terms, end, p->count, h.num_features, &why);
+        nterms += p->count;
+    }
+    if (!why) {
+        in_record = false;
+        if (terms != end || nterms != h.nterms)
+            why = "its terms do not add up to its counts";
+    }
+    Dataset *ds = why ? NULL : dataset_new(h.num_features, h.phase_max);
+    if (!ds) {
+        if (why && in_record)
+            snprintf(err, errlen, "%s: position %zu: %s", path, bad, why);
+        else
+            snprintf(err, errlen, "%s: %s", path, why ? why : "out of memory");
+        munmap(map, size);
+        return NULL;
+    }
+    ds->pos = (DatasetPosition *)pos; /* read-only pages: borrowed, so nothing writes them */
+    ds->game = (int64_t *)(base + sizeof h + h.npos * sizeof *pos);
+    ds->npos = ds->pos_cap = (size_t)h.npos;
+    ds->terms = first;
+    ds->nbytes = ds->bytes_cap = (size_t)h.nbytes;
+    ds->nterms = (size_t)h.nterms;
+    ds->borrowed = true;
+    ds->mapped = map;
+    ds->mapped_len = size;
+    return ds;
+}
