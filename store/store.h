@@ -343,4 +343,14 @@ bool store_pdn_import(Store *s, const char *variant, const char *params, const c
                       const char *bench_signature, int64_t *run_id, StorePdnImport *games, int n,
                       int *written);
 
+/* ---- The opening explorer (store/explorer.c) ---- */
+
+/* Every game of variant that reached pos and went on, with the position after it (the
+ * search score stored with that one, from its side to move) and the game's result (enum
+ * Result), in one read snapshot.  A full scan of positions: there is no index on them.  A
+ * non-zero return from cb stops the walk (still a success). */
+typedef int (*StoreNextFn)(void *ctx, int64_t game_id, const Position *next, int score, bool has_score,
+                           int result);
+bool store_next_positions(Store *s, const char *variant, const Position *pos, StoreNextFn cb, void *ctx);
+
 #endif
