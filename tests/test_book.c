@@ -17,6 +17,7 @@
 #include "hub_text.h"
 #include "notation.h"
 #include "position.h"
+#include "search.h"
 #include "test_util.h"
 #include "test_tmpdir.h"
 #include "variant.h"
@@ -373,9 +374,52 @@ static void test_explore_csv(void **state)
     assert_int_equal(test_dama_run(out, sizeof out, "book explore --db %s --fen W:Wz9", start_db), 2);
 }
 
+/* move_stats_collect by hand: a game passing twice counts once, a next position no move
+ * reaches is left out, a found win counts as the forced-result bound in the mean. */
+static void test_move_stats(void **state)
+{
+    (void)state;
+    const Variant *v = &turkish_variant;
+    Rules rules = v->rules_default();
+    Position start, a, b;
+    v->start(&start);
+    MoveList list;
+    v->generate(&start, &rules, &list);
+    a = start;
+    v->make(&a, &list.moves[0]);
+    b = start;
+    v->make(&b, &list.moves[1]);
+    MoveSample s[] = {
+        { a, 1, RESULT_WHITE_WINS, 10, true },
+        { a, 1, RESULT_WHITE_WINS, 10, true },   /* game 1 again */
+        { a, 2, RESULT_BLACK_WINS, 31, true },
+        { b, 3, RESULT_DRAW, -SCORE_WIN + 5, true }, /* Black (to move at b) is mated */
+        { b, 4, RESULT_DRAW, 0, false },
+        { start, 5, RESULT_DRAW, 0, true },      /* no move leads back to the start */
+    };
+    MoveStats out[8];
+    int unmatched;
+    int n = move_stats_collect(v, &rules, &start, s, 6, out, 8, &unmatched);
+    assert_int_equal(n, 2);
+    assert_int_equal(unmatched, 1);
+    assert_true(move_same(&out[0].move, &list.moves[0]) || move_same(&out[0].move, &list.moves[1]));
+    const MoveStats *ma = move_same(&out[0].move, &list.moves[0]) ? &out[0] : &out[1];
+    const MoveStats *mb = ma == &out[0] ? &out[1] : &out[0];
+    assert_int_equal(ma->games, 2);
+    assert_int_equal(ma->wins, 1);
+    assert_int_equal(ma->losses, 1);
+    assert_int_equal(ma->nscores, 2);
+    assert_int_equal(ma->score, -21);                 /* -(10 + 31) / 2 = -20.5, away from zero */
+    assert_int_equal(mb->games, 2);
+    assert_int_equal(mb->draws, 2);
+    assert_int_equal(mb->nscores, 1);
+    assert_int_equal(mb->score, SCORE_WIN_BOUND);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_move_stats),
         cmocka_unit_test(test_counts_match_sql),
         cmocka_unit_test(test_margin_and_min_games),
         cmocka_unit_test(test_deterministic_round_trip),
