@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "book_file.h"
 #include "game.h"
@@ -20,6 +21,8 @@
 #include "search.h"
 #include "test_util.h"
 #include "test_tmpdir.h"
+#include "http_client.h"
+#include "serve_process.h"
 #include "variant.h"
 
 static char dir[64], db[128], start_db[128];
@@ -416,6 +419,40 @@ static void test_move_stats(void **state)
     assert_int_equal(mb->score, SCORE_WIN_BOUND);
 }
 
+/* The page's route gives what the CSV gives: the same moves, games and results. */
+static void test_explorer_route(void **state)
+{
+    (void)state;
+    char srv_dir[96], csv[1 << 14];
+    snprintf(srv_dir, sizeof srv_dir, "%s/srv", dir);
+    assert_int_equal(mkdir(srv_dir, 0755), 0);
+    assert_int_equal(serve_make_folders(srv_dir, "explorer"), 0);
+    const char *extra[] = { "--db", start_db, NULL }; /* the last --db is the one served */
+    int port;
+    pid_t pid = serve_start(srv_dir, extra, &port);
+    assert_true(pid > 0);
+    json_t *j = serve_api(port, "GET", "/api/explorer?fen=start&variant=turkish", NULL, 200);
+    assert_int_equal(test_dama_run(csv, sizeof csv, "book explore --db %s --fen start", start_db), 0);
+    assert_int_equal(json_integer_value(json_object_get(j, "games")), 20);
+    json_t *moves = json_object_get(j, "moves");
+    const char *line = strchr(csv, '\n') + 1;
+    size_t i;
+    json_t *m;
+    json_array_foreach(moves, i, m) {
+        char row[256];
+        snprintf(row, sizeof row, "%s,%lld,%lld,%lld,%lld,", json_string_value(json_object_get(m, "move")),
+                 json_integer_value(json_object_get(m, "games")), json_integer_value(json_object_get(m, "white_wins")),
+                 json_integer_value(json_object_get(m, "draws")), json_integer_value(json_object_get(m, "black_wins")));
+        if (strncmp(line, row, strlen(row)) != 0) fail_msg("JSON row %s, CSV row %.80s", row, line);
+        line = strchr(line, '\n') + 1;
+    }
+    assert_true(json_array_size(moves) > 1);
+    assert_string_equal(line, "");
+    json_decref(j);
+    json_decref(serve_api(port, "GET", "/api/explorer?fen=W:Wz9", NULL, 400));
+    serve_kill(pid);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -426,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_damaged_files_refused),
         cmocka_unit_test(test_hub_plays_book_move),
         cmocka_unit_test(test_explore_csv),
+        cmocka_unit_test(test_explorer_route),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
