@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "book_build.h"
+#include "book_openings.h"
 #include "commands.h"
 #include "csv_writer.h"
 #include "explorer.h"
@@ -125,8 +126,7 @@ static int run_check(int argc, char **argv)
     return EXIT_OK;
 }
 
-/* The book's positions at --ply whose moves all lie within the margin: each is a start
- * position no side is known to stand better in by more than the margin. */
+/* The book's balanced positions at --ply (book_openings.h): an openings file. */
 static int run_openings(int argc, char **argv)
 {
     BookArgs a;
@@ -135,18 +135,18 @@ static int run_openings(int argc, char **argv)
     if (!a.has_ply) return cli_usage_error("book openings needs --ply K (see 'dama book --help')");
     Book b;
     if ((code = read_book_arg(argc, argv, "openings", &b)) >= 0) return code;
-    int n = 0;
-    for (int i = 0; i < b.npositions; i++) {
-        const BookPosition *p = &b.positions[i];
-        int best = b.moves[p->first].score; /* the book lists the best first */
-        if (p->ply != a.ply || best > a.margin || best < -a.margin) continue;
+    Position *found;
+    int n = book_balanced(&b, (int)a.ply, (int)a.margin, &found);
+    for (int i = 0; i < n; i++) {
+        const BookPosition *p = book_find(&b, &found[i]);
         char fen[512];
         position_to_fen(&p->pos, b.variant, fen, sizeof fen);
-        printf("%s ; ply %d games %d score %d\n", fen, p->ply, p->games, best);
-        n++;
+        printf("%s ; ply %d games %d score %d\n", fen, p->ply, p->games, b.moves[p->first].score);
     }
-    fprintf(stderr, "book openings: %d positions at ply %ld within %ld\n", n, a.ply, a.margin);
+    free(found);
     book_free(&b);
+    if (n < 0) return cli_runtime_error("out of memory");
+    fprintf(stderr, "book openings: %d positions at ply %ld within %ld\n", n, a.ply, a.margin);
     return EXIT_OK;
 }
 

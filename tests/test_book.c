@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "book_file.h"
+#include "book_openings.h"
 #include "game.h"
 #include "hub_text.h"
 #include "notation.h"
@@ -453,6 +454,51 @@ static void test_explorer_route(void **state)
     serve_kill(pid);
 }
 
+/* Self-play from the book's balanced positions at --book-ply: every game starts at one of
+ * them, and a book with none there is refused by name. */
+static void test_openings_from_book(void **state)
+{
+    (void)state;
+    Book b;
+    char path[256], out[4096], games_db[128];
+    build(db, "open.book", "--min-games 2 --margin 40", &b, path, sizeof path);
+    Position *balanced;
+    int n = book_balanced(&b, 1, b.margin, &balanced);
+    assert_true(n >= 2);
+    snprintf(games_db, sizeof games_db, "%s/from-book.db", dir);
+    int rc = test_dama_run(out, sizeof out, "selfplay --games 8 --nodes 200 --threads 2 --openings-book %s --book-ply 1 --db %s",
+                           path, games_db);
+    if (rc != 0) fail_msg("%s", out);
+    sqlite3 *h = open_db(games_db);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(h, "SELECT white_men, white_kings, black_men, black_kings, side FROM positions"
+                                        " WHERE ply = 0", -1, &st, NULL), SQLITE_OK);
+    int games = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        Position p = { { (uint64_t)sqlite3_column_int64(st, 0), (uint64_t)sqlite3_column_int64(st, 2) },
+                       { (uint64_t)sqlite3_column_int64(st, 1), (uint64_t)sqlite3_column_int64(st, 3) },
+                       sqlite3_column_int(st, 4) };
+        bool found = false;
+        for (int i = 0; i < n; i++) found |= position_equal(&p, &balanced[i]);
+        assert_true(found);
+        const BookPosition *bp = book_find(&b, &p);
+        assert_non_null(bp);
+        assert_int_equal(bp->ply, 1);
+        assert_true(abs(b.moves[bp->first].score) <= b.margin);
+        games++;
+    }
+    assert_int_equal(games, 8);
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    free(balanced);
+    rc = test_dama_run(out, sizeof out, "selfplay --games 2 --nodes 200 --openings-book %s --book-ply 999 --db %s", path,
+                       games_db);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, path));
+    assert_non_null(strstr(out, "no position at ply 999"));
+    book_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -464,6 +510,7 @@ int main(void)
         cmocka_unit_test(test_hub_plays_book_move),
         cmocka_unit_test(test_explore_csv),
         cmocka_unit_test(test_explorer_route),
+        cmocka_unit_test(test_openings_from_book),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
