@@ -332,6 +332,20 @@ static void test_hub_plays_book_move(void **state)
     assert_string_equal(move, hub_move_to_text(wide.variant, &wide.moves[w->first].move, expect, sizeof expect));
     hub_move(p2, move, sizeof move);
     assert_string_equal(move, hub_move_to_text(narrow.variant, &narrow.moves[n->first].move, expect, sizeof expect));
+    /* analyze --book: the book's moves and its best, without a search; a position out of
+     * the book is searched. */
+    static char out[1 << 14];
+    char line[128];
+    assert_int_equal(test_dama_run(out, sizeof out, "analyze --book %s --depth 3", p1), 0);
+    snprintf(line, sizeof line, "bestmove %s\n", wide.moves[w->first].text);
+    assert_non_null(strstr(out, line));
+    assert_null(strstr(out, "info depth"));
+    int listed = 0;
+    for (const char *q = out; (q = strstr(q, "book ")); q++) listed++;
+    assert_int_equal(listed, w->nmoves);
+    assert_int_equal(test_dama_run(out, sizeof out, "analyze --book %s --depth 3 --moves a3-a4", p1), 0);
+    assert_null(strstr(out, "book "));
+    assert_non_null(strstr(out, "info depth"));
     /* A weighted choice draws a listed move, the same one for the same seed. */
     Rules rules = wide.variant->rules_default();
     Move m1, m2;
