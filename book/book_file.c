@@ -17,10 +17,11 @@
 #define FEN_MAX 512
 #define LINE_FIELDS 9
 
-/* FNV-1a 64 of the body: a cut or changed byte changes it. */
-static uint64_t body_checksum(const char *text, size_t len)
+#define FNV_OFFSET 0xcbf29ce484222325u
+
+/* FNV-1a 64 continued over len more bytes: a cut or changed byte changes it. */
+static uint64_t fnv1a(uint64_t h, const char *text, size_t len)
 {
-    uint64_t h = 0xcbf29ce484222325u;
     for (size_t i = 0; i < len; i++) {
         h ^= (unsigned char)text[i];
         h *= 0x100000001b3u;
@@ -71,10 +72,11 @@ bool book_format(const Book *b, char **text, size_t *len)
         }
     }
     put(&body, "%s", ""); /* an empty book still has a buffer */
-    put(&all, "%s %d\nvariant %s\nmin-games %d\nmargin %d\npositions %d\nmoves %d\nchecksum %016" PRIx64 "\n",
-        BOOK_MAGIC, BOOK_FORMAT_VERSION, b->variant->name, b->min_games, b->margin, b->npositions,
-        b->nmoves, body.data ? body_checksum(body.data, body.len) : 0);
-    put(&all, "%s", body.data ? body.data : "");
+    put(&all, "%s %d\nvariant %s\nmin-games %d\nmargin %d\npositions %d\nmoves %d\n", BOOK_MAGIC,
+        BOOK_FORMAT_VERSION, b->variant->name, b->min_games, b->margin, b->npositions, b->nmoves);
+    if (!body.failed && !all.failed) /* the header above the checksum line, then the body */
+        put(&all, "checksum %016" PRIx64 "\n%s", fnv1a(fnv1a(FNV_OFFSET, all.data, all.len), body.data, body.len),
+            body.data);
     bool ok = !body.failed && !all.failed;
     free(body.data);
     if (!ok) {
@@ -122,7 +124,7 @@ bool book_write(const Book *b, const char *path, char *err, size_t errlen)
 
 typedef struct Reader {
     const char *name;
-    const char *p, *end;
+    const char *start, *p, *end;
     int line;
     char *err;
     size_t errlen;
@@ -215,7 +217,7 @@ static bool header_int(Reader *r, const char *name, long max, int *out)
     return int_field(v, 0, max, out) || fail(r, "%s: not a whole number from 0 to %ld: '%s'", name, max, v);
 }
 
-static bool parse_header(Reader *r, Book *b, uint64_t *checksum)
+static bool parse_header(Reader *r, Book *b, uint64_t *checksum, size_t *header_len)
 {
     char buf[128];
     const char *v = header_value(r, BOOK_MAGIC, buf, sizeof buf);
@@ -229,10 +231,14 @@ static bool parse_header(Reader *r, Book *b, uint64_t *checksum)
     if (!(v = header_value(r, "variant", buf, sizeof buf))) return false;
     if (!(b->variant = variant_by_name(v))) return fail(r, "unknown variant '%s'", v);
     size_t len = (size_t)(r->end - r->p);
-    long most = len > INT_MAX ? INT_MAX : (long)len; /* a line takes at least one byte */
+    /* What the rest of the file can hold, so that no header asks for more memory than its
+     * file's size warrants: a P line takes more than 24 bytes, an M line at least 16. */
+    long most_positions = (long)(len / 24), most_moves = (long)(len / 16);
     if (!header_int(r, "min-games", INT_MAX, &b->min_games) || !header_int(r, "margin", INT_MAX, &b->margin)
-        || !header_int(r, "positions", most, &b->npositions) || !header_int(r, "moves", most, &b->nmoves))
+        || !header_int(r, "positions", most_positions, &b->npositions)
+        || !header_int(r, "moves", most_moves, &b->nmoves))
         return false;
+    *header_len = (size_t)(r->p - r->start);
     if (!(v = header_value(r, "checksum", buf, sizeof buf))) return false;
     return key_field(v, checksum) || fail(r, "checksum: not 16 hex digits: '%s'", v);
 }
@@ -310,11 +316,12 @@ bool book_parse(Book *b, const char *name, const char *text, size_t len, char *e
 {
     *b = (Book){ 0 };
     err[0] = '\0';
-    Reader r = { name, text, text + len, 0, err, errlen };
+    Reader r = { name, text, text, text + len, 0, err, errlen };
     uint64_t checksum = 0;
-    if (!parse_header(&r, b, &checksum))
+    size_t header_len = 0;
+    if (!parse_header(&r, b, &checksum, &header_len))
         goto fail;
-    if (body_checksum(r.p, (size_t)(r.end - r.p)) != checksum) {
+    if (fnv1a(fnv1a(FNV_OFFSET, text, header_len), r.p, (size_t)(r.end - r.p)) != checksum) {
         r.line = 0;
         fail(&r, "checksum mismatch: the file is corrupted or cut");
         goto fail;

@@ -14,8 +14,8 @@
 #include "move_stats.h"
 
 #define BOOK_FORMAT_VERSION 1
-/* A larger file is refused: about four million moves. */
-#define BOOK_FILE_MAX ((size_t)256 << 20)
+/* A larger file is refused: about a million moves. */
+#define BOOK_FILE_MAX ((size_t)64 << 20)
 
 typedef struct BookPosition {
     uint64_t key;          /* position_key(&pos) */

@@ -261,6 +261,19 @@ static void test_damaged_files_refused(void **state)
     flipped[len - 3] = flipped[len - 3] == '1' ? '2' : '1';   /* a changed score */
     write_file("flip.book", flipped, len, path, sizeof path);
     assert_refused(path, "checksum mismatch");
+    char *edited = strdup(text), *at = strstr(edited, "\nmargin 30\n");
+    assert_non_null(at);
+    memcpy(at, "\nmargin 90\n", 11);                        /* the header is checked too */
+    write_file("margin.book", edited, len, path, sizeof path);
+    assert_refused(path, "checksum mismatch");
+    free(edited);
+    at = strstr(text, "\npositions ");                      /* more than the file can hold */
+    edited = malloc(len + 32);
+    /* len / 2 lines fit in no file of len bytes: refused before any allocation */
+    int n = snprintf(edited, len + 32, "%.*s\npositions %zu%s", (int)(at - text), text, len / 2, strchr(at + 1, '\n'));
+    write_file("count.book", edited, (size_t)n, path, sizeof path);
+    assert_refused(path, "positions: not a whole number from 0 to");
+    free(edited);
     write_file("empty.book", "", 0, path, sizeof path);
     assert_refused(path, "not a dama opening book");
     write_file("other.book", "W:Wa2:Bh7\n", 10, path, sizeof path);
