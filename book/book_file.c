@@ -29,6 +29,11 @@ static uint64_t fnv1a(uint64_t h, const char *text, size_t len)
     return h;
 }
 
+uint64_t book_checksum(const char *header, size_t header_len, const char *body, size_t body_len)
+{
+    return fnv1a(fnv1a(FNV_OFFSET, header, header_len), body, body_len);
+}
+
 /* ---- Writing ---- */
 
 typedef struct Buffer {
@@ -75,8 +80,7 @@ bool book_format(const Book *b, char **text, size_t *len)
     put(&all, "%s %d\nvariant %s\nmin-games %d\nmargin %d\npositions %d\nmoves %d\n", BOOK_MAGIC,
         BOOK_FORMAT_VERSION, b->variant->name, b->min_games, b->margin, b->npositions, b->nmoves);
     if (!body.failed && !all.failed) /* the header above the checksum line, then the body */
-        put(&all, "checksum %016" PRIx64 "\n%s", fnv1a(fnv1a(FNV_OFFSET, all.data, all.len), body.data, body.len),
-            body.data);
+        put(&all, "checksum %016" PRIx64 "\n%s", book_checksum(all.data, all.len, body.data, body.len), body.data);
     bool ok = !body.failed && !all.failed;
     free(body.data);
     if (!ok) {
@@ -159,6 +163,8 @@ static bool next_line(Reader *r, char *buf, size_t buflen, char **fields, int *n
         return false;
     }
     size_t n = (size_t)(nl - r->p);
+    if (n > 0 && r->p[n - 1] == '\r')
+        n--; /* a CRLF line end (the checksum still tells the file was rewritten) */
     if (n >= buflen) {
         fail(r, "line longer than %zu bytes", buflen - 1);
         *cut = true;
@@ -321,7 +327,7 @@ bool book_parse(Book *b, const char *name, const char *text, size_t len, char *e
     size_t header_len = 0;
     if (!parse_header(&r, b, &checksum, &header_len))
         goto fail;
-    if (fnv1a(fnv1a(FNV_OFFSET, text, header_len), r.p, (size_t)(r.end - r.p)) != checksum) {
+    if (book_checksum(text, header_len, r.p, (size_t)(r.end - r.p)) != checksum) {
         r.line = 0;
         fail(&r, "checksum mismatch: the file is corrupted or cut");
         goto fail;

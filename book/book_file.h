@@ -52,6 +52,8 @@ bool book_read(Book *b, const char *path, const atomic_bool *stop, char *err, si
 /* The same from bytes in memory; name is used in the messages. */
 bool book_parse(Book *b, const char *name, const char *text, size_t len, char *err, size_t errlen);
 void book_free(Book *b);
+/* The checksum line's value: FNV-1a 64 of the header above that line, then the body. */
+uint64_t book_checksum(const char *header, size_t header_len, const char *body, size_t body_len);
 
 /* The book's entry for pos, or NULL. */
 const BookPosition *book_find(const Book *b, const Position *pos);
