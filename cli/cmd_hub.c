@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "book_file.h"
 #include "commands.h"
 #include "game.h"
-#include "book_file.h"
 #include "hub_line.h"
 #include "hub_text.h"
 #include "line_reader.h"
