@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "book_file.h"
 #include "commands.h"
 #include "game.h"
 #include "hub_line.h"
@@ -37,6 +38,7 @@ typedef struct HubParams {
     long hash_mb;
     char weights[1024]; /* "" = built-in */
     char rules[256];    /* "" = the official rules */
+    char book[1024];    /* an opening book file (docs/book.md); "" = none */
 } HubParams;
 
 /* The search limit of `level`: the last level line, whole. */
@@ -59,6 +61,7 @@ typedef struct Hub {
     const Variant *variant;
     Rules rules;
     Weights weights;
+    Book book;                   /* empty when no book is set */
     Searcher *searcher;
     long searcher_hash;
     Game *game;
@@ -169,6 +172,12 @@ static void send_identity(Hub *h)
     hub_writer_arg(&w, "type", "string");
     send_line(h, &w);
 
+    hub_writer_start(&w, "param");
+    hub_writer_arg(&w, "name", "book");
+    hub_writer_arg(&w, "value", h->params.book);
+    hub_writer_arg(&w, "type", "string");
+    send_line(h, &w);
+
     hub_writer_start(&w, "wait");
     send_line(h, &w);
     hub_writer_free(&w);
@@ -212,6 +221,12 @@ static bool set_param(Hub *h, HubParams *p, const char *name, const char *value)
             return false;
         }
         snprintf(p->rules, sizeof p->rules, "%s", value);
+    } else if (strcmp(name, "book") == 0) {
+        if (strlen(value) >= sizeof p->book) {
+            send_error(h, "set-param: the book path is too long");
+            return false;
+        }
+        snprintf(p->book, sizeof p->book, "%s", value);
     } /* an unknown parameter is ignored, as the protocol asks */
     return true;
 }
@@ -233,12 +248,25 @@ static bool build_engine(Hub *h)
         send_error(h, "rules: %s", err);
         return false;
     }
+    Book book = { 0 };
+    if (h->params.book[0] && !book_read(&book, h->params.book, NULL, err, sizeof err)) {
+        send_error(h, "book: %s", err);
+        return false;
+    }
+    if (h->params.book[0] && book.variant != v) {
+        send_error(h, "book: %s is a book of %s, not %s", h->params.book, book.variant->name, v->name);
+        book_free(&book);
+        return false;
+    }
     Weights weights;
     if (!pipeline_weights_by_name(&weights, v, h->params.weights[0] ? h->params.weights : "best",
                                   err, sizeof err)) {
         send_error(h, "weights: %s", err);
+        book_free(&book);
         return false;
     }
+    book_free(&h->book);
+    h->book = book;
     /* The searcher reads the weights through its pointer to h->weights: replaced in place. */
     weights_free(&h->weights);
     if (!h->searcher || h->variant != v || h->searcher_hash != h->params.hash_mb) {
@@ -500,6 +528,16 @@ static void cmd_go(Hub *h, const HubLine *line)
         return;
     }
     int mode = hub_line_has(line, "analyze") ? GO_ANALYZE : hub_line_has(line, "ponder") ? GO_PONDER : GO_THINK;
+    Move book_move;
+    if (mode == GO_THINK && book_choose(&h->book, &h->game->pos, &h->rules, BOOK_BEST, 0, &book_move)) {
+        char move[HUB_MOVE_MAX];
+        HubWriter w = { 0 };
+        hub_writer_start(&w, "done");
+        hub_writer_arg(&w, "move", hub_move_to_text(h->variant, &book_move, move, sizeof move));
+        send_line(h, &w);
+        hub_writer_free(&w);
+        return;
+    }
     const HubLevel *l = &h->level;
     SearchLimits limits = { .depth = l->depth, .nodes = l->nodes };
     TimeBudget budget = level_budget(l);
@@ -544,6 +582,7 @@ static void free_hub(Hub *h)
 {
     searcher_free(h->searcher);
     weights_free(&h->weights);
+    book_free(&h->book);
     free(h->game);
     pthread_mutex_destroy(&h->lock);
     pthread_cond_destroy(&h->released);
@@ -661,12 +700,13 @@ static int serve(Hub *h)
 
 static int run_hub(int argc, char **argv)
 {
-    enum { OPT_HASH = OPT_FIRST_FREE, OPT_WEIGHTS };
+    enum { OPT_HASH = OPT_FIRST_FREE, OPT_WEIGHTS, OPT_BOOK };
     static const struct option longopts[] = {
         { "variant", required_argument, 0, OPT_VARIANT },
         { "rules", required_argument, 0, OPT_RULES },
         { "hash", required_argument, 0, OPT_HASH },
         { "weights", required_argument, 0, OPT_WEIGHTS },
+        { "book", required_argument, 0, OPT_BOOK },
         { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
@@ -695,11 +735,13 @@ static int run_hub(int argc, char **argv)
             h->params.hash_mb = n;
             break;
         case OPT_WEIGHTS:
+        case OPT_BOOK:
         case OPT_RULES: {
-            char *dst = o == OPT_WEIGHTS ? h->params.weights : h->params.rules;
-            size_t size = o == OPT_WEIGHTS ? sizeof h->params.weights : sizeof h->params.rules;
+            char *dst = o == OPT_WEIGHTS ? h->params.weights : o == OPT_BOOK ? h->params.book : h->params.rules;
+            size_t size = o == OPT_WEIGHTS ? sizeof h->params.weights
+                          : o == OPT_BOOK  ? sizeof h->params.book : sizeof h->params.rules;
             if (strlen(optarg) >= size)
-                code = cli_usage_error("%s: too long", o == OPT_WEIGHTS ? "--weights" : "--rules");
+                code = cli_usage_error("%s: too long", o == OPT_WEIGHTS ? "--weights" : o == OPT_BOOK ? "--book" : "--rules");
             else
                 snprintf(dst, size, "%s", optarg);
             break;
@@ -722,6 +764,15 @@ static int run_hub(int argc, char **argv)
             code = cli_usage_error("%s", err);
         else if (h->params.weights[0])
             weights_free(&w);
+        Book book;
+        if (code < 0 && h->params.book[0]) {
+            if (!book_read(&book, h->params.book, pipeline_interrupt_flag(), err, sizeof err))
+                code = cli_usage_error("%s", err);
+            else if (book.variant != h->params.variant)
+                code = cli_usage_error("--book: %s is a book of %s, not %s", h->params.book, book.variant->name,
+                                       h->params.variant->name);
+            book_free(&book); /* read again by init, as a set-param book is */
+        }
     }
     if (code < 0)
         code = serve(h);
@@ -733,7 +784,7 @@ static int run_hub(int argc, char **argv)
 const Command cmd_hub = {
     "hub", "an engine for Hub and other GUIs speaking the Hub protocol (version 2)",
     "usage: dama hub [--variant NAME] [--hash MB] [--rules OPTIONS]\n"
-    "                [--weights FILE|best|default|material]\n"
+    "                [--weights FILE|best|default|material] [--book BOOK]\n"
     "\n"
     "Plays through the Hub protocol, version 2 (the Hub GUI, Scan's protocol), for\n"
     "both variants: commands on stdin, one a line, answers on stdout.  The options\n"
@@ -783,6 +834,9 @@ const Command cmd_hub = {
     "  weights  a weights file of the variant (see 'dama weights'), or best, default\n"
     "           or material; empty: best, the shipped pattern weights built in\n"
     "  rules    the variant's rule options, as --rules (empty: the official rules)\n"
+    "  book     an opening book ('dama book build'; empty: none): go plays the\n"
+    "           book's best move at once while the position is in it (go ponder\n"
+    "           and go analyze search)\n"
     "\n"
     "Positions: the side to move (W or B), then one character a square: w, b a man,\n"
     "W, B a king, e empty.  International: squares 1 to 50, e.g. the start\n"

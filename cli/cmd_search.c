@@ -8,6 +8,7 @@
 
 #include "batch.h"
 #include "bench.h"
+#include "book_file.h"
 #include "commands.h"
 #include "game.h"
 #include "notation.h"
@@ -21,7 +22,7 @@ enum {
     OPT_DEPTH = OPT_FIRST_FREE, OPT_NODES, OPT_MOVETIME, OPT_WEIGHTS, OPT_HASH,
     /* batch analysis */
     OPT_A_IN, OPT_A_FORMAT, OPT_A_DB, OPT_A_OUT, OPT_A_THREADS, OPT_A_STRICT, OPT_A_GAME, OPT_A_RUN, OPT_A_SAMPLE,
-    OPT_A_SEED, OPT_A_PLIES
+    OPT_A_SEED, OPT_A_PLIES, OPT_A_BOOK
 };
 
 #define BATCH_LONG_OPTIONS \
@@ -306,7 +307,7 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
     return code;
 }
 
-static int analyze_position(const EngineContext *ctx, SearchOptions *so);
+static int analyze_position(const EngineContext *ctx, SearchOptions *so, const char *book_path);
 
 static int run_analyze(int argc, char **argv)
 {
@@ -314,8 +315,10 @@ static int run_analyze(int argc, char **argv)
         ENGINE_LONG_OPTIONS,
         SEARCH_LONG_OPTIONS,
         BATCH_LONG_OPTIONS,
+        { "book", required_argument, 0, OPT_A_BOOK },
         { 0, 0, 0, 0 },
     };
+    const char *book_path = NULL;
     EngineContext ctx;
     engine_context_init(&ctx);
     SearchOptions so = { .hash_mb = 0 };
@@ -327,6 +330,10 @@ static int run_analyze(int argc, char **argv)
             return cli_print_help("analyze");
         if (o == '?')
             return EXIT_USAGE;
+        if (o == OPT_A_BOOK) {
+            book_path = optarg;
+            continue;
+        }
         if ((r = engine_context_option(&ctx, o, optarg)) < 0)
             return EXIT_USAGE;
         if (r == 0 && (r = search_option(&so, o, optarg)) < 0)
@@ -345,18 +352,46 @@ static int run_analyze(int argc, char **argv)
         if (ctx.moves_text)
             return cli_usage_error("--moves is for one position: a batch's positions come from "
                                    "--in, --game or --run");
+        if (book_path)
+            return cli_usage_error("--book is for one position, not a batch");
     }
     /* Both ways stop on Ctrl-C or SIGTERM (exit 130), from the reading of --weights on. */
     pipeline_interrupt_flag();
     if (!engine_context_finish(&ctx) || !search_options_finish(&so, ctx.variant, "best"))
         return EXIT_USAGE;
-    int code = batch ? run_batch(&ctx, &so, &bo) : analyze_position(&ctx, &so);
+    int code = batch ? run_batch(&ctx, &so, &bo) : analyze_position(&ctx, &so, book_path);
     weights_free(&so.weights);
     return code;
 }
 
 /* analyze without batch options: one position, its best move. */
-static int analyze_position(const EngineContext *ctx, SearchOptions *so)
+/* The book's moves for the position, best first, and its best as bestmove: -1 when the
+ * position is not in the book (then it is searched), else an exit code. */
+static int book_answer(const EngineContext *ctx, const char *path)
+{
+    Book b;
+    char err[1024], text[128];
+    if (!book_read(&b, path, pipeline_interrupt_flag(), err, sizeof err))
+        return cli_usage_error("--book: %s", err);
+    if (b.variant != ctx->variant) {
+        const char *name = b.variant->name; /* a static Variant's: outlives the book */
+        book_free(&b);
+        return cli_usage_error("--book: %s is a book of %s, not %s", path, name, ctx->variant->name);
+    }
+    Move best;
+    int code = -1;
+    if (book_choose(&b, &ctx->pos, &ctx->rules, BOOK_BEST, 0, &best)) {
+        const BookPosition *p = book_find(&b, &ctx->pos);
+        for (int i = p->first; i < p->first + p->nmoves; i++)
+            printf("book %s games %d score %d\n", b.moves[i].text, b.moves[i].games, b.moves[i].score);
+        printf("bestmove %s\n", move_to_text(ctx->variant, &best, text, sizeof text));
+        code = EXIT_OK;
+    }
+    book_free(&b);
+    return code;
+}
+
+static int analyze_position(const EngineContext *ctx, SearchOptions *so, const char *book_path)
 {
     if (!so->limits.depth && !so->limits.nodes && !so->limits.movetime_ms)
         so->limits.depth = 12;
@@ -372,6 +407,9 @@ static int analyze_position(const EngineContext *ctx, SearchOptions *so)
         printf("game over: %s\n", game_end_text(end, text, sizeof text));
         return EXIT_OK;
     }
+    int code = book_path ? book_answer(ctx, book_path) : -1;
+    if (code >= 0)
+        return code;
 
     Searcher *s = searcher_new(ctx->variant, &ctx->rules, &so->weights, (size_t)so->hash_mb);
     if (!s)
@@ -444,7 +482,7 @@ const Command cmd_analyze = {
     "analyze", "search a position, or a batch of positions into CSV and the database",
     "usage: dama analyze [--variant NAME] [--fen FEN] [--moves LIST] [--weights FILE]\n"
     "                    [--depth D | --nodes N | --movetime MS] [--rules OPTIONS]\n"
-    "                    [--hash MB]\n"
+    "                    [--hash MB] [--book BOOK]\n"
     "       dama analyze (--in FILE [--format fen|pdn] [--plies LIST]\n"
     "                     | --game ID [--plies LIST]\n"
     "                     | --run R [--sample N] [--seed S])\n"
@@ -461,6 +499,9 @@ const Command cmd_analyze = {
     "\n"
     "  -v, --variant NAME  turkish (default) or international (short tr, intl)\n"
     "  --fen FEN        position (default: start)\n"
+    "  --book BOOK      an opening book ('dama book build'): a position in it is not\n"
+    "                   searched; 'book MOVE games G score S' lines (best first) then\n"
+    "                   'bestmove' the best\n"
     "  --moves LIST     moves played from --fen first, e.g. \"32-28 18-23\": the game\n"
     "                   so far, whose repetitions and draw counters the search sees\n"
     "  --weights FILE   evaluation weights of the variant: a file, 'best' (the\n"

@@ -23,6 +23,7 @@ const Command *const dama_commands[] = {
     &cmd_export,
     &cmd_pdn,
     &cmd_db,
+    &cmd_book,
     &cmd_weights,
     &cmd_hub,
     &cmd_dxp,

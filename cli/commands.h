@@ -7,6 +7,7 @@
 #include "cli.h"
 
 extern const Command cmd_db;
+extern const Command cmd_book;
 extern const Command cmd_perft, cmd_moves, cmd_analyze, cmd_bench, cmd_selfplay, cmd_tune,
     cmd_match, cmd_train;
 extern const Command cmd_export, cmd_weights, cmd_position, cmd_hub, cmd_pdn;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "book_openings.h"
 #include "pipeline.h"
 #include "position.h"
 #include "run_options.h"
@@ -13,6 +14,7 @@ void run_options_init(RunOptions *ro)
 {
     memset(ro, 0, sizeof *ro);
     ro->db_path = "dama.db";
+    ro->book_ply = 4;
     RunnerConfig *c = &ro->cfg;
     c->setup.variant = &turkish_variant;
     c->setup.rules = rules_default(c->setup.variant);
@@ -162,6 +164,11 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
         c->setup.noise = (int)n;
         return 1;
     case OPT_OPENINGS: ro->openings_path = arg; return 1;
+    case OPT_OPENINGS_BOOK: ro->openings_book_path = arg; return 1;
+    case OPT_BOOK_PLY:
+        if (!cli_long("--book-ply", arg, 0, 1000, &n)) return -1;
+        ro->book_ply = (int)n;
+        return 1;
     case OPT_RANDOM_PLIES:
         if (!cli_long("--random-plies", arg, 0, 40, &n)) return -1;
         c->random_plies = (int)n;
@@ -210,6 +217,20 @@ bool run_options_finish(RunOptions *ro)
             cli_usage_error("%s", err);
             return false;
         }
+    if (ro->openings_book_path && (ro->openings_path || ro->random_plies_given)) {
+        cli_usage_error("--openings-book cannot be combined with --openings or --random-plies");
+        return false;
+    }
+    if (ro->openings_book_path) {
+        if (!book_openings_load(&ro->book, ro->cfg.setup.variant, ro->openings_book_path, ro->book_ply, stop, err,
+                                sizeof err)) {
+            cli_usage_error("--openings-book: %s", err);
+            return false;
+        }
+        ro->openings_path = ro->openings_book_path;
+        ro->cfg.book = &ro->book;
+        return true;
+    }
     if (!ro->openings_path)
         return true;
     if (ro->random_plies_given) {

@@ -8,7 +8,8 @@
 enum {
     OPT_DB = 1200, OPT_GAMES, OPT_THREADS, OPT_NODES_R, OPT_DEPTH_R, OPT_MOVETIME_R, OPT_OPENINGS,
     OPT_RANDOM_PLIES, OPT_SEED, OPT_MOVE_CAP, OPT_HASH_R, OPT_BATCH, OPT_NOISE, OPT_CLOCK,
-    OPT_ENGINE_MARGIN, OPT_ENGINE_TIMEOUT, OPT_ENGINE_PARAM, OPT_WIN_ADJ, OPT_DRAW_ADJ,
+    OPT_ENGINE_MARGIN, OPT_ENGINE_TIMEOUT, OPT_ENGINE_PARAM, OPT_WIN_ADJ, OPT_DRAW_ADJ, OPT_OPENINGS_BOOK,
+    OPT_BOOK_PLY,
     OPT_RUN_FIRST_FREE = 1300
 };
 
@@ -21,6 +22,8 @@ enum {
     { "movetime", required_argument, 0, OPT_MOVETIME_R }, \
     { "clock", required_argument, 0, OPT_CLOCK }, \
     { "openings", required_argument, 0, OPT_OPENINGS }, \
+    { "openings-book", required_argument, 0, OPT_OPENINGS_BOOK }, \
+    { "book-ply", required_argument, 0, OPT_BOOK_PLY }, \
     { "random-plies", required_argument, 0, OPT_RANDOM_PLIES }, \
     { "seed", required_argument, 0, OPT_SEED }, \
     { "move-cap", required_argument, 0, OPT_MOVE_CAP }, \
@@ -69,6 +72,9 @@ enum {
     "  --clock S+I        a clock instead: S seconds per side per game, I more after\n" \
     "                     each move (e.g. 10+0.1; not reproducible)\n" \
     "  --openings FILE    start positions, one FEN a line (default: random openings)\n" \
+    "  --openings-book BOOK  start positions from an opening book ('dama book'):\n" \
+    "                     its positions at ply --book-ply (default 4) whose best move\n" \
+    "                     scores within the book's margin\n" \
     "  --random-plies P   random legal plies from the start, kept if balanced\n" \
     "                     (default 6)\n" \
     "  --seed S           game i uses seed S+i (default 1)\n" \
@@ -90,6 +96,8 @@ typedef struct RunOptions {
     const char *db_path;
     RunnerConfig cfg;
     const char *openings_path;
+    const char *openings_book_path; /* --openings-book: openings_path names it once read */
+    int book_ply;
     OpeningBook book;
     const char *limit_option;  /* the search limit given (--nodes, --depth or --movetime) */
     bool random_plies_given;   /* --random-plies, which an openings file would override */

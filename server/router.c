@@ -32,6 +32,7 @@ static const struct Route {
     { "GET", "/api/runs", route_runs },
     { "GET", "/api/runs/#", route_run },
     { "GET", "/api/training", route_training },
+    { "GET", "/api/explorer", route_explorer },
 };
 #define NROUTES ((int)(sizeof routes / sizeof routes[0]))
 

@@ -92,5 +92,6 @@ void route_db_game(Server *srv, const HttpRequest *req, const RouteArgs *args, H
 void route_runs(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply);
 void route_run(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply);
 void route_training(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply);
+void route_explorer(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply);
 
 #endif

@@ -4,8 +4,7 @@
 #include "game.h"
 #include "store_internal.h"
 
-/* enum Result of a stored result ('unfinished': RESULT_NONE); -1 for anything else. */
-static int result_from_text(const unsigned char *text)
+int store_result_from_text(const unsigned char *text)
 {
     if (!text) return -1;
     if (strcmp((const char *)text, "white") == 0) return RESULT_WHITE_WINS;
@@ -30,8 +29,7 @@ char *store_column_strdup(sqlite3_stmt *st, int col, bool *oom)
     return copy;
 }
 
-/* The bitboard columns from `col` on: white men, white kings, black men, black kings, side. */
-static void column_position(sqlite3_stmt *st, int col, Position *pos)
+void store_column_position(sqlite3_stmt *st, int col, Position *pos)
 {
     pos->men[WHITE] = store_i2u(sqlite3_column_int64(st, col));
     pos->kings[WHITE] = store_i2u(sqlite3_column_int64(st, col + 1));
@@ -65,7 +63,7 @@ static bool read_game_row(Store *s, int64_t id, StoredGame *out)
         r->opening_id = sqlite3_column_int64(st, 2);
         r->white_weights_id = sqlite3_column_int64(st, 3);
         r->black_weights_id = sqlite3_column_int64(st, 4);
-        r->result = result_from_text(sqlite3_column_text(st, 5));
+        r->result = store_result_from_text(sqlite3_column_text(st, 5));
         out->reason = store_column_strdup(st, 6, &oom);
         r->plies = sqlite3_column_int(st, 7);
         r->mars = sqlite3_column_int(st, 8) != 0;
@@ -105,7 +103,7 @@ static bool read_positions(Store *s, int64_t id, StoredGame *out)
             break;
         }
         StoredPosition *p = &out->positions[count++];
-        column_position(st, 1, &p->pos);
+        store_column_position(st, 1, &p->pos);
         p->has_score = sqlite3_column_type(st, 6) != SQLITE_NULL;
         p->score = p->has_score ? sqlite3_column_int(st, 6) : 0;
         p->capture_pending = sqlite3_column_int(st, 7) != 0;
@@ -200,9 +198,9 @@ static bool walk(Store *s, sqlite3_stmt *st, StorePositionFn cb, void *ctx, bool
     int rc;
     while ((rc = store_step(s, st)) == SQLITE_ROW) {
         Position pos;
-        column_position(st, 2, &pos);
+        store_column_position(st, 2, &pos);
         bool has_score = sqlite3_column_type(st, 7) != SQLITE_NULL;
-        int result = result_from_text(sqlite3_column_text(st, 8));
+        int result = store_result_from_text(sqlite3_column_text(st, 8));
         if (result < 0 || result == RESULT_NONE) /* the statements leave unfinished games out */
             return store_fail(s, "game %lld: unknown result", (long long)sqlite3_column_int64(st, 0));
         if (cb(ctx, sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1), &pos,

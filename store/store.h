@@ -355,4 +355,14 @@ bool store_pdn_import_add(Store *s, const char *variant, const char *params, con
 bool store_pdn_import_commit(Store *s);
 void store_pdn_import_rollback(Store *s);
 
+/* ---- The opening explorer (store/explorer.c) ---- */
+
+/* Every game of variant that reached pos and went on, with the position after it (the
+ * search score stored with that one, from its side to move) and the game's result (enum
+ * Result), in one read snapshot.  A full scan of positions: there is no index on them.  A
+ * non-zero return from cb stops the walk (still a success). */
+typedef int (*StoreNextFn)(void *ctx, int64_t game_id, const Position *next, int score, bool has_score,
+                           int result);
+bool store_next_positions(Store *s, const char *variant, const Position *pos, StoreNextFn cb, void *ctx);
+
 #endif

@@ -120,6 +120,12 @@ bool store_fail_db(Store *s, const char *what);
 /* "file:PATH?QUERY" with the path escaped, for sqlite3_open_v2 with SQLITE_OPEN_URI and
  * ATTACH (malloc'd; NULL when out of memory). */
 char *store_file_uri(const char *path, const char *query);
+/* A games.result text as enum Result ('unfinished': RESULT_NONE); -1 for anything else
+ * (read.c). */
+int store_result_from_text(const unsigned char *text);
+/* The bitboard columns from `col` on: white men, white kings, black men, black kings, side
+ * (read.c). */
+void store_column_position(sqlite3_stmt *st, int col, Position *pos);
 /* FNV-1a 64 of text as 16 hex digits (write.c). */
 void store_text_hash(const char *text, char out[17]);
 

@@ -355,7 +355,7 @@ static void test_help_names_every_option(void **state)
         const char *name = dama_commands[i]->name;
         /* the commands with subcommands read their options in each subcommand */
         static const char *const subcommands[][2] = { { "pdn", "export" }, { "pdn", "import" },
-                                                      { "db", "merge" } };
+                                                      { "db", "merge" }, { "book", "build" } };
         const char *const *argvs[4];
         int nargv[4], runs = 0;
         for (size_t k = 0; k < sizeof subcommands / sizeof subcommands[0]; k++)

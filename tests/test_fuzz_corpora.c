@@ -45,6 +45,9 @@ static const char *replaying; /* the input file being replayed, named on failure
 #define LLVMFuzzerTestOneInput fuzz_dxp_one
 #include "fuzz/fuzz_dxp.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_book_one
+#include "fuzz/fuzz_book.c"
+#undef LLVMFuzzerTestOneInput
 
 typedef int (*FuzzOne)(const uint8_t *data, size_t size);
 
@@ -99,6 +102,7 @@ static void test_pdn(void **state) { (void)state; check("tests/fuzz/pdn", fuzz_p
 static void test_pdn_import(void **state) { (void)state; check("tests/fuzz/pdn_import", fuzz_pdn_import_one); }
 static void test_run_params(void **state) { (void)state; check("tests/fuzz/run_params", fuzz_run_params_one); }
 static void test_dxp(void **state) { (void)state; check("tests/fuzz/dxp", fuzz_dxp_one); }
+static void test_book(void **state) { (void)state; check("tests/fuzz/book", fuzz_book_one); }
 
 int main(void)
 {
@@ -112,6 +116,7 @@ int main(void)
         cmocka_unit_test(test_pdn_import),
         cmocka_unit_test(test_run_params),
         cmocka_unit_test(test_dxp),
+        cmocka_unit_test(test_book),
     };
     return cmocka_run_group_tests_name("fuzz corpora", tests, NULL, NULL);
 }

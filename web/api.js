@@ -56,6 +56,7 @@ export const api = {
   runs: () => request("GET", "/api/runs"),
   run: (id) => request("GET", "/api/runs/" + id),
   training: (variant) => request("GET", "/api/training" + query({ variant })),
+  explorer: (variant, fen) => request("GET", "/api/explorer" + query({ variant, fen })),
 };
 
 // Board layouts do not change while the page is open: one request per variant.

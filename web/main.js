@@ -1,8 +1,10 @@
-// The page: three views behind tabs (Play, Replay, Training), the version in the footer.
+// The page: four views behind tabs (Play, Replay, Explorer, Training), the version in the
+// footer.
 
 import { api } from "./api.js";
 import { resizeVisibleCharts } from "./charts.js";
 import { PlayView } from "./play.js";
+import { ExplorerView } from "./explorer.js";
 import { ReplayView } from "./replay.js";
 import { TrainingView } from "./training.js";
 
@@ -37,6 +39,7 @@ for (const tab of tabs) {
 }
 
 views.replay = new ReplayView(document.getElementById("view-replay"));
+views.explorer = new ExplorerView(document.getElementById("view-explorer"));
 views.training = new TrainingView(document.getElementById("view-training"));
 views.play = new PlayView(document.getElementById("view-play"), {
   replay: async (gameId) => {

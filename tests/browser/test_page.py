@@ -76,6 +76,9 @@ def build_database(tmp):
     run([DAMA, "train", "--db", db, "--generations", "2", "--games", "24", "--match-games", "20",
          "--final-games", "0", "--nodes", "300", "--epochs", "20",
          "--out", os.path.join(tmp, "best.txt")], "dama train")
+    # Games from the start position itself (no random plies), for the explorer.
+    run([DAMA, "selfplay", "--games", "4", "--nodes", "300", "--random-plies", "0", "--db", db],
+        "dama selfplay from the start")
     return db
 
 
@@ -416,6 +419,23 @@ def test_annotated_replay(page, url, db, tmp):
     page.shot("replay-annotated")
 
 
+def test_explorer(page):
+    """The Explorer tab: the moves played from the start position, with their games."""
+    page.one("#tab-explorer").click()
+    page.wait_for(lambda: page.css("#explorer-moves tr"), "the moves played from the start position")
+    rows = [[td.text for td in r.find_elements("css selector", "td")] for r in page.css("#explorer-moves tr")]
+    games = sum(int(r[1]) for r in rows)
+    # the 4 self-play games from the start, and the games the play view saved
+    assert games >= 4, "the start position's moves add up to %d games, fewer than the 4 played from it: %s" % (games, rows)
+    assert all(int(r[1]) == int(r[2]) + int(r[3]) + int(r[4]) for r in rows), "results do not add up: %s" % rows
+    assert page.text("#explorer-summary").startswith("%d games" % games), page.text("#explorer-summary")
+    assert len(page.pieces("explorer-board")) == 32, "the start position is not on the board"
+    page.css("#explorer-moves tr")[0].click()
+    page.wait_for(lambda: "black to move" in page.text("#explorer-summary"), "the position after the first move")
+    assert page.one("#explorer-back").is_enabled()
+    page.shot("explorer")
+
+
 def square_colours(page):
     return set(page.driver.execute_script(
         "return [...document.querySelectorAll('#play-board .square')]"
@@ -472,6 +492,7 @@ def main():
                            ("play", lambda: test_play(page, server.url)),
                            ("replay", lambda: test_replay(page)),
                            ("annotated replay", lambda: test_annotated_replay(page, server.url, db, tmp)),
+                           ("explorer", lambda: test_explorer(page)),
                            ("training", lambda: test_training(page))):
             test()
             errors = page.errors()
@@ -494,7 +515,7 @@ def main():
         if server is not None and server.lines:
             print("dama serve said: %s" % " | ".join(server.lines[-10:]), file=sys.stderr)
         return 1
-    print("test_page: 3 views, an annotated game and the board's look passed in %.1f s" % (time.monotonic() - began))
+    print("test_page: 4 views, an annotated game and the board's look passed in %.1f s" % (time.monotonic() - began))
     return 0
 
 

@@ -1,0 +1,242 @@
+/* `dama book`: an opening book built from the database's games, its check, the balanced
+ * openings it holds, and the opening explorer (docs/book.md). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "book_build.h"
+#include "book_openings.h"
+#include "commands.h"
+#include "csv_writer.h"
+#include "explorer.h"
+#include "pipeline.h"
+#include "position.h"
+#include "variant.h"
+
+enum { OPT_B_DB = OPT_FIRST_FREE, OPT_B_OUT, OPT_B_MIN_GAMES, OPT_B_MARGIN, OPT_B_MAX_PLY, OPT_B_PLY };
+
+#define BOOK_MIN_GAMES_DEFAULT 2
+#define BOOK_MARGIN_DEFAULT 50
+#define BOOK_MAX_PLY_DEFAULT 40
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const struct option book_options[] = {
+    { "db", required_argument, 0, OPT_B_DB },
+    { "out", required_argument, 0, OPT_B_OUT },
+    { "min-games", required_argument, 0, OPT_B_MIN_GAMES },
+    { "margin", required_argument, 0, OPT_B_MARGIN },
+    { "max-ply", required_argument, 0, OPT_B_MAX_PLY },
+    { "ply", required_argument, 0, OPT_B_PLY },
+    { "variant", required_argument, 0, OPT_VARIANT },
+    { "rules", required_argument, 0, OPT_RULES },
+    { "fen", required_argument, 0, OPT_FEN },
+    { "help", no_argument, 0, OPT_HELP },
+    { 0, 0, 0, 0 },
+};
+
+typedef struct BookArgs {
+    const char *db, *out, *fen, *rules;
+    const Variant *variant;
+    long min_games, margin, max_ply, ply;
+    bool has_ply;
+} BookArgs;
+
+/* Options of every subcommand; each checks what it needs.  -1: go on; else an exit code. */
+static int parse_args(int argc, char **argv, BookArgs *a)
+{
+    *a = (BookArgs){ .variant = &turkish_variant, .min_games = BOOK_MIN_GAMES_DEFAULT,
+                     .margin = BOOK_MARGIN_DEFAULT, .max_ply = BOOK_MAX_PLY_DEFAULT };
+    int o;
+    while ((o = cli_getopt(argc, argv, book_options)) != -1) {
+        switch (o) {
+        case OPT_HELP: return cli_print_help("book");
+        case OPT_B_DB: a->db = optarg; break;
+        case OPT_B_OUT: a->out = optarg; break;
+        case OPT_FEN: a->fen = optarg; break;
+        case OPT_RULES: a->rules = optarg; break;
+        case OPT_VARIANT: if (!(a->variant = cli_variant(optarg))) return EXIT_USAGE; break;
+        case OPT_B_MIN_GAMES: if (!cli_long("--min-games", optarg, 1, 1000000000, &a->min_games)) return EXIT_USAGE; break;
+        case OPT_B_MARGIN: if (!cli_long("--margin", optarg, 0, 100000, &a->margin)) return EXIT_USAGE; break;
+        case OPT_B_MAX_PLY: if (!cli_long("--max-ply", optarg, 0, 100000, &a->max_ply)) return EXIT_USAGE; break;
+        case OPT_B_PLY:
+            if (!cli_long("--ply", optarg, 0, 100000, &a->ply)) return EXIT_USAGE;
+            a->has_ply = true;
+            break;
+        default: return EXIT_USAGE;
+        }
+    }
+    return -1;
+}
+
+static int run_build(int argc, char **argv)
+{
+    BookArgs a;
+    int code = parse_args(argc, argv, &a);
+    if (code >= 0) return code;
+    if (!a.db || !a.out) return cli_usage_error("book build needs --db FILE and --out BOOK (see 'dama book --help')");
+    if (optind < argc) return cli_usage_error("unexpected argument '%s' (see 'dama book --help')", argv[optind]);
+    double t0 = now_seconds();
+    Store *store = pipeline_open_store_readonly(a.db);
+    if (!store) return EXIT_RUNTIME;
+    BookBuildOptions opt = { a.variant, (int)a.min_games, (int)a.margin, (int)a.max_ply };
+    Book book;
+    BookBuildStats st;
+    char err[1024];
+    bool ok = book_build(store, &opt, &book, &st, err, sizeof err);
+    store_close(store);
+    if (!ok) return cli_runtime_error("book build: %s: %s", a.db, err);
+    ok = book_write(&book, a.out, err, sizeof err);
+    double t = now_seconds() - t0;
+    if (ok)
+        printf("book build positions %d moves %d seen %lld distinct %lld unmatched %lld file %s time %.3f\n",
+               book.npositions, book.nmoves, (long long)st.positions_seen, (long long)st.distinct,
+               (long long)st.unmatched, a.out, t);
+    book_free(&book);
+    return ok ? EXIT_OK : cli_runtime_error("%s", err);
+}
+
+/* Reads BOOK (the one argument left) into *b; an exit code on failure. */
+static int read_book_arg(int argc, char **argv, const char *what, Book *b)
+{
+    if (optind + 1 != argc) return cli_usage_error("book %s needs one BOOK file (see 'dama book --help')", what);
+    char err[1024];
+    if (!book_read(b, argv[optind], pipeline_interrupt_flag(), err, sizeof err))
+        return cli_usage_error("%s", err);
+    return -1;
+}
+
+static int run_check(int argc, char **argv)
+{
+    BookArgs a;
+    int code = parse_args(argc, argv, &a);
+    if (code >= 0) return code;
+    Book b;
+    if ((code = read_book_arg(argc, argv, "check", &b)) >= 0) return code;
+    printf("%s: book of %s, %d positions, %d moves, min-games %d, margin %d\n", argv[optind], b.variant->name,
+           b.npositions, b.nmoves, b.min_games, b.margin);
+    book_free(&b);
+    return EXIT_OK;
+}
+
+/* The book's balanced positions at --ply (book_openings.h): an openings file. */
+static int run_openings(int argc, char **argv)
+{
+    BookArgs a;
+    int code = parse_args(argc, argv, &a);
+    if (code >= 0) return code;
+    if (!a.has_ply) return cli_usage_error("book openings needs --ply K (see 'dama book --help')");
+    Book b;
+    if ((code = read_book_arg(argc, argv, "openings", &b)) >= 0) return code;
+    Position *found;
+    int n = book_balanced(&b, (int)a.ply, (int)a.margin, &found);
+    for (int i = 0; i < n; i++) {
+        const BookPosition *p = book_find(&b, &found[i]);
+        char fen[512];
+        position_to_fen(&p->pos, b.variant, fen, sizeof fen);
+        printf("%s ; ply %d games %d score %d\n", fen, p->ply, p->games, b.moves[p->first].score);
+    }
+    free(found);
+    book_free(&b);
+    if (n < 0) return cli_runtime_error("out of memory");
+    fprintf(stderr, "book openings: %d positions at ply %ld within %ld\n", n, a.ply, a.margin);
+    return EXIT_OK;
+}
+
+static int run_explore(int argc, char **argv)
+{
+    BookArgs a;
+    int code = parse_args(argc, argv, &a);
+    if (code >= 0) return code;
+    if (!a.db || !a.fen) return cli_usage_error("book explore needs --db FILE and --fen FEN (see 'dama book --help')");
+    if (optind < argc) return cli_usage_error("unexpected argument '%s' (see 'dama book --help')", argv[optind]);
+    char err[1024];
+    Rules rules = rules_default(a.variant);
+    if (a.rules && !rules_parse(a.variant, &rules, a.rules, err, sizeof err))
+        return cli_usage_error("--rules: %s", err);
+    Position pos;
+    if (!position_from_fen(&pos, a.variant, a.fen, err, sizeof err)) return cli_usage_error("--fen: %s", err);
+    Store *store = pipeline_open_store_readonly(a.db);
+    if (!store) return EXIT_RUNTIME;
+    Explorer e;
+    bool ok = explorer_query(store, a.variant, &rules, &pos, &e, err, sizeof err);
+    store_close(store);
+    if (!ok) return cli_runtime_error("book explore: %s: %s", a.db, err);
+    CsvWriter w;
+    if (!csv_writer_open(&w, a.out, err, sizeof err)) {
+        explorer_free(&e);
+        return cli_runtime_error("%s", err);
+    }
+    static const char *const header[] = { "move", "games", "white_wins", "draws", "black_wins", "stm_score",
+                                          "mean_score", "scored_games" };
+    csv_header(&w, header, 8);
+    for (int i = 0; i < e.nmoves; i++) {
+        const MoveStats *m = &e.moves[i];
+        csv_text(&w, m->text);
+        csv_int(&w, m->games);
+        csv_int(&w, explorer_white_wins(&pos, m));
+        csv_int(&w, m->draws);
+        csv_int(&w, explorer_black_wins(&pos, m));
+        csv_real(&w, (m->wins + m->draws * 0.5) / m->games);
+        if (m->nscores) csv_int(&w, m->score);
+        else csv_empty(&w);
+        csv_int(&w, m->nscores);
+        csv_end_row(&w);
+    }
+    explorer_free(&e);
+    return csv_writer_commit(&w, err, sizeof err) ? EXIT_OK : cli_runtime_error("%s", err);
+}
+
+static int run_book(int argc, char **argv)
+{
+    if (argc < 2)
+        return cli_usage_error("book needs a subcommand: build, check, openings or explore (see 'dama book --help')");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) return cli_print_help("book");
+    if (strcmp(argv[1], "build") == 0) return run_build(argc - 1, argv + 1);
+    if (strcmp(argv[1], "check") == 0) return run_check(argc - 1, argv + 1);
+    if (strcmp(argv[1], "openings") == 0) return run_openings(argc - 1, argv + 1);
+    if (strcmp(argv[1], "explore") == 0) return run_explore(argc - 1, argv + 1);
+    return cli_usage_error("unknown book subcommand '%s' (see 'dama book --help')", argv[1]);
+}
+
+const Command cmd_book = {
+    "book", "an opening book from the database's games, and the opening explorer",
+    "usage: dama book build --db FILE --out BOOK [--variant NAME] [--min-games N]\n"
+    "                       [--margin CP] [--max-ply P]\n"
+    "       dama book check BOOK\n"
+    "       dama book openings BOOK --ply K [--margin CP]\n"
+    "       dama book explore --db FILE --fen FEN [--variant NAME] [--rules OPTIONS]\n"
+    "                         [--out FILE.csv]\n"
+    "\n"
+    "build: every game of the variant in FILE (self-play, matches, imports), each\n"
+    "position before ply P of its game with the move that followed.  A position stays\n"
+    "when at least N games left it; of its moves, those played in N games or more\n"
+    "whose average search score (from the mover's view, of the position the move\n"
+    "leads to) is within CP of the best such move's.  The same database gives the\n"
+    "same file, byte for byte (format: docs/book.md).  Prints: book build positions\n"
+    "N moves M seen S distinct D unmatched U file BOOK time T\n"
+    "check: reads BOOK as every user of it does (header, checksum, each line, each\n"
+    "move's legality); a damaged or cut file is refused by name (exit 2).\n"
+    "openings: the book's positions at ply K whose best move scores within +-CP: one\n"
+    "FEN a line, an openings file for selfplay and match (--openings FILE).\n"
+    "explore: the moves the games played from FEN, as CSV (stdout by default):\n"
+    "move,games,white_wins,draws,black_wins,stm_score,mean_score,scored_games\n"
+    "\n"
+    "  --db FILE          the database (read only)\n"
+    "  --out BOOK|FILE    where to write\n"
+    "  -v, --variant NAME turkish (default) or international\n"
+    "  --min-games N      games a position and a move need (default 2)\n"
+    "  --margin CP        hundredths of a man (default 50)\n"
+    "  --max-ply P        positions before this ply of their game (default 40; 0 all)\n"
+    "  --ply K            openings: the ply of the positions listed\n"
+    "  --fen FEN          explore: the position\n"
+    "  --rules OPTIONS    explore: the rules the moves are read under\n",
+    run_book,
+};
