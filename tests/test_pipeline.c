@@ -434,7 +434,7 @@ static void decisions(const char *text, char *buf, size_t len)
 
 /* Small and node-limited, so it takes seconds; the permissive SPRT promotes a candidate
  * (so the second generation and the final match start from tuned weights). */
-#define TRAIN_ARGS "--generations 2 --games 40 --match-games 40 --final-games 20 --nodes 200 " \
+#define TRAIN_ARGS "--generations 2 --games 40 --match-games 40 --final-games 20 --nodes 300 " \
                    "--epochs 100 --start material --sprt elo0=-400,elo1=-300 --batch 2"
 
 static void read_weights(const char *path, char **text)
@@ -492,9 +492,10 @@ static void test_train_reproducible(void **state)
     assert_string_equal(ta, tb);
     free(tb);
 
-    /* Ctrl-C while generation 1 plays its games, then --resume (on 2 threads). */
+    /* Ctrl-C while generation 1 plays its games, then --resume (on 2 threads); the
+     * arguments are TRAIN_ARGS, one a word. */
     const char *args[] = { "train", "--db", db3, "--generations", "2", "--games", "40",
-                           "--match-games", "40", "--final-games", "20", "--nodes", "200",
+                           "--match-games", "40", "--final-games", "20", "--nodes", "300",
                            "--epochs", "100", "--start", "material", "--sprt", "elo0=-400,elo1=-300",
                            "--batch", "2", "--threads", "1", "--out", w3, NULL };
     pid_t pid = dama_background(args);
@@ -638,7 +639,7 @@ static void test_train_tuner_options(void **state)
         assert_int_equal(test_dama_run(obuf, sizeof obuf, "train --db %s --generations 1 --games 12 --match-games 4 "
                                        "--final-games 0 --nodes 150 --epochs 20 --seed 3 --hash 1 %s --out %s",
                                        db, cases[i].options, w), 0);
-        assert_non_null(strstr(obuf, "tune positions 651 (train 651, validation 0) "));
+        assert_non_null(strstr(obuf, "tune positions 695 (train 695, validation 0) "));
         assert_non_null(strstr(obuf, cases[i].decision));
         char *train = sql_rows(db, "SELECT params FROM runs WHERE kind = 'train'");
         char *tune = sql_rows(db, "SELECT params FROM runs WHERE kind = 'tune'");
