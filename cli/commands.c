@@ -26,6 +26,7 @@ const Command *const dama_commands[] = {
     &cmd_hub,
     &cmd_serve,
     &cmd_play,
+    &cmd_egdb,
     &cmd_help,
     &cmd_version,
     NULL,

@@ -12,6 +12,7 @@ extern const Command cmd_perft, cmd_moves, cmd_analyze, cmd_bench, cmd_selfplay,
 extern const Command cmd_export, cmd_weights, cmd_position, cmd_hub, cmd_pdn;
 extern const Command cmd_serve;
 extern const Command cmd_play;
+extern const Command cmd_egdb;
 
 /* The table `dama` dispatches on, ended by a zeroed entry. */
 extern const Command *const dama_commands[];
