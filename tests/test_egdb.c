@@ -232,6 +232,14 @@ static void test_known_positions(void **state)
      * piece. */
     assert_int_equal(value_of(turkish_db, "W:WKa1,Kh8:BKa5"), EGDB_WIN);
     assert_int_equal(value_of(turkish_db, "B:WKa5:BKa1,Kh8"), EGDB_WIN);
+    /* The trap (C. Freeling, "Draughts dissected", mindsports.nl: two kings can trap a lone
+     * one in Turkish): a1-a8 leaves the king on b8 only rank 8, covered by a8, and the
+     * b-file, covered by b1 — every move is taken, and it cannot take a8 or b1 (no square
+     * beyond).  The same trap against a lone king on b1: its moves along rank 1 are taken
+     * by a1 (c1..g1) or lead to h1, where b8-h8 closes it again. */
+    assert_int_equal(value_of(turkish_db, "W:WKa1,Kb1:BKb8"), EGDB_WIN);
+    assert_int_equal(value_of(turkish_db, "B:WKa8,Kb1:BKb8"), EGDB_LOSS);
+    assert_int_equal(value_of(turkish_db, "W:WKb1:BKa1,Kb8"), EGDB_LOSS);
     /* International: king 46 takes king 28 along the long diagonal (no piece left: a win).
      * A king on 46 has one line, the long diagonal 46-5, and a king on 5 attacks all of it:
      * wherever the king from 46 stops, it is taken (even on 41: the capture lands on 46),
