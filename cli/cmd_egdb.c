@@ -10,6 +10,14 @@
 
 enum { OPT_PIECES = OPT_FIRST_FREE, OPT_DIR, OPT_QUIET };
 
+/* The options of build and verify: the files of which variant and rules, where, how many. */
+#define EGDB_FILE_OPTIONS \
+    { "variant", required_argument, 0, OPT_VARIANT }, \
+    { "rules", required_argument, 0, OPT_RULES }, \
+    { "help", no_argument, 0, OPT_HELP }, \
+    { "pieces", required_argument, 0, OPT_PIECES }, \
+    { "dir", required_argument, 0, OPT_DIR }
+
 typedef struct EgdbArgs {
     EngineContext ctx;
     const char *dir;
@@ -67,11 +75,7 @@ static bool parse_args(int argc, char **argv, const struct option *longopts, Egd
 static int run_build(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        { "variant", required_argument, 0, OPT_VARIANT },
-        { "rules", required_argument, 0, OPT_RULES },
-        { "help", no_argument, 0, OPT_HELP },
-        { "pieces", required_argument, 0, OPT_PIECES },
-        { "dir", required_argument, 0, OPT_DIR },
+        EGDB_FILE_OPTIONS,
         { "quiet", no_argument, 0, OPT_QUIET },
         { 0, 0, 0, 0 },
     };
@@ -158,11 +162,7 @@ static void verify_one(void *vctx, EgdbClass cls)
 static int run_verify(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        { "variant", required_argument, 0, OPT_VARIANT },
-        { "rules", required_argument, 0, OPT_RULES },
-        { "help", no_argument, 0, OPT_HELP },
-        { "pieces", required_argument, 0, OPT_PIECES },
-        { "dir", required_argument, 0, OPT_DIR },
+        EGDB_FILE_OPTIONS,
         { 0, 0, 0, 0 },
     };
     EgdbArgs a;
@@ -192,12 +192,30 @@ static int run_verify(int argc, char **argv)
     return failures ? EXIT_RUNTIME : EXIT_OK;
 }
 
+/* `dama egdb --help`, read by a parser that takes every subcommand's options (the help
+ * names them all). */
+static int run_help(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        ENGINE_LONG_OPTIONS,
+        { "pieces", required_argument, 0, OPT_PIECES },
+        { "dir", required_argument, 0, OPT_DIR },
+        { "quiet", no_argument, 0, OPT_QUIET },
+        { 0, 0, 0, 0 },
+    };
+    int o;
+    while ((o = cli_getopt(argc, argv, longopts)) != -1)
+        if (o == OPT_HELP)
+            return cli_print_help("egdb");
+    return EXIT_USAGE;
+}
+
 static int run_egdb(int argc, char **argv)
 {
     if (argc < 2)
         return cli_usage_error("egdb needs a subcommand: build, probe or verify (see 'dama egdb --help')");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
-        return cli_print_help("egdb");
+        return run_help(argc, argv);
     if (strcmp(argv[1], "build") == 0)
         return run_build(argc - 1, argv + 1);
     if (strcmp(argv[1], "probe") == 0)
@@ -209,9 +227,9 @@ static int run_egdb(int argc, char **argv)
 
 const Command cmd_egdb = {
     "egdb", "endgame databases: build, probe and verify win/draw/loss tables",
-    "usage: dama egdb build --pieces N --dir DIR [--variant NAME] [--rules OPTS] [--quiet]\n"
-    "       dama egdb probe --dir DIR --fen FEN [--moves MOVES] [--variant NAME] [--rules OPTS]\n"
-    "       dama egdb verify --dir DIR [--pieces N] [--variant NAME] [--rules OPTS]\n"
+    "usage: dama egdb build --pieces N --dir DIR [-v NAME] [--rules OPTS] [--quiet]\n"
+    "       dama egdb probe --dir DIR --fen FEN [--moves M] [-v NAME] [--rules OPTS]\n"
+    "       dama egdb verify --dir DIR [--pieces N] [-v NAME] [--rules OPTS]\n"
     "\n"
     "build solves every position of 2..N pieces (men and kings, either side to\n"
     "move) with dama's own move generator and writes one file a material class,\n"
@@ -228,7 +246,8 @@ const Command cmd_egdb = {
     "\n"
     "  --dir DIR          the directory of the database files\n"
     "  --pieces N         build: up to N pieces (2 to 6); verify: classes up to N\n"
-    "  -v, --variant NAME turkish (default) or international; verify: both unless given\n"
+    "  -v, --variant NAME turkish (default) or international; verify: both when\n"
+    "                     not given\n"
     "  --rules OPTS       rule options (see 'dama perft --help'); files record them\n"
     "  --fen FEN          probe: the position\n"
     "  --moves MOVES      probe: moves played from --fen first\n"
