@@ -1,11 +1,13 @@
 /* Building and checking endgame classes (egdb_build.h).
  *
- * Iterated forward passes rather than retrograde analysis: dama has a move generator but no
- * unmove generator, and writing one for two variants (captures un-made, promotions undone)
- * would be a second rules engine to keep in step.  Each pass rates every undecided position
- * from its successors' current values; a pass that decides nothing ends the class, and what
- * is still undecided is a draw (no forced win exists from it).  Values decided in a pass are
- * read by later positions of the same pass, which shortens the iteration. */
+ * Positions are rated forward, with the move generator: the rules' end of the game, then
+ * WIN if a move leads to a LOSS, LOSS if every move leads to a WIN.  The first pass rates
+ * every position; a later pass only those a quiet move leads from into a position decided
+ * in the pass before (egdb_unmove.c lists candidates, a superset: no unmaking of captures
+ * or promotions is needed, as those lead out of the class into classes solved before).  A
+ * pass that decides nothing ends the class; what is still undecided is a draw (no forced
+ * win exists from it).  The check (egdb_verify_class) re-rates every position and so also
+ * catches a predecessor the candidates would have missed. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -17,6 +19,7 @@
 
 #include "egdb_build.h"
 #include "egdb_file.h"
+#include "egdb_unmove.h"
 #include "game.h"
 #include "position.h"
 #include "variant.h"
@@ -86,6 +89,7 @@ typedef struct Build {
     double start;
     uint64_t total, done, built; /* positions: all classes, classes finished, built here */
     double built_seconds;
+    uint64_t since_stop_check; /* positions looked at since the stop flag was read */
     char *err;
     size_t errlen;
     int status;
@@ -131,20 +135,95 @@ static bool stopped(const Build *b)
     return b->opt->stop && atomic_load(b->opt->stop);
 }
 
-/* Iterates the passes over the group's tables until one decides nothing. */
+/* Positions to rate in the next pass: one bit a position of each table of the group. */
+typedef struct Pending {
+    Group *group;
+    uint64_t *bits[2];
+    const Variant *variant;
+} Pending;
+
+static void mark_pending(void *vctx, const Position *pred)
+{
+    Pending *pend = vctx;
+    Position p;
+    egdb_normalize(pend->variant, pred, &p);
+    EgdbClass cls = egdb_class_of(&p);
+    for (int t = 0; t < pend->group->count; t++) {
+        const EgdbIndexer *ix = &pend->group->tables[t]->ix;
+        if (egdb_class_equal(ix->cls, cls)) {
+            if ((p.men[WHITE] & ~ix->men_squares[0]) || (p.men[BLACK] & ~ix->men_squares[1]))
+                return;
+            uint64_t i = egdb_index(ix, &p);
+            pend->bits[t][i >> 6] |= 1ULL << (i & 63);
+            return;
+        }
+    }
+}
+
+/* Rates position i of table t of the group; a decided value is stored and the positions
+ * that may move into it are marked for the next pass.  False when a successor's class is
+ * missing (b->err says which). */
+static bool rate_one(Build *b, Group *g, int t, uint64_t i, const Position *p, Pending *next,
+                     bool *decided)
+{
+    EgdbTable *table = g->tables[t];
+    int value = rate(b->db, g, p, b->list);
+    if (value == EGDB_UNKNOWN) {
+        char name[8];
+        egdb_class_name(table->ix.cls, name, sizeof name);
+        snprintf(b->err, b->errlen, "%s class %s: a successor's class is unavailable",
+                 egdb_variant(b->db)->name, name);
+        b->status = EGDB_BUILD_FAILED;
+        return false;
+    }
+    *decided = value != EGDB_DRAW;
+    if (*decided) {
+        egdb_table_set(table, i, value);
+        egdb_for_each_unmove(egdb_variant(b->db), p, mark_pending, next);
+    }
+    return true;
+}
+
+/* Pass 1 rates every position of the group; each later pass rates only the undecided
+ * positions that a quiet move leads from into a position decided in the pass before (found
+ * by egdb_for_each_unmove), until a pass decides nothing.  Values decided in a pass are
+ * read by later positions of the same pass. */
 static bool solve_group(Build *b, Group *g, const char *label)
 {
     const Variant *v = egdb_variant(b->db);
-    uint64_t undecided = 0;
+    Pending now = { g, { NULL, NULL }, v }, next = now;
+    bool ok = true;
+    for (int t = 0; t < g->count && ok; t++) {
+        uint64_t words = (g->tables[t]->ix.size + 63) / 64;
+        now.bits[t] = calloc(words ? words : 1, sizeof(uint64_t));
+        next.bits[t] = calloc(words ? words : 1, sizeof(uint64_t));
+        if (!now.bits[t] || !next.bits[t]) {
+            snprintf(b->err, b->errlen, "%s %s: out of memory", v->name, label);
+            b->status = EGDB_BUILD_FAILED;
+            ok = false;
+        }
+    }
     double last_report = now_seconds();
-    for (int pass = 0;; pass++) {
-        bool changed = false;
-        undecided = 0;
-        for (int t = 0; t < g->count; t++) {
+    uint64_t rated = 1, decided_total = 0;
+    for (int pass = 0; ok && rated > 0; pass++) {
+        uint64_t decided_now = 0;
+        rated = 0;
+        for (int t = 0; t < g->count && ok; t++) {
             EgdbTable *table = g->tables[t];
-            for (uint64_t i = 0; i < table->ix.size; i++) {
-                if ((i & 0xFFFF) == 0 && stopped(b))
-                    return false;
+            for (uint64_t i = 0; i < table->ix.size && ok; i++) {
+                if (pass > 0) {
+                    uint64_t word = now.bits[t][i >> 6] >> (i & 63);
+                    if (word == 0) { /* skip to the next word */
+                        i |= 63;
+                        continue;
+                    }
+                    if (!(word & 1))
+                        continue;
+                }
+                if ((b->since_stop_check++ & 0xFFFF) == 0 && stopped(b)) {
+                    ok = false;
+                    break;
+                }
                 if (egdb_table_get(table, i) != EGDB_DRAW)
                     continue;
                 Position p;
@@ -152,32 +231,33 @@ static bool solve_group(Build *b, Group *g, const char *label)
                     egdb_table_set(table, i, EGDB_NONE);
                     continue;
                 }
-                int value = rate(b->db, g, &p, b->list);
-                if (value == EGDB_UNKNOWN) {
-                    char name[8];
-                    egdb_class_name(table->ix.cls, name, sizeof name);
-                    snprintf(b->err, b->errlen, "%s class %s: a successor's class is unavailable",
-                             v->name, name);
-                    b->status = EGDB_BUILD_FAILED;
-                    return false;
-                }
-                if (value != EGDB_DRAW) {
-                    egdb_table_set(table, i, value);
-                    changed = true;
-                } else {
-                    undecided++;
-                }
+                bool decided = false;
+                ok = rate_one(b, g, t, i, &p, &next, &decided);
+                rated++;
+                decided_now += decided;
             }
         }
-        if (!changed)
+        decided_total += decided_now;
+        /* next becomes now; the old now, cleared, collects the pass after. */
+        for (int t = 0; t < g->count && ok; t++) {
+            uint64_t *swap = now.bits[t];
+            now.bits[t] = next.bits[t];
+            next.bits[t] = swap;
+            memset(next.bits[t], 0, (g->tables[t]->ix.size + 63) / 64 * sizeof(uint64_t));
+        }
+        if (decided_now == 0)
             break;
         if (now_seconds() - last_report >= 1.0) {
-            progress(b, "egdb: %s %s: pass %d, %llu undecided", v->name, label, pass + 1,
-                     (unsigned long long)undecided);
+            progress(b, "egdb: %s %s: pass %d rated %llu, decided %llu so far", v->name, label,
+                     pass + 1, (unsigned long long)rated, (unsigned long long)decided_total);
             last_report = now_seconds();
         }
     }
-    return true;
+    for (int t = 0; t < g->count; t++) {
+        free(now.bits[t]);
+        free(next.bits[t]);
+    }
+    return ok;
 }
 
 /* Solves (or loads) one class and its mirror. */

@@ -129,13 +129,6 @@ void egdb_adopt(Egdb *db, EgdbTable *t)
         db->max_pieces = egdb_class_pieces(t->ix.cls);
 }
 
-void egdb_forget(Egdb *db, EgdbClass cls)
-{
-    Slot *s = &db->slots[slot_of(cls)];
-    egdb_table_free(&s->table);
-    atomic_store_explicit(&s->state, SLOT_UNTRIED, memory_order_release);
-}
-
 int egdb_probe(Egdb *db, const Position *pos)
 {
     if (popcount(position_occupied(pos)) > db->max_pieces)

@@ -33,10 +33,9 @@ int egdb_probe(Egdb *db, const Position *pos);
 
 /* The table of a class, loaded now if need be; NULL when its file is unusable. */
 const EgdbTable *egdb_table(Egdb *db, EgdbClass cls);
-/* Hands a table built in memory to db (the builder: classes solved so far); db frees it. */
+/* Hands a table built in memory to db (the builder: classes solved so far); db frees it.
+ * Not while other threads probe db. */
 void egdb_adopt(Egdb *db, EgdbTable *t);
-/* Forgets a class (the builder, after an interrupted class). */
-void egdb_forget(Egdb *db, EgdbClass cls);
 /* Text of the rules the files must have been built for (rules_describe). */
 const char *egdb_rules_text(const Egdb *db);
 const Variant *egdb_variant(const Egdb *db);
