@@ -22,6 +22,7 @@
 #include "egdb_build.h"
 #include "egdb_file.h"
 #include "egdb_probe.h"
+#include "egdb_unmove.h"
 #include "position.h"
 #include "variant.h"
 
@@ -111,6 +112,63 @@ static void test_index_counts(void **state)
         if (egdb_unindex(&ix, i, &p))
             assert_int_equal(egdb_index(&ix, &p), i);
     }
+}
+
+typedef struct UnmoveSearch {
+    const Position *wanted;
+    bool found;
+    int candidates;
+} UnmoveSearch;
+
+static void look_for(void *vctx, const Position *pred)
+{
+    UnmoveSearch *u = vctx;
+    u->candidates++;
+    if (position_equal(pred, u->wanted))
+        u->found = true;
+}
+
+/* The solver's backward step: every quiet, non-promoting move of Black from a random
+ * position P gives a position whose candidates (egdb_for_each_unmove) include P. */
+static void check_unmoves(const Variant *v)
+{
+    Rules rules = rules_default(v);
+    uint64_t rng = 0x1234567ULL;
+    MoveList *list = malloc(sizeof *list);
+    int checked = 0;
+    for (int k = 0; k < 400; k++) {
+        Position p = { .side = BLACK };
+        Bitboard occ = 0;
+        p.men[BLACK] = drop(&rng, &occ, v->board & ~v->promotion_bb[BLACK], 1 + (int)(next_random(&rng) % 3));
+        p.kings[BLACK] = drop(&rng, &occ, v->board, (int)(next_random(&rng) % 3));
+        p.men[WHITE] = drop(&rng, &occ, v->board & ~v->promotion_bb[WHITE], (int)(next_random(&rng) % 3));
+        p.kings[WHITE] = drop(&rng, &occ, v->board, 1);
+        v->generate(&p, &rules, list);
+        for (int i = 0; i < list->count; i++) {
+            const Move *m = &list->moves[i];
+            if (m->captured || m->promotes)
+                continue;
+            Position c = p;
+            v->make(&c, m);
+            UnmoveSearch u = { &p, false, 0 };
+            egdb_for_each_unmove(v, &c, look_for, &u);
+            if (!u.found) {
+                char fen[128];
+                position_to_fen(&p, v, fen, sizeof fen);
+                fail_msg("%s %s: move %d-%d not undone", v->name, fen, m->from, m->to);
+            }
+            checked++;
+        }
+    }
+    free(list);
+    assert_true(checked > 1000);
+}
+
+static void test_unmoves_cover_quiet_moves(void **state)
+{
+    (void)state;
+    check_unmoves(&turkish_variant);
+    check_unmoves(&international_variant);
 }
 
 static int value_of(Egdb *db, const char *fen)
@@ -486,6 +544,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_index_counts),
+        cmocka_unit_test(test_unmoves_cover_quiet_moves),
         cmocka_unit_test(test_verify_consistent),
         cmocka_unit_test(test_agrees_with_proof_search),
         cmocka_unit_test(test_known_positions),
