@@ -405,22 +405,27 @@ static void test_damaged_files(void **state)
     egdb_table_free(&t);
 }
 
-static int count_files(const char *dir, const char *suffix)
+/* Files of dir whose names end with suffix, or with at_end false contain it. */
+static int count_names(const char *dir, const char *text, bool at_end)
 {
     DIR *d = opendir(dir);
     if (!d)
         return 0;
     int n = 0;
     struct dirent *e;
-    size_t sl = strlen(suffix);
+    size_t tl = strlen(text);
     while ((e = readdir(d)) != NULL) {
         size_t l = strlen(e->d_name);
-        if (l >= sl && strcmp(e->d_name + l - sl, suffix) == 0)
+        if (at_end ? l >= tl && strcmp(e->d_name + l - tl, text) == 0 : strstr(e->d_name, text) != NULL)
             n++;
     }
     closedir(d);
     return n;
 }
+
+static int count_files(const char *dir, const char *suffix) { return count_names(dir, suffix, true); }
+/* Temporary files of a build (NAME.egdb.tmp.PID). */
+static int count_temporaries(const char *dir) { return count_names(dir, ".egdb.tmp.", false); }
 
 /* A build stopped (Ctrl-C sets the flag) writes nothing for the class under way; the next
  * build resumes and skips what is on disk. */
@@ -489,7 +494,31 @@ static void test_kill_leaves_no_partial_file(void **state)
         assert_int_equal(test_dama_run(out, sizeof out, "egdb verify --variant international --dir %s", dir), 0);
     assert_int_equal(test_dama_run(out, sizeof out, "egdb build --quiet --variant international --pieces 3 --dir %s", dir), 0);
     assert_int_equal(count_files(dir, ".egdb"), 16);
-    assert_int_equal(count_files(dir, ".egdb.tmp"), 0);
+    assert_int_equal(count_temporaries(dir), 0);
+}
+
+/* A disk that fills up (here a file size limit: writes past it fail) stops the build with
+ * the file named, and leaves neither a partial class file nor a temporary one. */
+static void test_full_disk(void **state)
+{
+    (void)state;
+    char out[1 << 14], cmd[512];
+    snprintf(cmd, sizeof cmd, "sh -c 'ulimit -f 2; exec %s egdb build --quiet --pieces 3 --dir %s/limited' 2>&1",
+             test_dama_bin(), tmpdir);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    int status = pclose(p);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 1);
+    if (!strstr(out, "cannot write"))
+        fail_msg("no write error named:\n%s", out);
+    char limited[128];
+    snprintf(limited, sizeof limited, "%s/limited", tmpdir);
+    assert_int_equal(count_temporaries(limited), 0);
+    assert_true(count_files(limited, ".egdb") > 0); /* the small classes fitted */
+    assert_int_equal(test_dama_run(out, sizeof out, "egdb verify --variant turkish --dir %s", limited), 0);
 }
 
 /* The command line: probe prints the value, verify passes, bad input exits 2. */
@@ -551,6 +580,7 @@ int main(void)
         cmocka_unit_test(test_damaged_files),
         cmocka_unit_test(test_interrupt_and_resume),
         cmocka_unit_test(test_kill_leaves_no_partial_file),
+        cmocka_unit_test(test_full_disk),
         cmocka_unit_test(test_cli),
     };
     return cmocka_run_group_tests_name("egdb", tests, setup, teardown);
