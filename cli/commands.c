@@ -29,6 +29,7 @@ const Command *const dama_commands[] = {
     &cmd_dxp,
     &cmd_serve,
     &cmd_play,
+    &cmd_egdb,
     &cmd_help,
     &cmd_version,
     NULL,

@@ -1,0 +1,256 @@
+/* `dama egdb build|probe|verify`: endgame databases from the command line. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "egdb_build.h"
+#include "egdb_probe.h"
+#include "pipeline.h"
+#include "variant.h"
+
+enum { OPT_PIECES = OPT_FIRST_FREE, OPT_DIR, OPT_QUIET };
+
+/* The options of build and verify: the files of which variant and rules, where, how many. */
+#define EGDB_FILE_OPTIONS \
+    { "variant", required_argument, 0, OPT_VARIANT }, \
+    { "rules", required_argument, 0, OPT_RULES }, \
+    { "help", no_argument, 0, OPT_HELP }, \
+    { "pieces", required_argument, 0, OPT_PIECES }, \
+    { "dir", required_argument, 0, OPT_DIR }
+
+typedef struct EgdbArgs {
+    EngineContext ctx;
+    const char *dir;
+    long pieces;
+    bool variant_given;
+    bool quiet;
+} EgdbArgs;
+
+/* Reads the options of one subcommand (argv[0] is its name); false after the error. */
+static bool parse_args(int argc, char **argv, const struct option *longopts, EgdbArgs *a, int *status)
+{
+    engine_context_init(&a->ctx);
+    a->ctx.rules_only = true;
+    a->dir = NULL;
+    a->pieces = 0;
+    a->variant_given = false;
+    a->quiet = false;
+    int o;
+    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
+        switch (o) {
+        case OPT_HELP: *status = cli_print_help("egdb"); return false;
+        case OPT_DIR: a->dir = optarg; break;
+        case OPT_QUIET: a->quiet = true; break;
+        case OPT_PIECES:
+            if (!cli_long("--pieces", optarg, 2, EGDB_MAX_PIECES, &a->pieces)) {
+                *status = EXIT_USAGE;
+                return false;
+            }
+            break;
+        case '?': *status = EXIT_USAGE; return false;
+        default:
+            if (o == OPT_VARIANT)
+                a->variant_given = true;
+            if (engine_context_option(&a->ctx, o, optarg) < 0) {
+                *status = EXIT_USAGE;
+                return false;
+            }
+        }
+    }
+    if (optind != argc) {
+        *status = cli_usage_error("unexpected argument '%s' (see 'dama egdb --help')", argv[optind]);
+        return false;
+    }
+    if (!a->dir) {
+        *status = cli_usage_error("egdb %s needs --dir DIR (see 'dama egdb --help')", argv[0]);
+        return false;
+    }
+    if (!engine_context_finish(&a->ctx)) {
+        *status = EXIT_USAGE;
+        return false;
+    }
+    return true;
+}
+
+static int run_build(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        EGDB_FILE_OPTIONS,
+        { "quiet", no_argument, 0, OPT_QUIET },
+        { 0, 0, 0, 0 },
+    };
+    EgdbArgs a;
+    int status = EXIT_OK;
+    if (!parse_args(argc, argv, longopts, &a, &status))
+        return status;
+    if (a.pieces == 0)
+        return cli_usage_error("egdb build needs --pieces N (2 to %d)", EGDB_MAX_PIECES);
+    Egdb *db = egdb_open(a.ctx.variant, &a.ctx.rules, a.dir);
+    if (!db)
+        return cli_runtime_error("out of memory");
+    EgdbBuildOptions opt = { .pieces = (int)a.pieces, .stop = pipeline_interrupt_flag(),
+                             .progress = a.quiet ? NULL : stderr };
+    char err[4400];
+    int result = egdb_build(db, &opt, err, sizeof err);
+    egdb_close(db);
+    if (result == EGDB_BUILD_INTERRUPTED) {
+        fprintf(stderr, "dama: egdb build interrupted; the classes written so far are kept, "
+                        "the same command resumes\n");
+        return EXIT_INTERRUPTED;
+    }
+    if (result != EGDB_BUILD_OK)
+        return cli_runtime_error("egdb build: %s", err);
+    return EXIT_OK;
+}
+
+static int run_probe(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        ENGINE_LONG_OPTIONS,
+        { "dir", required_argument, 0, OPT_DIR },
+        { 0, 0, 0, 0 },
+    };
+    EgdbArgs a;
+    int status = EXIT_OK;
+    if (!parse_args(argc, argv, longopts, &a, &status))
+        return status;
+    Egdb *db = egdb_open(a.ctx.variant, &a.ctx.rules, a.dir);
+    if (!db)
+        return cli_runtime_error("out of memory");
+    int value = egdb_probe(db, &a.ctx.pos);
+    egdb_close(db);
+    if (value == EGDB_UNKNOWN) {
+        printf("unknown\n");
+        return cli_runtime_error("no usable endgame database in %s holds this position", a.dir);
+    }
+    printf("%s\n", egdb_value_name(value));
+    return EXIT_OK;
+}
+
+typedef struct VerifyRun {
+    Egdb *db;
+    int classes, failures;
+} VerifyRun;
+
+static void verify_one(void *vctx, EgdbClass cls)
+{
+    VerifyRun *run = vctx;
+    char path[4200], name[8], err[4400];
+    egdb_file_path_for(run->db, cls, path, sizeof path);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return; /* classes not built are no failure; the build names what it wrote */
+    fclose(f);
+    egdb_class_name(cls, name, sizeof name);
+    EgdbVerifyReport r;
+    run->classes++;
+    if (!egdb_verify_class(run->db, cls, &r, err, sizeof err)) {
+        run->failures++;
+        printf("%s %s FAILED %s\n", egdb_variant(run->db)->name, name, err);
+    } else {
+        if (r.inconsistent)
+            run->failures++;
+        printf("%s %s %s positions %llu win %llu draw %llu loss %llu inconsistent %llu\n",
+               egdb_variant(run->db)->name, name, r.inconsistent ? "FAILED" : "ok",
+               (unsigned long long)r.positions, (unsigned long long)r.count[EGDB_WIN],
+               (unsigned long long)r.count[EGDB_DRAW], (unsigned long long)r.count[EGDB_LOSS],
+               (unsigned long long)r.inconsistent);
+    }
+    fflush(stdout);
+}
+
+static int run_verify(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        EGDB_FILE_OPTIONS,
+        { 0, 0, 0, 0 },
+    };
+    EgdbArgs a;
+    int status = EXIT_OK;
+    if (!parse_args(argc, argv, longopts, &a, &status))
+        return status;
+    int classes = 0, failures = 0;
+    for (int vi = 0; variant_at(vi); vi++) {
+        const Variant *v = variant_at(vi);
+        if (a.variant_given && v != a.ctx.variant)
+            continue;
+        Rules rules = a.variant_given ? a.ctx.rules : rules_default(v);
+        Egdb *db = egdb_open(v, &rules, a.dir);
+        if (!db)
+            return cli_runtime_error("out of memory");
+        VerifyRun run = { db, 0, 0 };
+        int top = a.pieces ? (int)a.pieces : EGDB_MAX_PIECES;
+        for (int n = 2; n <= top; n++)
+            egdb_for_each_class(n, verify_one, &run);
+        egdb_close(db);
+        classes += run.classes;
+        failures += run.failures;
+    }
+    if (classes == 0)
+        return cli_runtime_error("no endgame database files in %s", a.dir);
+    printf("verified classes %d failed %d\n", classes, failures);
+    return failures ? EXIT_RUNTIME : EXIT_OK;
+}
+
+/* `dama egdb --help`, read by a parser that takes every subcommand's options (the help
+ * names them all). */
+static int run_help(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        ENGINE_LONG_OPTIONS,
+        { "pieces", required_argument, 0, OPT_PIECES },
+        { "dir", required_argument, 0, OPT_DIR },
+        { "quiet", no_argument, 0, OPT_QUIET },
+        { 0, 0, 0, 0 },
+    };
+    int o;
+    while ((o = cli_getopt(argc, argv, longopts)) != -1)
+        if (o == OPT_HELP)
+            return cli_print_help("egdb");
+    return EXIT_USAGE;
+}
+
+static int run_egdb(int argc, char **argv)
+{
+    if (argc < 2)
+        return cli_usage_error("egdb needs a subcommand: build, probe or verify (see 'dama egdb --help')");
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+        return run_help(argc, argv);
+    if (strcmp(argv[1], "build") == 0)
+        return run_build(argc - 1, argv + 1);
+    if (strcmp(argv[1], "probe") == 0)
+        return run_probe(argc - 1, argv + 1);
+    if (strcmp(argv[1], "verify") == 0)
+        return run_verify(argc - 1, argv + 1);
+    return cli_usage_error("unknown egdb subcommand '%s' (see 'dama egdb --help')", argv[1]);
+}
+
+const Command cmd_egdb = {
+    "egdb", "endgame databases: build, probe and verify win/draw/loss tables",
+    "usage: dama egdb build --pieces N --dir DIR [-v NAME] [--rules OPTS] [--quiet]\n"
+    "       dama egdb probe --dir DIR --fen FEN [--moves M] [-v NAME] [--rules OPTS]\n"
+    "       dama egdb verify --dir DIR [--pieces N] [-v NAME] [--rules OPTS]\n"
+    "\n"
+    "build solves every position of 2..N pieces (men and kings, either side to\n"
+    "move) with dama's own move generator and writes one file a material class,\n"
+    "DIR/VARIANT-ABCD.egdb (A/B: men/kings of the side to move, C/D: of the other\n"
+    "side).  Values are win/draw/loss by perfect play to the end the rules give, the\n"
+    "move-count draw rules left out (docs/egdb.md).  Classes already in DIR and valid\n"
+    "are kept: an interrupted build (Ctrl-C, exit 130) resumes with the same\n"
+    "command.  Progress and ETA on stderr.\n"
+    "probe prints win, draw or loss for the side to move of the position (exit 1 and\n"
+    "'unknown' when no usable file holds it).  verify checks every position of every\n"
+    "class file in DIR against its successors' values and prints one line a class;\n"
+    "exit 1 when any fails.  A missing, truncated or corrupted file is named on\n"
+    "stderr and never used.\n"
+    "\n"
+    "  --dir DIR          the directory of the database files\n"
+    "  --pieces N         build: up to N pieces (2 to 6); verify: classes up to N\n"
+    "  -v, --variant NAME turkish (default) or international; verify: both when\n"
+    "                     not given\n"
+    "  --rules OPTS       rule options (see 'dama perft --help'); files record them\n"
+    "  --fen FEN          probe: the position\n"
+    "  --moves MOVES      probe: moves played from --fen first\n"
+    "  --quiet            build: no progress lines\n",
+    run_egdb,
+};
