@@ -11,31 +11,10 @@
 
 #include <stddef.h>
 
-#include "player.h"
-
-#define ENGINE_MAX_PARAMS 16
-
-typedef struct EngineConfig {
-    const char *command;          /* run by /bin/sh -c */
-    const Variant *variant;
-    int margin_ms;                /* wall time allowed beyond the move's time budget */
-    int timeout_ms;               /* the budget of a move under a node or depth limit, and of
-                                     the start-up (hub ... wait, init ... ready) */
-    const char *params[ENGINE_MAX_PARAMS]; /* "NAME=VALUE": set-param before init */
-    int nparams;
-    char rules[256];              /* the match's rule options as `--rules` takes them ("" for
-                                     the defaults): sent when the engine has a rules parameter */
-    char name[128];               /* what the engine calls itself (engine_probe fills it) */
-    const atomic_bool *stop;      /* Ctrl-C (may be NULL): cuts a start-up short too */
-    /* A DXP engine instead (selfplay/dxp_player.h): "HOST:PORT" to connect to, command then
-     * the program to start first ("" for none), and the thinking time in minutes its game
-     * requests give (0: the clock's time, or else the timeout's, rounded up). */
-    const char *dxp_address;
-    int dxp_minutes;
-} EngineConfig;
+#include "engine_config.h"
 
 /* A player for cfg (which must outlive it); the process starts at the first new game.  NULL
- * when out of memory.  With cfg->dxp_address set, the DXP player of dxp_player.h. */
+ * when out of memory.  The factory of a Hub engine's EngineConfig (its new_player). */
 Player *engine_player_new(const EngineConfig *cfg);
 
 /* Starts the engine once, reads its name into cfg->name ("NAME" or "NAME VERSION" from `id`)
