@@ -214,6 +214,11 @@ static void test_position(void **state)
     assert_non_null(strstr(str(e, "error"), "fen"));
     json_decref(e);
     json_decref(api("GET", "/api/position?variant=chess", NULL, 400));
+    json_decref(api("GET", "/api/position?variant=turkish&fen=W%00:Wa2", NULL, 400));
+    json_decref(api("GET", "/api/position?variant=turkish&move=c3-c4%00x", NULL, 400));
+    e = api("GET", "/api/position?variant=turkish&move=c3xc5xc7xc9xc11", NULL, 422);
+    assert_non_null(strstr(str(e, "error"), "c3xc5"));
+    json_decref(e);
 }
 
 /* A game from CAPTURE_FEN: the refused move, the capture, the engine's reply, resign,
