@@ -12,10 +12,12 @@
 #include "dxp_link.h"
 #include "dxp_player.h"
 #include "dxp_text.h"
-#include "pipeline.h"
+#include "interrupt.h"
 #include "play.h"
 #include "variant.h"
+#include "version.h"
 #include "weights.h"
+#include "weights_store.h"
 
 #define DXP_DEFAULT_MINUTES 5
 #define DXP_DEFAULT_TIMEOUT_MS 300000L
@@ -274,7 +276,7 @@ static int follow(Follower *f)
             dxp_printable(m.name);
             if (f->playing && !f->awaiting_ack)
                 fprintf(stderr, "dxp: %s: a new game request abandons the game in play\n", m.name);
-            snprintf(answer.name, sizeof answer.name, "dama %s", pipeline_engine_version());
+            snprintf(answer.name, sizeof answer.name, "dama %s", dama_engine_version());
             answer.code = start_game(f, &m, err, sizeof err);
             if (answer.code != '0')
                 fprintf(stderr, "dxp: %s: game refused: %s\n", m.name, err);

@@ -22,7 +22,8 @@
 #include "time_manager.h"
 #include "variant.h"
 #include "version.h"
-#include "pipeline.h"
+#include "interrupt.h"
+#include "weights_store.h"
 #include "weights.h"
 
 #define HUB_HASH_DEFAULT 64
