@@ -47,25 +47,26 @@ static void side_names(const char *const given[2], const char *const paths[2],
             strcat(names[i], i ? " (B)" : " (A)");
 }
 
+static const struct option match_longopts[] = {
+    RUN_LONG_OPTIONS,
+    { "a", required_argument, 0, OPT_A },
+    { "b", required_argument, 0, OPT_B },
+    { "sprt", required_argument, 0, OPT_SPRT },
+    { "resume", no_argument, 0, OPT_RESUME_M },
+    { "engine-a", required_argument, 0, OPT_ENGINE_A },
+    { "engine-b", required_argument, 0, OPT_ENGINE_B },
+    { "name-a", required_argument, 0, OPT_NAME_A },
+    { "name-b", required_argument, 0, OPT_NAME_B },
+    { "dxp-a", required_argument, 0, OPT_DXP_A },
+    { "dxp-b", required_argument, 0, OPT_DXP_B },
+    { "dxp-command-a", required_argument, 0, OPT_DXP_COMMAND_A },
+    { "dxp-command-b", required_argument, 0, OPT_DXP_COMMAND_B },
+    OUTSIDE_ENGINE_LONG_OPTIONS,
+    { 0, 0, 0, 0 },
+};
+
 static int run_match(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        RUN_LONG_OPTIONS,
-        { "a", required_argument, 0, OPT_A },
-        { "b", required_argument, 0, OPT_B },
-        { "sprt", required_argument, 0, OPT_SPRT },
-        { "resume", no_argument, 0, OPT_RESUME_M },
-        { "engine-a", required_argument, 0, OPT_ENGINE_A },
-        { "engine-b", required_argument, 0, OPT_ENGINE_B },
-        { "name-a", required_argument, 0, OPT_NAME_A },
-        { "name-b", required_argument, 0, OPT_NAME_B },
-        { "dxp-a", required_argument, 0, OPT_DXP_A },
-        { "dxp-b", required_argument, 0, OPT_DXP_B },
-        { "dxp-command-a", required_argument, 0, OPT_DXP_COMMAND_A },
-        { "dxp-command-b", required_argument, 0, OPT_DXP_COMMAND_B },
-        OUTSIDE_ENGINE_LONG_OPTIONS,
-        { 0, 0, 0, 0 },
-    };
     RunOptions ro;
     bool resume = false;
     run_options_init(&ro);
@@ -74,7 +75,7 @@ static int run_match(int argc, char **argv)
     SprtConfig sprt = { .enabled = false, .alpha = 0.05, .beta = 0.05 };
     char err[512];
     int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
+    while ((o = cli_getopt(argc, argv, match_longopts)) != -1) {
         if (o == OPT_HELP)
             return cli_print_help("match");
         if (o == '?')

@@ -83,33 +83,57 @@ static int check_named_runs(Store *store, const char *db, const char *variant, c
     return EXIT_OK;
 }
 
+/* The runs tune learns from when --runs names none: the last K self-play runs
+ * (--last-generations K), else every finished run's games (unfinished ones only when
+ * named).  *ids is malloc'd; an exit code. */
+static int stored_runs(Store *store, const char *db, const char *variant, long last, int64_t **ids, int *nruns)
+{
+    if (!last) {
+        *nruns = store_game_runs(store, variant, false, ids);
+        if (*nruns < 0)
+            return cli_runtime_error("%s: %s", db, store_error(store));
+        if (*nruns == 0)
+            return cli_runtime_error("%s: no finished self-play or match run has games (name an "
+                                     "unfinished one with --runs)", db);
+        return EXIT_OK;
+    }
+    *ids = calloc((size_t)last, sizeof **ids);
+    *nruns = *ids ? store_recent_runs(store, "selfplay", variant, (int)last, *ids) : -1;
+    if (*nruns < 0)
+        return cli_runtime_error("%s: %s", db, store_error(store));
+    if (*nruns == 0)
+        return cli_runtime_error("%s: no self-play runs to learn from", db);
+    return EXIT_OK;
+}
+
 static int tune_with_start(TuneConfig *cfg, const char *db, const char *out_path, const char *runs_text,
                            long last);
 
+static const struct option tune_longopts[] = {
+    { "db", required_argument, 0, OPT_DB_T },
+    { "runs", required_argument, 0, OPT_RUNS },
+    { "last-generations", required_argument, 0, OPT_LAST },
+    { "out", required_argument, 0, OPT_OUT },
+    { "epochs", required_argument, 0, OPT_EPOCHS },
+    { "lr", required_argument, 0, OPT_LR },
+    { "batch", required_argument, 0, OPT_BATCH_T },
+    { "validation", required_argument, 0, OPT_VALIDATION },
+    { "threads", required_argument, 0, OPT_THREADS_T },
+    { "weights", required_argument, 0, OPT_WEIGHTS_T },
+    { "skip-plies", required_argument, 0, OPT_SKIP },
+    { "patience", required_argument, 0, OPT_PATIENCE },
+    { "lambda", required_argument, 0, OPT_LAMBDA },
+    { "reg", required_argument, 0, OPT_REG },
+    { "dedup", no_argument, 0, OPT_DEDUP },
+    { "no-dedup", no_argument, 0, OPT_NO_DEDUP },
+    { "variant", required_argument, 0, OPT_VARIANT },
+    { "eval", required_argument, 0, OPT_EVAL_TU },
+    { "help", no_argument, 0, OPT_HELP },
+    { 0, 0, 0, 0 },
+};
+
 static int run_tune(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "db", required_argument, 0, OPT_DB_T },
-        { "runs", required_argument, 0, OPT_RUNS },
-        { "last-generations", required_argument, 0, OPT_LAST },
-        { "out", required_argument, 0, OPT_OUT },
-        { "epochs", required_argument, 0, OPT_EPOCHS },
-        { "lr", required_argument, 0, OPT_LR },
-        { "batch", required_argument, 0, OPT_BATCH_T },
-        { "validation", required_argument, 0, OPT_VALIDATION },
-        { "threads", required_argument, 0, OPT_THREADS_T },
-        { "weights", required_argument, 0, OPT_WEIGHTS_T },
-        { "skip-plies", required_argument, 0, OPT_SKIP },
-        { "patience", required_argument, 0, OPT_PATIENCE },
-        { "lambda", required_argument, 0, OPT_LAMBDA },
-        { "reg", required_argument, 0, OPT_REG },
-        { "dedup", no_argument, 0, OPT_DEDUP },
-        { "no-dedup", no_argument, 0, OPT_NO_DEDUP },
-        { "variant", required_argument, 0, OPT_VARIANT },
-        { "eval", required_argument, 0, OPT_EVAL_TU },
-        { "help", no_argument, 0, OPT_HELP },
-        { 0, 0, 0, 0 },
-    };
     const char *db = "dama.db", *out_path = "tuned-weights.txt", *runs_text = NULL, *start_path = NULL;
     long last = 0, n;
     /* The options whose default depends on the evaluation, known once START is read. */
@@ -120,7 +144,7 @@ static int run_tune(int argc, char **argv)
     tune_default_config(&cfg, variant->eval);
     char err[512];
     int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
+    while ((o = cli_getopt(argc, argv, tune_longopts)) != -1) {
         switch (o) {
         case OPT_HELP: return cli_print_help("tune");
         case OPT_DB_T: db = optarg; break;
@@ -213,31 +237,8 @@ static int tune_with_start(TuneConfig *cfg_, const char *db, const char *out_pat
     }
     if (runs_text && (code = check_named_runs(store, db, cfg.variant, ids, cfg.nruns)) != EXIT_OK)
         goto out;
-    if (!runs_text && !last) {
-        /* By default every finished run's games; unfinished ones only when named. */
-        cfg.nruns = store_game_runs(store, cfg.variant, false, &ids);
-        if (cfg.nruns < 0) {
-            code = cli_runtime_error("%s: %s", db, store_error(store));
-            goto out;
-        }
-        if (cfg.nruns == 0) {
-            code = cli_runtime_error("%s: no finished self-play or match run has games (name an "
-                                     "unfinished one with --runs)", db);
-            goto out;
-        }
-    }
-    if (last) {
-        ids = calloc((size_t)last, sizeof *ids);
-        cfg.nruns = ids ? store_recent_runs(store, "selfplay", cfg.variant, (int)last, ids) : -1;
-        if (cfg.nruns < 0) {
-            code = cli_runtime_error("%s: %s", db, store_error(store));
-            goto out;
-        }
-        if (cfg.nruns == 0) {
-            code = cli_runtime_error("%s: no self-play runs to learn from", db);
-            goto out;
-        }
-    }
+    if (!runs_text && (code = stored_runs(store, db, cfg.variant, last, &ids, &cfg.nruns)) != EXIT_OK)
+        goto out;
     cfg.run_ids = ids;
     int64_t parent = pipeline_store_weights(store, &cfg.start, 0, 0, "tune start");
     if (parent < 0) {

@@ -88,19 +88,12 @@ static int engine_param_side(const char *arg)
     return (arg[0] == 'a' || arg[0] == 'b') && arg[1] == ':' ? arg[0] - 'a' : -1;
 }
 
-int run_options_parse(RunOptions *ro, int opt, const char *arg)
+/* --nodes, --depth, --movetime, --clock: one search limit; 1 used, 0 not ours, -1 error. */
+static int parse_limit(RunOptions *ro, int opt, const char *arg)
 {
     RunnerConfig *c = &ro->run.cfg;
     long n;
     switch (opt) {
-    case OPT_DB: ro->run.db_path = arg; return 1;
-    case OPT_GAMES:
-        if (!cli_long("--games", arg, 1, 100000000L, &n)) return -1;
-        c->games = (int)n;
-        return 1;
-    case OPT_THREADS:
-        if (!cli_threads(arg, &c->threads)) return -1;
-        return 1;
     case OPT_NODES_R: {
         uint64_t nodes;
         if (!one_limit(ro, "--nodes")) return -1;
@@ -123,6 +116,17 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
             return -1;
         c->setup.limits = (SearchLimits){ 0 };
         return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The outside engines' options; 1 used, 0 not ours, -1 error. */
+static int parse_engine_option(RunOptions *ro, int opt, const char *arg)
+{
+    RunnerConfig *c = &ro->run.cfg;
+    long n;
+    switch (opt) {
     case OPT_ENGINE_MARGIN:
         if (!cli_long("--engine-margin", arg, 0, 3600000L, &n)) return -1;
         c->setup.time_margin_ms = ro->run.engine_margin_ms = (int)n;
@@ -140,6 +144,16 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
         ro->run.engine_params[ro->run.nengine_params++] = arg;
         return 1;
     }
+    default:
+        return 0;
+    }
+}
+
+/* --win-adjudication, --draw-adjudication; 1 used, 0 not ours, -1 error. */
+static int parse_adjudication(RunOptions *ro, int opt, const char *arg)
+{
+    RunnerConfig *c = &ro->run.cfg;
+    switch (opt) {
     case OPT_WIN_ADJ: {
         int v[2];
         if (!parse_numbers("--win-adjudication", arg, 2, 100000, v)) return -1;
@@ -159,6 +173,24 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
         c->setup.draw_after = v[2];
         return 1;
     }
+    default:
+        return 0;
+    }
+}
+
+int run_options_parse(RunOptions *ro, int opt, const char *arg)
+{
+    RunnerConfig *c = &ro->run.cfg;
+    long n;
+    switch (opt) {
+    case OPT_DB: ro->run.db_path = arg; return 1;
+    case OPT_GAMES:
+        if (!cli_long("--games", arg, 1, 100000000L, &n)) return -1;
+        c->games = (int)n;
+        return 1;
+    case OPT_THREADS:
+        if (!cli_threads(arg, &c->threads)) return -1;
+        return 1;
     case OPT_NOISE:
         if (!cli_long("--noise", arg, 0, 1000, &n)) return -1;
         c->setup.noise = (int)n;
@@ -200,8 +232,12 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
         ro->rules_text[ro->nrules_text++] = arg;
         return 1;
     default:
-        return 0;
+        break;
     }
+    int used = parse_limit(ro, opt, arg);
+    if (used == 0)
+        used = parse_engine_option(ro, opt, arg);
+    return used != 0 ? used : parse_adjudication(ro, opt, arg);
 }
 
 bool run_options_finish(RunOptions *ro)
