@@ -59,53 +59,6 @@ static int check_out_path(const char *path)
     return EXIT_OK;
 }
 
-/* Every run named by --runs exists, played games (self-play or match) and has some;
- * an unfinished one is used as asked. */
-static int check_named_runs(Store *store, const char *db, const char *variant, const int64_t *ids, int n)
-{
-    for (int i = 0; i < n; i++) {
-        char kind[32] = "", status[32] = "", run_variant[32] = "";
-        int64_t games = 0;
-        int found = store_run_info(store, ids[i], kind, sizeof kind, status, sizeof status, &games,
-                                   run_variant, sizeof run_variant);
-        if (found < 0)
-            return cli_runtime_error("%s: %s", db, store_error(store));
-        if (!found)
-            return cli_usage_error("--runs: no run %lld in %s", (long long)ids[i], db);
-        if (strcmp(kind, "selfplay") != 0 && strcmp(kind, "match") != 0 && strcmp(kind, "import") != 0)
-            return cli_usage_error("--runs: run %lld is a %s run, not a selfplay, match or import run",
-                                   (long long)ids[i], kind);
-        if (strcmp(run_variant, variant) != 0)
-            return cli_usage_error("--runs: run %lld plays %s, not %s", (long long)ids[i], run_variant, variant);
-        if (games == 0)
-            return cli_usage_error("--runs: run %lld (%s, %s) has no games", (long long)ids[i], kind, status);
-    }
-    return EXIT_OK;
-}
-
-/* The runs tune learns from when --runs names none: the last K self-play runs
- * (--last-generations K), else every finished run's games (unfinished ones only when
- * named).  *ids is malloc'd; an exit code. */
-static int stored_runs(Store *store, const char *db, const char *variant, long last, int64_t **ids, int *nruns)
-{
-    if (!last) {
-        *nruns = store_game_runs(store, variant, false, ids);
-        if (*nruns < 0)
-            return cli_runtime_error("%s: %s", db, store_error(store));
-        if (*nruns == 0)
-            return cli_runtime_error("%s: no finished self-play or match run has games (name an "
-                                     "unfinished one with --runs)", db);
-        return EXIT_OK;
-    }
-    *ids = calloc((size_t)last, sizeof **ids);
-    *nruns = *ids ? store_recent_runs(store, "selfplay", variant, (int)last, *ids) : -1;
-    if (*nruns < 0)
-        return cli_runtime_error("%s: %s", db, store_error(store));
-    if (*nruns == 0)
-        return cli_runtime_error("%s: no self-play runs to learn from", db);
-    return EXIT_OK;
-}
-
 static int tune_with_start(TuneConfig *cfg, const char *db, const char *out_path, const char *runs_text,
                            long last);
 
@@ -235,9 +188,9 @@ static int tune_with_start(TuneConfig *cfg_, const char *db, const char *out_pat
         free(ids);
         return EXIT_RUNTIME;
     }
-    if (runs_text && (code = check_named_runs(store, db, cfg.variant, ids, cfg.nruns)) != EXIT_OK)
+    if (runs_text && (code = tune_check_runs(store, db, cfg.variant, ids, cfg.nruns)) != EXIT_OK)
         goto out;
-    if (!runs_text && (code = stored_runs(store, db, cfg.variant, last, &ids, &cfg.nruns)) != EXIT_OK)
+    if (!runs_text && (code = tune_stored_runs(store, db, cfg.variant, last, &ids, &cfg.nruns)) != EXIT_OK)
         goto out;
     cfg.run_ids = ids;
     int64_t parent = pipeline_store_weights(store, &cfg.start, 0, 0, "tune start");

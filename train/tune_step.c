@@ -2,6 +2,7 @@
  * run with its per-epoch losses, the weights stored (and written to a file if asked). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "train_status.h"
 #include "tune_step.h"
@@ -121,4 +122,46 @@ done:
     free(log.valid);
     weights_free(&out.weights);
     return code;
+}
+
+int tune_check_runs(Store *store, const char *db, const char *variant, const int64_t *ids, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char kind[32] = "", status[32] = "", run_variant[32] = "";
+        int64_t games = 0;
+        int found = store_run_info(store, ids[i], kind, sizeof kind, status, sizeof status, &games,
+                                   run_variant, sizeof run_variant);
+        if (found < 0)
+            return train_fail("%s: %s", db, store_error(store));
+        if (!found)
+            return train_refuse("--runs: no run %lld in %s", (long long)ids[i], db);
+        if (strcmp(kind, "selfplay") != 0 && strcmp(kind, "match") != 0 && strcmp(kind, "import") != 0)
+            return train_refuse("--runs: run %lld is a %s run, not a selfplay, match or import run",
+                                (long long)ids[i], kind);
+        if (strcmp(run_variant, variant) != 0)
+            return train_refuse("--runs: run %lld plays %s, not %s", (long long)ids[i], run_variant, variant);
+        if (games == 0)
+            return train_refuse("--runs: run %lld (%s, %s) has no games", (long long)ids[i], kind, status);
+    }
+    return TRAIN_OK;
+}
+
+int tune_stored_runs(Store *store, const char *db, const char *variant, long last, int64_t **ids, int *nruns)
+{
+    if (!last) {
+        *nruns = store_game_runs(store, variant, false, ids);
+        if (*nruns < 0)
+            return train_fail("%s: %s", db, store_error(store));
+        if (*nruns == 0)
+            return train_fail("%s: no finished self-play or match run has games (name an "
+                              "unfinished one with --runs)", db);
+        return TRAIN_OK;
+    }
+    *ids = calloc((size_t)last, sizeof **ids);
+    *nruns = *ids ? store_recent_runs(store, "selfplay", variant, (int)last, *ids) : -1;
+    if (*nruns < 0)
+        return train_fail("%s: %s", db, store_error(store));
+    if (*nruns == 0)
+        return train_fail("%s: no self-play runs to learn from", db);
+    return TRAIN_OK;
 }
