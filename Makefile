@@ -8,7 +8,7 @@
 CC      ?= cc
 STD      = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-INC      = -Iengine -Iegdb -Istore -Iselfplay -Ihub -Idxp -Ituner -Ianalysis -Ibook -Iplay -Icli -Iserver
+INC      = -Iengine -Iegdb -Istore -Iselfplay -Ihub -Idxp -Ituner -Ianalysis -Ibook -Iplay -Itrain -Icli -Iserver
 PKGS     = sqlite3 zlib libmicrohttpd jansson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
@@ -22,7 +22,7 @@ SAN_FLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sa
 # valgrind cannot run every instruction -march=native may choose (AVX-512 and the like).
 VG_FLAGS   = -O1 -g -fno-omit-frame-pointer
 
-LIB_SRC  = $(filter-out cli/main.c, $(wildcard engine/*.c egdb/*.c store/*.c selfplay/*.c hub/*.c dxp/*.c tuner/*.c analysis/*.c book/*.c play/*.c cli/*.c server/*.c))
+LIB_SRC  = $(filter-out cli/main.c, $(wildcard engine/*.c egdb/*.c store/*.c selfplay/*.c train/*.c hub/*.c dxp/*.c tuner/*.c analysis/*.c book/*.c play/*.c train/*.c cli/*.c server/*.c))
 TEST_SRC = $(wildcard tests/test_*.c)
 BENCH_SRC = $(wildcard tests/bench/*.c)
 
