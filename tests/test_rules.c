@@ -769,7 +769,7 @@ static void test_move_list_overflow_aborts(void **state)
     assert_non_null(strstr(msg, "W:W")); /* the position, as FEN */
 }
 
-/* The order in which the rules end a game (docs/rules.md, "End of the game"): no legal move,
+/* The order in which the rules end a game (docs/rules-turkish.md, "End of the game"): no legal move,
  * then one piece each, then repetition, then no progress. */
 static void test_game_end_precedence(void **state)
 {
