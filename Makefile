@@ -8,8 +8,9 @@
 CC      ?= cc
 STD      = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-# The layers.  A room's sources see the headers of the room itself and of the rooms listed
-# after it, never of a room above: an upward #include does not build.  Lowest first.
+# The layers, lowest first (docs/design.md, "Layers").  A room's sources see the headers
+# of the room itself and of the rooms its LAYER_ line names, never of a room above: an
+# upward #include does not build.
 LAYER_engine   :=
 LAYER_egdb     := engine
 LAYER_store    := engine
