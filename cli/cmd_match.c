@@ -5,9 +5,8 @@
 #include "engine_player.h"
 #include "game.h"
 #include "match_dxp.h"
-#include "match_step.h"
+#include "run_jobs.h"
 #include "run_options.h"
-#include "store_open.h"
 #include "weights_store.h"
 
 enum { OPT_A = OPT_RUN_FIRST_FREE, OPT_B, OPT_SPRT, OPT_RESUME_M, OPT_ENGINE_A, OPT_ENGINE_B, OPT_NAME_A,
@@ -176,24 +175,7 @@ static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char
     side_names(given, paths, engines, commands, names);
     ro->run.cfg.names[0] = names[0];
     ro->run.cfg.names[1] = names[1];
-    Store *store = pipeline_open_store(ro->run.db_path);
-    if (!store)
-        return EXIT_RUNTIME;
-    int code;
-    int64_t ids[2];
-    for (int i = 0; i < 2; i++) /* an engine has no weights: 0, stored as NULL */
-        ids[i] = commands[i] ? 0 : i && ids[0] < 0 ? -1 : pipeline_store_weights(store, &w[i], 0, 0, paths[i]);
-    if (ids[0] < 0 || ids[1] < 0) {
-        code = cli_runtime_error("%s: %s", ro->run.db_path, store_error(store));
-    } else {
-        char params[1024];
-        match_params(&ro->run, sprt, ids, params, sizeof params);
-        MatchOutcome outcome;
-        code = match_step(store, &ro->run, sprt, &w[0], ids[0], &w[1], ids[1], params,
-                              resume ? RESUME_REQUIRED : RESUME_NEVER, &outcome);
-    }
-    store_close(store);
-    return code;
+    return match_job(&ro->run, sprt, w, paths, resume ? RESUME_REQUIRED : RESUME_NEVER);
 }
 
 const Command cmd_match = {
