@@ -131,15 +131,7 @@ static int run_openings(int argc, char **argv)
     if (!a.has_ply) return cli_usage_error("book openings needs --ply K (see 'dama book --help')");
     Book b;
     if ((code = read_book_arg(argc, argv, "openings", &b)) >= 0) return code;
-    Position *found;
-    int n = book_balanced(&b, (int)a.ply, (int)a.margin, &found);
-    for (int i = 0; i < n; i++) {
-        const BookPosition *p = book_find(&b, &found[i]);
-        char fen[512];
-        position_to_fen(&p->pos, b.variant, fen, sizeof fen);
-        printf("%s ; ply %d games %d score %d\n", fen, p->ply, p->games, b.moves[p->first].score);
-    }
-    free(found);
+    int n = book_balanced_write(&b, (int)a.ply, (int)a.margin, stdout);
     book_free(&b);
     if (n < 0) return cli_runtime_error("out of memory");
     fprintf(stderr, "book openings: %d positions at ply %ld within %ld\n", n, a.ply, a.margin);
