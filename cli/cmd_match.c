@@ -12,9 +12,6 @@
 enum { OPT_A = OPT_RUN_FIRST_FREE, OPT_B, OPT_SPRT, OPT_RESUME_M, OPT_ENGINE_A, OPT_ENGINE_B, OPT_NAME_A,
        OPT_NAME_B, OPT_DXP_A, OPT_DXP_B, OPT_DXP_COMMAND_A, OPT_DXP_COMMAND_B };
 
-/* Longest name of a side (bytes). */
-#define SIDE_NAME_MAX 100
-
 static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char *const paths[2],
                               const char *const commands[2], const char *const given[2],
                               const MatchDxp *dxp, bool resume, Weights w[2]);
@@ -24,28 +21,12 @@ static bool name_ok(const char *option, const char *name)
 {
     if (!name[0])
         return cli_usage_error("%s: empty name", option), false;
-    if (strlen(name) > SIDE_NAME_MAX)
-        return cli_usage_error("%s: a name of at most %d bytes", option, SIDE_NAME_MAX), false;
+    if (strlen(name) > MATCH_SIDE_NAME_MAX)
+        return cli_usage_error("%s: a name of at most %d bytes", option, MATCH_SIDE_NAME_MAX), false;
     for (const unsigned char *p = (const unsigned char *)name; *p; p++)
         if (*p < ' ' || *p == 0x7f)
             return cli_usage_error("%s: a control character in the name", option), false;
     return true;
-}
-
-/* The sides' names: given (--name-a, --name-b), else an engine's own (its `id name=` and
- * version), else the weights as named (default, best, a file); two equal names become
- * "NAME (A)" and "NAME (B)", so the games always tell the sides apart. */
-static void side_names(const char *const given[2], const char *const paths[2],
-                       const EngineConfig engines[2], const char *const commands[2],
-                       char names[2][SIDE_NAME_MAX + 8])
-{
-    for (int i = 0; i < 2; i++) {
-        const char *name = given[i] ? given[i] : commands[i] ? engines[i].name : paths[i] ? paths[i] : "default";
-        snprintf(names[i], SIDE_NAME_MAX + 1, "%.*s", SIDE_NAME_MAX, name);
-    }
-    if (strcmp(names[0], names[1]) == 0)
-        for (int i = 0; i < 2; i++)
-            strcat(names[i], i ? " (B)" : " (A)");
 }
 
 static const struct option match_longopts[] = {
@@ -171,8 +152,8 @@ static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char
             return code;
         ro->run.cfg.engine[i] = &engines[i];
     }
-    char names[2][SIDE_NAME_MAX + 8];
-    side_names(given, paths, engines, commands, names);
+    char names[2][MATCH_SIDE_NAME_MAX + 8];
+    match_side_names(given, paths, engines, commands, names);
     ro->run.cfg.names[0] = names[0];
     ro->run.cfg.names[1] = names[1];
     return match_job(&ro->run, sprt, w, paths, resume ? RESUME_REQUIRED : RESUME_NEVER);

@@ -36,6 +36,18 @@ int selfplay_job(RunSettings *rs, const Weights *weights, const char *weights_no
     return code;
 }
 
+void match_side_names(const char *const given[2], const char *const paths[2], const EngineConfig engines[2],
+                      const char *const commands[2], char names[2][MATCH_SIDE_NAME_MAX + 8])
+{
+    for (int i = 0; i < 2; i++) {
+        const char *name = given[i] ? given[i] : commands[i] ? engines[i].name : paths[i] ? paths[i] : "default";
+        snprintf(names[i], MATCH_SIDE_NAME_MAX + 1, "%.*s", MATCH_SIDE_NAME_MAX, name);
+    }
+    if (strcmp(names[0], names[1]) == 0)
+        for (int i = 0; i < 2; i++)
+            strcat(names[i], i ? " (B)" : " (A)");
+}
+
 int match_job(RunSettings *rs, const SprtConfig *sprt, const Weights w[2], const char *const notes[2],
               RunResume resume)
 {
