@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "book_openings.h"
+#include "egdb_option.h"
 #include "pipeline.h"
 #include "position.h"
 #include "run_options.h"
@@ -163,6 +164,7 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
         if (!cli_long("--noise", arg, 0, 1000, &n)) return -1;
         c->setup.noise = (int)n;
         return 1;
+    case OPT_EGDB_R: ro->egdb_dir = arg; return 1;
     case OPT_OPENINGS: ro->openings_path = arg; return 1;
     case OPT_OPENINGS_BOOK: ro->openings_book_path = arg; return 1;
     case OPT_BOOK_PLY:
@@ -204,6 +206,21 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
     }
 }
 
+/* The databases of --egdb and of the sides' own (--egdb-a, --egdb-b), once the rules are
+ * known; one that cannot be used is reported and left out. */
+static void run_options_open_egdb(RunOptions *ro)
+{
+    RunnerConfig *c = &ro->cfg;
+    if (ro->egdb_dir && (ro->egdb = cli_egdb_open(ro->egdb_dir, c->setup.variant, &c->setup.rules))) {
+        c->setup.egdb = ro->egdb;
+        c->egdb_search[0] = c->egdb_search[1] = ro->egdb;
+    }
+    for (int i = 0; i < 2; i++)
+        if (ro->egdb_side_dir[i]
+            && (ro->egdb_side[i] = cli_egdb_open(ro->egdb_side_dir[i], c->setup.variant, &c->setup.rules)))
+            c->egdb_search[i] = ro->egdb_side[i];
+}
+
 bool run_options_finish(RunOptions *ro)
 {
     char err[512];
@@ -217,6 +234,7 @@ bool run_options_finish(RunOptions *ro)
             cli_usage_error("%s", err);
             return false;
         }
+    run_options_open_egdb(ro);
     if (ro->openings_book_path && (ro->openings_path || ro->random_plies_given)) {
         cli_usage_error("--openings-book cannot be combined with --openings or --random-plies");
         return false;
@@ -247,7 +265,14 @@ bool run_options_finish(RunOptions *ro)
     return true;
 }
 
-void run_options_free(RunOptions *ro) { openings_free(&ro->book); }
+void run_options_free(RunOptions *ro)
+{
+    openings_free(&ro->book);
+    egdb_close(ro->egdb);
+    egdb_close(ro->egdb_side[0]);
+    egdb_close(ro->egdb_side[1]);
+    ro->egdb = ro->egdb_side[0] = ro->egdb_side[1] = NULL;
+}
 
 void run_options_engine(const RunOptions *ro, int side, const char *command, EngineConfig *out)
 {
@@ -296,6 +321,16 @@ static void describe(const RunOptions *ro, const char *openings, char *buf, size
     if (c->setup.draw_plies > 0 && n < len)
         snprintf(buf + n, len - n, " draw_adjudication=%d:%d:%d", c->setup.draw_cp, c->setup.draw_plies,
                  c->setup.draw_after);
+    /* The databases as used (one that could not be opened changes nothing), by the piece
+     * count they cover: a path names nothing on another machine. */
+    n = strlen(buf);
+    if (ro->egdb && n < len)
+        snprintf(buf + n, len - n, " egdb=%d", egdb_max_pieces(ro->egdb));
+    for (int i = 0; i < 2; i++) {
+        n = strlen(buf);
+        if (ro->egdb_side[i] && n < len)
+            snprintf(buf + n, len - n, " egdb_%c=%d", "ab"[i], egdb_max_pieces(ro->egdb_side[i]));
+    }
 }
 
 void run_options_describe(const RunOptions *ro, char *buf, size_t len)

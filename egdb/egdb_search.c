@@ -1,0 +1,33 @@
+/* The search's probe hook and the adjudication of a game by the databases (egdb_search.h). */
+#include "bitboard.h"
+#include "egdb_search.h"
+#include "position.h"
+#include "variant.h"
+
+_Static_assert((int)SEARCH_PROBE_WIN == (int)EGDB_WIN && (int)SEARCH_PROBE_DRAW == (int)EGDB_DRAW
+               && (int)SEARCH_PROBE_LOSS == (int)EGDB_LOSS && (int)SEARCH_PROBE_UNKNOWN == EGDB_UNKNOWN,
+               "the search's probe values are the database's");
+
+static int probe_for_search(void *ctx, const Position *pos) { return egdb_probe(ctx, pos); }
+
+void egdb_search_attach(Searcher *s, Egdb *db)
+{
+    s->egdb = db ? (SearchProbe){ probe_for_search, db, egdb_max_pieces(db) } : (SearchProbe){ 0 };
+}
+
+int egdb_adjudicate(Egdb *db, const Game *game)
+{
+    const Position *pos = &game->pos;
+    if (!db || popcount(position_occupied(pos)) > egdb_max_pieces(db))
+        return RESULT_NONE;
+    int value = egdb_probe(db, pos);
+    if (value == EGDB_DRAW)
+        return RESULT_DRAW;
+    if (value != EGDB_WIN && value != EGDB_LOSS)
+        return RESULT_NONE;
+    DrawCounts doubled = { 2 * game->since_capture, 0, 2 * game->endgame_plies };
+    if (game_end(game->variant, pos, &game->rules, true, doubled).result != RESULT_NONE)
+        return RESULT_NONE; /* the counters may still draw it: play on */
+    int winner = value == EGDB_WIN ? pos->side : !pos->side;
+    return winner == WHITE ? RESULT_WHITE_WINS : RESULT_BLACK_WINS;
+}
