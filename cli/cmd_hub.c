@@ -14,6 +14,8 @@
 
 #include "book_file.h"
 #include "commands.h"
+#include "egdb_option.h"
+#include "egdb_search.h"
 #include "game.h"
 #include "hub_line.h"
 #include "hub_text.h"
@@ -39,6 +41,7 @@ typedef struct HubParams {
     char weights[1024]; /* "" = built-in */
     char rules[256];    /* "" = the official rules */
     char book[1024];    /* an opening book file (docs/book.md); "" = none */
+    char egdb[1024];    /* an endgame database directory (docs/egdb.md); "" = none */
 } HubParams;
 
 /* The search limit of `level`: the last level line, whole. */
@@ -62,6 +65,7 @@ typedef struct Hub {
     Rules rules;
     Weights weights;
     Book book;                   /* empty when no book is set */
+    Egdb *egdb;                  /* NULL when none is set or usable */
     Searcher *searcher;
     long searcher_hash;
     Game *game;
@@ -178,6 +182,12 @@ static void send_identity(Hub *h)
     hub_writer_arg(&w, "type", "string");
     send_line(h, &w);
 
+    hub_writer_start(&w, "param");
+    hub_writer_arg(&w, "name", "egdb");
+    hub_writer_arg(&w, "value", h->params.egdb);
+    hub_writer_arg(&w, "type", "string");
+    send_line(h, &w);
+
     hub_writer_start(&w, "wait");
     send_line(h, &w);
     hub_writer_free(&w);
@@ -227,6 +237,12 @@ static bool set_param(Hub *h, HubParams *p, const char *name, const char *value)
             return false;
         }
         snprintf(p->book, sizeof p->book, "%s", value);
+    } else if (strcmp(name, "egdb") == 0) {
+        if (strlen(value) >= sizeof p->egdb) {
+            send_error(h, "set-param: the egdb path is too long");
+            return false;
+        }
+        snprintf(p->egdb, sizeof p->egdb, "%s", value);
     } /* an unknown parameter is ignored, as the protocol asks */
     return true;
 }
@@ -286,6 +302,10 @@ static bool build_engine(Hub *h)
         h->searcher->rules = rules;
         searcher_clear(h->searcher);
     }
+    /* The endgame databases: a missing or damaged one is said on stderr and not used. */
+    egdb_close(h->egdb);
+    h->egdb = h->params.egdb[0] ? cli_egdb_open(h->params.egdb, v, &rules) : NULL;
+    egdb_search_attach(h->searcher, h->egdb);
     h->variant = v;
     h->rules = rules;
     Position start;
@@ -583,6 +603,7 @@ static void free_hub(Hub *h)
     searcher_free(h->searcher);
     weights_free(&h->weights);
     book_free(&h->book);
+    egdb_close(h->egdb);
     free(h->game);
     pthread_mutex_destroy(&h->lock);
     pthread_cond_destroy(&h->released);
@@ -700,13 +721,14 @@ static int serve(Hub *h)
 
 static int run_hub(int argc, char **argv)
 {
-    enum { OPT_HASH = OPT_FIRST_FREE, OPT_WEIGHTS, OPT_BOOK };
+    enum { OPT_HASH = OPT_FIRST_FREE, OPT_WEIGHTS, OPT_BOOK, OPT_EGDB };
     static const struct option longopts[] = {
         { "variant", required_argument, 0, OPT_VARIANT },
         { "rules", required_argument, 0, OPT_RULES },
         { "hash", required_argument, 0, OPT_HASH },
         { "weights", required_argument, 0, OPT_WEIGHTS },
         { "book", required_argument, 0, OPT_BOOK },
+        { "egdb", required_argument, 0, OPT_EGDB },
         { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
@@ -733,6 +755,12 @@ static int run_hub(int argc, char **argv)
             if (!cli_long("--hash", optarg, 1, HUB_HASH_MAX, &n))
                 code = EXIT_USAGE;
             h->params.hash_mb = n;
+            break;
+        case OPT_EGDB:
+            if (strlen(optarg) >= sizeof h->params.egdb)
+                code = cli_usage_error("--egdb: too long");
+            else
+                snprintf(h->params.egdb, sizeof h->params.egdb, "%s", optarg);
             break;
         case OPT_WEIGHTS:
         case OPT_BOOK:
@@ -785,6 +813,7 @@ const Command cmd_hub = {
     "hub", "an engine for Hub and other GUIs speaking the Hub protocol (version 2)",
     "usage: dama hub [--variant NAME] [--hash MB] [--rules OPTIONS]\n"
     "                [--weights FILE|best|default|material] [--book BOOK]\n"
+    "                [--egdb DIR]\n"
     "\n"
     "Plays through the Hub protocol, version 2 (the Hub GUI, Scan's protocol), for\n"
     "both variants: commands on stdin, one a line, answers on stdout.  The options\n"
@@ -837,6 +866,9 @@ const Command cmd_hub = {
     "  book     an opening book ('dama book build'; empty: none): go plays the\n"
     "           book's best move at once while the position is in it (go ponder\n"
     "           and go analyze search)\n"
+    "  egdb     an endgame database directory ('dama egdb build'; empty: none): the\n"
+    "           search probes it; a missing or damaged one is reported on stderr\n"
+    "           and not used\n"
     "\n"
     "Positions: the side to move (W or B), then one character a square: w, b a man,\n"
     "W, B a king, e empty.  International: squares 1 to 50, e.g. the start\n"

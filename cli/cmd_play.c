@@ -12,6 +12,8 @@
 
 #include "bitboard.h"
 #include "commands.h"
+#include "egdb_option.h"
+#include "egdb_search.h"
 #include "human_game.h"
 #include "line_reader.h"
 #include "pipeline.h"
@@ -20,7 +22,7 @@
 #include "variant.h"
 
 enum { OPT_PLAY_COLOR = OPT_FIRST_FREE, OPT_DEPTH, OPT_NODES, OPT_MOVETIME, OPT_WEIGHTS, OPT_PLAY_TURN_SECONDS,
-       OPT_PLAY_DB, OPT_PLAY_ASCII };
+       OPT_PLAY_DB, OPT_PLAY_ASCII, OPT_PLAY_EGDB };
 
 /* The engine's level when none is given: about half a second, the same moves every time. */
 #define PLAY_DEFAULT_NODES 400000
@@ -32,6 +34,7 @@ typedef struct PlayOptions {
     long turn_seconds;          /* 0: no clock */
     const char *db;
     bool ascii;
+    const char *egdb;           /* --egdb: endgame databases dama's search probes */
 } PlayOptions;
 
 /* What the session shows: the board's orientation and pieces, and how much is printed. */
@@ -392,6 +395,7 @@ static int play_option(PlayOptions *po, int o, const char *arg)
     case OPT_WEIGHTS: po->weights_name = arg; return 1;
     case OPT_PLAY_DB: po->db = arg; return 1;
     case OPT_PLAY_ASCII: po->ascii = true; return 1;
+    case OPT_PLAY_EGDB: po->egdb = arg; return 1;
     default: return 0;
     }
 }
@@ -411,6 +415,7 @@ static int run_play(int argc, char **argv)
         { "turn-seconds", required_argument, 0, OPT_PLAY_TURN_SECONDS },
         { "db", required_argument, 0, OPT_PLAY_DB },
         { "ascii", no_argument, 0, OPT_PLAY_ASCII },
+        { "egdb", required_argument, 0, OPT_PLAY_EGDB },
         { 0, 0, 0, 0 },
     };
     EngineContext ctx;
@@ -462,7 +467,11 @@ static int run_play(int argc, char **argv)
     const atomic_bool *stop = pipeline_interrupt_flag();
     if (s.game.searcher)
         s.game.searcher->stop_request = stop;
+    Egdb *egdb = po.egdb && s.game.searcher ? cli_egdb_open(po.egdb, ctx.variant, &ctx.rules) : NULL;
+    if (egdb)
+        egdb_search_attach(s.game.searcher, egdb);
     int code = play_session(&s, store, &weights, stop);
+    egdb_close(egdb);
     human_game_free(&s.game);
     store_close(store);
     weights_free(&weights);
@@ -475,6 +484,7 @@ const Command cmd_play = {
     "usage: dama play [--variant NAME] [--color white|black|both] [--fen FEN]\n"
     "                 [--rules OPTIONS] [--depth D | --nodes N | --movetime MS]\n"
     "                 [--weights FILE] [--turn-seconds S] [--db FILE] [--ascii]\n"
+    "                 [--egdb DIR]\n"
     "\n"
     "Plays a game in the terminal: the board is drawn (white pieces \u25cb, kings \u25ce; black\n"
     "\u25cf, kings \u25c9; the last move's squares in [brackets]) and moves are typed one a\n"
@@ -504,6 +514,8 @@ const Command cmd_play = {
     "  --db FILE        save the finished game into this database (a run of kind\n"
     "                   'play')\n"
     "  --ascii          pieces as w W b B and empty squares as '.'\n"
+    "  --egdb DIR       endgame databases ('dama egdb build') dama's search probes; a\n"
+    "                   missing or damaged one is reported and not used\n"
     "\n"
     "Exit codes: 0 the session ended (game over, quit or end of input), 1 the game\n"
     "could not be saved, 2 bad usage, 130 interrupted (Ctrl-C or SIGTERM, even while\n"

@@ -13,5 +13,10 @@
  * holds none of v's; a damaged class file is reported by name when first needed and never
  * used (egdb_probe.h).  Never fatal: the command goes on without. */
 Egdb *cli_egdb_open(const char *dir, const Variant *v, const Rules *rules);
+/* For the commands that serve every variant (hub, serve): the databases of each variant
+ * variant_at(i) < n under its default rules into by_variant[i] (NULL where dir has none of
+ * that variant's), with the line on stderr only when dir holds none of any.  A game played
+ * under other rules does not use them (egdb_search_attach). */
+void cli_egdb_open_each(const char *dir, Egdb **by_variant, int n);
 
 #endif

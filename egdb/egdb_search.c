@@ -1,4 +1,6 @@
 /* The search's probe hook and the adjudication of a game by the databases (egdb_search.h). */
+#include <string.h>
+
 #include "bitboard.h"
 #include "egdb_search.h"
 #include "position.h"
@@ -10,9 +12,17 @@ _Static_assert((int)SEARCH_PROBE_WIN == (int)EGDB_WIN && (int)SEARCH_PROBE_DRAW 
 
 static int probe_for_search(void *ctx, const Position *pos) { return egdb_probe(ctx, pos); }
 
-void egdb_search_attach(Searcher *s, Egdb *db)
+bool egdb_search_attach(Searcher *s, Egdb *db)
 {
-    s->egdb = db ? (SearchProbe){ probe_for_search, db, egdb_max_pieces(db) } : (SearchProbe){ 0 };
+    s->egdb = (SearchProbe){ 0 };
+    if (!db || egdb_variant(db) != s->variant)
+        return false;
+    char rules[128];
+    s->variant->rules_describe(&s->rules, rules, sizeof rules);
+    if (strcmp(rules, egdb_rules_text(db)) != 0)
+        return false;
+    s->egdb = (SearchProbe){ probe_for_search, db, egdb_max_pieces(db) };
+    return true;
 }
 
 int egdb_adjudicate(Egdb *db, const Game *game)

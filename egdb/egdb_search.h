@@ -8,8 +8,10 @@
 #include "game.h"
 #include "search.h"
 
-/* s probes db from its next search on (db NULL: no longer); db must outlive the use. */
-void egdb_search_attach(Searcher *s, Egdb *db);
+/* s probes db from its next search on (db NULL: no longer); db must outlive the use.  A
+ * database of another variant or other rules than the searcher's is not attached (its
+ * values would be another game's): false then, and s probes nothing. */
+bool egdb_search_attach(Searcher *s, Egdb *db);
 
 /* The game's result by the databases when the position is in them and its value is one the
  * rules would let stand (RESULT_NONE otherwise): a draw at once; a win only while the draw

@@ -127,3 +127,9 @@ const Weights *server_weights(const Server *srv, const Variant *v)
     int i = server_variant_index(v);
     return i >= 0 ? srv->weights[i] : NULL;
 }
+
+Egdb *server_egdb(const Server *srv, const Variant *v)
+{
+    int i = server_variant_index(v);
+    return i >= 0 ? srv->egdb[i] : NULL;
+}

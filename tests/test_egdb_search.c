@@ -35,8 +35,8 @@ static Weights weights;
 /* Three kings against one, White to move, the lone king in the middle of the board and no
  * piece attacked.  Three kings win against one in Turkish draughts (docs/egdb.md: 99.3 % of
  * such positions; the one-piece-each draw needs the lone king to take one of three, which
- * they can avoid), but the catch lies beyond a plain search of 9 plies (checked by hand
- * with `dama analyze --weights default --depth 9`: 556, no forced win). */
+ * they can avoid), but the catch is 11 plies deep: the plain search sees it first at depth 9
+ * (`dama analyze --weights default --fen ... --depth 9`: win11; depth 8: 515). */
 #define THREE_KINGS_PIECES ":WKb4,Kf4,Kg6:BKc5"
 #define THREE_KINGS "W" THREE_KINGS_PIECES
 /* Two kings against one: a draw under the one-piece-each rule (the lone king takes one of
@@ -160,6 +160,38 @@ static void test_probing_search_reproducible(void **state)
     searcher_free(b);
 }
 
+/* Tables built for the default rules are not used under other rules or by another game. */
+static void test_attach_refuses_other_rules(void **state)
+{
+    (void)state;
+    Rules rules = rules_default(V);
+    char err[256];
+    assert_true(rules_parse(V, &rules, "noprogress=50", err, sizeof err));
+    Searcher *s = searcher_new(V, &rules, &weights, 1);
+    assert_non_null(s);
+    assert_false(egdb_search_attach(s, db));
+    Position pos;
+    parse_fen(THREE_KINGS, &pos);
+    SearchInfo info = search_limited(s, &pos, NULL, 0, (SearchLimits){ .depth = 2 });
+    assert_int_equal(info.egdb_probes, 0);
+    searcher_free(s);
+
+    Rules intl = rules_default(&international_variant);
+    Weights iw;
+    assert_true(weights_default(&iw, international_variant.eval));
+    s = searcher_new(&international_variant, &intl, &iw, 1);
+    assert_non_null(s);
+    assert_false(egdb_search_attach(s, db));
+    searcher_free(s);
+    weights_free(&iw);
+
+    s = new_searcher(true);
+    assert_true(s->egdb.probe != NULL);
+    assert_false(egdb_search_attach(s, NULL)); /* detached */
+    assert_true(s->egdb.probe == NULL);
+    searcher_free(s);
+}
+
 /* A game between two searchers from start, at most cap plies. */
 static PlayedGame play_from(const char *fen, Egdb *adjudicator, int cap)
 {
@@ -235,6 +267,60 @@ static void test_adjudication_respects_the_counter(void **state)
     free(game);
 }
 
+/* `--egdb DIR` through the command line: a damaged class file is named and not used (the
+ * search goes on without it), a directory without databases is named, and the games of a
+ * match end by the databases. */
+static void test_egdb_option(void **state)
+{
+    (void)state;
+    char dir[160], out[1 << 14];
+    snprintf(dir, sizeof dir, "%s/damaged", tmpdir);
+    assert_int_equal(test_shell(">/dev/null 2>&1", "rm -rf '%s' && cp -r '%s/egdb' '%s'", dir, tmpdir, dir), 0);
+    const EgdbClass three = { { 0, 0 }, { 3, 1 } }, lone = { { 0, 0 }, { 1, 3 } }; /* men, kings */
+    char path3[256], path1[256];
+    egdb_file_path(dir, V, three, path3, sizeof path3);
+    egdb_file_path(dir, V, lone, path1, sizeof path1);
+    for (int i = 0; i < 2; i++) { /* a byte of the payload: the checksum no longer matches */
+        FILE *f = fopen(i ? path1 : path3, "r+b");
+        assert_non_null(f);
+        fseek(f, -3, SEEK_END);
+        int c = fgetc(f);
+        fseek(f, -3, SEEK_END);
+        fputc(c ^ 0x5A, f);
+        fclose(f);
+    }
+    int code = test_dama_run(out, sizeof out, "analyze --weights default --depth 3 --egdb %s --fen %s", dir,
+                             THREE_KINGS);
+    /* Both named, the search goes on with what is left (no database win: the classes of
+     * the position and its quiet children are gone; only captures reach 3 pieces). */
+    const char *last = strstr(out, "info depth 3 score ");
+    int score = 0;
+    if (code != 0 || !strstr(out, path3) || !strstr(out, path1) || !strstr(out, "not used")
+        || !strstr(out, "info egdb probes") || !strstr(out, "bestmove") || !last
+        || sscanf(last, "info depth 3 score %d", &score) != 1 || score > SCORE_EGDB_BOUND)
+        fail_msg("analyze with damaged databases: exit %d:\n%s", code, out);
+
+    snprintf(dir, sizeof dir, "%s/nowhere", tmpdir);
+    code = test_dama_run(out, sizeof out, "analyze --depth 2 --egdb %s --fen %s", dir, THREE_KINGS);
+    if (code != 0 || !strstr(out, dir) || !strstr(out, "not used") || !strstr(out, "bestmove")
+        || strstr(out, "info egdb"))
+        fail_msg("analyze with no databases: exit %d:\n%s", code, out);
+
+    /* A match from won and drawn kings' endings: each game ends at once by the databases
+     * (White wins both games of the first pair, so A wins one and loses one). */
+    char openings[160], db_path[160];
+    snprintf(openings, sizeof openings, "%s/openings.txt", tmpdir);
+    snprintf(db_path, sizeof db_path, "%s/match.db", tmpdir);
+    FILE *f = fopen(openings, "w");
+    assert_non_null(f);
+    fprintf(f, "%s\n%s\n", THREE_KINGS, TWO_KINGS);
+    fclose(f);
+    code = test_dama_run(out, sizeof out, "match --a default --b default --games 4 --threads 1 --depth 2 "
+                         "--openings %s --egdb %s/egdb --db %s", openings, tmpdir, db_path);
+    if (code != 0 || !strstr(out, "match games 4 wins 1 draws 2 losses 1"))
+        fail_msg("match --egdb: exit %d:\n%s", code, out);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -242,7 +328,9 @@ static int setup(void **state)
         return -1;
     weights_default(&weights, &turkish_eval_spec);
     Rules rules = rules_default(V);
-    db = egdb_open(V, &rules, tmpdir);
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/egdb", tmpdir);
+    db = egdb_open(V, &rules, dir);
     EgdbBuildOptions opt = { .pieces = 4, .kings_only = true };
     char err[512];
     if (!db || egdb_build(db, &opt, err, sizeof err) != EGDB_BUILD_OK) {
@@ -250,7 +338,7 @@ static int setup(void **state)
         return -1;
     }
     egdb_close(db); /* opened again: the probes read the files written */
-    db = egdb_open(V, &rules, tmpdir);
+    db = egdb_open(V, &rules, dir);
     egdb_set_quiet(db, true); /* the classes with men are not built */
     return db ? 0 : -1;
 }
@@ -270,8 +358,10 @@ int main(void)
         cmocka_unit_test(test_probe_scores_the_drawn_ending_zero),
         cmocka_unit_test(test_win_not_trusted_near_the_counter),
         cmocka_unit_test(test_probing_search_reproducible),
+        cmocka_unit_test(test_attach_refuses_other_rules),
         cmocka_unit_test(test_adjudication_by_the_databases),
         cmocka_unit_test(test_adjudication_respects_the_counter),
+        cmocka_unit_test(test_egdb_option),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
