@@ -39,6 +39,8 @@ static Weights weights;
  * (`dama analyze --weights default --fen ... --depth 9`: win11; depth 8: 515). */
 #define THREE_KINGS_PIECES ":WKb4,Kf4,Kg6:BKc5"
 #define THREE_KINGS "W" THREE_KINGS_PIECES
+/* The same as a Hub position: a8 to h8, ..., a1 to h1. */
+#define THREE_KINGS_HUB "WeeeeeeeeeeeeeeeeeeeeeeWeeeBeeeeeeWeeeWeeeeeeeeeeeeeeeeeeeeeeeeee"
 /* Two kings against one: a draw under the one-piece-each rule (the lone king takes one of
  * two kings sooner or later; docs/egdb.md: 0.5 % of such positions are wins, the traps with
  * the lone king on an edge next to a king, not this one with it in the middle). */
@@ -305,6 +307,23 @@ static void test_egdb_option(void **state)
     if (code != 0 || !strstr(out, dir) || !strstr(out, "not used") || !strstr(out, "bestmove")
         || strstr(out, "info egdb"))
         fail_msg("analyze with no databases: exit %d:\n%s", code, out);
+
+    /* The Hub parameter: the same position scores as a database win (shown at the top of
+     * the evaluation scale, 89.99, below the forced results) only with egdb set. */
+    char hub_out[160];
+    snprintf(hub_out, sizeof hub_out, "%s/hub.txt", tmpdir);
+    for (int with = 0; with < 2; with++) {
+        char param[200];
+        snprintf(param, sizeof param, with ? "set-param name=egdb value=%s/egdb\\n" : "", tmpdir);
+        assert_int_equal(test_shell("2> /dev/null",
+                                    "printf 'hub\\n%sinit\\npos pos=%s\\nlevel depth=2\\ngo think\\nquit\\n' | %s hub "
+                                    "--weights default > %s", param, THREE_KINGS_HUB, test_dama_bin(), hub_out), 0);
+        char *text = test_read_file(hub_out);
+        assert_non_null(text);
+        if (!strstr(text, "done move=") || (strstr(text, "score=89.99") != NULL) != with)
+            fail_msg("hub %s egdb:\n%s", with ? "with" : "without", text);
+        free(text);
+    }
 
     /* A match from won and drawn kings' endings: each game ends at once by the databases
      * (White wins both games of the first pair, so A wins one and loses one). */
