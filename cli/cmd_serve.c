@@ -9,13 +9,15 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "egdb_option.h"
+#include "egdb_search.h"
 #include "game_table.h"
 #include "http.h"
-#include "pipeline.h"
+#include "interrupt.h"
 #include "server.h"
 #include "store.h"
+#include "store_open.h"
 #include "variant.h"
+#include "weights_store.h"
 
 #define SERVE_PORT_DEFAULT 8080
 #define SERVE_HASH_DEFAULT 16
@@ -170,7 +172,7 @@ static int run_serve(int argc, char **argv)
         .search_workers = (int)searches,
     };
     if (egdb_dir)
-        cli_egdb_open_each(egdb_dir, srv.egdb, SERVER_MAX_VARIANTS);
+        egdb_open_each(egdb_dir, srv.egdb, SERVER_MAX_VARIANTS);
     int code = EXIT_USAGE;
     if (load_weights(variant, weights_name, weights, srv.weights)) {
         code = EXIT_RUNTIME;

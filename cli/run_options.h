@@ -3,7 +3,7 @@
 #define DAMA_RUN_OPTIONS_H
 
 #include "cli.h"
-#include "runner.h"
+#include "run_settings.h"
 
 enum {
     OPT_DB = 1200, OPT_GAMES, OPT_THREADS, OPT_NODES_R, OPT_DEPTH_R, OPT_MOVETIME_R, OPT_OPENINGS,
@@ -99,21 +99,15 @@ enum {
     "                     endgame5=N)\n"
 
 typedef struct RunOptions {
-    const char *db_path;
-    RunnerConfig cfg;
-    const char *openings_path;
-    const char *openings_book_path; /* --openings-book: openings_path names it once read */
+    RunSettings run;           /* what the run needs (train/run_settings.h) */
+    const char *openings_book_path; /* --openings-book: run.openings_path names it once read */
     int book_ply;
-    OpeningBook book;
     const char *limit_option;  /* the search limit given (--nodes, --depth or --movetime) */
     bool random_plies_given;   /* --random-plies, which an openings file would override */
     const char *rules_text[MAX_RULES_OPTIONS]; /* the --rules given: read by finish, once */
     int nrules_text;                           /* the variant is known */
-    int engine_margin_ms, engine_timeout_ms;   /* EngineConfig's, for every outside engine */
-    const char *engine_params[ENGINE_MAX_PARAMS];
-    int nengine_params;
     /* --egdb DIR: both sides probe, games are adjudicated; egdb_side_dir (match's --egdb-a,
-     * --egdb-b): that side's search only.  Opened by finish, closed by free. */
+     * --egdb-b): that side's search only.  Opened by finish (into run.cfg), closed by free. */
     const char *egdb_dir, *egdb_side_dir[2];
     Egdb *egdb, *egdb_side[2];
 } RunOptions;
@@ -133,12 +127,9 @@ void run_options_engine(const RunOptions *ro, int side, const char *command, Eng
 /* False after the usage error when an --engine-param names a side (a: or b:) that is not
  * an outside engine (outside[side] false). */
 bool run_options_engine_sides(const RunOptions *ro, const bool outside[2]);
-/* "games=N nodes=K ..." for the run record: every setting that changes the games (a clock
- * only when there is one, so that the params of earlier runs stay the same). */
-void run_options_describe(const RunOptions *ro, char *buf, size_t len);
-/* What names a self-play run the same on every machine (store_run_identify): the settings
- * as run_options_describe has them, but an openings file by its positions rather than by
- * its path.  malloc'd; NULL when memory runs out. */
-char *run_options_identity(const RunOptions *ro);
+/* Sets out to the outside engine command of side (0: A, 1: B) with ro's engine options
+ * for it, started once to check it and learn its name: EXIT_OK, or the exit code after
+ * printing why it failed (EXIT_INTERRUPTED when Ctrl-C cut the check short). */
+int match_start_engine(const RunOptions *ro, int side, const char *command, EngineConfig *out);
 
 #endif

@@ -1,4 +1,5 @@
 /* The search's probe hook and the adjudication of a game by the databases (egdb_search.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include "bitboard.h"
@@ -40,4 +41,42 @@ int egdb_adjudicate(Egdb *db, const Game *game)
         return RESULT_NONE; /* the counters may still draw it: play on */
     int winner = value == EGDB_WIN ? pos->side : !pos->side;
     return winner == WHITE ? RESULT_WHITE_WINS : RESULT_BLACK_WINS;
+}
+
+Egdb *egdb_open_checked(const char *dir, const Variant *v, const Rules *rules)
+{
+    Egdb *db = egdb_open(v, rules, dir);
+    if (!db) {
+        fprintf(stderr, "dama: endgame database %s: out of memory; not used\n", dir);
+        return NULL;
+    }
+    if (egdb_max_pieces(db) == 0) {
+        fprintf(stderr, "dama: endgame database %s: no %s database files there ('dama egdb build "
+                "--variant %s --dir %s' makes them); not used\n", dir, v->name, v->name, dir);
+        egdb_close(db);
+        return NULL;
+    }
+    return db;
+}
+
+void egdb_open_each(const char *dir, Egdb **by_variant, int n)
+{
+    int found = 0;
+    for (int i = 0; i < n; i++) {
+        by_variant[i] = NULL;
+        const Variant *v = variant_at(i);
+        if (!v)
+            continue;
+        Rules rules = rules_default(v);
+        Egdb *db = egdb_open(v, &rules, dir);
+        if (db && egdb_max_pieces(db) > 0) {
+            by_variant[i] = db;
+            found++;
+        } else {
+            egdb_close(db);
+        }
+    }
+    if (!found)
+        fprintf(stderr, "dama: endgame database %s: no database files there ('dama egdb build' makes "
+                "them); not used\n", dir);
 }
