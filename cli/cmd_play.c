@@ -18,8 +18,6 @@ enum { OPT_PLAY_COLOR = OPT_FIRST_FREE, OPT_DEPTH, OPT_NODES, OPT_MOVETIME, OPT_
 /* The engine's level when none is given: about half a second, the same moves every time. */
 #define PLAY_DEFAULT_NODES 400000
 
-static const char *play_egdb_dir; /* --egdb */
-
 static int play_option(TerminalGameOptions *po, int o, const char *arg)
 {
     long n;
@@ -44,7 +42,6 @@ static int play_option(TerminalGameOptions *po, int o, const char *arg)
     case OPT_WEIGHTS: po->weights_name = arg; return 1;
     case OPT_PLAY_DB: po->db = arg; return 1;
     case OPT_PLAY_ASCII: po->ascii = true; return 1;
-    case OPT_PLAY_EGDB: play_egdb_dir = arg; return 1;
     default: return 0;
     }
 }
@@ -84,12 +81,17 @@ static int run_play(int argc, char **argv)
     EngineContext ctx;
     engine_context_init(&ctx);
     TerminalGameOptions po = { .human = WHITE, .weights_name = "best" };
+    const char *egdb_path = NULL; /* --egdb */
     int o;
     while ((o = cli_getopt(argc, argv, longopts)) != -1) {
         if (o == OPT_HELP)
             return cli_print_help("play");
         if (o == '?')
             return EXIT_USAGE;
+        if (o == OPT_PLAY_EGDB) {
+            egdb_path = optarg;
+            continue;
+        }
         int used = play_option(&po, o, optarg);
         if (used < 0 || (used == 0 && engine_context_option(&ctx, o, optarg) <= 0))
             return EXIT_USAGE;
@@ -113,7 +115,8 @@ static int run_play(int argc, char **argv)
     }
     /* Ctrl-C ends the session, and stops dama's search too. */
     const atomic_bool *stop = pipeline_interrupt_flag();
-    po.egdb = play_egdb_dir && po.human != HUMAN_BOTH ? egdb_open_checked(play_egdb_dir, ctx.variant, &ctx.rules) : NULL;
+    if (egdb_path && po.human != HUMAN_BOTH)
+        po.egdb = egdb_open_checked(egdb_path, ctx.variant, &ctx.rules);
     int end = terminal_game_run(&po, ctx.variant, &ctx.rules, &ctx.pos, &weights, store, stop, err,
                                 sizeof err);
     egdb_close(po.egdb);
