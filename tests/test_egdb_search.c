@@ -313,8 +313,9 @@ static void test_egdb_option(void **state)
     char hub_out[160];
     snprintf(hub_out, sizeof hub_out, "%s/hub.txt", tmpdir);
     for (int with = 0; with < 2; with++) {
-        char param[200];
-        snprintf(param, sizeof param, with ? "set-param name=egdb value=%s/egdb\\n" : "", tmpdir);
+        char param[200] = "";
+        if (with)
+            snprintf(param, sizeof param, "set-param name=egdb value=%s/egdb\\n", tmpdir);
         assert_int_equal(test_shell("2> /dev/null",
                                     "printf 'hub\\n%sinit\\npos pos=%s\\nlevel depth=2\\ngo think\\nquit\\n' | %s hub "
                                     "--weights default > %s", param, THREE_KINGS_HUB, test_dama_bin(), hub_out), 0);
