@@ -51,11 +51,11 @@ enum Promotion { PROMOTE_MAN = 0, PROMOTE_STOP = 1, PROMOTE_KING = 2 };
 enum KingVsMan { KVM_DRAW = 0, KVM_WIN = 1 };
 
 typedef struct Rules {
-    /* Turkish (docs/rules.md) */
+    /* Turkish (docs/rules-turkish.md) */
     int promotion;        /* enum Promotion: what a man does on reaching the last rank mid-capture */
     int kvm;              /* enum KingVsMan: outcome of one piece against one piece */
     int noprogress_plies; /* plies without capture before a draw; 0 = never */
-    /* International (shared/rules/international.md; FMJD articles 4.13 and 6) */
+    /* International (docs/rules-international.md; FMJD articles 4.13 and 6) */
     bool majority;        /* the capture taking the most pieces is compulsory; false: any capture */
     int kingmoves_plies;  /* plies of king moves only, no capture, before a draw; 0 = never */
     int endgame16_plies;  /* lone king v three pieces with a king: plies before a draw; 0 = never */
