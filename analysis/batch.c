@@ -8,6 +8,7 @@
 
 #include "batch.h"
 #include "csv_writer.h"
+#include "egdb_search.h"
 #include "notation.h"
 #include "position.h"
 #include "variant.h"
@@ -66,6 +67,7 @@ bool batch_run(const BatchConfig *cfg, const BatchList *l, BatchResult **out, bo
             failed = 1;
         } else {
             s->stop_request = cfg->stop;
+            egdb_search_attach(s, cfg->egdb);
         }
 #pragma omp for schedule(dynamic, 1)
         for (int i = 0; i < n; i++) {

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "egdb_probe.h"
 #include "search.h"
 #include "store.h"
 
@@ -90,6 +91,7 @@ typedef struct BatchConfig {
     size_t hash_mb;      /* per thread */
     bool progress;       /* "analyze i/n" on stderr */
     const atomic_bool *stop; /* may be NULL */
+    Egdb *egdb;          /* endgame databases every searcher probes (NULL: none) */
 } BatchConfig;
 
 /* Searches every item (OpenMP, one searcher per thread); *out gets l->count results (free

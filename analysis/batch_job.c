@@ -116,6 +116,7 @@ static int analyse(const BatchJob *job, const char *db_path, const BatchList *li
         .hash_mb = (size_t)job->hash_mb,
         .progress = job->progress,
         .stop = job->stop,
+        .egdb = job->egdb,
     };
     BatchResult *results = NULL;
     bool interrupted = false;

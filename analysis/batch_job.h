@@ -17,6 +17,7 @@ typedef struct BatchJob {
     SearchLimits limits;
     int threads;
     long hash_mb;
+    Egdb *egdb;                 /* endgame databases the searches probe (NULL: none) */
     /* One source: a file (in, pdn or FEN lines), a stored game or a sample of a run. */
     const char *in;
     bool pdn;

@@ -14,13 +14,14 @@
 
 static int run_hub(int argc, char **argv)
 {
-    enum { OPT_HASH = OPT_FIRST_FREE, OPT_WEIGHTS, OPT_BOOK };
+    enum { OPT_HASH = OPT_FIRST_FREE, OPT_WEIGHTS, OPT_BOOK, OPT_EGDB };
     static const struct option longopts[] = {
         { "variant", required_argument, 0, OPT_VARIANT },
         { "rules", required_argument, 0, OPT_RULES },
         { "hash", required_argument, 0, OPT_HASH },
         { "weights", required_argument, 0, OPT_WEIGHTS },
         { "book", required_argument, 0, OPT_BOOK },
+        { "egdb", required_argument, 0, OPT_EGDB },
         { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
@@ -39,6 +40,12 @@ static int run_hub(int argc, char **argv)
             if (!cli_long("--hash", optarg, 1, HUB_HASH_MAX, &n))
                 code = EXIT_USAGE;
             p->hash_mb = n;
+            break;
+        case OPT_EGDB:
+            if (strlen(optarg) >= sizeof p->egdb)
+                code = cli_usage_error("--egdb: too long");
+            else
+                snprintf(p->egdb, sizeof p->egdb, "%s", optarg);
             break;
         case OPT_WEIGHTS:
         case OPT_BOOK:
@@ -95,6 +102,7 @@ const Command cmd_hub = {
     "hub", "an engine for Hub and other GUIs speaking the Hub protocol (version 2)",
     "usage: dama hub [--variant NAME] [--hash MB] [--rules OPTIONS]\n"
     "                [--weights FILE|best|default|material] [--book BOOK]\n"
+    "                [--egdb DIR]\n"
     "\n"
     "Plays through the Hub protocol, version 2 (the Hub GUI, Scan's protocol), for\n"
     "both variants: commands on stdin, one a line, answers on stdout.  The options\n"
@@ -147,6 +155,9 @@ const Command cmd_hub = {
     "  book     an opening book ('dama book build'; empty: none): go plays the\n"
     "           book's best move at once while the position is in it (go ponder\n"
     "           and go analyze search)\n"
+    "  egdb     an endgame database directory ('dama egdb build'; empty: none): the\n"
+    "           search probes it; a missing or damaged one is reported on stderr\n"
+    "           and not used\n"
     "\n"
     "Positions: the side to move (W or B), then one character a square: w, b a man,\n"
     "W, B a king, e empty.  International: squares 1 to 50, e.g. the start\n"

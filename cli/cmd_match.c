@@ -10,7 +10,7 @@
 #include "weights_store.h"
 
 enum { OPT_A = OPT_RUN_FIRST_FREE, OPT_B, OPT_SPRT, OPT_RESUME_M, OPT_ENGINE_A, OPT_ENGINE_B, OPT_NAME_A,
-       OPT_NAME_B, OPT_DXP_A, OPT_DXP_B, OPT_DXP_COMMAND_A, OPT_DXP_COMMAND_B };
+       OPT_NAME_B, OPT_DXP_A, OPT_DXP_B, OPT_DXP_COMMAND_A, OPT_DXP_COMMAND_B, OPT_EGDB_A, OPT_EGDB_B };
 
 static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char *const paths[2],
                               const char *const commands[2], const char *const given[2],
@@ -43,6 +43,8 @@ static const struct option match_longopts[] = {
     { "dxp-b", required_argument, 0, OPT_DXP_B },
     { "dxp-command-a", required_argument, 0, OPT_DXP_COMMAND_A },
     { "dxp-command-b", required_argument, 0, OPT_DXP_COMMAND_B },
+    { "egdb-a", required_argument, 0, OPT_EGDB_A },
+    { "egdb-b", required_argument, 0, OPT_EGDB_B },
     OUTSIDE_ENGINE_LONG_OPTIONS,
     { 0, 0, 0, 0 },
 };
@@ -82,6 +84,10 @@ static int run_match(int argc, char **argv)
         }
         if (o == OPT_DXP_COMMAND_A || o == OPT_DXP_COMMAND_B) {
             dxp.command[o == OPT_DXP_COMMAND_B] = optarg;
+            continue;
+        }
+        if (o == OPT_EGDB_A || o == OPT_EGDB_B) {
+            ro.egdb_side_dir[o == OPT_EGDB_B] = optarg;
             continue;
         }
         if (o == OPT_RESUME_M) {
@@ -166,7 +172,7 @@ const Command cmd_match = {
     "                  [--nodes K | --depth D | --movetime MS | --clock S+I]\n"
     "                  [--openings FILE | --random-plies P]\n"
     "                  [--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05] [--resume]\n"
-    "                  [--name-a NAME] [--name-b NAME]\n"
+    "                  [--name-a NAME] [--name-b NAME] [--egdb-a|-b DIR]\n"
     "       (a side may also be a DXP engine: --dxp-a|--dxp-b HOST:PORT\n"
     "        [--dxp-command-a|-b CMD])\n"
     "\n"
@@ -206,6 +212,8 @@ const Command cmd_match = {
     "                     connect to it, again after a crash or a time forfeit (e.g.\n"
     "                     'bin/dama dxp --listen 27532'); its game time is --clock's,\n"
     "                     else --engine-timeout's, in whole minutes\n"
+    "  --egdb-a DIR, --egdb-b DIR  endgame databases that side's search alone\n"
+    "                     probes (no adjudication: the databases on against off)\n"
     "  --sprt SPEC        sequential test of elo1 against elo0 (default: off)\n"
     "  --resume           continue the last match run (the same options): only the\n"
     "                     games not yet stored are played\n"

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "egdb_search.h"
 #include "human_game.h"
 #include "interrupt.h"
 #include "store_open.h"
@@ -12,7 +13,7 @@
 #include "variant.h"
 
 enum { OPT_PLAY_COLOR = OPT_FIRST_FREE, OPT_DEPTH, OPT_NODES, OPT_MOVETIME, OPT_WEIGHTS, OPT_PLAY_TURN_SECONDS,
-       OPT_PLAY_DB, OPT_PLAY_ASCII };
+       OPT_PLAY_DB, OPT_PLAY_ASCII, OPT_PLAY_EGDB };
 
 /* The engine's level when none is given: about half a second, the same moves every time. */
 #define PLAY_DEFAULT_NODES 400000
@@ -74,17 +75,23 @@ static int run_play(int argc, char **argv)
         { "turn-seconds", required_argument, 0, OPT_PLAY_TURN_SECONDS },
         { "db", required_argument, 0, OPT_PLAY_DB },
         { "ascii", no_argument, 0, OPT_PLAY_ASCII },
+        { "egdb", required_argument, 0, OPT_PLAY_EGDB },
         { 0, 0, 0, 0 },
     };
     EngineContext ctx;
     engine_context_init(&ctx);
     TerminalGameOptions po = { .human = WHITE, .weights_name = "best" };
+    const char *egdb_path = NULL; /* --egdb */
     int o;
     while ((o = cli_getopt(argc, argv, longopts)) != -1) {
         if (o == OPT_HELP)
             return cli_print_help("play");
         if (o == '?')
             return EXIT_USAGE;
+        if (o == OPT_PLAY_EGDB) {
+            egdb_path = optarg;
+            continue;
+        }
         int used = play_option(&po, o, optarg);
         if (used < 0 || (used == 0 && engine_context_option(&ctx, o, optarg) <= 0))
             return EXIT_USAGE;
@@ -108,8 +115,11 @@ static int run_play(int argc, char **argv)
     }
     /* Ctrl-C ends the session, and stops dama's search too. */
     const atomic_bool *stop = pipeline_interrupt_flag();
+    if (egdb_path && po.human != HUMAN_BOTH)
+        po.egdb = egdb_open_checked(egdb_path, ctx.variant, &ctx.rules);
     int end = terminal_game_run(&po, ctx.variant, &ctx.rules, &ctx.pos, &weights, store, stop, err,
                                 sizeof err);
+    egdb_close(po.egdb);
     store_close(store);
     weights_free(&weights);
     int code = play_exit_code(end, err);
@@ -122,6 +132,7 @@ const Command cmd_play = {
     "usage: dama play [--variant NAME] [--color white|black|both] [--fen FEN]\n"
     "                 [--rules OPTIONS] [--depth D | --nodes N | --movetime MS]\n"
     "                 [--weights FILE] [--turn-seconds S] [--db FILE] [--ascii]\n"
+    "                 [--egdb DIR]\n"
     "\n"
     "Plays a game in the terminal: the board is drawn (white pieces \u25cb, kings \u25ce; black\n"
     "\u25cf, kings \u25c9; the last move's squares in [brackets]) and moves are typed one a\n"
@@ -151,6 +162,8 @@ const Command cmd_play = {
     "  --db FILE        save the finished game into this database (a run of kind\n"
     "                   'play')\n"
     "  --ascii          pieces as w W b B and empty squares as '.'\n"
+    "  --egdb DIR       endgame databases ('dama egdb build') dama's search probes; a\n"
+    "                   missing or damaged one is reported and not used\n"
     "\n"
     "Exit codes: 0 the session ended (game over, quit or end of input), 1 the game\n"
     "could not be saved, 2 bad usage, 130 interrupted (Ctrl-C or SIGTERM, even while\n"

@@ -9,6 +9,7 @@
 #include "bench.h"
 #include "book_file.h"
 #include "commands.h"
+#include "egdb_search.h"
 #include "game.h"
 #include "interrupt.h"
 #include "notation.h"
@@ -23,7 +24,7 @@ enum {
     OPT_DEPTH = OPT_FIRST_FREE, OPT_NODES, OPT_MOVETIME, OPT_WEIGHTS, OPT_HASH,
     /* batch analysis */
     OPT_A_IN, OPT_A_FORMAT, OPT_A_DB, OPT_A_OUT, OPT_A_THREADS, OPT_A_STRICT, OPT_A_GAME, OPT_A_RUN, OPT_A_SAMPLE,
-    OPT_A_SEED, OPT_A_PLIES, OPT_A_BOOK
+    OPT_A_SEED, OPT_A_PLIES, OPT_A_BOOK, OPT_A_EGDB
 };
 
 #define BATCH_LONG_OPTIONS \
@@ -51,6 +52,8 @@ typedef struct SearchOptions {
     Weights weights;
     const char *weights_name; /* NULL = built-in */
     long hash_mb;             /* 0 = the command's default */
+    const char *egdb_dir;     /* --egdb (analyze) */
+    Egdb *egdb;               /*   opened by search_options_finish; NULL: none usable */
 } SearchOptions;
 
 /* Handles --depth/--nodes/--movetime/--weights/--hash: 1 used, 0 not ours, -1 error. */
@@ -195,7 +198,7 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
     BatchJob job = {
         .variant = ctx->variant, .rules = ctx->rules,
         .weights = &so->weights, .weights_name = so->weights_name,
-        .limits = so->limits, .threads = bo->threads, .hash_mb = so->hash_mb,
+        .limits = so->limits, .threads = bo->threads, .hash_mb = so->hash_mb, .egdb = so->egdb,
         .in = bo->in, .pdn = pdn, .game = bo->game, .run = bo->run, .sample = bo->sample,
         .seed = bo->seed, .plies = { bo->plies, bo->nplies }, .strict = bo->strict,
         .db = bo->db, .out = bo->out, .engine_version = dama_engine_version(),
@@ -223,6 +226,7 @@ static int run_analyze(int argc, char **argv)
         SEARCH_LONG_OPTIONS,
         BATCH_LONG_OPTIONS,
         { "book", required_argument, 0, OPT_A_BOOK },
+        { "egdb", required_argument, 0, OPT_A_EGDB },
         { 0, 0, 0, 0 },
     };
     const char *book_path = NULL;
@@ -239,6 +243,10 @@ static int run_analyze(int argc, char **argv)
             return EXIT_USAGE;
         if (o == OPT_A_BOOK) {
             book_path = optarg;
+            continue;
+        }
+        if (o == OPT_A_EGDB) {
+            so.egdb_dir = optarg;
             continue;
         }
         if ((r = engine_context_option(&ctx, o, optarg)) < 0)
@@ -266,7 +274,10 @@ static int run_analyze(int argc, char **argv)
     pipeline_interrupt_flag();
     if (!engine_context_finish(&ctx) || !search_options_finish(&so, ctx.variant, "best"))
         return EXIT_USAGE;
+    if (so.egdb_dir)
+        so.egdb = egdb_open_checked(so.egdb_dir, ctx.variant, &ctx.rules);
     int code = batch ? run_batch(&ctx, &so, &bo) : analyze_position(&ctx, &so, book_path);
+    egdb_close(so.egdb);
     weights_free(&so.weights);
     return code;
 }
@@ -322,12 +333,16 @@ static int analyze_position(const EngineContext *ctx, SearchOptions *so, const c
     if (!s)
         return cli_runtime_error("out of memory for a %ld MB hash table", so->hash_mb);
     s->stop_request = pipeline_interrupt_flag();
+    egdb_search_attach(s, so->egdb);
     /* The game so far: the search sees repetitions and the draw counters of the --moves. */
     const Game *g = &ctx->game;
     s->root_endgame_plies = g->endgame_plies;
     SearchInfo info = search(s, &ctx->pos, &g->keys[g->ply - g->since_capture], g->since_capture, &so->limits,
                              report_iteration, (void *)ctx->variant);
     char text[128];
+    if (so->egdb)
+        printf("info egdb probes %llu hits %llu\n", (unsigned long long)info.egdb_probes,
+               (unsigned long long)info.egdb_hits);
     /* Interrupted: the last completed iteration's move is still the answer. */
     if (info.pv_length > 0)
         printf("bestmove %s\n", move_to_text(ctx->variant, &info.pv[0], text, sizeof text));
@@ -389,7 +404,7 @@ const Command cmd_analyze = {
     "analyze", "search a position, or a batch of positions into CSV and the database",
     "usage: dama analyze [--variant NAME] [--fen FEN] [--moves LIST] [--weights FILE]\n"
     "                    [--depth D | --nodes N | --movetime MS] [--rules OPTIONS]\n"
-    "                    [--hash MB] [--book BOOK]\n"
+    "                    [--hash MB] [--book BOOK] [--egdb DIR]\n"
     "       dama analyze (--in FILE [--format fen|pdn] [--plies LIST]\n"
     "                     | --game ID [--plies LIST]\n"
     "                     | --run R [--sample N] [--seed S])\n"
@@ -409,6 +424,11 @@ const Command cmd_analyze = {
     "  --book BOOK      an opening book ('dama book build'): a position in it is not\n"
     "                   searched; 'book MOVE games G score S' lines (best first) then\n"
     "                   'bestmove' the best\n"
+    "  --egdb DIR       endgame databases ('dama egdb build') the search probes (not\n"
+    "                   at the root); then 'info egdb probes P hits H' before\n"
+    "                   'bestmove'; a database win scores 20000 less the plies to\n"
+    "                   it plus the evaluation; a missing or damaged database is\n"
+    "                   reported by name and not used\n"
     "  --moves LIST     moves played from --fen first, e.g. \"32-28 18-23\": the game\n"
     "                   so far, whose repetitions and draw counters the search sees\n"
     "  --weights FILE   evaluation weights of the variant: a file, 'best' (the\n"

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "egdb_search.h"
 #include "game_table.h"
 #include "http.h"
 #include "interrupt.h"
@@ -27,7 +28,7 @@
 #define DYGRAPHS_DIR "/usr/share/javascript/dygraphs"
 
 enum { OPT_S_PORT = OPT_FIRST_FREE, OPT_S_DB, OPT_S_HOST, OPT_S_WEIGHTS, OPT_S_WEB, OPT_S_HASH,
-       OPT_S_MOVETIME, OPT_S_NODES, OPT_S_SEARCHES };
+       OPT_S_MOVETIME, OPT_S_NODES, OPT_S_SEARCHES, OPT_S_EGDB };
 
 static bool is_dir(const char *path)
 {
@@ -119,10 +120,11 @@ static int run_serve(int argc, char **argv)
         { "max-movetime", required_argument, 0, OPT_S_MOVETIME },
         { "max-nodes", required_argument, 0, OPT_S_NODES },
         { "max-searches", required_argument, 0, OPT_S_SEARCHES },
+        { "egdb", required_argument, 0, OPT_S_EGDB },
         { 0, 0, 0, 0 },
     };
     const Variant *variant = &turkish_variant;
-    const char *db = "dama.db", *host = "127.0.0.1", *weights_name = NULL, *web = NULL;
+    const char *db = "dama.db", *host = "127.0.0.1", *weights_name = NULL, *web = NULL, *egdb_dir = NULL;
     long port = SERVE_PORT_DEFAULT, hash = SERVE_HASH_DEFAULT, movetime = SERVE_MOVETIME_DEFAULT;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     long searches = cores < 1 ? 1 : cores > SERVE_SEARCHES_MAX ? SERVE_SEARCHES_MAX : cores;
@@ -137,6 +139,7 @@ static int run_serve(int argc, char **argv)
         case OPT_S_HOST: host = optarg; break;
         case OPT_S_WEIGHTS: weights_name = optarg; break;
         case OPT_S_WEB: web = optarg; break;
+        case OPT_S_EGDB: egdb_dir = optarg; break;
         case OPT_S_HASH: if (!cli_long("--hash", optarg, 1, SERVE_HASH_MAX, &hash)) return EXIT_USAGE; break;
         case OPT_S_MOVETIME: if (!cli_long("--max-movetime", optarg, 1, 86400000L, &movetime)) return EXIT_USAGE; break;
         case OPT_S_NODES:
@@ -168,6 +171,8 @@ static int run_serve(int argc, char **argv)
         .search_cap = { .movetime_ms = (int)movetime, .nodes = nodes },
         .search_workers = (int)searches,
     };
+    if (egdb_dir)
+        egdb_open_each(egdb_dir, srv.egdb, SERVER_MAX_VARIANTS);
     int code = EXIT_USAGE;
     if (load_weights(variant, weights_name, weights, srv.weights)) {
         code = EXIT_RUNTIME;
@@ -182,8 +187,10 @@ static int run_serve(int argc, char **argv)
         game_table_free(srv.games);
         pthread_mutex_destroy(&srv.save_lock);
     }
-    for (int i = 0; i < SERVER_MAX_VARIANTS; i++)
+    for (int i = 0; i < SERVER_MAX_VARIANTS; i++) {
         weights_free(&weights[i]);
+        egdb_close(srv.egdb[i]);
+    }
     return code;
 }
 
@@ -191,7 +198,7 @@ const Command cmd_serve = {
     "serve", "the web page: play against the engine, browse games, watch training",
     "usage: dama serve [--port 8080] [--host 127.0.0.1] [--db FILE] [--variant NAME]\n"
     "                  [--weights FILE] [--web DIR] [--hash MB] [--max-movetime MS]\n"
-    "                  [--max-nodes N] [--max-searches N]\n"
+    "                  [--max-nodes N] [--max-searches N] [--egdb DIR]\n"
     "\n"
     "Serves the page of web/ and its JSON API (README.md, \"JSON API\") on\n"
     "http://HOST:PORT/ until Ctrl-C or SIGTERM (exit 130), and prints\n"
@@ -213,7 +220,9 @@ const Command cmd_serve = {
     "                  (default 30000)\n"
     "  --max-nodes N   every search's nodes at most (default 50000000)\n"
     "  --max-searches N  searches at once (default: one a core); up to 64 more wait,\n"
-    "                  beyond that a request is answered 503\n"
+    "                  beyond that a request is answered 503\n"    "  --egdb DIR      endgame databases ('dama egdb build') every engine search\n"
+    "                  probes, of each variant found there (default rules only); a\n"
+    "                  missing or damaged one is reported and not used\n"
     "\n"
     "A search stops when its client goes away.  Connections: README.md, \"JSON API\".\n",
     run_serve,

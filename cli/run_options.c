@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "egdb_search.h"
 #include "engine_player.h"
 #include "interrupt.h"
 #include "position.h"
@@ -195,6 +196,7 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
         if (!cli_long("--noise", arg, 0, 1000, &n)) return -1;
         c->setup.noise = (int)n;
         return 1;
+    case OPT_EGDB_R: ro->egdb_dir = arg; return 1;
     case OPT_OPENINGS: ro->run.openings_path = arg; return 1;
     case OPT_OPENINGS_BOOK: ro->openings_book_path = arg; return 1;
     case OPT_BOOK_PLY:
@@ -240,6 +242,21 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
     return used != 0 ? used : parse_adjudication(ro, opt, arg);
 }
 
+/* The databases of --egdb and of the sides' own (--egdb-a, --egdb-b), once the rules are
+ * known; one that cannot be used is reported and left out. */
+static void run_options_open_egdb(RunOptions *ro)
+{
+    RunnerConfig *c = &ro->run.cfg;
+    if (ro->egdb_dir && (ro->egdb = egdb_open_checked(ro->egdb_dir, c->setup.variant, &c->setup.rules))) {
+        c->setup.egdb = ro->egdb;
+        c->egdb_search[0] = c->egdb_search[1] = ro->egdb;
+    }
+    for (int i = 0; i < 2; i++)
+        if (ro->egdb_side_dir[i]
+            && (ro->egdb_side[i] = egdb_open_checked(ro->egdb_side_dir[i], c->setup.variant, &c->setup.rules)))
+            c->egdb_search[i] = ro->egdb_side[i];
+}
+
 bool run_options_finish(RunOptions *ro)
 {
     char err[512];
@@ -253,6 +270,7 @@ bool run_options_finish(RunOptions *ro)
             cli_usage_error("%s", err);
             return false;
         }
+    run_options_open_egdb(ro);
     if (ro->openings_book_path && (ro->run.openings_path || ro->random_plies_given)) {
         cli_usage_error("--openings-book cannot be combined with --openings or --random-plies");
         return false;
@@ -269,7 +287,14 @@ bool run_options_finish(RunOptions *ro)
     return true;
 }
 
-void run_options_free(RunOptions *ro) { openings_free(&ro->run.book); }
+void run_options_free(RunOptions *ro)
+{
+    openings_free(&ro->run.book);
+    egdb_close(ro->egdb);
+    egdb_close(ro->egdb_side[0]);
+    egdb_close(ro->egdb_side[1]);
+    ro->egdb = ro->egdb_side[0] = ro->egdb_side[1] = NULL;
+}
 
 void run_options_engine(const RunOptions *ro, int side, const char *command, EngineConfig *out)
 {

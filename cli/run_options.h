@@ -9,7 +9,7 @@ enum {
     OPT_DB = 1200, OPT_GAMES, OPT_THREADS, OPT_NODES_R, OPT_DEPTH_R, OPT_MOVETIME_R, OPT_OPENINGS,
     OPT_RANDOM_PLIES, OPT_SEED, OPT_MOVE_CAP, OPT_HASH_R, OPT_BATCH, OPT_NOISE, OPT_CLOCK,
     OPT_ENGINE_MARGIN, OPT_ENGINE_TIMEOUT, OPT_ENGINE_PARAM, OPT_WIN_ADJ, OPT_DRAW_ADJ, OPT_OPENINGS_BOOK,
-    OPT_BOOK_PLY,
+    OPT_BOOK_PLY, OPT_EGDB_R,
     OPT_RUN_FIRST_FREE = 1300
 };
 
@@ -32,6 +32,7 @@ enum {
     { "noise", required_argument, 0, OPT_NOISE }, \
     { "win-adjudication", required_argument, 0, OPT_WIN_ADJ }, \
     { "draw-adjudication", required_argument, 0, OPT_DRAW_ADJ }, \
+    { "egdb", required_argument, 0, OPT_EGDB_R }, \
     { "rules", required_argument, 0, OPT_RULES }, \
     { "variant", required_argument, 0, OPT_VARIANT }, \
     { "help", no_argument, 0, OPT_HELP }
@@ -87,6 +88,11 @@ enum {
     "  --draw-adjudication CP:N:PLY  a draw once |score| <= CP for N plies running,\n" \
     "                     from ply PLY on (default off); the rules' end of game comes\n" \
     "                     first\n" \
+    "  --egdb DIR         endgame databases ('dama egdb build'): both searches probe\n" \
+    "                     them, and a game they hold ends with their value (reason\n" \
+    "                     egdb; a win only while the draw counters are far from\n" \
+    "                     their limits); a missing or damaged one is reported and\n" \
+    "                     not used (default off)\n" \
     "  --rules OPTIONS    the variant's rule options (Turkish:\n" \
     "                     promotion=man|stop|king, kvm=draw|win, noprogress=N;\n" \
     "                     International: majority=on|off, kingmoves=N, endgame16=N,\n" \
@@ -100,6 +106,10 @@ typedef struct RunOptions {
     bool random_plies_given;   /* --random-plies, which an openings file would override */
     const char *rules_text[MAX_RULES_OPTIONS]; /* the --rules given: read by finish, once */
     int nrules_text;                           /* the variant is known */
+    /* --egdb DIR: both sides probe, games are adjudicated; egdb_side_dir (match's --egdb-a,
+     * --egdb-b): that side's search only.  Opened by finish (into run.cfg), closed by free. */
+    const char *egdb_dir, *egdb_side_dir[2];
+    Egdb *egdb, *egdb_side[2];
 } RunOptions;
 
 void run_options_init(RunOptions *ro);

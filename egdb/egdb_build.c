@@ -98,11 +98,14 @@ typedef struct Build {
 typedef struct ClassList {
     EgdbClass items[512];
     int count;
+    bool kings_only;   /* collect only the classes without men */
 } ClassList;
 
 static void collect_class(void *vctx, EgdbClass cls)
 {
     ClassList *l = vctx;
+    if (l->kings_only && cls.men[0] + cls.men[1] > 0)
+        return;
     if (l->count < (int)(sizeof l->items / sizeof l->items[0]))
         l->items[l->count++] = cls;
 }
@@ -358,7 +361,7 @@ int egdb_build(Egdb *db, const EgdbBuildOptions *opt, char *err, size_t errlen)
         return EGDB_BUILD_FAILED;
     }
     for (int n = 2; n <= opt->pieces; n++) {
-        ClassList l = { .count = 0 };
+        ClassList l = { .count = 0, .kings_only = opt->kings_only };
         egdb_for_each_class(n, collect_class, &l);
         for (int i = 0; i < l.count; i++) {
             EgdbIndexer ix;
@@ -368,7 +371,7 @@ int egdb_build(Egdb *db, const EgdbBuildOptions *opt, char *err, size_t errlen)
     }
     bool ok = true;
     for (int n = 2; ok && n <= opt->pieces; n++) {
-        ClassList l = { .count = 0 };
+        ClassList l = { .count = 0, .kings_only = opt->kings_only };
         egdb_for_each_class(n, collect_class, &l);
         for (int men = 0; ok && men <= n; men++)
             for (int i = 0; ok && i < l.count; i++) {

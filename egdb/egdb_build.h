@@ -13,6 +13,7 @@ typedef struct EgdbBuildOptions {
     int pieces;               /* every class of 2..pieces pieces */
     const atomic_bool *stop;  /* set (Ctrl-C): the class under way is dropped, none written */
     FILE *progress;           /* progress and ETA lines; NULL: quiet */
+    bool kings_only;          /* only the classes without men (quick: tests, kings' endings) */
 } EgdbBuildOptions;
 
 enum EgdbBuildStatus { EGDB_BUILD_OK = 0, EGDB_BUILD_FAILED, EGDB_BUILD_INTERRUPTED };

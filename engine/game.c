@@ -86,7 +86,7 @@ const char *reason_name(int reason)
     static const char *const names[REASON_COUNT] = {
         "none", "no-moves", "repetition", "no-progress", "one-each",
         "move-cap", "resign", "time", "adjudication", "king-moves", "endgame",
-        "engine-crash", "time-forfeit", "illegal-move",
+        "engine-crash", "time-forfeit", "illegal-move", "egdb",
     };
     return reason >= 0 && reason < REASON_COUNT ? names[reason] : "none";
 }

@@ -26,6 +26,7 @@ enum Reason {
     REASON_ENGINE_CRASH,/* it exited, closed its output or reported an error */
     REASON_TIME_FORFEIT,/* no move within its time budget plus the margin */
     REASON_ILLEGAL_MOVE,/* its move is not a legal move of the position */
+    REASON_EGDB,        /* adjudicated: the endgame databases know the result */
     REASON_COUNT
 };
 

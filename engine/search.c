@@ -91,14 +91,15 @@ char *score_to_text(int score, char *buf, size_t len)
     return buf;
 }
 
-/* Win scores in the table count from the node, so they stay right at any ply. */
+/* Win scores in the table (forced and the database's) count from the node, so they stay
+ * right at any ply. */
 static int score_to_tt(int score, int ply)
 {
-    return score > SCORE_WIN_BOUND ? score + ply : score < -SCORE_WIN_BOUND ? score - ply : score;
+    return score > SCORE_EGDB_BOUND ? score + ply : score < -SCORE_EGDB_BOUND ? score - ply : score;
 }
 static int score_from_tt(int score, int ply)
 {
-    return score > SCORE_WIN_BOUND ? score - ply : score < -SCORE_WIN_BOUND ? score + ply : score;
+    return score > SCORE_EGDB_BOUND ? score - ply : score < -SCORE_EGDB_BOUND ? score + ply : score;
 }
 
 /* The static evaluation at a leaf (from the incremental state of its ply), with the
@@ -129,6 +130,44 @@ static bool out_of_budget(Searcher *s)
         return true;
     }
     return false;
+}
+
+/* The endgame database's word on a node, as a score and the bound it is (false: none).
+ * A draw is exact: the rules' move-count draws, which the database leaves out, only add
+ * draws.  A win is a lower bound (a loss an upper one): the winning side can do no worse
+ * than a draw, and wins when the counters let it.  So a win counts as one only while the
+ * counters are far from their limits, which is taken to mean that twice the plies counted
+ * so far would not end the game yet (game_end, the rules' own judge); later it is a lower
+ * bound of 0.  A win scores SCORE_EGDB_WIN less the ply (a nearer one is better) plus the
+ * evaluation, bounded, so that among won positions the search still heads for material
+ * and the catch (a real forced win scores above all of them). */
+#define EGDB_EVAL_SPAN 1000
+static bool egdb_score(Searcher *s, const Position *pos, int ply, int since_irreversible, int endgame_plies,
+                       int *score, int *bound)
+{
+    if (popcount(position_occupied(pos)) > s->egdb.max_pieces)
+        return false;
+    s->egdb_probes++;
+    int value = s->egdb.probe(s->egdb.ctx, pos);
+    if (value != SEARCH_PROBE_WIN && value != SEARCH_PROBE_LOSS && value != SEARCH_PROBE_DRAW)
+        return false;
+    s->egdb_hits++;
+    *bound = value == SEARCH_PROBE_DRAW ? BOUND_EXACT : value == SEARCH_PROBE_WIN ? BOUND_LOWER : BOUND_UPPER;
+    *score = 0;
+    if (value == SEARCH_PROBE_DRAW)
+        return true;
+    DrawCounts doubled = { 2 * since_irreversible, 0, 2 * endgame_plies };
+    if (game_end(s->variant, pos, &s->rules, true, doubled).result != RESULT_NONE)
+        return true; /* near a counter's limit: only "no worse than a draw" */
+    int eval = evaluate_inc(&s->eval_inc[ply], pos, s->weights);
+    eval = eval > EGDB_EVAL_SPAN ? EGDB_EVAL_SPAN : eval < -EGDB_EVAL_SPAN ? -EGDB_EVAL_SPAN : eval;
+    *score = (value == SEARCH_PROBE_WIN ? SCORE_EGDB_WIN - ply : -(SCORE_EGDB_WIN - ply)) + eval;
+    return true;
+}
+
+static int clamp_score(int score, int floor, int ceiling)
+{
+    return score < floor ? floor : score > ceiling ? ceiling : score;
 }
 
 /* Move ordering in named stages, best first.  A move's key is its stage above everything
@@ -210,9 +249,24 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
             return result_for_side(end.result, pos->side) * (SCORE_WIN - ply);
     }
 
+    /* Step 2b. The endgame database, as strong engines use theirs: an exact value, or a
+     * bound outside the window, ends the node; a bound inside it (along the principal
+     * variation) is searched on and bounds the result.  Not at the root, which must choose
+     * a move; a pending capture is no obstacle (the tables hold such positions). */
+    int egdb_floor = -SCORE_INF, egdb_ceiling = SCORE_INF;
+    if (ply > 0 && s->egdb.probe) {
+        int egdb, bound;
+        if (egdb_score(s, pos, ply, since_irreversible, endgame_plies, &egdb, &bound)) {
+            if (bound == BOUND_EXACT || (bound == BOUND_LOWER && egdb >= beta)
+                || (bound == BOUND_UPPER && egdb <= alpha))
+                return egdb;
+            *(bound == BOUND_LOWER ? &egdb_floor : &egdb_ceiling) = egdb;
+        }
+    }
+
     /* Step 3. Horizon: a quiet position is evaluated; a pending capture is searched on. */
     if ((depth <= 0 && !capture) || ply >= MAX_PLY - 1)
-        return leaf_eval(s, pos, ply, key);
+        return clamp_score(leaf_eval(s, pos, ply, key), egdb_floor, egdb_ceiling);
 
     /* Step 4. Transposition table. */
     TTEntry *tte = &s->tt[key & s->tt_mask];
@@ -311,11 +365,16 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
         }
     }
 
-    /* Step 8. Remember the result. */
+    /* Step 8. Remember the result, within the database's bound if any. */
+    int bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
+    if (best < egdb_floor || best > egdb_ceiling) {
+        bound = best < egdb_floor ? BOUND_LOWER : BOUND_UPPER;
+        best = clamp_score(best, egdb_floor, egdb_ceiling);
+    }
     tte->key = key;
     tte->score = (int16_t)score_to_tt(best, ply);
     tte->depth = (int8_t)(depth < 0 ? 0 : depth > 127 ? 127 : depth);
-    tte->bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
+    tte->bound = (uint8_t)bound;
     tte->from = best_move.from;
     tte->to = best_move.to;
     tte->captured = captured_hash(best_move.captured);
@@ -330,7 +389,7 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
 #define ASPIRATION_WINDOW 10
 static int root_search(Searcher *s, const Position *pos, int depth, int last_score, int nhistory)
 {
-    if (depth >= 4 && last_score > -SCORE_WIN_BOUND && last_score < SCORE_WIN_BOUND) {
+    if (depth >= 4 && last_score > -SCORE_EGDB_BOUND && last_score < SCORE_EGDB_BOUND) {
         for (int below = ASPIRATION_WINDOW, above = ASPIRATION_WINDOW; below < 500 && above < 500;) {
             int alpha = last_score - below, beta = last_score + above;
             s->root_moves_done = 0;
@@ -353,6 +412,7 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
     SearchInfo result = { 0 };
     s->limits = *limits;
     s->nodes = 0;
+    s->egdb_probes = s->egdb_hits = 0;
     s->stopped = false;
     s->start_time = now_seconds();
     int keep = nhistory < 256 ? nhistory : 256;
@@ -393,6 +453,8 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
         result.depth = depth;
         result.score = score;
         result.nodes = s->nodes;
+        result.egdb_probes = s->egdb_probes;
+        result.egdb_hits = s->egdb_hits;
         result.seconds = now_seconds() - s->start_time;
         result.pv_length = s->pv_length[0];
         memcpy(result.pv, s->pv_table[0], (size_t)result.pv_length * sizeof(Move));
@@ -423,6 +485,8 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
         }
     }
     result.nodes = s->nodes;
+    result.egdb_probes = s->egdb_probes;
+    result.egdb_hits = s->egdb_hits;
     result.seconds = now_seconds() - s->start_time;
     return result;
 }

@@ -18,6 +18,10 @@
 #define SCORE_WIN 30000
 #define SCORE_WIN_BOUND (SCORE_WIN - 1000) /* |score| above this is a forced result */
 #define SCORE_INF 32000
+/* An endgame database's win (search_probe_score): below every forced result, above every
+ * evaluation.  |score| above SCORE_EGDB_BOUND is a database result or a forced one. */
+#define SCORE_EGDB_WIN 20000
+#define SCORE_EGDB_BOUND (SCORE_EGDB_WIN - 2000)
 #define STOP_POLL_NODES 4096
 
 /* Time: movetime_ms is a hard limit, checked inside the search every 1024 nodes.  An
@@ -47,9 +51,23 @@ typedef struct SearchInfo {
     bool interrupted;   /* cut short by the stop request: the result may be incomplete */
     bool partial;       /* the move and score come from iteration depth + 1, which the time
                            limit cut after it had searched some root moves */
+    uint64_t egdb_probes; /* endgame database look-ups (SearchProbe) in the whole search */
+    uint64_t egdb_hits;   /*   of them answered with a value */
 } SearchInfo;
 
 typedef void (*SearchReport)(void *ctx, const SearchInfo *info);
+
+/* An endgame database the search may consult, filled by the room that owns it
+ * (egdb_search_attach in egdb/; the engine knows no files).  probe returns the value of pos
+ * for its side to move, one of the SEARCH_PROBE_* values, with perfect play to the end the
+ * rules give *without* their move-count draws (docs/egdb.md).  Searched positions with at
+ * most max_pieces pieces are probed, at every node but the root.  probe NULL: none. */
+enum { SEARCH_PROBE_UNKNOWN = -1, SEARCH_PROBE_DRAW = 0, SEARCH_PROBE_WIN = 1, SEARCH_PROBE_LOSS = 2 };
+typedef struct SearchProbe {
+    int (*probe)(void *ctx, const Position *pos);
+    void *ctx;
+    int max_pieces;
+} SearchProbe;
 
 typedef struct TTEntry TTEntry;
 typedef struct PlyMoves PlyMoves;
@@ -67,6 +85,8 @@ typedef struct Searcher {
     uint64_t keys[MAX_PLY + 256];
     int game_keys;               /* how many of keys are game history */
     uint64_t nodes;
+    SearchProbe egdb;            /* none by default (searcher_new); searcher_clear keeps it */
+    uint64_t egdb_probes, egdb_hits;
     SearchLimits limits;
     double start_time;
     bool stopped;

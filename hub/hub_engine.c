@@ -14,6 +14,7 @@ static void free_hub(Hub *h)
     searcher_free(h->searcher);
     weights_free(&h->weights);
     book_free(&h->book);
+    egdb_close(h->egdb);
     free(h->game);
     pthread_mutex_destroy(&h->lock);
     pthread_cond_destroy(&h->released);

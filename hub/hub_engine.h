@@ -25,6 +25,7 @@ typedef struct HubParams {
     char weights[1024]; /* "" = built-in */
     char rules[256];    /* "" = the official rules */
     char book[1024];    /* an opening book file (docs/book.md); "" = none */
+    char egdb[1024];    /* an endgame database directory (docs/egdb.md); "" = none */
 } HubParams;
 
 /* How a session ended. */

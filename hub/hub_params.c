@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "egdb_search.h"
 #include "hub_state.h"
 #include "hub_text.h"
 #include "version.h"
@@ -65,6 +66,12 @@ void hub_send_identity(Hub *h)
     hub_writer_arg(&w, "type", "string");
     hub_send_line(h, &w);
 
+    hub_writer_start(&w, "param");
+    hub_writer_arg(&w, "name", "egdb");
+    hub_writer_arg(&w, "value", h->params.egdb);
+    hub_writer_arg(&w, "type", "string");
+    hub_send_line(h, &w);
+
     hub_writer_start(&w, "wait");
     hub_send_line(h, &w);
     hub_writer_free(&w);
@@ -114,6 +121,12 @@ bool hub_set_param(Hub *h, HubParams *p, const char *name, const char *value)
             return false;
         }
         snprintf(p->book, sizeof p->book, "%s", value);
+    } else if (strcmp(name, "egdb") == 0) {
+        if (strlen(value) >= sizeof p->egdb) {
+            hub_send_error(h, "set-param: the egdb path is too long");
+            return false;
+        }
+        snprintf(p->egdb, sizeof p->egdb, "%s", value);
     } /* an unknown parameter is ignored, as the protocol asks */
     return true;
 }
@@ -173,6 +186,10 @@ bool hub_build_engine(Hub *h)
         h->searcher->rules = rules;
         searcher_clear(h->searcher);
     }
+    /* The endgame databases: a missing or damaged one is said on stderr and not used. */
+    egdb_close(h->egdb);
+    h->egdb = h->params.egdb[0] ? egdb_open_checked(h->params.egdb, v, &rules) : NULL;
+    egdb_search_attach(h->searcher, h->egdb);
     h->variant = v;
     h->rules = rules;
     Position start;

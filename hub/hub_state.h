@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "book_file.h"
+#include "egdb_probe.h"
 #include "game.h"
 #include "hub_engine.h"
 #include "hub_line.h"
@@ -38,6 +39,7 @@ typedef struct Hub {
     Rules rules;
     Weights weights;
     Book book;                   /* empty when no book is set */
+    Egdb *egdb;                  /* NULL when none is set or usable */
     Searcher *searcher;
     long searcher_hash;
     Game *game;

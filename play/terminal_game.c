@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "egdb_search.h"
 #include "human_game.h"
 #include "weights_store.h"
 #include "terminal_board.h"
@@ -181,8 +182,10 @@ int terminal_game_run(const TerminalGameOptions *opt, const Variant *v, const Ru
     }
     greet(opt, v);
     /* Ctrl-C stops dama's search too: no move waits for a search of hours. */
-    if (s.game.searcher)
+    if (s.game.searcher) {
         s.game.searcher->stop_request = stop;
+        egdb_search_attach(s.game.searcher, opt->egdb);
+    }
     int end = play_session(&s, store, weights, stop, err, errlen);
     human_game_free(&s.game);
     return end;

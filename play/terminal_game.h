@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "egdb_probe.h"
 #include "search.h"
 #include "store.h"
 #include "types.h"
@@ -22,6 +23,7 @@ typedef struct TerminalGameOptions {
     long turn_seconds;          /* 0: no clock */
     const char *db;             /* the database's name in messages */
     bool ascii;                 /* pieces as w W b B, empty squares '.' */
+    Egdb *egdb;                 /* endgame databases the engine probes; NULL: none */
 } TerminalGameOptions;
 
 /* How a session ended. */

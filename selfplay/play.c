@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "bitboard.h"
+#include "egdb_search.h"
 #include "game.h"
 #include "notation.h"
 #include "play.h"
@@ -102,6 +103,8 @@ bool play_game(const GameSetup *setup, Player *white, Player *black, const Posit
         out->npositions = game->ply + 1;
         int reason;
         int result = game_result(game, &reason);
+        if (result == RESULT_NONE && (result = egdb_adjudicate(setup->egdb, game)) != RESULT_NONE)
+            reason = REASON_EGDB;
         if (result == RESULT_NONE && (result = adjudicate(setup, out, game->ply)) != RESULT_NONE)
             reason = REASON_ADJUDICATION;
         if (result == RESULT_NONE && game->ply >= cap_plies) {

@@ -5,6 +5,7 @@
 
 #include <stdatomic.h>
 
+#include "egdb_probe.h"
 #include "player.h"
 #include "store.h"
 
@@ -23,6 +24,10 @@ typedef struct GameSetup {
      * draw_after on.  0 plies = off.  The rules' end of game comes first. */
     int win_cp, win_plies;
     int draw_cp, draw_plies, draw_after;
+    /* Endgame databases (NULL = none): a game whose position they hold ends with their
+     * value, reason egdb (egdb_adjudicate: a win only while the draw counters are far
+     * from their limits).  After the rules' end, before the score adjudication. */
+    Egdb *egdb;
 } GameSetup;
 
 typedef struct PlayedGame {

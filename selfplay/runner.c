@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "egdb_search.h"
 #include "game.h"
 #include "position.h"
 #include "runner.h"
@@ -244,6 +245,9 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
             player[i] = cfg->engine[i] ? cfg->engine[i]->new_player(cfg->engine[i])
                                        : searcher_player_new(cfg->setup.variant, &cfg->setup.rules, cfg->weights[i],
                                                              cfg->hash_mb, cfg->stop);
+        for (int i = 0; i < 2; i++)
+            if (player_searcher(player[i]))
+                egdb_search_attach(player_searcher(player[i]), cfg->egdb_search[i]);
         /* Random openings are probed by A's searcher, or one of its weights when A is an engine. */
         Player *own_probe = player_searcher(player[0]) ? NULL
                             : searcher_player_new(cfg->setup.variant, &cfg->setup.rules, cfg->weights[0], 1, cfg->stop);

@@ -31,6 +31,8 @@ typedef struct RunnerConfig {
     int random_plies;
     int opening_balance;          /* random openings: |probe score| allowed, hundredths of a man */
     size_t hash_mb;               /* per searcher */
+    Egdb *egdb_search[2];         /* endgame databases player A's, B's search probes (NULL:
+                                     none; an outside engine's side: ignored) */
     Store *store;                 /* where games go (may be NULL: nothing stored) */
     int64_t run_id;
     int batch_games;              /* games per transaction (the writer also flushes every 2 s) */

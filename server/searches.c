@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "api_json.h"
+#include "egdb_search.h"
 #include "engine_json.h"
 #include "game_state.h"
 #include "game_table.h"
@@ -53,6 +54,7 @@ static void analyze_work(void *arg, const atomic_bool *cancel, HttpReply *reply)
         return;
     }
     s->stop_request = cancel;
+    egdb_search_attach(s, server_egdb(job->srv, job->v));
     SearchInfo info = search(s, &job->pos, NULL, 0, &job->limits, NULL, NULL);
     searcher_free(s);
     if (atomic_load(cancel))
@@ -88,6 +90,7 @@ static void engine_move_work(void *arg, const atomic_bool *cancel, HttpReply *re
     GameSession *s = job->session;
     /* the searcher is this job's alone while s->searching */
     s->game.searcher->stop_request = cancel;
+    egdb_search_attach(s->game.searcher, server_egdb(job->srv, s->game.variant)); /* if the rules match */
     SearchInfo info = human_game_engine_search(&s->game, &job->limits);
     s->game.searcher->stop_request = job->srv->stop;
     pthread_mutex_lock(&s->lock);

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+#include "egdb_probe.h"
 #include "http.h"
 #include "search.h"
 #include "types.h"
@@ -25,6 +26,7 @@ typedef struct Server {
     /* The evaluation of each variant (variant_at order); NULL for one without. */
     const Weights *weights[SERVER_MAX_VARIANTS];
     size_t hash_mb;                 /* transposition table of each engine search */
+    Egdb *egdb[SERVER_MAX_VARIANTS];/* --egdb: each variant's endgame databases, or NULL */
     /* --max-movetime, --max-nodes: the bound of every search the server runs, whatever a
      * request asks (searches.c) */
     SearchLimits search_cap;
@@ -59,6 +61,8 @@ void server_handle(void *ctx, const HttpRequest *req, HttpReply *reply);
 
 /* server_state.c: the weights of v (NULL when the server has none for it). */
 const Weights *server_weights(const Server *srv, const Variant *v);
+/* The endgame databases of v (NULL: none). */
+Egdb *server_egdb(const Server *srv, const Variant *v);
 /* v's place in variant_at order, the index of the per-variant arrays; -1 for none. */
 int server_variant_index(const Variant *v);
 

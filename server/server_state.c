@@ -1,5 +1,6 @@
 /* The server's state per variant (server.h): which slot of its arrays a variant has and
- * the weights it plays with.  Below the router and the routes, which all ask it. */
+ * the weights and endgame databases it plays with.  Below the router and the routes,
+ * which all ask it. */
 #include "server.h"
 #include "variant.h"
 
@@ -15,4 +16,10 @@ const Weights *server_weights(const Server *srv, const Variant *v)
 {
     int i = server_variant_index(v);
     return i >= 0 ? srv->weights[i] : NULL;
+}
+
+Egdb *server_egdb(const Server *srv, const Variant *v)
+{
+    int i = server_variant_index(v);
+    return i >= 0 ? srv->egdb[i] : NULL;
 }

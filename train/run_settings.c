@@ -42,6 +42,16 @@ static void describe(const RunSettings *rs, const char *openings, char *buf, siz
     if (c->setup.draw_plies > 0 && n < len)
         snprintf(buf + n, len - n, " draw_adjudication=%d:%d:%d", c->setup.draw_cp, c->setup.draw_plies,
                  c->setup.draw_after);
+    /* The endgame databases as used, by the piece count they cover (a path names nothing
+     * on another machine): egdb= adjudicates and both sides probe, egdb_a=/egdb_b= one side. */
+    n = strlen(buf);
+    if (c->setup.egdb && n < len)
+        snprintf(buf + n, len - n, " egdb=%d", egdb_max_pieces(c->setup.egdb));
+    for (int i = 0; i < 2; i++) {
+        n = strlen(buf);
+        if (c->egdb_search[i] && c->egdb_search[i] != c->setup.egdb && n < len)
+            snprintf(buf + n, len - n, " egdb_%c=%d", "ab"[i], egdb_max_pieces(c->egdb_search[i]));
+    }
 }
 
 void run_settings_describe(const RunSettings *rs, char *buf, size_t len)
