@@ -17,6 +17,19 @@
 
 enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
+/* SCREENING ONLY (removed before merge): ideas switched by DAMA_SEARCH_FEATURES. */
+enum { F_THREAT = 1, F_HISTORY = 2, F_HISTORY_LMR = 4, F_PROBCUT = 8, F_LMP = 16, F_RFP = 32,
+       F_SINGULAR = 64, F_COUNTER = 128 };
+static int features = -1;
+static bool on(int f)
+{
+    if (features < 0) {
+        const char *e = getenv("DAMA_SEARCH_FEATURES");
+        features = e ? atoi(e) : 0;
+    }
+    return (features & f) != 0;
+}
+
 struct TTEntry {
     uint64_t key;
     int16_t score;       /* wins stored as distance from this node, not from the root */
@@ -78,6 +91,7 @@ void searcher_clear(Searcher *s)
     memset(s->tt, 0, (s->tt_mask + 1) * sizeof(TTEntry));
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
+    memset(s->counter_moves, 0, sizeof s->counter_moves);
 }
 
 char *score_to_text(int score, char *buf, size_t len)
@@ -157,6 +171,8 @@ static void score_moves(const Searcher *s, const Position *pos, const MoveList *
                         const TTEntry *tt, int ply, int32_t *keys)
 {
     int them = !pos->side;
+    uint16_t prev = ply > 0 ? s->path_moves[ply - 1] : 0;
+    uint16_t counter = on(F_COUNTER) && prev ? s->counter_moves[prev >> 8][prev & 255] : 0;
     for (int i = 0; i < list->count; i++) {
         const Move *m = &list->moves[i];
         int32_t k;
@@ -168,8 +184,10 @@ static void score_moves(const Searcher *s, const Position *pos, const MoveList *
             k = order_key(STAGE_KILLER_1, 0);
         else if (move_same(m, &s->killers[ply][1]))
             k = order_key(STAGE_KILLER_2, 0);
+        else if (counter && !m->captured && (m->from << 8 | m->to) == counter)
+            k = order_key(STAGE_QUIET, 1 << 26);
         else /* promotions first, then by history */
-            k = order_key(STAGE_QUIET, (m->promotes << 25) + s->history[m->from][m->to]);
+            k = order_key(STAGE_QUIET, (m->promotes << 25) + (1 << 15) + s->history[m->from][m->to]);
         keys[i] = k;
     }
 }
@@ -189,6 +207,22 @@ static void pick_move(MoveList *list, int32_t *keys, int i)
         keys[i] = keys[best];
         keys[best] = k;
     }
+}
+
+/* Whether the side not to move could capture if it were its turn: the side to move is
+ * threatened, and a static evaluation would miss the loss. */
+static bool threatened(const Variant *v, const Position *pos)
+{
+    Position other = *pos;
+    other.side = !pos->side;
+    return v->capture_pending(&other);
+}
+
+#define HISTORY_MAX (1 << 14)
+/* History with gravity: a bonus (or a malus when negative) pulls toward +-HISTORY_MAX. */
+static void history_update(int32_t *h, int bonus)
+{
+    *h += bonus - *h * abs(bonus) / HISTORY_MAX;
 }
 
 static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int alpha, int beta,
@@ -223,8 +257,12 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
     }
 
     /* Step 3. Horizon: a quiet position is evaluated; a pending capture is searched on. */
-    if ((depth <= 0 && !capture) || ply >= MAX_PLY - 1)
-        return leaf_eval(s, pos, ply, key);
+    if ((depth <= 0 && !capture) || ply >= MAX_PLY - 1) {
+        if (on(F_THREAT) && depth == 0 && ply < MAX_PLY - 1 && threatened(v, pos))
+            depth = 1;
+        else
+            return leaf_eval(s, pos, ply, key);
+    }
 
     /* Step 4. Transposition table. */
     TTEntry *tte = &s->tt[key & s->tt_mask];
@@ -236,6 +274,27 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
             && (tte->bound == BOUND_EXACT || (tte->bound == BOUND_LOWER && tts >= beta)
                 || (tte->bound == BOUND_UPPER && tts <= alpha)))
             return tts;
+    }
+
+    /* Reverse futility: far above beta with nothing pending, trust the evaluation. */
+    if (on(F_RFP) && !pv_node && ply > 0 && depth <= 3 && !capture && beta < SCORE_WIN_BOUND
+        && beta > -SCORE_WIN_BOUND) {
+        int eval = leaf_eval(s, pos, ply, key);
+        if (eval - 40 * depth >= beta && !threatened(v, pos))
+            return eval;
+    }
+
+    /* ProbCut: a shallow search far above beta. */
+    if (on(F_PROBCUT) && !pv_node && ply > 0 && depth >= 5 && !capture && beta < SCORE_WIN_BOUND
+        && beta > -SCORE_WIN_BOUND) {
+        int margin = 10 * depth, raised = beta + margin;
+        int sc = alphabeta(s, pos, depth * 40 / 100, ply, raised - 1, raised, since_irreversible, endgame_plies);
+        if (s->stopped)
+            return 0;
+        if (sc >= raised)
+            return sc - margin;
+        if (tte->key == key)
+            tt_move = tte;
     }
 
     /* Step 5. Moves (there is one: the root is searched only when it has one, and step 2
@@ -258,10 +317,14 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
     for (int i = 0; i < list->count; i++) {
         pick_move(list, keys, i);
         const Move *m = &list->moves[i];
+        if (on(F_LMP) && !pv_node && depth <= 3 && !capture && i >= 2 + 3 * depth
+            && stage_of(keys[i]) == STAGE_QUIET && !m->promotes && best > -SCORE_WIN_BOUND)
+            continue;
         Position child = *pos;
         uint64_t child_key = key_after_move(pos, key, m);
         __builtin_prefetch(&s->tt[child_key & s->tt_mask]); /* the child probes it soon */
         s->keys[s->game_keys + ply + 1] = child_key;
+        s->path_moves[ply] = (uint16_t)(m->from << 8 | m->to);
         int child_since = move_irreversible(v, pos, m) ? 0 : since_irreversible + 1;
         v->make(&child, m);
         eval_inc_child(&s->eval_inc[ply + 1], &s->eval_inc[ply], pos, &child, s->weights);
@@ -281,6 +344,13 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
             if (depth >= 2 && i >= (pv_node ? 3 : 1) && stage_of(keys[i]) == STAGE_QUIET && !m->promotes
                 && alpha < SCORE_WIN_BOUND)
                 reduction = !pv_node && i >= 4 ? 2 : 1;
+            if (reduction && on(F_HISTORY_LMR)) {
+                int32_t h = s->history[m->from][m->to];
+                if (h > HISTORY_MAX / 2)
+                    reduction--;
+                else if (h < 0 && !pv_node && depth >= 3)
+                    reduction++;
+            }
             score = -alphabeta(s, &child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha, child_since, child_endgame);
             if (score > alpha && reduction)
                 score = -alphabeta(s, &child, depth - 1, ply + 1, -alpha - 1, -alpha, child_since, child_endgame);
@@ -312,14 +382,33 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
                     s->killers[ply][1] = s->killers[ply][0];
                     s->killers[ply][0] = *m;
                 }
-                int32_t *h = &s->history[m->from][m->to];
-                *h += depth * depth;
-                if (*h > (1 << 24))
-                    for (int a = 0; a < 64; a++)
-                        for (int b = 0; b < 64; b++)
-                            s->history[a][b] /= 2;
+                if (ply > 0) {
+                    uint16_t prev = s->path_moves[ply - 1];
+                    s->counter_moves[prev >> 8][prev & 255] = (uint16_t)(m->from << 8 | m->to);
+                }
+                if (!on(F_HISTORY)) {
+                    int32_t *h = &s->history[m->from][m->to];
+                    *h += depth * depth;
+                    if (*h > (1 << 24))
+                        for (int a = 0; a < 64; a++)
+                            for (int b = 0; b < 64; b++)
+                                s->history[a][b] /= 2;
+                }
             }
             break;
+        }
+    }
+    if (on(F_HISTORY) && best > alpha0 && !best_move.captured && list->count > 1) {
+        /* the best quiet move gains, the quiet moves searched before it lose */
+        int bonus = depth * depth > 400 ? 400 : depth * depth;
+        for (int i = 0; i < list->count; i++) {
+            const Move *m = &list->moves[i];
+            if (move_same(m, &best_move)) {
+                history_update(&s->history[m->from][m->to], bonus);
+                break;
+            }
+            if (!m->captured)
+                history_update(&s->history[m->from][m->to], -bonus);
         }
     }
 
