@@ -1,6 +1,7 @@
 /* Iterative deepening, alpha-beta with principal variation search, a transposition table,
- * killer and history move ordering, and a quiescence that never stops while a capture is
- * pending (in draughts a capture is forced, so "standing pat" there would be illegal). */
+ * killer, counter-move and history move ordering, pruning near the horizon, and a
+ * quiescence that never stops while a capture is pending (in draughts a capture is forced,
+ * so "standing pat" there would be illegal). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,18 +18,12 @@
 
 enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
-/* SCREENING ONLY (removed before merge): ideas switched by DAMA_SEARCH_FEATURES. */
-enum { F_THREAT = 1, F_HISTORY = 2, F_HISTORY_LMR = 4, F_PROBCUT = 8, F_LMP = 16, F_RFP = 32,
-       F_SINGULAR = 64, F_COUNTER = 128 };
-static int features = -1;
-static bool on(int f)
-{
-    if (features < 0) {
-        const char *e = getenv("DAMA_SEARCH_FEATURES");
-        features = e ? atoi(e) : 0;
-    }
-    return (features & f) != 0;
-}
+/* Steps 4b and 7a: the depths near the horizon that are pruned, and the margin a ply. */
+#define FUTILITY_DEPTH 3
+#define FUTILITY_MARGIN 40
+/* Step 8: the bound of a history value. */
+#define HISTORY_MAX (1 << 14)
+
 
 struct TTEntry {
     uint64_t key;
@@ -172,7 +167,7 @@ static void score_moves(const Searcher *s, const Position *pos, const MoveList *
 {
     int them = !pos->side;
     uint16_t prev = ply > 0 ? s->path_moves[ply - 1] : 0;
-    uint16_t counter = on(F_COUNTER) && prev ? s->counter_moves[prev >> 8][prev & 255] : 0;
+    uint16_t counter = prev ? s->counter_moves[prev >> 8][prev & 255] : 0;
     for (int i = 0; i < list->count; i++) {
         const Move *m = &list->moves[i];
         int32_t k;
@@ -185,9 +180,9 @@ static void score_moves(const Searcher *s, const Position *pos, const MoveList *
         else if (move_same(m, &s->killers[ply][1]))
             k = order_key(STAGE_KILLER_2, 0);
         else if (counter && !m->captured && (m->from << 8 | m->to) == counter)
-            k = order_key(STAGE_QUIET, 1 << 26);
-        else /* promotions first, then by history */
-            k = order_key(STAGE_QUIET, (m->promotes << 25) + (1 << 15) + s->history[m->from][m->to]);
+            k = order_key(STAGE_QUIET, 1 << 26); /* the counter move (step 7c) */
+        else /* promotions first, then by history (step 8) */
+            k = order_key(STAGE_QUIET, (m->promotes << 25) + HISTORY_MAX + s->history[m->from][m->to]);
         keys[i] = k;
     }
 }
@@ -218,7 +213,6 @@ static bool threatened(const Variant *v, const Position *pos)
     return v->capture_pending(&other);
 }
 
-#define HISTORY_MAX (1 << 14)
 /* History with gravity: a bonus (or a malus when negative) pulls toward +-HISTORY_MAX. */
 static void history_update(int32_t *h, int bonus)
 {
@@ -257,12 +251,8 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
     }
 
     /* Step 3. Horizon: a quiet position is evaluated; a pending capture is searched on. */
-    if ((depth <= 0 && !capture) || ply >= MAX_PLY - 1) {
-        if (on(F_THREAT) && depth == 0 && ply < MAX_PLY - 1 && threatened(v, pos))
-            depth = 1;
-        else
-            return leaf_eval(s, pos, ply, key);
-    }
+    if ((depth <= 0 && !capture) || ply >= MAX_PLY - 1)
+        return leaf_eval(s, pos, ply, key);
 
     /* Step 4. Transposition table. */
     TTEntry *tte = &s->tt[key & s->tt_mask];
@@ -276,25 +266,15 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
             return tts;
     }
 
-    /* Reverse futility: far above beta with nothing pending, trust the evaluation. */
-    if (on(F_RFP) && !pv_node && ply > 0 && depth <= 3 && !capture && beta < SCORE_WIN_BOUND
+    /* Step 4b. Reverse futility (~+28 Elo International with step 7a's pruning, at 20 000
+     * nodes a move): near the horizon, off the principal variation, a quiet position whose
+     * evaluation stands 0.4 man a ply above beta fails high without a search, unless the
+     * other side threatens a capture (the evaluation would miss that loss). */
+    if (!pv_node && ply > 0 && depth <= FUTILITY_DEPTH && !capture && beta < SCORE_WIN_BOUND
         && beta > -SCORE_WIN_BOUND) {
         int eval = leaf_eval(s, pos, ply, key);
-        if (eval - 40 * depth >= beta && !threatened(v, pos))
+        if (eval - FUTILITY_MARGIN * depth >= beta && !threatened(v, pos))
             return eval;
-    }
-
-    /* ProbCut: a shallow search far above beta. */
-    if (on(F_PROBCUT) && !pv_node && ply > 0 && depth >= 5 && !capture && beta < SCORE_WIN_BOUND
-        && beta > -SCORE_WIN_BOUND) {
-        int margin = 10 * depth, raised = beta + margin;
-        int sc = alphabeta(s, pos, depth * 40 / 100, ply, raised - 1, raised, since_irreversible, endgame_plies);
-        if (s->stopped)
-            return 0;
-        if (sc >= raised)
-            return sc - margin;
-        if (tte->key == key)
-            tt_move = tte;
     }
 
     /* Step 5. Moves (there is one: the root is searched only when it has one, and step 2
@@ -317,7 +297,10 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
     for (int i = 0; i < list->count; i++) {
         pick_move(list, keys, i);
         const Move *m = &list->moves[i];
-        if (on(F_LMP) && !pv_node && depth <= 3 && !capture && i >= 2 + 3 * depth
+        /* Step 7a. Late move pruning (~+28 Elo International with step 4b): near the
+         * horizon, off the principal variation, the quiet moves ordered after the first
+         * 2 + 3 * depth are not searched, once a move that does not lose is in hand. */
+        if (!pv_node && depth <= FUTILITY_DEPTH && !capture && i >= 2 + 3 * depth
             && stage_of(keys[i]) == STAGE_QUIET && !m->promotes && best > -SCORE_WIN_BOUND)
             continue;
         Position child = *pos;
@@ -334,7 +317,7 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
         if (i == 0) {
             score = -alphabeta(s, &child, depth - 1, ply + 1, -beta, -alpha, child_since, child_endgame);
         } else {
-            /* Step 7a. Late quiet moves are searched shallower first, as Scan does: from
+            /* Step 7b. Late quiet moves are searched shallower first, as Scan does: from
              * depth 2, the second move on away from the principal variation and the fourth
              * on along it; two plies less from the fifth move on off it.  Not once a win is
              * in hand: a reduced move could hide a faster one.  (Against depth >= 3, the
@@ -344,7 +327,9 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
             if (depth >= 2 && i >= (pv_node ? 3 : 1) && stage_of(keys[i]) == STAGE_QUIET && !m->promotes
                 && alpha < SCORE_WIN_BOUND)
                 reduction = !pv_node && i >= 4 ? 2 : 1;
-            if (reduction && on(F_HISTORY_LMR)) {
+            /* and by the move's history (step 8): one ply less for a move that often
+             * proves best, one more for one that more often failed, off the PV from depth 3 */
+            if (reduction) {
                 int32_t h = s->history[m->from][m->to];
                 if (h > HISTORY_MAX / 2)
                     reduction--;
@@ -376,7 +361,8 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
             }
         }
         if (alpha >= beta) {
-            /* Step 7b. A quiet move that refutes: remember it for the siblings. */
+            /* Step 7c. A quiet move that refutes: remember it for the siblings (killer), and
+             * as the answer to the move before it (counter move, ordered after the killers). */
             if (!m->captured) {
                 if (!move_same(m, &s->killers[ply][0])) {
                     s->killers[ply][1] = s->killers[ply][0];
@@ -386,20 +372,14 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
                     uint16_t prev = s->path_moves[ply - 1];
                     s->counter_moves[prev >> 8][prev & 255] = (uint16_t)(m->from << 8 | m->to);
                 }
-                if (!on(F_HISTORY)) {
-                    int32_t *h = &s->history[m->from][m->to];
-                    *h += depth * depth;
-                    if (*h > (1 << 24))
-                        for (int a = 0; a < 64; a++)
-                            for (int b = 0; b < 64; b++)
-                                s->history[a][b] /= 2;
-                }
             }
             break;
         }
     }
-    if (on(F_HISTORY) && best > alpha0 && !best_move.captured && list->count > 1) {
-        /* the best quiet move gains, the quiet moves searched before it lose */
+    /* Step 8. History with a malus, as Scan keeps it: the quiet move that proved best gains,
+     * the quiet moves searched before it lose (with counter moves and the history's part in
+     * step 7b: ~+12 Elo International at 20 000 nodes a move, not significant alone). */
+    if (best > alpha0 && !best_move.captured && list->count > 1) {
         int bonus = depth * depth > 400 ? 400 : depth * depth;
         for (int i = 0; i < list->count; i++) {
             const Move *m = &list->moves[i];
@@ -412,7 +392,7 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
         }
     }
 
-    /* Step 8. Remember the result. */
+    /* Step 9. Remember the result. */
     tte->key = key;
     tte->score = (int16_t)score_to_tt(best, ply);
     tte->depth = (int8_t)(depth < 0 ? 0 : depth > 127 ? 127 : depth);
