@@ -24,7 +24,6 @@ enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 /* Step 8: the bound of a history value. */
 #define HISTORY_MAX (1 << 14)
 
-
 struct TTEntry {
     uint64_t key;
     int16_t score;       /* wins stored as distance from this node, not from the root */
@@ -267,9 +266,10 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
     }
 
     /* Step 4b. Reverse futility (~+28 Elo International with step 7a's pruning, at 20 000
-     * nodes a move; with steps 7a and 8, ~+31 Turkish): near the horizon, off the principal variation, a quiet position whose
-     * evaluation stands 0.4 man a ply above beta fails high without a search, unless the
-     * other side threatens a capture (the evaluation would miss that loss). */
+     * nodes a move; ~+31 Turkish with steps 7a and 8): near the horizon, off the principal
+     * variation, a quiet position whose evaluation stands 0.4 man a ply above beta fails
+     * high without a search, unless the other side threatens a capture (the evaluation
+     * would miss that loss). */
     if (!pv_node && ply > 0 && depth <= FUTILITY_DEPTH && !capture && beta < SCORE_WIN_BOUND
         && beta > -SCORE_WIN_BOUND) {
         int eval = leaf_eval(s, pos, ply, key);
