@@ -79,7 +79,11 @@ typedef struct Searcher {
     TTEntry *tt;                 /* transposition table, tt_mask + 1 entries */
     size_t tt_mask;
     Move killers[MAX_PLY][2];
-    int32_t history[64][64];     /* from, to: how often a quiet move cut off */
+    int32_t history[64][64];     /* from, to: a quiet move's record of proving best, +-2^14 */
+    /* The quiet reply (from << 8 | to, 0 for none) that last refuted a move (its from, to),
+     * and the move (from << 8 | to) played at each ply of the path. */
+    uint16_t counter_moves[64][64];
+    uint16_t path_moves[MAX_PLY];
     /* Keys of the game before the root (since the last capture) then of the search path:
      * repetition needs both. */
     uint64_t keys[MAX_PLY + 256];

@@ -5,12 +5,12 @@
 #ifndef DAMA_TEST_PINNED_BENCH_H
 #define DAMA_TEST_PINNED_BENCH_H
 
-#define PINNED_SIGNATURE "bench depth 6: 89077"
+#define PINNED_SIGNATURE "bench depth 6: 46631"
 /* International's own bench set and evaluation (engine/international.c) */
-#define PINNED_SIGNATURE_INTERNATIONAL "bench depth 6: 56146"
+#define PINNED_SIGNATURE_INTERNATIONAL "bench depth 6: 29111"
 /* The same bench with the shipped pattern weights (`dama bench --weights best`): what the
  * commands that play search with, so a change of the pattern evaluation's value shows. */
-#define PINNED_SIGNATURE_BEST "bench depth 6: 78353"
-#define PINNED_SIGNATURE_INTERNATIONAL_BEST "bench depth 6: 42993"
+#define PINNED_SIGNATURE_BEST "bench depth 6: 41804"
+#define PINNED_SIGNATURE_INTERNATIONAL_BEST "bench depth 6: 25467"
 
 #endif
