@@ -8,7 +8,9 @@
 CC      ?= cc
 STD      = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-INC      = -Iengine -Iegdb -Istore -Iselfplay -Ituner -Ianalysis -Ibook -Icli -Iserver
+# Each game is a folder of engine/games/ (a game's files include one another by name).
+GAME_DIRS = $(patsubst %/,%,$(sort $(dir $(wildcard engine/games/*/*.c))))
+INC      = -Iengine -Iengine/games $(addprefix -I,$(GAME_DIRS)) -Iegdb -Istore -Iselfplay -Ituner -Ianalysis -Ibook -Icli -Iserver
 PKGS     = sqlite3 zlib libmicrohttpd jansson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
@@ -22,7 +24,7 @@ SAN_FLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sa
 # valgrind cannot run every instruction -march=native may choose (AVX-512 and the like).
 VG_FLAGS   = -O1 -g -fno-omit-frame-pointer
 
-LIB_SRC  = $(filter-out cli/main.c, $(wildcard engine/*.c egdb/*.c store/*.c selfplay/*.c tuner/*.c analysis/*.c book/*.c cli/*.c server/*.c))
+LIB_SRC  = $(filter-out cli/main.c, $(wildcard engine/*.c engine/games/*.c engine/games/*/*.c egdb/*.c store/*.c selfplay/*.c tuner/*.c analysis/*.c book/*.c cli/*.c server/*.c))
 TEST_SRC = $(wildcard tests/test_*.c)
 BENCH_SRC = $(wildcard tests/bench/*.c)
 
@@ -73,10 +75,11 @@ $(shell mkdir -p build && (echo '$(DAMA_COMMIT)' | cmp -s - $(COMMIT_STAMP) || e
 VERSION_OBJS = $(OPT_DIR)/cli/version.o $(SAN_DIR)/cli/version.o $(VG_DIR)/cli/version.o
 $(VERSION_OBJS): $(COMMIT_STAMP)
 $(VERSION_OBJS): OBJ_DEFS = -DDAMA_COMMIT='"$(DAMA_COMMIT)"'
-# The shipped best weights are built in (engine/shipped_weights.c, .incbin): rebuilt when
-# a file changes.
-SHIPPED_WEIGHTS = data/weights/turkish-pattern.txt data/weights/international-pattern.txt
-$(foreach d,$(OPT_DIR) $(SAN_DIR) $(VG_DIR) $(FUZZ_DIR)/obj,$(d)/engine/shipped_weights.o): $(SHIPPED_WEIGHTS)
+# The shipped best weights are built in (each game's engine/games/GAME/GAME_shipped.c,
+# .incbin): rebuilt when a file changes.
+SHIPPED_WEIGHTS = $(wildcard data/weights/*-pattern.txt)
+SHIPPED_OBJS = $(patsubst %.c,%.o,$(wildcard engine/games/*/*_shipped.c))
+$(foreach d,$(OPT_DIR) $(SAN_DIR) $(VG_DIR) $(FUZZ_DIR)/obj,$(addprefix $(d)/,$(SHIPPED_OBJS))): $(SHIPPED_WEIGHTS)
 
 .PHONY: all test browser-test sanitize valgrind bench fuzz clean
 all: bin/dama

@@ -18,6 +18,7 @@
 #include "random_pieces.h"
 #include "test_util.h"
 #include "variant.h"
+#include "international.h"
 
 static const Variant *V = &international_variant;
 static const EvalSpec *S = &international_eval_spec;
@@ -415,7 +416,7 @@ static int en_prise_generated(const Position *pos, int color)
     Position p = *pos;
     p.side = color;
     Rules rules = rules_default(V);
-    rules.majority = false;
+    RULES_SET(international, rules, majority, false);
     Bitboard victims = 0;
     V->for_each_path(&p, &rules, add_first_victim, &victims);
     return popcount(victims);

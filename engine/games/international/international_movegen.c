@@ -344,8 +344,9 @@ static void generate_found(const Position *pos, const Rules *rules, const Sides 
     else if (kind == SINGLE_JUMPS)
         visit_single_jumps(jumps, intl_promotion_bb(pos->side), put_single_jump, list);
     else
-        search_captures(pos, s, jumps, (CaptureSink){ .pos = pos, .variant = &international_variant,
-                                                      .list = list, .any_length = !rules->majority });
+        search_captures(pos, s, jumps,
+                        (CaptureSink){ .pos = pos, .variant = &international_variant, .list = list,
+                                       .any_length = !international_rules(rules).majority });
 }
 
 static void generate(const Position *pos, const Rules *rules, MoveList *list)
@@ -370,9 +371,10 @@ void international_for_each_path(const Position *pos, const Rules *rules,
     Sides s = sides_of(pos);
     Bitboard jumps[4];
     find_jumps(&s, jumps);
-    search_captures(pos, &s, jumps, (CaptureSink){ .pos = pos, .variant = &international_variant,
-                                                   .visit = visit, .ctx = ctx, .want = list.moves[0].njumps,
-                                                   .any_length = !rules->majority });
+    search_captures(pos, &s, jumps,
+                    (CaptureSink){ .pos = pos, .variant = &international_variant, .visit = visit,
+                                   .ctx = ctx, .want = list.moves[0].njumps,
+                                   .any_length = !international_rules(rules).majority });
 }
 
 /* Moves of a position with no capture, counted with popcounts. */
@@ -412,7 +414,7 @@ ALWAYS_INLINE uint64_t count_as(const Position *pos, int side, const Rules *rule
         uint64_t quiet_n = count_quiet(side, &s);
         return jumps_n ? jumps_n : quiet_n;
     }
-    if (kind == MEN_SEARCH && rules->majority) {
+    if (kind == MEN_SEARCH && international_rules(rules).majority) {
         Longest best = men_longest(&s, jumps);
         if (count_paths || best >> 32 < 4)
             return (uint32_t)best;
