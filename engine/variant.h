@@ -28,9 +28,13 @@ struct Variant {
     int rows, columns, squares;
     void (*square_cell)(int sq, int *row, int *col);
     int labels;           /* enum SquareLabels */
+    /* The lines pieces move along: the square one step from sq in direction dir (0..3), or
+     * -1 off the board; a king slides along all four.  A Black man's step goes the other
+     * way of one of black_man_back[0..black_man_backs-1] (what egdb/ walks backwards). */
+    int (*step)(int sq, int dir);
+    const int *black_man_back;
+    int black_man_backs;
     int max_pieces;       /* pieces a side at the start (16 in Turkish) */
-    int promotion_rank[2];/* rank where WHITE / BLACK men are crowned (Turkish; -1 on a
-                             board whose crowning squares are no rank of 8 bits) */
     Bitboard board;       /* the bits that are squares (International leaves ghost bits) */
     Bitboard promotion_bb[2]; /* squares where WHITE / BLACK men are crowned */
     bool numbered;        /* squares are numbers: FEN ranges "31-50", short capture text */

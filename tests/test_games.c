@@ -68,7 +68,25 @@ static void test_geometry_consistent(void **state)
                 fail_msg("%s: two squares drawn at row %d column %d", v->name, row, col);
             seen[row][col] = true;
             assert_int_equal(variant_square_at(v, row, col), sq);
+            /* a step along a line lands on a square drawn next to this one */
+            for (int dir = 0; dir < 4; dir++) {
+                int to = v->step(sq, dir), r2 = -1, c2 = -1;
+                if (to < 0)
+                    continue;
+                assert_true(v->board & square_bb(to));
+                v->square_cell(to, &r2, &c2);
+                assert_true(abs(r2 - row) <= 1 && abs(c2 - col) <= 1 && (r2 != row || c2 != col));
+            }
         }
+        for (int k = 0; k < v->black_man_backs; k++) /* back: towards Black's side, row 0 */
+            for (Bitboard b = v->board; b;) {
+                int sq = pop_lsb(&b), to = v->step(sq, v->black_man_back[k]), r1, c1, r2, c2;
+                if (to < 0)
+                    continue;
+                v->square_cell(sq, &r1, &c1);
+                v->square_cell(to, &r2, &c2);
+                assert_true(r2 <= r1);
+            }
         int cells = 0;
         for (int r = 0; r < v->rows; r++)
             for (int c = 0; c < v->columns; c++)

@@ -73,6 +73,10 @@ static const char *const bench_fens[] = {
     "W:W6,K17:BK1,K32",
 };
 
+/* Black's men step down-left or down-right: backwards, a man came from up-left or
+ * up-right. */
+static const int black_man_back[] = { UP_LEFT, UP_RIGHT };
+
 SHIPPED_WEIGHTS_DECLARE(international);
 
 static const char *const reasons[] = { "king-moves", "endgame" }; /* enum InternationalReason */
@@ -87,8 +91,10 @@ const Variant international_variant = {
     .squares = INTL_SQUARES,
     .square_cell = international_square_cell,
     .labels = LABELS_NUMBERS,
+    .step = intl_step,
+    .black_man_back = black_man_back,
+    .black_man_backs = (int)(sizeof black_man_back / sizeof black_man_back[0]),
     .max_pieces = 20,
-    .promotion_rank = { -1, -1 },
     .board = INTL_BOARD_BB,
     .promotion_bb = { INTL_ROW_TOP_BB, INTL_ROW_BOTTOM_BB },
     .numbered = true,

@@ -1,5 +1,6 @@
 /* Turkish draughts: start position, making a move, square names, and the variant table. */
 #include "turkish.h"
+#include "turkish_board.h"
 #include "turkish_eval.h"
 #include "turkish_patterns.h"
 #include "bitboard.h"
@@ -67,6 +68,9 @@ static const char *const bench_fens[] = {
     "B:Wb3,c4,d4,f3,g2:Bb6,c7,e6,f6,g7",
 };
 
+/* Black's men step south or sideways: backwards, a man came from the north, east or west. */
+static const int black_man_back[] = { NORTH, EAST, WEST };
+
 SHIPPED_WEIGHTS_DECLARE(turkish);
 
 static const char *const reasons[] = { "no-progress", "one-each" }; /* enum TurkishReason */
@@ -81,8 +85,10 @@ const Variant turkish_variant = {
     .squares = 64,
     .square_cell = turkish_square_cell,
     .labels = LABELS_EDGES,
+    .step = step,
+    .black_man_back = black_man_back,
+    .black_man_backs = (int)(sizeof black_man_back / sizeof black_man_back[0]),
     .max_pieces = 16,
-    .promotion_rank = { 7, 0 },
     .board = ~0ULL,
     .promotion_bb = { RANK_8_BB, RANK_1_BB },
     .numbered = false,
