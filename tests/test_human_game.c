@@ -1,4 +1,4 @@
-/* A game a person plays (cli/human_game.c): moves tried and refused with the reason, the
+/* A game a person plays (play/human_game.c): moves tried and refused with the reason, the
  * engine's reply, the turn clock's time-out rule with given times, resignation, the PDN of
  * the game read back, and the finished game saved and read back from the database.  The
  * positions are small enough that the result is known by hand. */

@@ -1,4 +1,4 @@
-/* The turn clock's time-out rule (cli/turn_clock.c), as seed 000 states it: a player whose
+/* The turn clock's time-out rule (play/turn_clock.c), as seed 000 states it: a player whose
  * thinking time runs out gets a legal move played for it; the second time-out in a row
  * forfeits the game.  Times are given, so nothing waits. */
 #include <stdarg.h>
