@@ -10,7 +10,7 @@ STD      = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 # Each game is a folder of engine/games/ (a game's files include one another by name).
 GAME_DIRS = $(patsubst %/,%,$(sort $(dir $(wildcard engine/games/*/*.c))))
-INC      = -Iengine -Iengine/games $(addprefix -I,$(GAME_DIRS)) -Iegdb -Istore -Iselfplay -Ituner -Ianalysis -Ibook -Iplay -Icli -Iserver
+INC      = -Iengine -Iengine/games $(addprefix -I,$(GAME_DIRS)) -Iegdb -Istore -Iselfplay -Ihub -Idxp -Ituner -Ianalysis -Ibook -Iplay -Icli -Iserver
 PKGS     = sqlite3 zlib libmicrohttpd jansson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
@@ -24,7 +24,7 @@ SAN_FLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sa
 # valgrind cannot run every instruction -march=native may choose (AVX-512 and the like).
 VG_FLAGS   = -O1 -g -fno-omit-frame-pointer
 
-LIB_SRC  = $(filter-out cli/main.c, $(wildcard engine/*.c engine/games/*.c engine/games/*/*.c egdb/*.c store/*.c selfplay/*.c tuner/*.c analysis/*.c book/*.c play/*.c cli/*.c server/*.c))
+LIB_SRC  = $(filter-out cli/main.c, $(wildcard engine/*.c engine/games/*.c engine/games/*/*.c egdb/*.c store/*.c selfplay/*.c hub/*.c dxp/*.c tuner/*.c analysis/*.c book/*.c play/*.c cli/*.c server/*.c))
 TEST_SRC = $(wildcard tests/test_*.c)
 BENCH_SRC = $(wildcard tests/bench/*.c)
 
@@ -81,7 +81,7 @@ SHIPPED_WEIGHTS = $(wildcard data/weights/*-pattern.txt)
 SHIPPED_OBJS = $(patsubst %.c,%.o,$(wildcard engine/games/*/*_shipped.c))
 $(foreach d,$(OPT_DIR) $(SAN_DIR) $(VG_DIR) $(FUZZ_DIR)/obj,$(addprefix $(d)/,$(SHIPPED_OBJS))): $(SHIPPED_WEIGHTS)
 
-.PHONY: all test browser-test sanitize valgrind bench fuzz clean
+.PHONY: all test js-test js-lint browser-test sanitize valgrind bench fuzz clean
 all: bin/dama
 
 bin/dama: $(OPT_DIR)/cli/main.o $(OPT_LIB)
@@ -122,9 +122,18 @@ $(VG_DIR)/bin/dama: $(VG_DIR)/cli/main.o $(VG_LIB)
 
 # Every test binary runs from the project root; DAMA_BIN tells end-to-end tests which
 # dama to drive.  The runner stops at the first failing binary and exits non-zero.
-test: bin/dama $(OPT_TESTS)
+test: bin/dama $(OPT_TESTS) js-test js-lint
 	@DAMA_BIN=bin/dama scripts/run-tests $(OPT_TESTS)
 	@DAMA_BIN=bin/dama scripts/browser-test
+
+# The page's pure modules (board state, geometry, move input) under node's own test
+# runner, and its code under Debian's eslint (.eslintrc.json); NODE_PATH lets a node
+# from elsewhere find Debian's node modules.
+JS_TESTS = $(wildcard tests/js/*.test.mjs)
+js-test:
+	@node --test $(JS_TESTS)
+js-lint:
+	@NODE_PATH=/usr/share/nodejs eslint --max-warnings 0 --ext .js,.mjs web tests/js && echo "eslint: web/ and tests/js/ clean"
 
 # The page in headless Chromium against bin/dama serve (also the last step of `make test`).
 browser-test: bin/dama

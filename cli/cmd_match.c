@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "engine_player.h"
 #include "game.h"
 #include "match_dxp.h"
 #include "pipeline.h"

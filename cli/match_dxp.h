@@ -1,5 +1,5 @@
 /* A DXP engine as a side of `dama match` (--dxp-a/--dxp-b HOST:PORT, --dxp-command-a/-b CMD):
- * the checks of the options and the EngineConfig that makes selfplay/dxp_player.c the side. */
+ * the checks of the options and the EngineConfig that makes dxp/dxp_player.c the side. */
 #ifndef DAMA_MATCH_DXP_H
 #define DAMA_MATCH_DXP_H
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "book_openings.h"
+#include "engine_player.h"
 #include "pipeline.h"
 #include "position.h"
 #include "run_options.h"
@@ -252,7 +253,8 @@ void run_options_free(RunOptions *ro) { openings_free(&ro->book); }
 void run_options_engine(const RunOptions *ro, int side, const char *command, EngineConfig *out)
 {
     *out = (EngineConfig){ .command = command, .variant = ro->cfg.setup.variant,
-                           .margin_ms = ro->engine_margin_ms, .timeout_ms = ro->engine_timeout_ms };
+                           .margin_ms = ro->engine_margin_ms, .timeout_ms = ro->engine_timeout_ms,
+                           .new_player = engine_player_new };
     for (int i = 0; i < ro->nengine_params; i++) {
         int only = engine_param_side(ro->engine_params[i]);
         if (only < 0 || only == side)

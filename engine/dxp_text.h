@@ -1,5 +1,5 @@
 /* The DamExchange protocol (DXP) messages, as text (docs/dxp.md has the protocol).  Pure:
- * no socket here; cli/cmd_dxp.c and selfplay/dxp_player.c carry the text over TCP, each
+ * no socket here; dxp/ (the follower, dxp_player.c) carries the text over TCP, each
  * message followed by one NUL byte.
  *
  * A message is 1 to 127 printable ASCII characters; its first says its kind, the rest are

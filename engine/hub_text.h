@@ -1,6 +1,6 @@
 /* The Hub protocol's text for positions and moves (version 2, as Hub 2 and Scan 3 write it;
- * `dama hub --help` sums the protocol up), for any variant.  Kept apart from the server (cli/cmd_hub.c)
- * so that a Hub client driving outside engines can use it too.
+ * `dama hub --help` sums the protocol up), for any variant.  Text only, so it lives in engine/, below hub/:
+ * the Hub engine and its client (hub/) and the DXP codec (dxp_text.c) share it.
  *
  * Position: the side to move ('W' or 'B'), then one character a square in the Hub order:
  * 'w' white man, 'b' black man, 'W' white king, 'B' black king, 'e' empty.

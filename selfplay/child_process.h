@@ -1,6 +1,6 @@
 /* An outside program run by /bin/sh -c in its own process group, so that ending it ends
- * whatever the shell started too: the Hub engines (engine_player.c) and the DXP engines
- * dama starts (dxp_player.c). */
+ * whatever the shell started too: the Hub engines (hub/engine_player.c) and the DXP
+ * engines dama starts (dxp/dxp_player.c). */
 #ifndef DAMA_CHILD_PROCESS_H
 #define DAMA_CHILD_PROCESS_H
 

@@ -1,4 +1,5 @@
-/* A side of a game: dama's searcher with its weights, or an outside engine (engine_player.c).
+/* A side of a game: dama's searcher with its weights, or an outside engine (hub/engine_player.c,
+ * dxp/dxp_player.c, made by the caller's factory: engine_config.h).
  * The game loop (play.c) asks a Player for a move and knows nothing else of it, so self-play,
  * matches and gauntlets against other programs are one loop. */
 #ifndef DAMA_PLAYER_H

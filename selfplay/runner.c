@@ -241,7 +241,7 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
     {
         Player *player[2];
         for (int i = 0; i < 2; i++)
-            player[i] = cfg->engine[i] ? engine_player_new(cfg->engine[i])
+            player[i] = cfg->engine[i] ? cfg->engine[i]->new_player(cfg->engine[i])
                                        : searcher_player_new(cfg->setup.variant, &cfg->setup.rules, cfg->weights[i],
                                                              cfg->hash_mb, cfg->stop);
         /* Random openings are probed by A's searcher, or one of its weights when A is an engine. */

@@ -6,7 +6,7 @@
 
 #include <stdatomic.h>
 
-#include "engine_player.h"
+#include "engine_config.h"
 #include "openings.h"
 #include "play.h"
 #include "store.h"
@@ -23,8 +23,8 @@ typedef struct RunnerConfig {
     const Weights *weights[2];    /* players A and B (self-play: the same); for a side that is
                                      an outside engine, weights[0] still probes random openings */
     int64_t weights_id[2];        /* 0 for an outside engine (stored as NULL) */
-    const EngineConfig *engine[2];/* non-NULL: that side is this outside engine, one process
-                                     per worker thread */
+    const EngineConfig *engine[2];/* non-NULL: that side is this outside engine, one player
+                                     (made by its new_player) per worker thread */
     const char *names[2];         /* players A and B's names, stored with each game as its
                                      White and Black; NULL = none (self-play) */
     const OpeningBook *book;      /* openings by pair index, cycling; NULL = random plies */

@@ -9,6 +9,13 @@
 
 /* Squares a row: 8 (Turkish) or 10 (International). */
 int board_size(const Variant *v);
+/* "Turkish draughts": the game's title for a person. */
+const char *game_title(const Variant *v);
+/* How squares are labelled on the page: "numbers" (on every square) or "edges" (files
+ * and ranks along the board's edges). */
+const char *board_labels(const Variant *v);
+/* {"name","title","rows","columns","labels","pdn_gametype"}: a game as /api/info lists it. */
+json_t *game_json(const Variant *v);
 /* {"name":"d3","row":5,"col":3} */
 json_t *square_json(const Variant *v, int sq);
 /* Every square of the board, row by row from the top, left to right. */

@@ -19,6 +19,7 @@ static const struct Route {
     { "GET", "/lib/dygraphs/*", route_dygraphs },
     { "GET", "/api/info", route_info },
     { "GET", "/api/board", route_board },
+    { "GET", "/api/position", route_position },
     { "POST", "/api/legal", route_legal },
     { "POST", "/api/analyze", route_analyze },
     { "POST", "/api/games", route_game_new },

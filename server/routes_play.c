@@ -138,12 +138,37 @@ void route_game_get(Server *srv, const HttpRequest *req, const RouteArgs *args, 
     end_request(srv, s, reply, true);
 }
 
+/* The move a body names: "move" (its text), or "from" and "to" (a piece taken from one
+ * square to another on the page), written here as a capture when one is legal, so that
+ * the check says why it is refused.  False after a 400. */
+static bool body_move_text(json_t *body, const GameSession *s, char *text, size_t len,
+                           HttpReply *reply)
+{
+    const char *move = NULL, *from = NULL, *to = NULL;
+    if (!field_string(body, "move", false, &move, reply) ||
+        !field_string(body, "from", false, &from, reply) ||
+        !field_string(body, "to", false, &to, reply))
+        return false;
+    if (move)
+        snprintf(text, len, "%s", move);
+    else if (from && to)
+        snprintf(text, len, "%.8s%c%.8s", from,
+                 s->game.variant->capture_pending(human_game_position(&s->game)) ? 'x' : '-', to);
+    else {
+        reply_error(reply, 400, "missing field \"move\" (or \"from\" and \"to\")");
+        return false;
+    }
+    return true;
+}
+
 void route_game_move(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply)
 {
     json_t *body = request_object(req, true, reply);
-    const char *text = NULL;
-    GameSession *s = NULL;
-    if (body && field_string(body, "move", true, &text, reply) && (s = game_of(srv, args, reply))) {
+    char text[256];
+    GameSession *s = body ? game_of(srv, args, reply) : NULL;
+    if (s && !body_move_text(body, s, text, sizeof text, reply)) {
+        game_table_release(srv->games, s);
+    } else if (s) {
         MoveCheck check;
         bool played = human_game_try(&s->game, text, now_ms(), &check);
         if (!played && check.refusal != REFUSAL_NONE)

@@ -77,6 +77,7 @@ void route_dygraphs(Server *srv, const HttpRequest *req, const RouteArgs *args, 
 /* routes_position.c */
 void route_info(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply);
 void route_board(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply);
+void route_position(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply);
 void route_legal(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply);
 void route_analyze(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpReply *reply);
 /* routes_play.c */

@@ -1,5 +1,5 @@
 /* The Hub protocol codecs: position and move text (engine/hub_text.c) and the line syntax
- * (cli/hub_line.c), against strings written by hand from the protocol and the vectors. */
+ * (hub/hub_line.c), against strings written by hand from the protocol and the vectors. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

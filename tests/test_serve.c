@@ -95,12 +95,26 @@ static void test_info_and_board(void **state)
     json_t *info = api("GET", "/api/info", NULL, 200);
     assert_string_equal(joined(json_object_get(info, "variants"), buf, sizeof buf),
                         "turkish international");
+    /* The games with their geometry, as the page's selects and boards read them. */
+    json_t *games = json_object_get(info, "games");
+    assert_int_equal(json_array_size(games), 2);
+    char *text = json_dumps(json_array_get(games, 0), JSON_SORT_KEYS | JSON_COMPACT);
+    assert_string_equal(text, "{\"columns\":8,\"labels\":\"edges\",\"name\":\"turkish\","
+                              "\"pdn_gametype\":30,\"rows\":8,\"title\":\"Turkish draughts\"}");
+    free(text);
+    text = json_dumps(json_array_get(games, 1), JSON_SORT_KEYS | JSON_COMPACT);
+    assert_string_equal(text, "{\"columns\":10,\"labels\":\"numbers\",\"name\":\"international\","
+                              "\"pdn_gametype\":20,\"rows\":10,\"title\":\"International draughts\"}");
+    free(text);
     json_decref(info);
 
     /* Turkish: 64 squares from a8 (top left) to h1; d3 is on row 8-3 = 5, col 3. */
     json_t *b = api("GET", "/api/board?variant=turkish", NULL, 200);
     json_t *squares = json_object_get(b, "squares");
     assert_int_equal(num(b, "size"), 8);
+    assert_int_equal(num(b, "rows"), 8);
+    assert_int_equal(num(b, "columns"), 8);
+    assert_string_equal(str(b, "labels"), "edges");
     assert_int_equal(json_array_size(squares), 64);
     assert_string_equal(str(json_array_get(squares, 0), "name"), "a8");
     json_t *d3 = json_array_get(squares, 5 * 8 + 3);
@@ -113,6 +127,9 @@ static void test_info_and_board(void **state)
     b = api("GET", "/api/board?variant=international", NULL, 200);
     squares = json_object_get(b, "squares");
     assert_int_equal(num(b, "size"), 10);
+    assert_int_equal(num(b, "rows"), 10);
+    assert_int_equal(num(b, "columns"), 10);
+    assert_string_equal(str(b, "labels"), "numbers");
     assert_int_equal(json_array_size(squares), 50);
     json_t *s1 = json_array_get(squares, 0), *s46 = json_array_get(squares, 45);
     assert_string_equal(str(s1, "name"), "1");
@@ -147,6 +164,63 @@ static void test_legal_moves(void **state)
     json_decref(j);
 }
 
+/* /api/position: the pieces of a FEN and the squares of a move, so the page reads neither
+ * FEN nor move text itself. */
+static void test_position(void **state)
+{
+    (void)state;
+    char buf[1024];
+    json_t *p = api("GET", "/api/position?variant=turkish&fen=" "W:Wa2,d3:Bd4,h7", NULL, 200);
+    assert_string_equal(str(p, "variant"), "turkish");
+    assert_string_equal(str(p, "side"), "white");
+    json_t *pieces = json_object_get(p, "pieces");
+    assert_int_equal(json_object_size(pieces), 4);
+    assert_string_equal(str(pieces, "a2"), "w");
+    assert_string_equal(str(pieces, "d4"), "b");
+    assert_null(json_object_get(p, "move"));
+    json_decref(p);
+
+    /* The capture d3xd5 from there: its squares, and the position after it. */
+    p = api("GET", "/api/position?variant=turkish&fen=W:Wa2,d3:Bd4,h7&move=d3xd5", NULL, 200);
+    json_t *m = json_object_get(p, "move");
+    assert_string_equal(joined(json_object_get(m, "path"), buf, sizeof buf), "d3 d5");
+    assert_string_equal(joined(json_object_get(m, "captured"), buf, sizeof buf), "d4");
+    json_t *after = json_object_get(p, "after");
+    assert_string_equal(str(after, "side"), "black");
+    assert_string_equal(str(after, "fen"), "B:Wa2,d5:Bh7");
+    assert_int_equal(json_object_size(json_object_get(after, "pieces")), 3);
+    assert_string_equal(str(json_object_get(after, "pieces"), "d5"), "w");
+    json_decref(p);
+
+    /* International, FEN ranges read by the server; a king; the start when fen is empty. */
+    p = api("GET", "/api/position?variant=international&fen=B:W31-33,K50:B1-2", NULL, 200);
+    assert_string_equal(str(p, "side"), "black");
+    pieces = json_object_get(p, "pieces");
+    assert_int_equal(json_object_size(pieces), 6);
+    assert_string_equal(str(pieces, "32"), "w");
+    assert_string_equal(str(pieces, "50"), "W");
+    assert_string_equal(str(pieces, "2"), "b");
+    json_decref(p);
+    p = api("GET", "/api/position?variant=international&fen=", NULL, 200);
+    assert_int_equal(json_object_size(json_object_get(p, "pieces")), 40);
+    assert_string_equal(str(p, "side"), "white");
+    json_decref(p);
+
+    /* A move that is not legal there; a FEN and a variant that are not. */
+    json_t *e = api("GET", "/api/position?variant=turkish&fen=W:Wa2,d3:Bd4,h7&move=a2-a3", NULL, 422);
+    assert_non_null(strstr(str(e, "error"), "a2-a3"));
+    json_decref(e);
+    e = api("GET", "/api/position?variant=turkish&fen=W:Wz9", NULL, 400);
+    assert_non_null(strstr(str(e, "error"), "fen"));
+    json_decref(e);
+    json_decref(api("GET", "/api/position?variant=chess", NULL, 400));
+    json_decref(api("GET", "/api/position?variant=turkish&fen=W%00:Wa2", NULL, 400));
+    json_decref(api("GET", "/api/position?variant=turkish&move=c3-c4%00x", NULL, 400));
+    e = api("GET", "/api/position?variant=turkish&move=c3xc5xc7xc9xc11", NULL, 422);
+    assert_non_null(strstr(str(e, "error"), "c3xc5"));
+    json_decref(e);
+}
+
 /* A game from CAPTURE_FEN: the refused move, the capture, the engine's reply, resign,
  * saved into the database and read back, and its PDN. */
 static void test_game_played_and_saved(void **state)
@@ -170,6 +244,10 @@ static void test_game_played_and_saved(void **state)
     assert_string_equal(str(refused, "refusal"), "capture-compulsory");
     assert_string_equal(joined(json_object_get(refused, "squares"), buf, sizeof buf), "d3");
     assert_non_null(strstr(str(refused, "error"), "capture"));
+    json_decref(refused);
+    /* The same piece dragged from a2 to a3 on the page: the server writes the move. */
+    refused = api("POST", path, "{\"from\":\"a2\",\"to\":\"a3\"}", 422);
+    assert_string_equal(str(refused, "refusal"), "capture-compulsory");
     json_decref(refused);
 
     g = api("POST", path, "{\"move\":\"d3xd5\"}", 200);
@@ -506,6 +584,11 @@ static void test_errors(void **state)
     e = api("POST", path, "{\"move\":\"zz\"}", 422);
     assert_string_equal(str(e, "refusal"), "syntax");
     json_decref(e);
+    json_decref(api("POST", path, "{\"from\":\"c3\"}", 400));
+    json_decref(api("POST", path, "{\"from\":\"c3\",\"to\":5}", 400));
+    e = api("POST", path, "{\"from\":\"c3\",\"to\":\"c4\"}", 200); /* a quiet move by squares */
+    assert_string_equal(json_string_value(json_array_get(json_object_get(e, "moves"), 0)), "c3-c4");
+    json_decref(e);
     json_decref(api("POST", "/api/games", "{\"variant\":\"chess\"}", 400));
     json_decref(api("POST", "/api/games", "{\"fen\":\"W:Wz9\"}", 400));
     json_decref(api("POST", "/api/games", "{\"human\":\"nobody\"}", 400));
@@ -725,6 +808,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_info_and_board),
         cmocka_unit_test(test_legal_moves),
+        cmocka_unit_test(test_position),
         cmocka_unit_test(test_game_played_and_saved),
         cmocka_unit_test(test_engine_moves_first),
         cmocka_unit_test(test_analyze),

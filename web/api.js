@@ -46,7 +46,8 @@ export const api = {
   board: (variant) => request("GET", "/api/board" + query({ variant })),
   newGame: (settings) => request("POST", "/api/games", settings),
   game: (id) => request("GET", "/api/games/" + id),
-  move: (id, move) => request("POST", "/api/games/" + id + "/move", { move }),
+  // move: {move: text} or {from, to}: the server writes the text of a move by squares.
+  move: (id, move) => request("POST", "/api/games/" + id + "/move", move),
   engine: (id) => request("POST", "/api/games/" + id + "/engine"),
   resign: (id) => request("POST", "/api/games/" + id + "/resign"),
   pdnUrl: (id) => "/api/games/" + id + "/pdn",
@@ -69,4 +70,23 @@ export function boardLayout(variant) {
     });
   }
   return layouts[variant];
+}
+
+// A position as the page draws it (/api/position): {fen, side, pieces} of fen ("" the
+// start) and, given a move's text, {move: its squares, after: the position after it}, so
+// the page never reads FEN or move text itself.  Positions do not change: each is asked
+// for once (the store is emptied when it grows large).
+const POSITIONS_KEPT = 4000;
+const positions = new Map();
+export function position(variant, fen, move) {
+  const key = JSON.stringify([variant, fen || "", move || ""]);
+  if (!positions.has(key)) {
+    if (positions.size >= POSITIONS_KEPT) positions.clear();
+    const answer = request("GET", "/api/position" + query({ variant, fen, move })).catch((err) => {
+      positions.delete(key);
+      throw err;
+    });
+    positions.set(key, answer);
+  }
+  return positions.get(key);
 }

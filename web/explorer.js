@@ -2,9 +2,8 @@
 // (/api/explorer), with their games, results and average search score; a move's row
 // goes to the position after it, Back to the one before.
 
-import { api, boardLayout } from "./api.js";
+import { api, boardLayout, position } from "./api.js";
 import { Board } from "./board.js";
-import { parseFen } from "./fen.js";
 import { fillRows, formatEval, setText } from "./ui.js";
 
 export class ExplorerView {
@@ -34,19 +33,20 @@ export class ExplorerView {
   async show(fen) {
     const variant = this.el("explorer-variant").value;
     setText(this.el("explorer-message"), "");
-    let data;
+    let data, shown, layout;
     try {
       data = await api.explorer(variant, fen);
+      [shown, layout] = await Promise.all([position(data.variant, data.fen), boardLayout(data.variant)]);
     } catch (err) {
       setText(this.el("explorer-message"), err.message);
       return;
     }
     this.fen = data.fen;
-    this.board.setLayout(await boardLayout(data.variant));
-    this.board.setPieces(parseFen(data.fen).pieces);
+    this.board.setLayout(layout);
+    this.board.setPieces(shown.pieces);
     this.el("explorer-back").disabled = this.path.length === 0;
     setText(this.el("explorer-summary"), data.games + (data.games === 1 ? " game" : " games") +
-      " left this position · " + (data.fen.startsWith("W") ? "white" : "black") + " to move");
+      " left this position · " + shown.side + " to move");
     fillRows(this.el("explorer-moves"), data.moves, [
       (m) => m.move,
       (m) => m.games,

@@ -1,8 +1,9 @@
-// The page: four views behind tabs (Play, Replay, Explorer, Training), the version in the
-// footer.
+// The page: four views behind tabs (Play, Replay, Explorer, Training), their variant
+// selects filled with the server's games, the version in the footer.
 
 import { api } from "./api.js";
 import { resizeVisibleCharts } from "./charts.js";
+import { fillGameSelect, gamesTitle } from "./games.js";
 import { PlayView } from "./play.js";
 import { ExplorerView } from "./explorer.js";
 import { ReplayView } from "./replay.js";
@@ -38,20 +39,37 @@ for (const tab of tabs) {
   });
 }
 
-views.replay = new ReplayView(document.getElementById("view-replay"));
-views.explorer = new ExplorerView(document.getElementById("view-explorer"));
-views.training = new TrainingView(document.getElementById("view-training"));
-views.play = new PlayView(document.getElementById("view-play"), {
-  replay: async (gameId) => {
-    show("replay");
-    await views.replay.open(gameId);
-  },
-});
-
-api.info().then((info) => {
+// The games the server plays fill the selects before any view asks which one is chosen;
+// then the views are made and the one the address names is shown.
+async function start() {
+  let info;
+  try {
+    info = await api.info();
+  } catch (err) {
+    document.getElementById("version").textContent = "The server cannot tell its games: " + err.message;
+    return;
+  }
+  const chosen = info.default_variant;
+  fillGameSelect(document.getElementById("play-variant"), info.games, { withSize: true }, chosen);
+  fillGameSelect(document.getElementById("replay-variant"), info.games, { anyText: "any" });
+  fillGameSelect(document.getElementById("explorer-variant"), info.games, {}, chosen);
+  fillGameSelect(document.getElementById("training-variant"), info.games, {}, chosen);
+  document.title = "dama – " + gamesTitle(info.games);
   document.getElementById("version").textContent =
     "dama " + info.version + (info.db ? " · database " + info.db : "");
-}).catch(() => {});
+
+  views.replay = new ReplayView(document.getElementById("view-replay"));
+  views.explorer = new ExplorerView(document.getElementById("view-explorer"));
+  views.training = new TrainingView(document.getElementById("view-training"));
+  views.play = new PlayView(document.getElementById("view-play"), {
+    replay: async (gameId) => {
+      show("replay");
+      await views.replay.open(gameId);
+    },
+  });
+  const first = location.hash.slice(1);
+  show(views[first] ? first : "play");
+}
 
 // The Turkish board checkered, or in one colour with lines between the squares, as a
 // traditional Turkish board is (seed 003); the choice is remembered by the browser.
@@ -75,5 +93,4 @@ plainBox.addEventListener("change", () => {
   }
 });
 
-const start = location.hash.slice(1);
-show(views[start] ? start : "play");
+start();

@@ -4,6 +4,7 @@
 
 import { api, boardLayout } from "./api.js";
 import { Board } from "./board.js";
+import { clickSquare, moveRequest, ownPiece, targets } from "./move_input.js";
 import { evalText, renderMoveList, setText } from "./ui.js";
 
 const POLL_MS = 500;   // how often a game whose clock ran out is asked for again
@@ -109,8 +110,7 @@ export class PlayView {
   }
 
   ownPiece(name) {
-    const kind = this.state && this.state.pieces[name];
-    return !!kind && (kind.toLowerCase() === "w") === (this.state.side === "white");
+    return ownPiece(this.state, name);
   }
 
   onSquare(name) {
@@ -123,15 +123,10 @@ export class PlayView {
       this.message(this.state.result ? "The game is over." : "Wait for the engine's move.", "info");
       return;
     }
-    if (this.ownPiece(name)) {
-      this.select(this.selected === name ? null : name);
-      if (this.selected && !this.state.movable.includes(name)) {
-        this.message("That piece has no legal move now; the marked pieces may move.", "info");
-      }
-      return;
-    }
-    if (this.selected) this.tryMove(this.selected, name);
-    else this.message("Choose one of your pieces first: the marked ones may move.", "info");
+    const step = clickSquare(this.state, this.selected, name);
+    if ("select" in step) this.select(step.select);
+    if (step.note) this.message(step.note, "info");
+    else if (!("select" in step)) this.follow(step, name);
   }
 
   select(name) {
@@ -142,18 +137,16 @@ export class PlayView {
     this.render();
   }
 
-  // A move from one square to another: the legal move there, a choice when several
-  // captures end there, or the text sent anyway so the server says why it is refused.
+  // A piece taken from one square to another: the legal move there, a choice when several
+  // captures end there, or the two squares sent anyway so the server says why it is refused.
   tryMove(from, to) {
-    const matches = this.state.legal.filter((m) => m.from === from && m.to === to);
-    if (matches.length === 1) return this.send(matches[0].text);
-    if (matches.length > 1) {
-      this.message("Several captures end on " + to + ": choose one.", "info");
-      this.choices(matches);
-      return;
-    }
-    const joint = this.state.capture_compulsory ? "x" : "-";
-    return this.send(from + joint + to);
+    return this.follow(moveRequest(this.state, from, to), to);
+  }
+
+  follow(step, to) {
+    if (step.request) return this.send(step.request);
+    this.message("Several captures end on " + to + ": choose one.", "info");
+    this.choices(step.choose);
   }
 
   // One button per legal move to choose from; pointing at one (or focusing it) shows its
@@ -175,7 +168,7 @@ export class PlayView {
       button.addEventListener("blur", () => show(false));
       button.addEventListener("click", () => {
         this.choices([]);
-        this.send(move.text);
+        this.send({ move: move.text });
       });
       box.appendChild(button);
     }
@@ -183,10 +176,11 @@ export class PlayView {
     if (moves.length === 0) this.hint = [];
   }
 
-  async send(text) {
+  // request: {move: text} or {from, to} (api.move).
+  async send(request) {
     this.busy = true;
     try {
-      const state = await api.move(this.state.id, text);
+      const state = await api.move(this.state.id, request);
       this.selected = null;
       this.alert = [];
       this.message("");
@@ -290,7 +284,7 @@ export class PlayView {
     return {
       path: last.path || (known && known.path) || [],
       captured: last.captured || (known && known.captured) || [],
-      crowned: last.crowned ?? (known ? known.crowned : false),
+      crowned: typeof last.crowned === "boolean" ? last.crowned : !!(known && known.crowned),
     };
   }
 
@@ -317,12 +311,11 @@ export class PlayView {
     const s = this.state;
     if (!s) return;
     const mine = this.humanToMove() && !this.busy;
-    const targets = this.selected ? s.legal.filter((m) => m.from === this.selected).map((m) => m.to) : [];
     const last = s.last ? [...new Set((s.last.path || []).slice(0, 1).concat((s.last.path || []).slice(-1)))] : [];
     this.board.setMarks({
       movable: mine ? s.movable : [],
       selected: this.selected ? [this.selected] : [],
-      target: mine ? targets : [],
+      target: mine ? targets(s, this.selected) : [],
       last,
       alert: this.alert,
       hint: this.hint || [],

@@ -4,10 +4,9 @@
 // game annotated by `dama annotate --game` (the annotation of /api/db/games/N) shows its
 // marks (?!, ?, ??) in the move list and on the graph, and the better line on request.
 
-import { api, boardLayout } from "./api.js";
+import { api, boardLayout, position } from "./api.js";
 import { Board } from "./board.js";
 import { drawChart } from "./charts.js";
-import { moveSquares, parseFen } from "./fen.js";
 import { evalText, fillRows, markRow, renderMoveList, RESULT_TEXT, setText } from "./ui.js";
 
 const PAGE = 50;
@@ -140,9 +139,23 @@ export class ReplayView {
     return ply === 0 ? this.game.start_fen : this.game.fens[ply - 1];
   }
 
-  go(ply) {
+  // Goes to ply (0 = the start): the board, the move list and the ply line together,
+  // once the server has said what the position holds.
+  async go(ply) {
     if (!this.game) return;
-    this.ply = Math.max(0, Math.min(this.plies(), ply));
+    const game = this.game;
+    const target = Math.max(0, Math.min(this.plies(), ply));
+    const token = (this.goToken = (this.goToken || 0) + 1);
+    let shown;
+    try {
+      shown = await this.positionAt(target);
+    } catch (err) {
+      this.message(err.message);
+      return;
+    }
+    if (token !== this.goToken || game !== this.game) return;   // another step came first
+    this.ply = target;
+    this.shown = shown;
     this.hint = [];
     setText(this.el("replay-analysis"), "");
     this.showPosition();
@@ -155,14 +168,25 @@ export class ReplayView {
     if (this.evalChart) this.evalChart.updateOptions({});   // moves the marker of the ply
   }
 
+  // {pieces, last: [from, to] of the move that led there}: the position at ply, from the
+  // server (the move played from the position before, when there is one).
+  async positionAt(ply) {
+    const variant = this.game.variant;
+    if (ply === 0) return { pieces: (await position(variant, this.fenAt(0))).pieces, last: [] };
+    const before = await position(variant, this.fenAt(ply - 1), this.game.moves[ply - 1]);
+    return { pieces: before.after.pieces, last: [before.move.from, before.move.to] };
+  }
+
+  // The from and to squares of a move's text in the position shown, for a hint.
+  async hintFor(text) {
+    const answer = await position(this.game.variant, this.fenAt(this.ply), text);
+    return [answer.move.from, answer.move.to];
+  }
+
   showPosition() {
-    try {
-      this.board.setPieces(parseFen(this.fenAt(this.ply)).pieces);
-    } catch (err) {
-      this.message(err.message);
-    }
-    const moved = this.ply > 0 ? moveSquares(this.game.moves[this.ply - 1]) : [];
-    this.board.setMarks({ last: moved.length ? [moved[0], moved[moved.length - 1]] : [], hint: this.hint });
+    if (!this.shown) return;
+    this.board.setPieces(this.shown.pieces);
+    this.board.setMarks({ last: this.shown.last, hint: this.hint });
   }
 
   // The annotation's move at ply (1 = the first move), or null.
@@ -189,18 +213,23 @@ export class ReplayView {
   }
 
   // Goes to the position before the marked move and shows what was better there.
-  better() {
+  async better() {
     const ply = this.ply;
     const note = this.noteAt(ply);
     if (!note || !note.mark) return;
-    this.go(ply - 1);
+    await this.go(ply - 1);
+    if (this.ply !== ply - 1) return;
     const men = (score) => (Math.abs(score) > 20000 ? (score > 0 ? "win" : "loss")
                                                      : (score / 100).toFixed(2));
     setText(this.el("replay-analysis"), note.move + note.mark + " (" + men(note.before) + " → " + men(note.after) +
       ", " + note.mover + "'s view) · better " + note.best + " · line " + note.line);
-    const squares = moveSquares(note.best);
-    this.hint = squares.length ? [squares[0], squares[squares.length - 1]] : [];
-    this.showPosition();
+    try {
+      this.hint = await this.hintFor(note.best);
+    } catch (err) {
+      this.message(err.message);
+      return;
+    }
+    if (this.ply === ply - 1) this.showPosition();
   }
 
   // The graph's points [ply, men]: the annotation's scores from the start (white's view,
@@ -267,8 +296,9 @@ export class ReplayView {
       if (ply !== this.ply) return;
       setText(out, "Best " + a.move + " · " + evalText(a, "the side to move") + " · depth " + a.depth +
         " · " + Number(a.nodes).toLocaleString("en") + " nodes · pv " + (a.pv || []).join(" "));
-      const squares = moveSquares(a.move);
-      this.hint = squares.length ? [squares[0], squares[squares.length - 1]] : [];
+      const hint = a.move ? await this.hintFor(a.move) : [];
+      if (ply !== this.ply) return;
+      this.hint = hint;
       this.showPosition();
     } catch (err) {
       setText(out, err.message);

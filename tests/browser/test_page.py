@@ -264,8 +264,9 @@ def test_play(page, url):
     page.wait_for(lambda: page.marked("play-board", "target") == ["a8"], "c6's capture landing on a8")
     page.driver.execute_script(WATCH_PIECES, "play-board")
     page.square("play-board", "a8").click()
-    page.wait_for(lambda: move_count(page) >= 1, "the capture in the move list")
-    assert page.css("#play-moves .move")[0].text == CAPTURE
+    # (read inside the wait: the engine's reply may redraw the list between find and read)
+    page.wait_for(lambda: move_count(page) >= 1 and page.css("#play-moves .move")[0].text == CAPTURE,
+                  "the capture in the move list")
     after = page.pieces("play-board")
     assert after.get("a8") == "W" and "c7" not in after and "b8" not in after, after
     log = page.driver.execute_script("return window.pieceLog")
@@ -442,6 +443,32 @@ def square_colours(page):
         ".map((e) => getComputedStyle(e).backgroundColor);"))
 
 
+def test_games_and_geometry(page, url):
+    """The variant selects list the server's games, and a board is drawn from its geometry:
+    International's 50 numbered squares, turned round for a person playing black."""
+    page.driver.get(url + "/#play")
+    page.wait_for(lambda: len(page.css("#play-board .square")) == 64, "the Turkish board of 64 squares")
+    options = [(o.get_attribute("value"), o.text) for o in page.css("#play-variant option")]
+    assert options == [("turkish", "Turkish draughts (8×8)"), ("international", "International draughts (10×10)")], options
+    replay = [o.get_attribute("value") for o in page.css("#replay-variant option")]
+    assert replay == ["", "turkish", "international"], replay
+    page.select("#play-variant", "international")
+    page.wait_for(lambda: len(page.css("#play-board .square")) == 50, "the International board of 50 squares")
+    assert len(page.pieces("play-board")) == 40, "not the start position: %s" % page.pieces("play-board")
+    labels = [e.text for e in page.css("#play-board .square .coord")]
+    assert labels == [str(n) for n in range(1, 51)], "numbers on the squares, 1 top left: %s" % labels
+    page.select("#play-side", "black")
+    page.type_into("#play-level-value", "300")
+    page.type_into("#play-turn", "0")
+    page.type_into("#play-fen", "")
+    page.one("#play-new").click()
+    # black at the bottom: square 1 drawn in the bottom right corner, the engine (white) moves first
+    page.wait_for(lambda: [e.text for e in page.css("#play-board .square .coord")][-1:] == ["1"],
+                  "the board turned round for black")
+    page.wait_for(lambda: move_count(page) == 1 and "Your move" in page.text("#play-status"), "white's first move")
+    page.driver.get("about:blank")   # so that the next test's page is loaded anew
+
+
 def test_board_look(page, url):
     """The Turkish board checkered, or in one colour (seed 003), the choice remembered."""
     page.driver.get(url + "/#play")
@@ -488,7 +515,8 @@ def main():
         db = build_database(tmp)
         server = Server(db)
         page = Page(chromium, chromedriver)
-        for name, test in (("board look", lambda: test_board_look(page, server.url)),
+        for name, test in (("games and geometry", lambda: test_games_and_geometry(page, server.url)),
+                           ("board look", lambda: test_board_look(page, server.url)),
                            ("play", lambda: test_play(page, server.url)),
                            ("replay", lambda: test_replay(page)),
                            ("annotated replay", lambda: test_annotated_replay(page, server.url, db, tmp)),
@@ -515,7 +543,7 @@ def main():
         if server is not None and server.lines:
             print("dama serve said: %s" % " | ".join(server.lines[-10:]), file=sys.stderr)
         return 1
-    print("test_page: 4 views, an annotated game and the board's look passed in %.1f s" % (time.monotonic() - began))
+    print("test_page: the games, 4 views, an annotated game and the board's look passed in %.1f s" % (time.monotonic() - began))
     return 0
 
 

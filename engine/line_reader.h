@@ -1,5 +1,5 @@
 /* Lines from a file descriptor with a timeout: what a line protocol needs when it must also
- * act on time (the Hub server stops a ponder search at its deadline; a client waits for an
+ * act on time (the Hub engine stops a ponder search at its deadline; a client waits for an
  * engine's answer no longer than it should).  Reads with read(2) into its own buffer, so
  * poll(2) sees every byte not yet handed out (stdio's buffer would hide lines from it). */
 #ifndef DAMA_LINE_READER_H

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "child_process.h"
-#include "dxp_player.h"
 #include "engine_player.h"
 #include "hub_line.h"
 #include "hub_text.h"
@@ -425,8 +424,6 @@ static const PlayerOps engine_ops = { engine_new_game, engine_choose, engine_des
 
 Player *engine_player_new(const EngineConfig *cfg)
 {
-    if (cfg->dxp_address)
-        return dxp_player_new(cfg);
     EnginePlayer *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;

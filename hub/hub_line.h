@@ -1,6 +1,6 @@
-/* The line syntax of the Hub protocol (version 2), both ways, for the server (cmd_hub.c) and
- * for a client driving another engine.  A line is a command word and arguments separated
- * by spaces or tabs:
+/* The line syntax of the Hub protocol (version 2), both ways, for the engine (hub_engine.c)
+ * and for a client driving another engine (engine_player.c).  A line is a command word and
+ * arguments separated by spaces or tabs:
  *     pos pos=Wbbbb...www moves="32-28 19-23"   level infinite   error message="no move"
  * An argument is name=value, name="value with spaces" or a bare flag (name alone).  A
  * quoted value runs to the next double quote: there is no escape, so a value never holds a

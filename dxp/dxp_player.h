@@ -7,7 +7,7 @@
  * which program to start first (by /bin/sh -c, in its own process group; connections are
  * tried until the start-up timeout).  One connection serves every game.
  *
- * A failure is the engine's loss, as with a Hub engine (engine_player.h): the connection
+ * A failure is the engine's loss, as with a Hub engine (hub/engine_player.h): the connection
  * closed, a message that is not DXP, or a refused game (engine-crash); no move within its
  * time (time-forfeit): what is left of its game time, or its clock, plus the margin; a move
  * that is not legal (illegal-move); a GAMEEND that gives up (resign).  After a crash or a
@@ -16,7 +16,7 @@
 #ifndef DAMA_DXP_PLAYER_H
 #define DAMA_DXP_PLAYER_H
 
-#include "engine_player.h"
+#include "engine_config.h"
 
 /* A DXP player for cfg (cfg->dxp_address set; cfg must outlive it); it connects at the first
  * new game.  NULL when out of memory. */

@@ -1,0 +1,80 @@
+// web/geometry.js: squares to screen cells and back, flipped or not, labels, jumps.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+import {
+  cellAtPoint, isDarkCell, makeGeometry, screenCell, squareAtPoint, squareAtScreen, squareLabel, takenBetween,
+} from "../../web/geometry.js";
+import { internationalLayout, turkishLayout } from "./layouts.mjs";
+
+const turkish = makeGeometry(turkishLayout());
+const international = makeGeometry(internationalLayout());
+
+test("a square is drawn at its own cell, and half a turn round when flipped", () => {
+  assert.deepEqual(screenCell(turkish, "d3", false), [5, 3]);
+  assert.deepEqual(screenCell(turkish, "d3", true), [2, 4]);
+  assert.deepEqual(screenCell(turkish, "a8", true), [7, 7]);
+  assert.deepEqual(screenCell(international, "1", false), [0, 1]);
+  assert.deepEqual(screenCell(international, "1", true), [9, 8]);
+  assert.deepEqual(screenCell(international, "46", true), [0, 9]);
+  assert.equal(screenCell(turkish, "z9", false), null);
+});
+
+test("the square at a screen cell is the one drawn there", () => {
+  assert.equal(squareAtScreen(turkish, 0, 0, false), "a8");
+  assert.equal(squareAtScreen(turkish, 0, 0, true), "h1");
+  assert.equal(squareAtScreen(turkish, 7, 7, true), "a8");
+  assert.equal(squareAtScreen(international, 9, 8, true), "1");
+  assert.equal(squareAtScreen(international, 0, 0, false), null, "a light cell is no square");
+  assert.equal(squareAtScreen(international, 0, 10, false), null, "off the board");
+  for (const flipped of [false, true]) {
+    for (const sq of international.squares) {
+      const [row, col] = screenCell(international, sq.name, flipped);
+      assert.equal(squareAtScreen(international, row, col, flipped), sq.name);
+    }
+  }
+});
+
+test("a point on the board falls in the cell under it", () => {
+  // 400 px square board: cells of 50 px (Turkish), 40 px (International).
+  assert.deepEqual(cellAtPoint(turkish, 175, 260, 400, 400), [5, 3]);
+  assert.equal(squareAtPoint(turkish, 175, 260, 400, 400, false), "d3");
+  assert.equal(squareAtPoint(turkish, 175, 260, 400, 400, true), "e6");
+  assert.equal(squareAtPoint(international, 45, 5, 400, 400, false), "1");
+  assert.equal(squareAtPoint(international, 5, 5, 400, 400, false), null);
+  assert.equal(squareAtPoint(turkish, -1, 10, 400, 400, false), null);
+  assert.equal(squareAtPoint(turkish, 10, 400, 400, 400, false), null, "the bottom edge is off the board");
+  assert.equal(cellAtPoint(turkish, 10, 10, 0, 0), null, "a board not drawn yet");
+});
+
+test("edge labels go along the bottom row and left column as drawn; numbers on every square", () => {
+  assert.equal(squareLabel(turkish, "a1", false), "a 1");
+  assert.equal(squareLabel(turkish, "d1", false), "d");
+  assert.equal(squareLabel(turkish, "a5", false), "5");
+  assert.equal(squareLabel(turkish, "d5", false), "");
+  assert.equal(squareLabel(turkish, "h8", true), "h 8");
+  assert.equal(squareLabel(turkish, "e8", true), "e");
+  assert.equal(squareLabel(turkish, "a1", true), "");
+  assert.equal(squareLabel(international, "17", false), "17");
+  assert.equal(squareLabel(international, "50", true), "50");
+});
+
+test("dark cells are those of the playing squares of a dark-square board", () => {
+  for (const flipped of [false, true]) {
+    for (let row = 0; row < 10; row++) {
+      for (let col = 0; col < 10; col++) {
+        assert.equal(isDarkCell(international, row, col, flipped), squareAtScreen(international, row, col, flipped) !== null);
+      }
+    }
+  }
+});
+
+test("the piece a jump takes is the one on the line between its squares", () => {
+  assert.equal(takenBetween(turkish, "d3", "d5", ["d4"]), "d4");
+  assert.equal(takenBetween(turkish, "d3", "d5", ["e4", "d6"]), null);
+  assert.equal(takenBetween(turkish, "a1", "a8", ["c4", "a5"]), "a5", "a king's long jump");
+  assert.equal(takenBetween(turkish, "c8", "a8", ["c7", "b8"]), "b8", "sideways");
+  // International: 32 over 27 to 21 (a diagonal jump); 28 is not on that line.
+  assert.equal(takenBetween(international, "32", "21", ["28", "27"]), "27");
+  assert.equal(takenBetween(international, "32", "21", ["28"]), null);
+});
