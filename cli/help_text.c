@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "help_text.h"
+#include "hub_text.h"
 #include "variant.h"
 
 /* A growing line of text (one help line, expanded). */
@@ -61,15 +62,16 @@ static void put_rules(Text *t)
  * *first its column. */
 static bool expand(const char *line, size_t len, Text *t, size_t *first)
 {
-    static const char *const names[] = { "{GAMES}", "{GAME_NAMES}", "{RULES}" };
+    static const char *const names[] = { "{GAMES}", "{GAME_NAMES}", "{RULES}", "{HUB_GAMES}" };
+    const size_t count = sizeof names / sizeof names[0];
     bool any = false;
     t->len = 0;
     t->buf[0] = '\0';
     for (size_t i = 0; i < len;) {
         size_t k = 0;
-        while (k < 3 && !(len - i >= strlen(names[k]) && memcmp(line + i, names[k], strlen(names[k])) == 0))
+        while (k < count && (len - i < strlen(names[k]) || memcmp(line + i, names[k], strlen(names[k])) != 0))
             k++;
-        if (k == 3) {
+        if (k == count) {
             put(t, line + i++, 1);
             continue;
         }
@@ -80,8 +82,12 @@ static bool expand(const char *line, size_t len, Text *t, size_t *first)
         else if (k == 1) {
             char games[256];
             puts_text(t, variant_names("|", games, sizeof games));
-        } else
+        } else if (k == 2)
             put_rules(t);
+        else {
+            char games[256];
+            puts_text(t, hub_game_list(games, sizeof games));
+        }
         i += strlen(names[k]);
         any = true;
     }

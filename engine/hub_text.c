@@ -184,9 +184,7 @@ static void append(char *buf, size_t len, size_t *used, const char *text)
         *used = *used + (size_t)n < len ? *used + (size_t)n : len - 1;
 }
 
-/* "turkish, international (also called normal or standard)": the games of the registry
- * with their Hub names, for the error message. */
-static char *hub_game_list(char *buf, size_t len)
+char *hub_game_list(char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
@@ -196,13 +194,31 @@ static char *hub_game_list(char *buf, size_t len)
         append(buf, len, &used, v->name);
         if (!v->hub_aliases)
             continue;
-        append(buf, len, &used, " (also called ");
-        for (const char *p = v->hub_aliases; *p; p++) {
-            char one[2] = { *p, '\0' };
-            append(buf, len, &used, *p == ' ' ? " or " : one);
+        for (const char *const *a = v->hub_aliases; *a; a++) {
+            append(buf, len, &used, a == v->hub_aliases ? " (also called " : " or ");
+            append(buf, len, &used, *a);
         }
         append(buf, len, &used, ")");
     }
+    return buf;
+}
+
+char *hub_variant_values(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; variant_at(i); i++) {
+            const Variant *v = variant_at(i);
+            if (v->hub_default != (pass == 0))
+                continue;
+            append(buf, len, &used, used ? " " : "");
+            append(buf, len, &used, v->name);
+            for (const char *const *a = v->hub_aliases; a && *a; a++) {
+                append(buf, len, &used, " ");
+                append(buf, len, &used, *a);
+            }
+        }
     return buf;
 }
 

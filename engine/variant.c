@@ -29,8 +29,9 @@ const Variant *variant_by_hub_name(const char *name)
 {
     const Variant *v = variant_by_name(name);
     for (int i = 0; !v && variant_at(i); i++)
-        if (word_in_list(name, variant_at(i)->hub_aliases))
-            v = variant_at(i);
+        for (const char *const *a = variant_at(i)->hub_aliases; a && *a && !v; a++)
+            if (strcmp(name, *a) == 0)
+                v = variant_at(i);
     return v;
 }
 

@@ -20,8 +20,11 @@ struct Variant {
     const char *name;     /* "turkish": the name on the command line, in files and the DB */
     const char *title;    /* "Turkish draughts": the name for people */
     const char *aliases;  /* other names variant_by_name accepts, space-separated ("tr") */
-    const char *hub_aliases; /* names Hub engines and GUIs give the game ("normal standard");
-                                NULL when only dama's name is used */
+    /* Hub engines and GUIs: the names they give the game, NULL-terminated ("normal",
+     * "standard"; NULL when only dama's name is used), and whether it is the game a Hub
+     * engine plays when it offers no variant parameter (International, the protocol's). */
+    const char *const *hub_aliases;
+    bool hub_default;
     /* Geometry of the board as drawn, White at the bottom: rows x columns cells, of which
      * `squares` are playable (the bits of `board`); square_cell gives the cell of a square,
      * row 0 the top row, column 0 the left. */

@@ -79,13 +79,17 @@ static const int black_man_back[] = { UP_LEFT, UP_RIGHT };
 
 SHIPPED_WEIGHTS_DECLARE(international);
 
+/* Scan's and the Hub GUI's name of the game; lidraughts'. */
+static const char *const hub_aliases[] = { "normal", "standard", NULL };
+
 static const char *const reasons[] = { "king-moves", "endgame" }; /* enum InternationalReason */
 
 const Variant international_variant = {
     .name = "international",
     .title = "International draughts",
     .aliases = "intl",
-    .hub_aliases = "normal standard", /* Scan's and the Hub GUI's name; lidraughts' */
+    .hub_aliases = hub_aliases,
+    .hub_default = true, /* the Hub protocol's own game */
     .rows = INTL_ROWS,
     .columns = INTL_COLUMNS,
     .squares = INTL_SQUARES,

@@ -80,6 +80,7 @@ const Variant turkish_variant = {
     .title = "Turkish draughts",
     .aliases = "tr",
     .hub_aliases = NULL,
+    .hub_default = false,
     .rows = 8,
     .columns = 8,
     .squares = 64,
