@@ -10,7 +10,7 @@ STD      = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
 # Each game is a folder of engine/games/ (a game's files include one another by name).
 GAME_DIRS = $(patsubst %/,%,$(sort $(dir $(wildcard engine/games/*/*.c))))
-INC      = -Iengine -Iengine/games $(addprefix -I,$(GAME_DIRS)) -Iegdb -Istore -Iselfplay -Ihub -Idxp -Ituner -Ianalysis -Ibook -Iplay -Icli -Iserver
+INC      = -Iengine -Iengine/games $(addprefix -I,$(GAME_DIRS)) -Iegdb -Istore -Iselfplay -Ihub -Idxp -Ituner -Ianalysis -Ibook -Iplay -Itrain -Icli -Iserver
 PKGS     = sqlite3 zlib libmicrohttpd jansson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
@@ -24,7 +24,7 @@ SAN_FLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sa
 # valgrind cannot run every instruction -march=native may choose (AVX-512 and the like).
 VG_FLAGS   = -O1 -g -fno-omit-frame-pointer
 
-LIB_SRC  = $(filter-out cli/main.c, $(wildcard engine/*.c engine/games/*.c engine/games/*/*.c egdb/*.c store/*.c selfplay/*.c hub/*.c dxp/*.c tuner/*.c analysis/*.c book/*.c play/*.c cli/*.c server/*.c))
+LIB_SRC  = $(filter-out cli/main.c, $(wildcard engine/*.c engine/games/*.c engine/games/*/*.c egdb/*.c store/*.c selfplay/*.c train/*.c hub/*.c dxp/*.c tuner/*.c analysis/*.c book/*.c play/*.c cli/*.c server/*.c))
 TEST_SRC = $(wildcard tests/test_*.c)
 BENCH_SRC = $(wildcard tests/bench/*.c)
 

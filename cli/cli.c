@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "move_check.h"
 #include "notation.h"
@@ -324,4 +325,13 @@ int cli_getopt(int argc, char **argv, const struct option *longopts)
         return '?';
     }
     return opt == 'v' ? OPT_VARIANT : opt;
+}
+
+bool cli_bench_signature(const Variant *v, char *buf, size_t len)
+{
+    char err[512];
+    if (bench_signature(v, buf, len, err, sizeof err))
+        return true;
+    cli_runtime_error("%s", err);
+    return false;
 }

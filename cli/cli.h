@@ -38,6 +38,10 @@ int cli_cpu_count(void);
 struct SearchLimits;
 bool cli_search_limit(struct SearchLimits *limits, const char *option, const char *text);
 
+/* "bench depth 6: N" (bench_signature): the signature of search and evaluation that run
+ * records keep; false after printing why the bench could not run (a broken build). */
+bool cli_bench_signature(const Variant *v, char *buf, size_t len);
+
 /* The variant called name (turkish, tr, international, intl); NULL after printing the error.
  * cli_variant also refuses a variant without an evaluation (every command but perft, moves). */
 const Variant *cli_variant_any(const char *name);

@@ -10,13 +10,16 @@
 #include "annotate.h"
 #include "annotate_input.h"
 #include "commands.h"
-#include "notation.h"
 #include "csv_writer.h"
+#include "interrupt.h"
+#include "notation.h"
 #include "pdn_write.h"
-#include "pipeline.h"
 #include "search.h"
+#include "store_open.h"
 #include "variant.h"
+#include "version.h"
 #include "weights.h"
+#include "weights_store.h"
 
 enum {
     OPT_N_DEPTH = OPT_FIRST_FREE, OPT_N_NODES, OPT_N_MOVETIME, OPT_N_WEIGHTS, OPT_N_HASH, OPT_N_IN, OPT_N_GAME,
@@ -184,11 +187,14 @@ static int store_results(const EngineContext *ctx, const AnnotateOptions *o, con
              o->game ? "game" : "run", (long long)(o->game ? o->game : o->run), o->limits.depth,
              (unsigned long long)o->limits.nodes, o->limits.movetime_ms,
              o->weights_name ? o->weights_name : "best");
-    pipeline_bench_signature(ctx->variant, signature, sizeof signature);
+    if (!cli_bench_signature(ctx->variant, signature, sizeof signature)) {
+        store_close(s);
+        return EXIT_RUNTIME;
+    }
     int64_t weights_id = pipeline_store_weights(s, weights, 0, 0, o->weights_name ? o->weights_name
                                                                                   : "built-in best weights");
     int64_t run = weights_id < 0 ? -1
-                  : batch_store(s, ctx->variant, list, results, params, pipeline_engine_version(), signature,
+                  : batch_store(s, ctx->variant, list, results, params, dama_engine_version(), signature,
                                 weights_id, (int64_t)started);
     int code = run < 0 ? cli_runtime_error("%s: %s", db, store_error(s)) : EXIT_OK;
     store_close(s);

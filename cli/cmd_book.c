@@ -11,8 +11,9 @@
 #include "commands.h"
 #include "csv_writer.h"
 #include "explorer.h"
-#include "pipeline.h"
+#include "interrupt.h"
 #include "position.h"
+#include "store_open.h"
 #include "variant.h"
 
 enum { OPT_B_DB = OPT_FIRST_FREE, OPT_B_OUT, OPT_B_MIN_GAMES, OPT_B_MARGIN, OPT_B_MAX_PLY, OPT_B_PLY };

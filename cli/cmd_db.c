@@ -7,8 +7,9 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "interrupt.h"
 #include "merge.h"
-#include "pipeline.h"
+#include "store_open.h"
 #include "variant.h"
 
 enum { OPT_INTO = OPT_FIRST_FREE };

@@ -10,7 +10,9 @@
 #include "dxp_follower.h"
 #include "dxp_initiator.h"
 #include "dxp_link.h"
-#include "pipeline.h"
+#include "interrupt.h"
+#include "version.h"
+#include "weights_store.h"
 #include "variant.h"
 #include "weights.h"
 
@@ -45,7 +47,7 @@ static int run_listen(const DxpOptions *opt, const Variant *v, const Rules *rule
     char host[256], port[16], err[256], name[128];
     if (!dxp_address_parse(opt->listen, host, port, err, sizeof err))
         return cli_usage_error("--listen: %s", err);
-    snprintf(name, sizeof name, "dama %s", pipeline_engine_version());
+    snprintf(name, sizeof name, "dama %s", dama_engine_version());
     DxpFollowerConfig cfg = {
         .host = host, .port = port, .variant = v, .rules = rules, .weights = w, .hash_mb = opt->hash_mb,
         .level = opt->level, .timeout_ms = opt->timeout_ms, .once = opt->once, .name = name,

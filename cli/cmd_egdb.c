@@ -5,7 +5,7 @@
 #include "commands.h"
 #include "egdb_build.h"
 #include "egdb_probe.h"
-#include "pipeline.h"
+#include "interrupt.h"
 #include "variant.h"
 
 enum { OPT_PIECES = OPT_FIRST_FREE, OPT_DIR, OPT_QUIET };

@@ -9,7 +9,8 @@
 
 #include "commands.h"
 #include "export.h"
-#include "pipeline.h"
+#include "interrupt.h"
+#include "store_open.h"
 #include "variant.h"
 
 enum { OPT_E_DB = OPT_FIRST_FREE, OPT_E_RUN, OPT_E_OUT, OPT_E_K, OPT_E_BUCKET, OPT_E_UNFINISHED };

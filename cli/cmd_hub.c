@@ -7,7 +7,8 @@
 #include "commands.h"
 #include "hub_engine.h"
 #include "hub_line.h"
-#include "pipeline.h"
+#include "interrupt.h"
+#include "weights_store.h"
 #include "variant.h"
 #include "weights.h"
 

@@ -9,11 +9,13 @@
 
 #include "commands.h"
 #include "csv_writer.h"
+#include "interrupt.h"
 #include "pdn_import.h"
 #include "pdn_write.h"
-#include "pipeline.h"
 #include "position.h"
+#include "store_open.h"
 #include "variant.h"
+#include "version.h"
 
 enum { OPT_P_DB = OPT_FIRST_FREE, OPT_P_RUN, OPT_P_GAME, OPT_P_OUT };
 
@@ -301,7 +303,7 @@ static int run_import(int argc, char **argv)
         return EXIT_RUNTIME;
     const atomic_bool *stop = pipeline_interrupt_flag();
     PdnImportConfig cfg = { .variant = ec.variant, .rules = ec.rules, .errors = stderr, .stop = stop,
-                            .params = params, .engine_version = pipeline_engine_version() };
+                            .params = params, .engine_version = dama_engine_version() };
     int64_t run_id = 0;
     int code = EXIT_OK;
     bool bad = false;

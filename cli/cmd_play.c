@@ -5,7 +5,9 @@
 
 #include "commands.h"
 #include "human_game.h"
-#include "pipeline.h"
+#include "interrupt.h"
+#include "store_open.h"
+#include "weights_store.h"
 #include "terminal_game.h"
 #include "variant.h"
 

@@ -11,12 +11,15 @@
 #include "book_file.h"
 #include "commands.h"
 #include "game.h"
+#include "interrupt.h"
 #include "notation.h"
-#include "pipeline.h"
 #include "position.h"
 #include "search.h"
+#include "store_open.h"
 #include "variant.h"
+#include "version.h"
 #include "weights.h"
+#include "weights_store.h"
 
 enum {
     OPT_DEPTH = OPT_FIRST_FREE, OPT_NODES, OPT_MOVETIME, OPT_WEIGHTS, OPT_HASH,
@@ -273,8 +276,11 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
     }
     if (code == EXIT_OK && db_path && !store && !(store = pipeline_open_store(db_path)))
         code = EXIT_RUNTIME;
+    char signature[64];
+    if (code == EXIT_OK && store && !cli_bench_signature(ctx->variant, signature, sizeof signature))
+        code = EXIT_RUNTIME;
     if (code == EXIT_OK && store) {
-        char source[600], params[1024], signature[64];
+        char source[600], params[1024];
         if (bo->in)
             snprintf(source, sizeof source, "file:%s format=%s", bo->in, format);
         else if (bo->game)
@@ -286,12 +292,11 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
                  "hash=%ld weights=%s", source, so->limits.depth, (unsigned long long)so->limits.nodes,
                  so->limits.movetime_ms, bo->threads, so->hash_mb,
                  so->weights_name ? so->weights_name : "best");
-        pipeline_bench_signature(ctx->variant, signature, sizeof signature);
         int64_t weights_id = pipeline_store_weights(store, &so->weights, 0, 0,
                                                     so->weights_name ? so->weights_name
                                                                      : "built-in best weights");
         int64_t run_id = weights_id < 0 ? -1
-                         : batch_store(store, ctx->variant, &list, results, params, pipeline_engine_version(),
+                         : batch_store(store, ctx->variant, &list, results, params, dama_engine_version(),
                                        signature, weights_id, (int64_t)started);
         if (run_id < 0)
             code = cli_runtime_error("%s: %s", db_path, store_error(store));

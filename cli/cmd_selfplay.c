@@ -4,71 +4,12 @@
 #include <string.h>
 
 #include "commands.h"
-#include "merge.h"
-#include "pipeline.h"
 #include "run_options.h"
-#include "variant.h"
+#include "selfplay_step.h"
+#include "store_open.h"
+#include "weights_store.h"
 
 enum { OPT_WEIGHTS_S = OPT_RUN_FIRST_FREE, OPT_RESUME_S, OPT_SHARD_S };
-
-int pipeline_selfplay(Store *store, RunOptions *ro, const Weights *weights, int64_t weights_id,
-                      const char *params, RunResume resume, int64_t *run_id_out)
-{
-    RunnerConfig *c = &ro->cfg;
-    PipelineRun run;
-    int code = pipeline_run_open(store, ro->db_path, "selfplay", params, weights_id, c, resume, &run);
-    if (code != EXIT_OK)
-        return code;
-    /* The run's identity leaves out the shard: every shard of a run names the same run. */
-    char *identity = run_options_identity(ro);
-    bool oom = !identity, identified = !oom && store_run_identify(store, run.id, identity, c->shard, c->shards);
-    free(identity);
-    if (!identified) {
-        pipeline_run_close(store, ro->db_path, &run, "failed", false);
-        return cli_runtime_error("%s: %s", ro->db_path, oom ? "out of memory" : store_error(store));
-    }
-    c->weights[0] = c->weights[1] = weights;
-    c->weights_id[0] = c->weights_id[1] = weights_id;
-    c->store = store;
-    c->run_id = run.id;
-    c->stored = run.stored;
-    c->stop = pipeline_interrupt_flag();
-    c->label = "selfplay";
-    c->on_pair = NULL;
-    c->describe = NULL;
-    RunnerTotals t;
-    bool ok = runner_play(c, &t);
-    c->stored = NULL;
-    int64_t run_id = run.id;
-    bool ended = pipeline_run_close(store, ro->db_path, &run,
-                                    !ok ? "failed" : t.interrupted ? "interrupted" : "done", ok);
-    /* What is stored, not what was played: a batch lost to a failed write is not counted. */
-    printf("selfplay run %lld games %d white %d draws %d black %d mars %d positions %lld "
-           "time %.1f games/s %.2f db %.1f%%",
-           (long long)run_id, t.games, t.white_wins, t.draws, t.black_wins, t.mars, t.positions,
-           t.seconds, t.seconds > 0 ? t.games / t.seconds : 0.0,
-           t.seconds > 0 ? 100.0 * t.db_seconds / t.seconds : 0.0);
-    if (t.resumed)
-        printf(" resumed %d stored", t.resumed);
-    if (c->shards)
-        printf(" shard %d/%d", c->shard, c->shards);
-    printf("\n");
-    fflush(stdout);
-    if (run_id_out)
-        *run_id_out = run_id;
-    if (!ok)
-        return cli_runtime_error("%s: %s (%d games of run %lld are stored; --resume continues it)",
-                                 ro->db_path, t.error, t.resumed + t.games, (long long)run_id);
-    if (!ended)
-        return EXIT_RUNTIME;
-    if (t.interrupted) {
-        fprintf(stderr, "dama: interrupted: %d games of run %lld are stored in %s; the same "
-                "command with --resume continues it\n", t.resumed + t.games, (long long)run_id,
-                ro->db_path);
-        return EXIT_INTERRUPTED;
-    }
-    return EXIT_OK;
-}
 
 static int run_selfplay(int argc, char **argv)
 {
@@ -83,7 +24,7 @@ static int run_selfplay(int argc, char **argv)
     int shard = 0, shards = 0;
     RunOptions ro;
     run_options_init(&ro);
-    ro.cfg.setup.noise = 10;
+    ro.run.cfg.setup.noise = 10;
     const char *weights_path = NULL;
     char err[512];
     int o, r;
@@ -114,16 +55,16 @@ static int run_selfplay(int argc, char **argv)
         return cli_usage_error("unexpected argument '%s' (see 'dama selfplay --help')", argv[optind]);
     if (!run_options_finish(&ro))
         return EXIT_USAGE;
-    ro.cfg.shard = shard;
-    ro.cfg.shards = shards;
+    ro.run.cfg.shard = shard;
+    ro.run.cfg.shards = shards;
     Weights weights;
-    if (!pipeline_weights_by_name(&weights, ro.cfg.setup.variant, weights_path ? weights_path : "default", err, sizeof err)) {
+    if (!pipeline_weights_by_name(&weights, ro.run.cfg.setup.variant, weights_path ? weights_path : "default", err, sizeof err)) {
         run_options_free(&ro);
         return cli_usage_error("%s", err);
     }
     const char *weights_note = weights_path ? weights_path : "built-in hand-set weights";
 
-    Store *store = pipeline_open_store(ro.db_path);
+    Store *store = pipeline_open_store(ro.run.db_path);
     if (!store) {
         run_options_free(&ro);
         weights_free(&weights);
@@ -132,16 +73,16 @@ static int run_selfplay(int argc, char **argv)
     int code = EXIT_OK;
     int64_t weights_id = pipeline_store_weights(store, &weights, 0, 0, weights_note);
     char params[1024];
-    run_options_describe(&ro, params, sizeof params);
+    run_settings_describe(&ro.run, params, sizeof params);
     size_t n = strlen(params);
     n += (size_t)snprintf(params + n, sizeof params - n, " weights=%lld", (long long)weights_id);
     if (shards && n < sizeof params)
         snprintf(params + n, sizeof params - n, " shard=%d/%d", shard, shards);
     if (weights_id < 0)
-        code = cli_runtime_error("%s: %s", ro.db_path, store_error(store));
+        code = cli_runtime_error("%s: %s", ro.run.db_path, store_error(store));
     else
-        code = pipeline_selfplay(store, &ro, &weights, weights_id, params,
-                                 resume ? RESUME_REQUIRED : RESUME_NEVER, NULL);
+        code = selfplay_step(store, &ro.run, &weights, weights_id, params,
+                             resume ? RESUME_REQUIRED : RESUME_NEVER, NULL);
     store_close(store);
     run_options_free(&ro);
     weights_free(&weights);

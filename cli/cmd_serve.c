@@ -11,10 +11,12 @@
 #include "commands.h"
 #include "game_table.h"
 #include "http.h"
-#include "pipeline.h"
+#include "interrupt.h"
 #include "server.h"
 #include "store.h"
+#include "store_open.h"
 #include "variant.h"
+#include "weights_store.h"
 
 #define SERVE_PORT_DEFAULT 8080
 #define SERVE_HASH_DEFAULT 16

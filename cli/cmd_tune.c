@@ -8,43 +8,15 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "pipeline.h"
-#include "tune.h"
+#include "interrupt.h"
+#include "store_open.h"
+#include "tune_options.h"
+#include "tune_step.h"
 #include "variant.h"
 
 enum { OPT_DB_T = OPT_FIRST_FREE, OPT_RUNS, OPT_LAST, OPT_OUT, OPT_EPOCHS, OPT_LR, OPT_BATCH_T,
        OPT_VALIDATION, OPT_THREADS_T, OPT_WEIGHTS_T, OPT_SKIP, OPT_PATIENCE, OPT_LAMBDA, OPT_EVAL_TU,
        OPT_REG, OPT_DEDUP, OPT_NO_DEDUP };
-
-/* Per-epoch losses, kept for the database and shown on a terminal. */
-typedef struct EpochLog {
-    double *train, *valid;
-    int count, cap;
-    bool show;
-    const atomic_bool *stop;
-} EpochLog;
-
-static bool log_epoch(void *ctx, int epoch, double train_loss, double valid_loss)
-{
-    EpochLog *log = ctx;
-    if (log->count == log->cap) {
-        int cap = log->cap ? log->cap * 2 : 64;
-        double *t = realloc(log->train, (size_t)cap * sizeof *t);
-        if (t)
-            log->train = t;
-        double *v = realloc(log->valid, (size_t)cap * sizeof *v);
-        if (v)
-            log->valid = v;
-        if (!t || !v)
-            return false;
-        log->cap = cap;
-    }
-    log->train[log->count] = train_loss;
-    log->valid[log->count++] = valid_loss;
-    if (log->show)
-        fprintf(stderr, "\rtune: epoch %4d  train %.6f  validation %.6f   ", epoch, train_loss, valid_loss);
-    return !(log->stop && atomic_load(log->stop));
-}
 
 /* "3,5,9" into run ids; -1 for bad text, -2 when out of memory. */
 static int parse_run_list(const char *text, int64_t **ids)
@@ -67,86 +39,6 @@ static int parse_run_list(const char *text, int64_t **ids)
     return count;
 }
 
-int pipeline_tune(Store *store, const TuneConfig *cfg, int64_t parent_weights_id, int generation,
-                     const char *out_path, bool show, const atomic_bool *stop,
-                     int64_t *result_weights_id)
-{
-    EpochLog log = { .show = show, .stop = stop };
-    TuneConfig c = *cfg;
-    c.progress = log_epoch;
-    c.ctx = &log;
-    TuneOutcome out;
-    int code = EXIT_OK;
-    char params[512];
-    int n = snprintf(params, sizeof params, "generation=%d epochs=%d lr=%g batch=%zu validation=%g "
-                     "skip_plies=%d lambda=%g reg=%g dedup=%d runs=", generation, c.epochs, c.learning_rate,
-                     c.batch, c.validation, c.skip_plies, c.lambda, c.reg, c.dedup);
-    for (int i = 0; i < c.nruns && n > 0 && (size_t)n < sizeof params - 24; i++)
-        n += snprintf(params + n, sizeof params - (size_t)n, "%s%lld", i ? "," : "", (long long)c.run_ids[i]);
-    if (c.nruns == 0)
-        n += snprintf(params + n, sizeof params - (size_t)n, "all");
-    if (eval_spec_is_pattern(c.start.spec) && n > 0 && (size_t)n < sizeof params)
-        snprintf(params + n, sizeof params - (size_t)n, " eval=pattern"); /* only then: as before */
-    int64_t run_id = store_run_begin(store, "tune", c.variant, params, pipeline_engine_version(), NULL,
-                                     parent_weights_id);
-    if (run_id < 0) {
-        free(log.train);
-        free(log.valid);
-        return cli_runtime_error("tune: %s", store_error(store));
-    }
-    bool ok = tune_run(store, &c, &out);
-    bool interrupted = stop && atomic_load(stop);
-    bool ended = store_run_end(store, run_id, interrupted ? "interrupted" : ok ? "done" : "failed");
-    if (show)
-        fputc('\n', stderr);
-    if (!ended) {
-        code = cli_runtime_error("tune: recording the end of run %lld: %s", (long long)run_id,
-                                 store_error(store));
-        goto done;
-    }
-    if (interrupted) {
-        fprintf(stderr, "dama: interrupted: the fit is dropped\n");
-        code = EXIT_INTERRUPTED;
-        goto done;
-    }
-    if (!ok) {
-        code = cli_runtime_error("tune: %s", out.error);
-        goto done;
-    }
-    int64_t wid = pipeline_store_weights(store, &out.weights, generation, parent_weights_id, "tuned");
-    TuneRunRecord rec = {
-        .run_id = run_id, .parent_weights_id = parent_weights_id, .result_weights_id = wid, .k = out.K,
-        .train_loss = out.train_loss, .validation_loss = out.valid_loss,
-        .positions = (int64_t)out.positions, .epochs = out.epochs_run,
-        .epoch_train = log.train, .epoch_valid = log.valid, .nepochs = log.count,
-    };
-    if (wid < 0 || store_tune_run_put(store, &rec) < 0) {
-        code = cli_runtime_error("tune: %s", store_error(store));
-        goto done;
-    }
-    if (result_weights_id)
-        *result_weights_id = wid;
-    printf("tune data: %zu positions kept, %zu duplicates dropped, %.1f MiB in memory "
-           "(%.0f bytes a position), %.0f features touched a step\n",
-           out.positions, out.duplicates, (double)out.dataset_bytes / (1024.0 * 1024.0),
-           out.positions ? (double)out.dataset_bytes / (double)out.positions : 0.0, out.touched_per_step);
-    printf("tune positions %zu (train %zu, validation %zu) K %.6g loss %.6f -> %.6f "
-           "(train %.6f) epochs %d best %d time %.1f+%.1fs weights %lld\n",
-           out.positions, out.train_positions, out.valid_positions, out.K, out.start_loss,
-           out.valid_loss, out.train_loss, out.epochs_run, out.best_epoch, out.extract_seconds,
-           out.fit_seconds, (long long)wid);
-    if (out_path) {
-        char err[512];
-        if (!weights_save(&out.weights, out_path, err, sizeof err))
-            code = cli_runtime_error("%s", err);
-    }
-done:
-    free(log.train);
-    free(log.valid);
-    weights_free(&out.weights);
-    return code;
-}
-
 /* The weights file can be written: checked before the fit, which may take minutes, by
  * creating its temporary file (the name weights_save writes first) and removing it. */
 static int check_out_path(const char *path)
@@ -167,57 +59,34 @@ static int check_out_path(const char *path)
     return EXIT_OK;
 }
 
-/* Every run named by --runs exists, played games (self-play or match) and has some;
- * an unfinished one is used as asked. */
-static int check_named_runs(Store *store, const char *db, const char *variant, const int64_t *ids, int n)
-{
-    for (int i = 0; i < n; i++) {
-        char kind[32] = "", status[32] = "", run_variant[32] = "";
-        int64_t games = 0;
-        int found = store_run_info(store, ids[i], kind, sizeof kind, status, sizeof status, &games,
-                                   run_variant, sizeof run_variant);
-        if (found < 0)
-            return cli_runtime_error("%s: %s", db, store_error(store));
-        if (!found)
-            return cli_usage_error("--runs: no run %lld in %s", (long long)ids[i], db);
-        if (strcmp(kind, "selfplay") != 0 && strcmp(kind, "match") != 0 && strcmp(kind, "import") != 0)
-            return cli_usage_error("--runs: run %lld is a %s run, not a selfplay, match or import run",
-                                   (long long)ids[i], kind);
-        if (strcmp(run_variant, variant) != 0)
-            return cli_usage_error("--runs: run %lld plays %s, not %s", (long long)ids[i], run_variant, variant);
-        if (games == 0)
-            return cli_usage_error("--runs: run %lld (%s, %s) has no games", (long long)ids[i], kind, status);
-    }
-    return EXIT_OK;
-}
-
 static int tune_with_start(TuneConfig *cfg, const char *db, const char *out_path, const char *runs_text,
                            long last);
 
+static const struct option tune_longopts[] = {
+    { "db", required_argument, 0, OPT_DB_T },
+    { "runs", required_argument, 0, OPT_RUNS },
+    { "last-generations", required_argument, 0, OPT_LAST },
+    { "out", required_argument, 0, OPT_OUT },
+    { "epochs", required_argument, 0, OPT_EPOCHS },
+    { "lr", required_argument, 0, OPT_LR },
+    { "batch", required_argument, 0, OPT_BATCH_T },
+    { "validation", required_argument, 0, OPT_VALIDATION },
+    { "threads", required_argument, 0, OPT_THREADS_T },
+    { "weights", required_argument, 0, OPT_WEIGHTS_T },
+    { "skip-plies", required_argument, 0, OPT_SKIP },
+    { "patience", required_argument, 0, OPT_PATIENCE },
+    { "lambda", required_argument, 0, OPT_LAMBDA },
+    { "reg", required_argument, 0, OPT_REG },
+    { "dedup", no_argument, 0, OPT_DEDUP },
+    { "no-dedup", no_argument, 0, OPT_NO_DEDUP },
+    { "variant", required_argument, 0, OPT_VARIANT },
+    { "eval", required_argument, 0, OPT_EVAL_TU },
+    { "help", no_argument, 0, OPT_HELP },
+    { 0, 0, 0, 0 },
+};
+
 static int run_tune(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "db", required_argument, 0, OPT_DB_T },
-        { "runs", required_argument, 0, OPT_RUNS },
-        { "last-generations", required_argument, 0, OPT_LAST },
-        { "out", required_argument, 0, OPT_OUT },
-        { "epochs", required_argument, 0, OPT_EPOCHS },
-        { "lr", required_argument, 0, OPT_LR },
-        { "batch", required_argument, 0, OPT_BATCH_T },
-        { "validation", required_argument, 0, OPT_VALIDATION },
-        { "threads", required_argument, 0, OPT_THREADS_T },
-        { "weights", required_argument, 0, OPT_WEIGHTS_T },
-        { "skip-plies", required_argument, 0, OPT_SKIP },
-        { "patience", required_argument, 0, OPT_PATIENCE },
-        { "lambda", required_argument, 0, OPT_LAMBDA },
-        { "reg", required_argument, 0, OPT_REG },
-        { "dedup", no_argument, 0, OPT_DEDUP },
-        { "no-dedup", no_argument, 0, OPT_NO_DEDUP },
-        { "variant", required_argument, 0, OPT_VARIANT },
-        { "eval", required_argument, 0, OPT_EVAL_TU },
-        { "help", no_argument, 0, OPT_HELP },
-        { 0, 0, 0, 0 },
-    };
     const char *db = "dama.db", *out_path = "tuned-weights.txt", *runs_text = NULL, *start_path = NULL;
     long last = 0, n;
     /* The options whose default depends on the evaluation, known once START is read. */
@@ -228,7 +97,7 @@ static int run_tune(int argc, char **argv)
     tune_default_config(&cfg, variant->eval);
     char err[512];
     int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
+    while ((o = cli_getopt(argc, argv, tune_longopts)) != -1) {
         switch (o) {
         case OPT_HELP: return cli_print_help("tune");
         case OPT_DB_T: db = optarg; break;
@@ -319,41 +188,17 @@ static int tune_with_start(TuneConfig *cfg_, const char *db, const char *out_pat
         free(ids);
         return EXIT_RUNTIME;
     }
-    if (runs_text && (code = check_named_runs(store, db, cfg.variant, ids, cfg.nruns)) != EXIT_OK)
+    if (runs_text && (code = tune_check_runs(store, db, cfg.variant, ids, cfg.nruns)) != EXIT_OK)
         goto out;
-    if (!runs_text && !last) {
-        /* By default every finished run's games; unfinished ones only when named. */
-        cfg.nruns = store_game_runs(store, cfg.variant, false, &ids);
-        if (cfg.nruns < 0) {
-            code = cli_runtime_error("%s: %s", db, store_error(store));
-            goto out;
-        }
-        if (cfg.nruns == 0) {
-            code = cli_runtime_error("%s: no finished self-play or match run has games (name an "
-                                     "unfinished one with --runs)", db);
-            goto out;
-        }
-    }
-    if (last) {
-        ids = calloc((size_t)last, sizeof *ids);
-        cfg.nruns = ids ? store_recent_runs(store, "selfplay", cfg.variant, (int)last, ids) : -1;
-        if (cfg.nruns < 0) {
-            code = cli_runtime_error("%s: %s", db, store_error(store));
-            goto out;
-        }
-        if (cfg.nruns == 0) {
-            code = cli_runtime_error("%s: no self-play runs to learn from", db);
-            goto out;
-        }
-    }
+    if (!runs_text && (code = tune_stored_runs(store, db, cfg.variant, last, &ids, &cfg.nruns)) != EXIT_OK)
+        goto out;
     cfg.run_ids = ids;
     int64_t parent = pipeline_store_weights(store, &cfg.start, 0, 0, "tune start");
     if (parent < 0) {
         code = cli_runtime_error("%s: %s", db, store_error(store));
         goto out;
     }
-    code = pipeline_tune(store, &cfg, parent, 0, out_path, isatty(STDERR_FILENO),
-                            pipeline_interrupt_flag(), NULL);
+    code = tune_step(store, &cfg, parent, 0, out_path, isatty(STDERR_FILENO), pipeline_interrupt_flag(), NULL);
     if (code == EXIT_OK)
         printf("weights written to %s\n", out_path);
 out:

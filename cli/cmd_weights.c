@@ -6,9 +6,11 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "pipeline.h"
+#include "interrupt.h"
+#include "tune_options.h"
 #include "variant.h"
 #include "weights.h"
+#include "weights_store.h"
 
 enum { OPT_W_CHECK = OPT_FIRST_FREE, OPT_W_EVAL };
 

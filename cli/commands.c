@@ -4,7 +4,6 @@
 
 #include "commands.h"
 #include "help_text.h"
-#include "pipeline.h"
 #include "variant.h"
 #include "version.h"
 
@@ -104,12 +103,14 @@ static int run_version(int argc, char **argv)
     if (argc > 1)
         return cli_usage_error("version takes no arguments, not '%s'", argv[1]);
     char signature[64];
-    pipeline_bench_signature(&turkish_variant, signature, sizeof signature);
+    if (!cli_bench_signature(&turkish_variant, signature, sizeof signature))
+        return EXIT_RUNTIME;
     printf("dama %s\ncommit %s\n%s\n", dama_version(), dama_commit(), signature);
     /* The default variant's signature stays the third line; the others follow, named. */
     for (int i = 1; variant_at(i); i++)
         if (variant_at(i)->eval) {
-            pipeline_bench_signature(variant_at(i), signature, sizeof signature);
+            if (!cli_bench_signature(variant_at(i), signature, sizeof signature))
+                return EXIT_RUNTIME;
             printf("%s %s\n", variant_at(i)->name, signature);
         }
     return EXIT_OK;

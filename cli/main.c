@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "pipeline.h"
+#include "interrupt.h"
 
 int main(int argc, char **argv)
 {

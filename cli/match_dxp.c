@@ -4,8 +4,8 @@
 #include "cli.h"
 #include "dxp_link.h"
 #include "dxp_player.h"
+#include "interrupt.h"
 #include "match_dxp.h"
-#include "pipeline.h"
 #include "variant.h"
 
 bool match_dxp_check(RunOptions *ro, int side, const MatchDxp *dxp)
@@ -16,13 +16,13 @@ bool match_dxp_check(RunOptions *ro, int side, const MatchDxp *dxp)
                                "ab"[side], "ab"[side]), false;
     if (!dxp_address_parse(dxp->address[side], host, port, err, sizeof err))
         return cli_usage_error("--dxp-%c: %s", "ab"[side], err), false;
-    if (ro->cfg.setup.variant != &international_variant)
+    if (ro->run.cfg.setup.variant != &international_variant)
         return cli_usage_error("--dxp-%c: DXP is the protocol of International draughts; add "
                                "--variant international", "ab"[side]), false;
-    if (ro->cfg.threads > 1)
+    if (ro->run.cfg.threads > 1)
         return cli_usage_error("--dxp-%c: a DXP engine plays over one connection, one game at a "
                                "time: --threads 1", "ab"[side]), false;
-    ro->cfg.threads = 1;
+    ro->run.cfg.threads = 1;
     return true;
 }
 

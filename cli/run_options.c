@@ -6,7 +6,7 @@
 
 #include "book_openings.h"
 #include "engine_player.h"
-#include "pipeline.h"
+#include "interrupt.h"
 #include "position.h"
 #include "run_options.h"
 #include "variant.h"
@@ -14,9 +14,9 @@
 void run_options_init(RunOptions *ro)
 {
     memset(ro, 0, sizeof *ro);
-    ro->db_path = "dama.db";
+    ro->run.db_path = "dama.db";
     ro->book_ply = 4;
-    RunnerConfig *c = &ro->cfg;
+    RunnerConfig *c = &ro->run.cfg;
     c->setup.variant = &turkish_variant;
     c->setup.rules = rules_default(c->setup.variant);
     c->setup.limits.nodes = 3000;
@@ -28,8 +28,8 @@ void run_options_init(RunOptions *ro)
     c->hash_mb = 2;
     c->batch_games = 64;
     c->progress = isatty(STDERR_FILENO);
-    c->setup.time_margin_ms = ro->engine_margin_ms = 1000;
-    ro->engine_timeout_ms = 60000;
+    c->setup.time_margin_ms = ro->run.engine_margin_ms = 1000;
+    ro->run.engine_timeout_ms = 60000;
 }
 
 /* "S" or "S+I" in seconds into milliseconds; false (printed) when malformed. */
@@ -89,19 +89,12 @@ static int engine_param_side(const char *arg)
     return (arg[0] == 'a' || arg[0] == 'b') && arg[1] == ':' ? arg[0] - 'a' : -1;
 }
 
-int run_options_parse(RunOptions *ro, int opt, const char *arg)
+/* --nodes, --depth, --movetime, --clock: one search limit; 1 used, 0 not ours, -1 error. */
+static int parse_limit(RunOptions *ro, int opt, const char *arg)
 {
-    RunnerConfig *c = &ro->cfg;
+    RunnerConfig *c = &ro->run.cfg;
     long n;
     switch (opt) {
-    case OPT_DB: ro->db_path = arg; return 1;
-    case OPT_GAMES:
-        if (!cli_long("--games", arg, 1, 100000000L, &n)) return -1;
-        c->games = (int)n;
-        return 1;
-    case OPT_THREADS:
-        if (!cli_threads(arg, &c->threads)) return -1;
-        return 1;
     case OPT_NODES_R: {
         uint64_t nodes;
         if (!one_limit(ro, "--nodes")) return -1;
@@ -124,23 +117,44 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
             return -1;
         c->setup.limits = (SearchLimits){ 0 };
         return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The outside engines' options; 1 used, 0 not ours, -1 error. */
+static int parse_engine_option(RunOptions *ro, int opt, const char *arg)
+{
+    RunnerConfig *c = &ro->run.cfg;
+    long n;
+    switch (opt) {
     case OPT_ENGINE_MARGIN:
         if (!cli_long("--engine-margin", arg, 0, 3600000L, &n)) return -1;
-        c->setup.time_margin_ms = ro->engine_margin_ms = (int)n;
+        c->setup.time_margin_ms = ro->run.engine_margin_ms = (int)n;
         return 1;
     case OPT_ENGINE_TIMEOUT:
         if (!cli_long("--engine-timeout", arg, 1, 86400000L, &n)) return -1;
-        ro->engine_timeout_ms = (int)n;
+        ro->run.engine_timeout_ms = (int)n;
         return 1;
     case OPT_ENGINE_PARAM: {
         const char *kv = engine_param_side(arg) >= 0 ? arg + 2 : arg;
         if (!strchr(kv, '=') || kv[0] == '=')
             return cli_usage_error("bad value '%s' for --engine-param: expected [a:|b:]NAME=VALUE", arg), -1;
-        if (ro->nengine_params == ENGINE_MAX_PARAMS)
+        if (ro->run.nengine_params == ENGINE_MAX_PARAMS)
             return cli_usage_error("too many --engine-param options (at most %d)", ENGINE_MAX_PARAMS), -1;
-        ro->engine_params[ro->nengine_params++] = arg;
+        ro->run.engine_params[ro->run.nengine_params++] = arg;
         return 1;
     }
+    default:
+        return 0;
+    }
+}
+
+/* --win-adjudication, --draw-adjudication; 1 used, 0 not ours, -1 error. */
+static int parse_adjudication(RunOptions *ro, int opt, const char *arg)
+{
+    RunnerConfig *c = &ro->run.cfg;
+    switch (opt) {
     case OPT_WIN_ADJ: {
         int v[2];
         if (!parse_numbers("--win-adjudication", arg, 2, 100000, v)) return -1;
@@ -160,11 +174,29 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
         c->setup.draw_after = v[2];
         return 1;
     }
+    default:
+        return 0;
+    }
+}
+
+int run_options_parse(RunOptions *ro, int opt, const char *arg)
+{
+    RunnerConfig *c = &ro->run.cfg;
+    long n;
+    switch (opt) {
+    case OPT_DB: ro->run.db_path = arg; return 1;
+    case OPT_GAMES:
+        if (!cli_long("--games", arg, 1, 100000000L, &n)) return -1;
+        c->games = (int)n;
+        return 1;
+    case OPT_THREADS:
+        if (!cli_threads(arg, &c->threads)) return -1;
+        return 1;
     case OPT_NOISE:
         if (!cli_long("--noise", arg, 0, 1000, &n)) return -1;
         c->setup.noise = (int)n;
         return 1;
-    case OPT_OPENINGS: ro->openings_path = arg; return 1;
+    case OPT_OPENINGS: ro->run.openings_path = arg; return 1;
     case OPT_OPENINGS_BOOK: ro->openings_book_path = arg; return 1;
     case OPT_BOOK_PLY:
         if (!cli_long("--book-ply", arg, 0, 1000, &n)) return -1;
@@ -201,8 +233,12 @@ int run_options_parse(RunOptions *ro, int opt, const char *arg)
         ro->rules_text[ro->nrules_text++] = arg;
         return 1;
     default:
-        return 0;
+        break;
     }
+    int used = parse_limit(ro, opt, arg);
+    if (used == 0)
+        used = parse_engine_option(ro, opt, arg);
+    return used != 0 ? used : parse_adjudication(ro, opt, arg);
 }
 
 bool run_options_finish(RunOptions *ro)
@@ -211,54 +247,54 @@ bool run_options_finish(RunOptions *ro)
     /* The commands of these options stop on Ctrl-C or SIGTERM (exit 130), from the reading
      * of their input files (openings, weights) on. */
     const atomic_bool *stop = pipeline_interrupt_flag();
-    Rules *rules = &ro->cfg.setup.rules;
-    *rules = rules_default(ro->cfg.setup.variant);
+    Rules *rules = &ro->run.cfg.setup.rules;
+    *rules = rules_default(ro->run.cfg.setup.variant);
     for (int i = 0; i < ro->nrules_text; i++)
-        if (!rules_parse(ro->cfg.setup.variant, rules, ro->rules_text[i], err, sizeof err)) {
+        if (!rules_parse(ro->run.cfg.setup.variant, rules, ro->rules_text[i], err, sizeof err)) {
             cli_usage_error("%s", err);
             return false;
         }
-    if (ro->openings_book_path && (ro->openings_path || ro->random_plies_given)) {
+    if (ro->openings_book_path && (ro->run.openings_path || ro->random_plies_given)) {
         cli_usage_error("--openings-book cannot be combined with --openings or --random-plies");
         return false;
     }
     if (ro->openings_book_path) {
-        if (!book_openings_load(&ro->book, ro->cfg.setup.variant, ro->openings_book_path, ro->book_ply, stop, err,
+        if (!book_openings_load(&ro->run.book, ro->run.cfg.setup.variant, ro->openings_book_path, ro->book_ply, stop, err,
                                 sizeof err)) {
             cli_usage_error("--openings-book: %s", err);
             return false;
         }
-        ro->openings_path = ro->openings_book_path;
-        ro->cfg.book = &ro->book;
+        ro->run.openings_path = ro->openings_book_path;
+        ro->run.cfg.book = &ro->run.book;
         return true;
     }
-    if (!ro->openings_path)
+    if (!ro->run.openings_path)
         return true;
     if (ro->random_plies_given) {
         cli_usage_error("--openings and --random-plies cannot be combined: the games start "
                         "from the file's positions");
         return false;
     }
-    if (!openings_load(&ro->book, ro->cfg.setup.variant, &ro->cfg.setup.rules, ro->openings_path, stop,
+    if (!openings_load(&ro->run.book, ro->run.cfg.setup.variant, &ro->run.cfg.setup.rules, ro->run.openings_path, stop,
                        err, sizeof err)) {
         cli_usage_error("%s", err);
         return false;
     }
-    ro->cfg.book = &ro->book;
+    ro->run.cfg.book = &ro->run.book;
     return true;
 }
 
-void run_options_free(RunOptions *ro) { openings_free(&ro->book); }
+void run_options_free(RunOptions *ro) { openings_free(&ro->run.book); }
 
 void run_options_engine(const RunOptions *ro, int side, const char *command, EngineConfig *out)
 {
-    *out = (EngineConfig){ .command = command, .variant = ro->cfg.setup.variant,
-                           .margin_ms = ro->engine_margin_ms, .timeout_ms = ro->engine_timeout_ms,
+    *out = (EngineConfig){ .command = command, .variant = ro->run.cfg.setup.variant,
+                           .margin_ms = ro->run.engine_margin_ms, .timeout_ms = ro->run.engine_timeout_ms,
                            .new_player = engine_player_new };
-    for (int i = 0; i < ro->nengine_params; i++) {
-        int only = engine_param_side(ro->engine_params[i]);
+    for (int i = 0; i < ro->run.nengine_params; i++) {
+        int only = engine_param_side(ro->run.engine_params[i]);
         if (only < 0 || only == side)
-            out->params[out->nparams++] = ro->engine_params[i] + (only < 0 ? 0 : 2);
+            out->params[out->nparams++] = ro->run.engine_params[i] + (only < 0 ? 0 : 2);
     }
     size_t n = 0; /* the --rules given, joined as one option list */
     for (int i = 0; i < ro->nrules_text && n < sizeof out->rules; i++)
@@ -267,60 +303,25 @@ void run_options_engine(const RunOptions *ro, int side, const char *command, Eng
 
 bool run_options_engine_sides(const RunOptions *ro, const bool outside[2])
 {
-    for (int i = 0; i < ro->nengine_params; i++) {
-        int only = engine_param_side(ro->engine_params[i]);
+    for (int i = 0; i < ro->run.nengine_params; i++) {
+        int only = engine_param_side(ro->run.engine_params[i]);
         if (only >= 0 && !outside[only])
-            return cli_usage_error("--engine-param %s: side %c is not an outside engine here", ro->engine_params[i],
+            return cli_usage_error("--engine-param %s: side %c is not an outside engine here", ro->run.engine_params[i],
                                    "ab"[only]), false;
     }
     return true;
 }
 
-/* The settings text, with openings named as given (the path, or "random"). */
-static void describe(const RunOptions *ro, const char *openings, char *buf, size_t len)
+int match_start_engine(const RunOptions *ro, int side, const char *command, EngineConfig *out)
 {
-    const RunnerConfig *c = &ro->cfg;
-    char rules[256];
-    c->setup.variant->rules_describe(&c->setup.rules, rules, sizeof rules);
-    snprintf(buf, len, "games=%d nodes=%llu depth=%d movetime=%d seed=%llu openings=%s random_plies=%d "
-             "move_cap=%d noise=%d hash=%zu %s",
-             c->games, (unsigned long long)c->setup.limits.nodes, c->setup.limits.depth,
-             c->setup.limits.movetime_ms, (unsigned long long)c->seed, openings, c->random_plies,
-             c->setup.move_cap, c->setup.noise, c->hash_mb, rules);
-    size_t n = strlen(buf);
-    if (c->setup.clock_ms > 0 && n < len)
-        snprintf(buf + n, len - n, " clock=%d+%dms", c->setup.clock_ms, c->setup.clock_inc_ms);
-    /* Only when given: the params of runs without adjudication stay as they were (resume). */
-    n = strlen(buf);
-    if (c->setup.win_plies > 0 && n < len)
-        snprintf(buf + n, len - n, " win_adjudication=%d:%d", c->setup.win_cp, c->setup.win_plies);
-    n = strlen(buf);
-    if (c->setup.draw_plies > 0 && n < len)
-        snprintf(buf + n, len - n, " draw_adjudication=%d:%d:%d", c->setup.draw_cp, c->setup.draw_plies,
-                 c->setup.draw_after);
-}
-
-void run_options_describe(const RunOptions *ro, char *buf, size_t len)
-{
-    describe(ro, ro->openings_path ? ro->openings_path : "random", buf, len);
-}
-
-char *run_options_identity(const RunOptions *ro)
-{
-    char head[1024];
-    describe(ro, ro->openings_path ? "book" : "random", head, sizeof head);
-    const Variant *v = ro->cfg.setup.variant;
-    enum { FEN_MAX = 512 };
-    size_t cap = strlen(head) + 1 + (size_t)ro->book.count * (FEN_MAX + 1), n = 0;
-    char *text = malloc(cap);
-    if (!text)
-        return NULL;
-    n += (size_t)snprintf(text, cap, "%s", head);
-    /* the book by its positions, not by the path it has on this machine */
-    for (int i = 0; i < ro->book.count; i++) {
-        char fen[FEN_MAX];
-        position_to_fen(&ro->book.positions[i], v, fen, sizeof fen);
-        n += (size_t)snprintf(text + n, cap - n, "\n%s", fen);
+    char err[256];
+    run_options_engine(ro, side, command, out);
+    out->stop = pipeline_interrupt_flag();
+    if (engine_probe(out, err, sizeof err))
+        return EXIT_OK;
+    if (atomic_load(out->stop)) { /* Ctrl-C cut the check short: nothing was played */
+        fprintf(stderr, "dama: interrupted while starting engine '%s'; nothing was played\n", command);
+        return EXIT_INTERRUPTED;
     }
-    return text;
+    return cli_runtime_error("engine '%s': %s", command, err);
 }

@@ -3,7 +3,7 @@
 #define DAMA_RUN_OPTIONS_H
 
 #include "cli.h"
-#include "runner.h"
+#include "run_settings.h"
 
 enum {
     OPT_DB = 1200, OPT_GAMES, OPT_THREADS, OPT_NODES_R, OPT_DEPTH_R, OPT_MOVETIME_R, OPT_OPENINGS,
@@ -60,9 +60,10 @@ enum {
     "on, with the engine restarted after a crash or a time forfeit.\n"
 
 /* The help lines for RUN_LONG_OPTIONS, shared by every command's --help text; --games and
- * --noise mean something else in each command, so each command describes them. */
+ * --noise mean something else in each command, so each command describes them.  {GAMES}
+ * and {RULES} are the registry's (cli/help_text.h). */
 #define RUN_OPTIONS_HELP \
-    "  -v, --variant NAME turkish (default) or international; short tr, intl\n" \
+    "  -v, --variant NAME {GAMES}\n" \
     "  --db FILE          SQLite database (default dama.db)\n" \
     "  --threads T        parallel games (default and most: the CPUs; more are\n" \
     "                     lowered to that); the results do not depend on it\n" \
@@ -87,25 +88,16 @@ enum {
     "  --draw-adjudication CP:N:PLY  a draw once |score| <= CP for N plies running,\n" \
     "                     from ply PLY on (default off); the rules' end of game comes\n" \
     "                     first\n" \
-    "  --rules OPTIONS    the variant's rule options (Turkish:\n" \
-    "                     promotion=man|stop|king, kvm=draw|win, noprogress=N;\n" \
-    "                     International: majority=on|off, kingmoves=N, endgame16=N,\n" \
-    "                     endgame5=N)\n"
+    "  --rules OPTIONS    the variant's rule options ({RULES})\n"
 
 typedef struct RunOptions {
-    const char *db_path;
-    RunnerConfig cfg;
-    const char *openings_path;
-    const char *openings_book_path; /* --openings-book: openings_path names it once read */
+    RunSettings run;           /* what the run needs (train/run_settings.h) */
+    const char *openings_book_path; /* --openings-book: run.openings_path names it once read */
     int book_ply;
-    OpeningBook book;
     const char *limit_option;  /* the search limit given (--nodes, --depth or --movetime) */
     bool random_plies_given;   /* --random-plies, which an openings file would override */
     const char *rules_text[MAX_RULES_OPTIONS]; /* the --rules given: read by finish, once */
     int nrules_text;                           /* the variant is known */
-    int engine_margin_ms, engine_timeout_ms;   /* EngineConfig's, for every outside engine */
-    const char *engine_params[ENGINE_MAX_PARAMS];
-    int nengine_params;
 } RunOptions;
 
 void run_options_init(RunOptions *ro);
@@ -123,12 +115,9 @@ void run_options_engine(const RunOptions *ro, int side, const char *command, Eng
 /* False after the usage error when an --engine-param names a side (a: or b:) that is not
  * an outside engine (outside[side] false). */
 bool run_options_engine_sides(const RunOptions *ro, const bool outside[2]);
-/* "games=N nodes=K ..." for the run record: every setting that changes the games (a clock
- * only when there is one, so that the params of earlier runs stay the same). */
-void run_options_describe(const RunOptions *ro, char *buf, size_t len);
-/* What names a self-play run the same on every machine (store_run_identify): the settings
- * as run_options_describe has them, but an openings file by its positions rather than by
- * its path.  malloc'd; NULL when memory runs out. */
-char *run_options_identity(const RunOptions *ro);
+/* Sets out to the outside engine command of side (0: A, 1: B) with ro's engine options
+ * for it, started once to check it and learn its name: EXIT_OK, or the exit code after
+ * printing why it failed (EXIT_INTERRUPTED when Ctrl-C cut the check short). */
+int match_start_engine(const RunOptions *ro, int side, const char *command, EngineConfig *out);
 
 #endif

@@ -7,8 +7,8 @@
 
 #include "hub_state.h"
 #include "hub_text.h"
-#include "pipeline.h"
 #include "version.h"
+#include "weights_store.h"
 
 void hub_send_identity(Hub *h)
 {

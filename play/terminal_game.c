@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "human_game.h"
-#include "pipeline.h"
+#include "weights_store.h"
 #include "terminal_board.h"
 #include "terminal_input.h"
 #include "terminal_report.h"

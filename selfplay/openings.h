@@ -8,7 +8,7 @@
 #include "search.h"
 
 /* About 80 000 positions, far more than a match or a training run can use: every position
- * is also written into the run's identity (run_options_identity), which for a book of
+ * is also written into the run's identity (run_settings_identity), which for a book of
  * this size takes a third of a second and must stay short enough not to delay a Ctrl-C. */
 #define OPENINGS_FILE_MAX ((size_t)8 << 20)
 

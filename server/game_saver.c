@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "game_table.h"
-#include "pipeline.h"
+#include "weights_store.h"
 #include "server.h"
 #include "store.h"
 

@@ -8,7 +8,7 @@
 
 /* Gives run_id its identity: a hash of its kind, variant, search signature, weights hash
  * and options (the settings that decide its games, without the shard, any length: see
- * run_options_identity), the same on every machine, so that the shards of one run merge into one run.  shard, shards: the run plays
+ * run_settings_identity), the same on every machine, so that the shards of one run merge into one run.  shard, shards: the run plays
  * shard `shard` of `shards` (0, 0: the whole run). */
 bool store_run_identify(Store *s, int64_t run_id, const char *options, int shard, int shards);
 

@@ -11,7 +11,7 @@
 #include "annotate.h"
 #include "annotate_input.h"
 #include "notation.h"
-#include "pipeline.h"
+#include "weights_store.h"
 #include "position.h"
 #include "variant.h"
 #include "test_util.h"

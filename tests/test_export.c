@@ -30,7 +30,7 @@
 #include "variant.h"
 #include "weights.h"
 #include "pattern_spec_fixture.h"
-#include "pipeline.h"
+#include "weights_store.h"
 
 /* A numeric cell. */
 static long long cell_ll(const Csv *c, int row, const char *name) { return strtoll(csv_cell(c, row, name), NULL, 10); }

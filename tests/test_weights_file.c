@@ -13,7 +13,7 @@
 #include <zlib.h>
 
 #include "pattern_spec_fixture.h"
-#include "pipeline.h"
+#include "weights_store.h"
 #include "store.h"
 #include "test_util.h"
 #include "test_tmpdir.h"

@@ -1,0 +1,15 @@
+/* The database opened for a command (store_open.h). */
+#include "cli.h"
+#include "store_open.h"
+
+static Store *open_with(Store *(*open)(const char *, char *, size_t), const char *path)
+{
+    char err[512];
+    Store *s = open(path, err, sizeof err);
+    if (!s)
+        cli_runtime_error("%s", err);
+    return s;
+}
+
+Store *pipeline_open_store(const char *path) { return open_with(store_open, path); }
+Store *pipeline_open_store_readonly(const char *path) { return open_with(store_open_readonly, path); }

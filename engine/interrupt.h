@@ -1,0 +1,18 @@
+/* Ctrl-C and SIGTERM as a flag: every long task (a search, a run of games, a fit, the
+ * reading of a large file) polls it and stops cleanly instead of being killed. */
+#ifndef DAMA_INTERRUPT_H
+#define DAMA_INTERRUPT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+/* Installs SIGINT/SIGTERM handlers that only set the returned flag (and ignores SIGXFSZ, so
+ * that a file size limit ends in a failed write that is reported). */
+const atomic_bool *pipeline_interrupt_flag(void);
+/* The same flag without installing the handlers: false for ever while none are installed
+ * (then a signal's default action ends the process). */
+const atomic_bool *pipeline_interrupt_state(void);
+/* Whether the handlers caught a signal. */
+bool pipeline_interrupted(void);
+
+#endif

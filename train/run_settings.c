@@ -1,0 +1,69 @@
+/* The params text of a run of games (run_settings.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "position.h"
+#include "run_settings.h"
+#include "variant.h"
+
+void params_append(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t n = strlen(buf);
+    if (n + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, len - n, fmt, ap);
+    va_end(ap);
+}
+
+/* The settings text, with openings named as given (the path, or "random"). */
+static void describe(const RunSettings *rs, const char *openings, char *buf, size_t len)
+{
+    const RunnerConfig *c = &rs->cfg;
+    char rules[256];
+    c->setup.variant->rules_describe(&c->setup.rules, rules, sizeof rules);
+    snprintf(buf, len, "games=%d nodes=%llu depth=%d movetime=%d seed=%llu openings=%s random_plies=%d "
+             "move_cap=%d noise=%d hash=%zu %s",
+             c->games, (unsigned long long)c->setup.limits.nodes, c->setup.limits.depth,
+             c->setup.limits.movetime_ms, (unsigned long long)c->seed, openings, c->random_plies,
+             c->setup.move_cap, c->setup.noise, c->hash_mb, rules);
+    size_t n = strlen(buf);
+    if (c->setup.clock_ms > 0 && n < len)
+        snprintf(buf + n, len - n, " clock=%d+%dms", c->setup.clock_ms, c->setup.clock_inc_ms);
+    /* Only when given: the params of runs without adjudication stay as they were (resume). */
+    n = strlen(buf);
+    if (c->setup.win_plies > 0 && n < len)
+        snprintf(buf + n, len - n, " win_adjudication=%d:%d", c->setup.win_cp, c->setup.win_plies);
+    n = strlen(buf);
+    if (c->setup.draw_plies > 0 && n < len)
+        snprintf(buf + n, len - n, " draw_adjudication=%d:%d:%d", c->setup.draw_cp, c->setup.draw_plies,
+                 c->setup.draw_after);
+}
+
+void run_settings_describe(const RunSettings *rs, char *buf, size_t len)
+{
+    describe(rs, rs->openings_path ? rs->openings_path : "random", buf, len);
+}
+
+char *run_settings_identity(const RunSettings *rs)
+{
+    char head[1024];
+    describe(rs, rs->openings_path ? "book" : "random", head, sizeof head);
+    const Variant *v = rs->cfg.setup.variant;
+    enum { FEN_MAX = 512 };
+    size_t cap = strlen(head) + 1 + (size_t)rs->book.count * (FEN_MAX + 1), n = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return NULL;
+    n += (size_t)snprintf(text, cap, "%s", head);
+    /* the book by its positions, not by the path it has on this machine */
+    for (int i = 0; i < rs->book.count; i++) {
+        char fen[FEN_MAX];
+        position_to_fen(&rs->book.positions[i], v, fen, sizeof fen);
+        n += (size_t)snprintf(text + n, cap - n, "\n%s", fen);
+    }
+    return text;
+}

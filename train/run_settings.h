@@ -1,0 +1,29 @@
+/* The settings of a run of games (self-play, match, a training run's steps) once read:
+ * the runner's configuration, where the openings come from, how outside engines are run,
+ * and the text that records them in the run's params. */
+#ifndef DAMA_RUN_SETTINGS_H
+#define DAMA_RUN_SETTINGS_H
+
+#include "runner.h"
+
+typedef struct RunSettings {
+    const char *db_path;       /* the database, named in messages */
+    RunnerConfig cfg;
+    const char *openings_path; /* the openings file or book as given; NULL: random openings */
+    OpeningBook book;          /* its positions (cfg.book points here once loaded) */
+    int engine_margin_ms, engine_timeout_ms;   /* EngineConfig's, for every outside engine */
+    const char *engine_params[ENGINE_MAX_PARAMS]; /* --engine-param, "[a:|b:]NAME=VALUE" */
+    int nengine_params;
+} RunSettings;
+
+/* "games=N nodes=K ..." for the run record: every setting that changes the games (a clock
+ * only when there is one, so that the params of earlier runs stay the same). */
+void run_settings_describe(const RunSettings *rs, char *buf, size_t len);
+/* What names a self-play run the same on every machine (store_run_identify): the settings
+ * as run_settings_describe has them, but an openings file by its positions rather than by
+ * its path.  malloc'd; NULL when memory runs out. */
+char *run_settings_identity(const RunSettings *rs);
+/* fmt's text at the end of the params text in buf (len bytes), as much as fits. */
+void params_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif
