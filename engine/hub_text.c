@@ -210,8 +210,8 @@ char *hub_variant_values(char *buf, size_t len)
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; variant_at(i); i++) {
             const Variant *v = variant_at(i);
-            if (v->hub_default != (pass == 0))
-                continue;
+            if (v->hub_default != (pass == 0) || !v->eval)
+                continue; /* a game without an evaluation is not played here */
             append(buf, len, &used, used ? " " : "");
             append(buf, len, &used, v->name);
             for (const char *const *a = v->hub_aliases; a && *a; a++) {

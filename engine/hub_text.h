@@ -61,7 +61,8 @@ const Variant *hub_variant_by_name(const char *name, char *err, size_t errlen);
 char *hub_game_list(char *buf, size_t len);
 /* "international normal standard turkish": the values of the Hub variant parameter, the
  * protocol's own game first (Variant.hub_default), each game followed by its Hub names, so
- * that a GUI looking for its name among them finds it; returns buf. */
+ * that a GUI looking for its name among them finds it (the games with an evaluation, which
+ * `dama hub` plays); returns buf. */
 char *hub_variant_values(char *buf, size_t len);
 
 /* Scores in men, on Scan's scale, so that Hub GUIs and Scan-based tools (pydraughts) tell a
