@@ -1,4 +1,4 @@
-/* The International evaluation's features (engine/international_eval.c): the shape of the
+/* The International evaluation's features (international_eval.c): the shape of the
  * spec, the weights file against it, feature values on hand-built positions worked out in
  * the comments, and the colour flip on the vector positions, on positions of random games
  * and on random piece sets.  Run from the project root.
