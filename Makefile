@@ -8,9 +8,38 @@
 CC      ?= cc
 STD      = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-# Each game is a folder of engine/games/ (a game's files include one another by name).
+# The layers, lowest first (docs/design.md, "Layers").  A room's sources see the headers
+# of the room itself and of the rooms its LAYER_ line names, never of a room above: an
+# upward #include does not build.
+LAYER_engine   :=
+LAYER_egdb     := engine
+LAYER_store    := engine
+LAYER_selfplay := engine store
+LAYER_tuner    := engine store
+LAYER_book     := engine store selfplay
+LAYER_analysis := engine store tuner
+LAYER_hub      := engine egdb store selfplay book
+LAYER_dxp      := engine egdb store selfplay book
+LAYER_play     := engine egdb store selfplay tuner book analysis
+LAYER_train    := engine egdb store selfplay tuner book analysis hub dxp
+LAYER_server   := engine egdb store selfplay tuner book analysis hub dxp play train
+LAYER_cli      := engine egdb store selfplay tuner book analysis hub dxp play train server
+ROOMS          := engine egdb store selfplay tuner book analysis hub dxp play train server cli
+LAYER_tests    := $(ROOMS)
+# Upward includes the tree still has would be named here, one LAYER_UPWARD_room line each
+# (e.g. LAYER_UPWARD_server := cli/x.h): scripts/layer-check lets exactly those through and
+# fails once one is no longer included.  There are none.
+# A room is the first folder of a source's path (tests/fuzz/x.c is in tests).  Its -I list
+# names the folders of itself and its layers that exist (a room not yet made is skipped);
+# a source outside every room stops the build.
+room_of  = $(firstword $(subst /, ,$(1)))
+room_dirs = $(wildcard $(1) $(LAYER_$(1)) $(sort $(patsubst %/,%,$(dir $(LAYER_UPWARD_$(1))))))
+# Each game is a folder of engine/games/ (engine/games/README.md): its files include one
+# another by name, and only the engine and the tests see a game's own headers.
 GAME_DIRS = $(patsubst %/,%,$(sort $(dir $(wildcard engine/games/*/*.c))))
-INC      = -Iengine -Iengine/games $(addprefix -I,$(GAME_DIRS)) -Iegdb -Istore -Iselfplay -Ihub -Idxp -Ituner -Ianalysis -Ibook -Iplay -Itrain -Icli -Iserver
+game_inc = $(if $(filter engine tests,$(1)),$(addprefix -I,$(GAME_DIRS)))
+room_inc = $(if $(filter undefined,$(origin LAYER_$(1))),$(error $(1)/ is in no layer of the Makefile),$(addprefix -I,$(call room_dirs,$(1))) $(call game_inc,$(1)))
+INC      = $(call room_inc,$(call room_of,$<))
 PKGS     = sqlite3 zlib libmicrohttpd jansson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
@@ -24,7 +53,7 @@ SAN_FLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sa
 # valgrind cannot run every instruction -march=native may choose (AVX-512 and the like).
 VG_FLAGS   = -O1 -g -fno-omit-frame-pointer
 
-LIB_SRC  = $(filter-out cli/main.c, $(wildcard engine/*.c engine/games/*.c engine/games/*/*.c egdb/*.c store/*.c selfplay/*.c train/*.c hub/*.c dxp/*.c tuner/*.c analysis/*.c book/*.c play/*.c cli/*.c server/*.c))
+LIB_SRC  = $(filter-out cli/main.c, $(wildcard $(addsuffix /*.c,$(ROOMS)) engine/games/*.c engine/games/*/*.c))
 TEST_SRC = $(wildcard tests/test_*.c)
 BENCH_SRC = $(wildcard tests/bench/*.c)
 
@@ -66,13 +95,13 @@ FUZZ_TARGETS = $(patsubst tests/fuzz/fuzz_%.c,$(FUZZ_DIR)/%,$(FUZZ_SRC))
 # `make` alone builds bin/dama: the version rules below must not become the default goal.
 .DEFAULT_GOAL := all
 
-# The build's git commit goes into cli/version.o only: a new commit rebuilds that one
+# The build's git commit goes into engine/version.o only: a new commit rebuilds that one
 # object.  build/commit keeps the last value and is rewritten only when it changes, so its
 # time tells make when version.o is stale.
 DAMA_COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 COMMIT_STAMP = build/commit
 $(shell mkdir -p build && (echo '$(DAMA_COMMIT)' | cmp -s - $(COMMIT_STAMP) || echo '$(DAMA_COMMIT)' > $(COMMIT_STAMP)))
-VERSION_OBJS = $(OPT_DIR)/cli/version.o $(SAN_DIR)/cli/version.o $(VG_DIR)/cli/version.o
+VERSION_OBJS = $(OPT_DIR)/engine/version.o $(SAN_DIR)/engine/version.o $(VG_DIR)/engine/version.o
 $(VERSION_OBJS): $(COMMIT_STAMP)
 $(VERSION_OBJS): OBJ_DEFS = -DDAMA_COMMIT='"$(DAMA_COMMIT)"'
 # The shipped best weights are built in (each game's engine/games/GAME/GAME_shipped.c,
@@ -81,7 +110,7 @@ SHIPPED_WEIGHTS = $(wildcard data/weights/*-pattern.txt)
 SHIPPED_OBJS = $(patsubst %.c,%.o,$(wildcard engine/games/*/*_shipped.c))
 $(foreach d,$(OPT_DIR) $(SAN_DIR) $(VG_DIR) $(FUZZ_DIR)/obj,$(addprefix $(d)/,$(SHIPPED_OBJS))): $(SHIPPED_WEIGHTS)
 
-.PHONY: all test js-test js-lint browser-test sanitize valgrind bench fuzz clean
+.PHONY: all test js-test js-lint browser-test layer-check layer-table sanitize valgrind bench fuzz clean
 all: bin/dama
 
 bin/dama: $(OPT_DIR)/cli/main.o $(OPT_LIB)
@@ -124,6 +153,7 @@ $(VG_DIR)/bin/dama: $(VG_DIR)/cli/main.o $(VG_LIB)
 # dama to drive.  The runner stops at the first failing binary and exits non-zero.
 test: bin/dama $(OPT_TESTS) js-test js-lint
 	@DAMA_BIN=bin/dama scripts/run-tests $(OPT_TESTS)
+	@MAKE='$(MAKE)' scripts/layer-check
 	@DAMA_BIN=bin/dama scripts/browser-test
 
 # The page's pure modules (board state, geometry, move input) under node's own test
@@ -138,6 +168,16 @@ js-lint:
 # The page in headless Chromium against bin/dama serve (also the last step of `make test`).
 browser-test: bin/dama
 	@DAMA_BIN=bin/dama scripts/browser-test
+
+# The layers hold (scripts/layer-check, also a step of `make test`): the whole tree builds
+# with each room's own -I list, and an upward include does not.
+layer-check: bin/dama $(OPT_TESTS) $(OPT_BENCHES)
+	@MAKE='$(MAKE)' scripts/layer-check
+
+# What scripts/layer-check reads, a line a room: "room;layers;upward includes;the command
+# that compiles the room's sources" (the flags of the pattern rules, without -O and -MMD).
+layer-table:
+	@$(foreach r,$(ROOMS) tests,echo '$(r);$(LAYER_$(r));$(LAYER_UPWARD_$(r));$(CC) $(STD) $(WARN) $(OPENMP) $(call room_inc,$(r)) $(PKG_CFLAGS)';)
 
 sanitize: $(SAN_DIR)/bin/dama $(SAN_TESTS)
 	@DAMA_BIN=$(SAN_DIR)/bin/dama DAMA_SANITIZE=1 ASAN_OPTIONS=detect_leaks=1 \

@@ -54,13 +54,20 @@ int result_for_side(int result, int side)
     return 0;
 }
 
+int count_repetitions(const uint64_t *keys, int now, int since_irreversible, int twice_from)
+{
+    /* Same side to move: every second ply back.  No position before the last irreversible
+     * move can come back. */
+    int n = 0;
+    for (int i = now - 2; i >= 0 && now - i <= since_irreversible && n < REPETITIONS_FOR_DRAW; i -= 2)
+        if (keys[i] == keys[now])
+            n += i >= twice_from ? 2 : 1;
+    return n;
+}
+
 int game_result(const Game *game, int *reason)
 {
-    /* No position before the last irreversible move can come back. */
-    int repetitions = 0;
-    uint64_t now = game->keys[game->ply];
-    for (int back = 2; back <= game->since_capture && back <= game->ply; back += 2)
-        repetitions += game->keys[game->ply - back] == now;
+    int repetitions = count_repetitions(game->keys, game->ply, game->since_capture, game->ply + 1);
     bool can_move = game->variant->count(&game->pos, &game->rules, false) > 0;
     DrawCounts counts = { game->since_capture, repetitions, game->endgame_plies };
     GameEnd end = game_end(game->variant, &game->pos, &game->rules, can_move, counts);

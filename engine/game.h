@@ -45,7 +45,7 @@ struct Game {
 
 /* What the draw rules count.  since_irreversible: plies since the last irreversible move
  * (move_irreversible in variant.h); repetitions: earlier occurrences of this position since
- * then; endgame_plies: plies since the material class that the variant's endgame counts
+ * then (count_repetitions); endgame_plies: plies since the material class that the variant's endgame counts
  * look at last changed (variant->endgame_class; 0 where a variant has none). */
 typedef struct DrawCounts {
     int since_irreversible;
@@ -62,6 +62,13 @@ typedef struct GameEnd {
     int reason;  /* enum Reason */
 } GameEnd;
 #define REPETITIONS_FOR_DRAW 2 /* earlier occurrences: the third time draws */
+/* The repetition count of DrawCounts, for play and search alike: earlier occurrences of
+ * keys[now] (the position keys of a line of play, keys[i] before ply i) with the same side
+ * to move, looking back no further than since_irreversible plies, counted up to
+ * REPETITIONS_FOR_DRAW.  An occurrence at index twice_from or later counts twice: the
+ * search passes its root, since the side that steered into a cycle inside its own tree can
+ * go round it once more; play passes now + 1 (none). */
+int count_repetitions(const uint64_t *keys, int now, int since_irreversible, int twice_from);
 GameEnd game_end(const Variant *v, const Position *pos, const Rules *rules, bool can_move,
                  DrawCounts counts);
 /* The side to move has no legal move: it loses (every variant). */

@@ -8,14 +8,18 @@
 
 /* More distinct capture moves than MAX_MOVES: none is ever dropped in silence (a search that
  * missed one, or a perft that undercounts, would be wrong without a sign).  No position
- * known comes near; if one does, MAX_MOVES must grow. */
+ * known comes near; if one does, MAX_MOVES must grow.  An invariant of the engine broken,
+ * not an input to refuse: abort() after the message (library code never exit()s, and
+ * abort leaves a core and a signal no caller mistakes for an ordinary failure), rather than
+ * an error return that every generator, search node and perft would carry for a case no
+ * game reaches. */
 static _Noreturn void too_many_moves(const Position *pos, const Variant *v)
 {
     char fen[512];
     position_to_fen(pos, v, fen, sizeof fen);
     fprintf(stderr, "dama: %s: more than %d legal moves (the generator's limit MAX_MOVES)\n",
             fen, MAX_MOVES);
-    exit(1);
+    abort();
 }
 
 void movelist_add_capture(MoveList *list, const Move *m, const Position *pos, const Variant *v)

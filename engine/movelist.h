@@ -6,8 +6,9 @@
 #include "types.h"
 
 /* Adds a complete capture sequence: merged into the move with the same (from, to, captured)
- * when there is one (its path count grows), else appended.  Stops the program (exit 1,
- * naming the position) rather than drop a move past MAX_MOVES. */
+ * when there is one (its path count grows), else appended.  Aborts (abort(), after a
+ * message naming the position) rather than drop a move past MAX_MOVES: no game reaches
+ * it, so it is a broken invariant, not an error to return. */
 void movelist_add_capture(MoveList *list, const Move *m, const Position *pos, const Variant *v);
 /* Where a capture search puts each complete sequence: the longest ones merged into list
  * (best is the most pieces taken so far), or, when visit is set, every sequence of exactly

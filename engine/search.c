@@ -131,20 +131,6 @@ static bool out_of_budget(Searcher *s)
     return false;
 }
 
-/* Earlier occurrences of this node's position since the last irreversible move, as game_end reads
- * them.  One at the root or after it counts twice: the side that steered into the cycle can
- * go round it once more, so the position is as good as seen a third time.  One in the game
- * before the root counts once, as in play. */
-static int repetitions(const Searcher *s, int ply, int since_irreversible)
-{
-    int here = s->game_keys + ply, n = 0;
-    uint64_t key = s->keys[here];
-    for (int i = here - 2; i >= 0 && here - i <= since_irreversible && n < REPETITIONS_FOR_DRAW; i -= 2)
-        if (s->keys[i] == key)
-            n += i >= s->game_keys ? 2 : 1;
-    return n;
-}
-
 /* Move ordering in named stages, best first.  A move's key is its stage above everything
  * else, then an order within the stage; only the QUIET stage is ever reduced. */
 enum OrderStage { STAGE_QUIET, STAGE_KILLER_2, STAGE_KILLER_1, STAGE_CAPTURE, STAGE_TT_MOVE };
@@ -216,7 +202,9 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
     bool capture = v->capture_pending(pos);
     if (ply > 0) {
         bool can_move = capture || v->count(pos, &s->rules, false) > 0;
-        DrawCounts counts = { since_irreversible, repetitions(s, ply, since_irreversible), endgame_plies };
+        /* a repetition inside the tree counts twice (count_repetitions) */
+        int repetitions = count_repetitions(s->keys, s->game_keys + ply, since_irreversible, s->game_keys);
+        DrawCounts counts = { since_irreversible, repetitions, endgame_plies };
         GameEnd end = game_end(v, pos, &s->rules, can_move, counts);
         if (end.result != RESULT_NONE)
             return result_for_side(end.result, pos->side) * (SCORE_WIN - ply);

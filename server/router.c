@@ -5,7 +5,6 @@
 
 #include "api_json.h"
 #include "server.h"
-#include "variant.h"
 
 /* A pattern's segments: text matches itself, "#" a decimal id (1 .. 2^53), "*" the rest of
  * the path (one or more characters). */
@@ -113,18 +112,4 @@ void server_handle(void *ctx, const HttpRequest *req, HttpReply *reply)
         return;
     }
     reply_error(reply, 404, "no such path: %s", req->path);
-}
-
-int server_variant_index(const Variant *v)
-{
-    for (int i = 0; i < SERVER_MAX_VARIANTS && variant_at(i); i++)
-        if (variant_at(i) == v)
-            return i;
-    return -1;
-}
-
-const Weights *server_weights(const Server *srv, const Variant *v)
-{
-    int i = server_variant_index(v);
-    return i >= 0 ? srv->weights[i] : NULL;
 }

@@ -1,5 +1,6 @@
-/* What every part of `dama serve` shares: the settings, the weights of each variant, the
- * games in play, and the request handler that routes to the parts (router.c). */
+/* What every part of `dama serve` shares: the settings, the weights of each variant
+ * (server_state.c), the games in play, and the request handler that routes to the parts
+ * (router.c). */
 #ifndef DAMA_SERVER_H
 #define DAMA_SERVER_H
 
@@ -56,7 +57,7 @@ void search_engine_move(Server *srv, struct GameSession *s, HttpReply *reply);
 /* The HttpHandler of the server: ctx is the Server. */
 void server_handle(void *ctx, const HttpRequest *req, HttpReply *reply);
 
-/* The weights of v (NULL when the server has none for it). */
+/* server_state.c: the weights of v (NULL when the server has none for it). */
 const Weights *server_weights(const Server *srv, const Variant *v);
 /* v's place in variant_at order, the index of the per-variant arrays; -1 for none. */
 int server_variant_index(const Variant *v);

@@ -1,8 +1,9 @@
-/* Opening and closing a Store: connection settings, prepared statements, errors,
- * transactions, and the whole-file checks. */
+/* Opening and closing a Store: connection settings, the schema check and migration at
+ * open, prepared statements, snapshots, and the whole-file checks.  The calls every file
+ * of store/ shares (errors, transactions, one-off statements) are in db.c, below this one
+ * and below schema.c and write.c, which open calls. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -25,57 +26,6 @@ static const char *const table_names[TABLE_COUNT] = {
 #undef STORE_TABLE_NAME
 };
 
-bool store_fail(Store *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(s->err, sizeof s->err, fmt, ap);
-    va_end(ap);
-    return false;
-}
-
-bool store_fail_db(Store *s, const char *what)
-{
-    if (s->bind_rc != SQLITE_OK) {
-        int rc = s->bind_rc;
-        s->bind_rc = SQLITE_OK;
-        return store_fail(s, "%s: binding parameter %d: %s", what, s->bind_col, sqlite3_errstr(rc));
-    }
-    return store_fail(s, "%s: %s", what, sqlite3_errmsg(s->db));
-}
-
-const char *store_error(const Store *s)
-{
-    return s ? s->err : "no store (NULL)";
-}
-
-void store_done(sqlite3_stmt *st)
-{
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-}
-
-/* Runs a statement that returns no rows. */
-static bool exec_stmt(Store *s, enum StatementId id, const char *what)
-{
-    sqlite3_stmt *st = store_stmt(s, id);
-    int rc = sqlite3_step(st);
-    bool ok = rc == SQLITE_DONE || rc == SQLITE_ROW;
-    if (!ok) store_fail_db(s, what);
-    sqlite3_reset(st);
-    return ok;
-}
-
-bool store_begin_write(Store *s) { return exec_stmt(s, STMT_TX_WRITE, "begin write transaction"); }
-bool store_begin_read(Store *s) { return exec_stmt(s, STMT_TX_READ, "begin read transaction"); }
-
-bool store_read_begin(Store *s) { return s->snapshot || store_begin_read(s); }
-
-void store_read_end(Store *s)
-{
-    if (!s->snapshot) store_rollback(s);  /* nothing to commit: ends the read transaction */
-}
-
 bool store_snapshot_begin(Store *s)
 {
     if (!store_ready(s)) return false;
@@ -96,23 +46,6 @@ void store_snapshot_end(Store *s)
     if (!s || !s->db || !s->snapshot) return;
     s->snapshot = false;
     store_rollback(s);
-}
-
-bool store_commit(Store *s)
-{
-    if (exec_stmt(s, STMT_TX_COMMIT, "commit")) return true;
-    store_rollback(s);
-    return false;
-}
-
-void store_rollback(Store *s)
-{
-    /* After some errors (I/O, full disk) SQLite has already rolled back; a second
-     * ROLLBACK would only overwrite the message that says why. */
-    if (sqlite3_get_autocommit(s->db)) return;
-    sqlite3_stmt *st = store_stmt(s, STMT_TX_ROLLBACK);
-    sqlite3_step(st);
-    sqlite3_reset(st);
 }
 
 /* Runs a PRAGMA (or other one-off SQL) that sets something; reads its first value into
@@ -246,20 +179,6 @@ static bool first_read(Store *s)
     if (!ok) store_fail(s, "%s", sqlite3_errmsg(s->db));
     sqlite3_finalize(st);
     return ok;
-}
-
-char *store_file_uri(const char *path, const char *query)
-{
-    char *uri = malloc(strlen(path) * 3 + strlen(query) + 16);
-    if (!uri) return NULL;
-    char *p = uri + sprintf(uri, "file:");
-    for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
-        /* URI syntax characters are escaped; '/' stays a path separator */
-        if (*c == '%' || *c == '?' || *c == '#' || *c <= ' ' || *c >= 0x7f) p += sprintf(p, "%%%02X", *c);
-        else *p++ = (char)*c;
-    }
-    sprintf(p, "?%s", query);
-    return uri;
 }
 
 /* True when the -wal file next to path is missing or empty: nothing the file lacks. */
@@ -429,15 +348,4 @@ bool store_check(Store *s)
     bool ok = check_integrity(s) && check_foreign_keys(s) && check_positions(s);
     store_read_end(s);
     return ok;
-}
-
-sqlite3_stmt *store_prepare(Store *s, const char *sql, const char *what)
-{
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
-        store_fail_db(s, what);
-        sqlite3_finalize(st);
-        return NULL;
-    }
-    return st;
 }

@@ -1,5 +1,5 @@
-/* What the files of store/ share: the Store struct, its prepared statements and error
- * helpers.  Not for use outside store/. */
+/* What the files of store/ share: the Store struct, its prepared statements, the database
+ * layer of db.c and each file's calls for the others.  Not for use outside store/. */
 #ifndef DAMA_STORE_INTERNAL_H
 #define DAMA_STORE_INTERNAL_H
 
@@ -109,7 +109,8 @@ struct Store {
     char err[512];
 };
 
-/* Error helpers: set s->err and return false, so failures read `return store_fail(...)`. */
+/* db.c, the layer under the other files.  Error helpers: set s->err and return false, so
+ * failures read `return store_fail(...)`. */
 bool store_fail(Store *s, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -118,7 +119,7 @@ bool store_fail(Store *s, const char *fmt, ...)
 /* "what: <SQLite's message>" */
 bool store_fail_db(Store *s, const char *what);
 
-/* "file:PATH?QUERY" with the path escaped, for sqlite3_open_v2 with SQLITE_OPEN_URI and
+/* db.c: "file:PATH?QUERY" with the path escaped, for sqlite3_open_v2 with SQLITE_OPEN_URI and
  * ATTACH (malloc'd; NULL when out of memory). */
 char *store_file_uri(const char *path, const char *query);
 /* A games.result text as enum Result ('unfinished': RESULT_NONE); -1 for anything else
@@ -130,7 +131,7 @@ void store_column_position(sqlite3_stmt *st, int col, Position *pos);
 /* FNV-1a 64 of text as 16 hex digits (write.c). */
 void store_text_hash(const char *text, char out[17]);
 
-/* A statement for a rare call, prepared now (finalize it after use); NULL after
+/* db.c: a statement for a rare call, prepared now (finalize it after use); NULL after
  * store_fail_db(s, what) when SQLite refuses it. */
 sqlite3_stmt *store_prepare(Store *s, const char *sql, const char *what);
 
@@ -138,13 +139,14 @@ sqlite3_stmt *store_prepare(Store *s, const char *sql, const char *what);
 static inline sqlite3_stmt *store_stmt(Store *s, enum StatementId id) { return s->stmt[id]; }
 void store_done(sqlite3_stmt *st);
 
-/* Transactions.  store_rollback is safe when SQLite has already rolled back on its own. */
+/* db.c: transactions.  store_rollback is safe when SQLite has already rolled back on its
+ * own. */
 bool store_begin_write(Store *s);
 bool store_begin_read(Store *s);
 bool store_commit(Store *s);
 void store_rollback(Store *s);
 
-/* Reads that need one snapshot (a game and its positions, an export query) run between
+/* db.c: reads that need one snapshot (a game and its positions, an export query) run between
  * these two; inside store_snapshot_begin/_end they join the caller's snapshot instead. */
 bool store_read_begin(Store *s);
 void store_read_end(Store *s);

@@ -282,8 +282,8 @@ static void test_agrees_with_proof_search(void **state)
 static void test_known_positions(void **state)
 {
     (void)state;
-    /* Turkish: one piece each is a draw at once (docs/rules.md, kvm=draw), wherever they
-     * stand and even where a capture would be possible. */
+    /* Turkish: one piece each is a draw at once (docs/rules-turkish.md, kvm=draw), wherever
+     * they stand and even where a capture would be possible. */
     assert_int_equal(value_of(turkish_db, "W:WKa1:BKh8"), EGDB_DRAW);
     assert_int_equal(value_of(turkish_db, "W:WKa1:BKa5"), EGDB_DRAW);
     assert_int_equal(value_of(turkish_db, "B:Wc4:Bc6"), EGDB_DRAW);

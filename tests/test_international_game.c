@@ -1,4 +1,4 @@
-/* The end of an International game (shared/rules/international.md, "End of the game";
+/* The end of an International game (docs/rules-international.md, "End of the game";
  * FMJD article 6) played through Game as self-play plays it: a loss with no legal move,
  * threefold repetition, 25 king moves each, the 16- and 5-move lone-king endgames, and the
  * International rule options.  The Turkish end of the game stays in test_rules.c. */

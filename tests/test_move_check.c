@@ -1,7 +1,7 @@
 /* Refused moves and their reasons (engine/move_check.c), on positions worked out by hand
  * from the rules: Turkish men step forward or sideways and capture the same way, the
- * capture taking the most pieces is compulsory (docs/rules.md); International men capture
- * diagonally and the majority rule holds (FMJD 4.13). */
+ * capture taking the most pieces is compulsory (docs/rules-turkish.md); International men
+ * capture diagonally and the majority rule holds (FMJD 4.13, docs/rules-international.md). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -7,10 +7,15 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bitboard.h"
 #include "game.h"
+#include "movelist.h"
 #include "notation.h"
 #include "perft.h"
 #include "position.h"
@@ -670,7 +675,102 @@ static void test_game_results(void **state)
     assert_string_equal(reason_name(game_reason(&turkish_variant, TURKISH_REASON_ONE_EACH)), "one-each");
 }
 
-/* The order in which the rules end a game (docs/rules.md, "End of the game"): no legal move,
+/* count_repetitions, the one count that play (game_result) and the search read, worked by
+ * hand on two kings each shuffling, in both games: after the 4-ply cycle 3 times, keys 0,
+ * 4, 8 and 12 are the start (White to move), keys 1, 5, 9 the next position, and so on. */
+static void test_count_repetitions(void **state)
+{
+    (void)state;
+    static const struct {
+        const Variant *v;
+        const char *fen;
+        const char *cycle[4];
+    } games[] = {
+        { &turkish_variant, "W:WKa1,b2:BKh8,g7", { "a1-a2", "h8-h7", "a2-a1", "h7-h8" } },
+        { &international_variant, "W:WK47,K48:BK3,K4", { "47-42", "3-9", "42-47", "9-3" } },
+    };
+    for (size_t gi = 0; gi < sizeof games / sizeof games[0]; gi++) {
+        const Variant *v = games[gi].v;
+        Rules rules = rules_default(v);
+        Position pos;
+        char err[256];
+        assert_true(position_from_fen(&pos, v, games[gi].fen, err, sizeof err));
+        static Game g;
+        game_init(&g, v, &rules, &pos);
+        for (int ply = 0; ply < 12; ply++) {
+            Move m;
+            if (!move_from_text(v, &g.pos, &g.rules, games[gi].cycle[ply % 4], &m, err, sizeof err))
+                fail_msg("%s", err);
+            assert_true(game_play(&g, &m));
+        }
+        const uint64_t *k = g.keys;
+        for (int i = 0; i < 4; i++) /* the hand-worked cycle: 4 distinct positions */
+            for (int j = 0; j <= 12; j++)
+                assert_true((k[i] == k[j]) == (j % 4 == i));
+        /* Play: twice_from past now, each earlier occurrence once. */
+        assert_int_equal(count_repetitions(k, 4, 4, 5), 1);
+        assert_int_equal(count_repetitions(k, 7, 7, 8), 1);  /* key 3 */
+        assert_int_equal(count_repetitions(k, 8, 8, 9), 2);  /* keys 4 and 0: the third time */
+        assert_int_equal(count_repetitions(k, 3, 3, 4), 0);
+        /* Counted up to REPETITIONS_FOR_DRAW: at ply 12 three came before, 2 is reported. */
+        assert_int_equal(count_repetitions(k, 12, 12, 13), REPETITIONS_FOR_DRAW);
+        /* The window: nothing before the last irreversible move is looked at. */
+        assert_int_equal(count_repetitions(k, 8, 4, 9), 1);
+        assert_int_equal(count_repetitions(k, 8, 3, 9), 0);
+        /* The search from a root at ply 4: key 4 is in its tree and counts twice; from a
+         * root at ply 5 it is game history and counts once. */
+        assert_int_equal(count_repetitions(k, 8, 4, 4), 2);
+        assert_int_equal(count_repetitions(k, 8, 4, 5), 1);
+        assert_int_equal(count_repetitions(k, 8, 8, 5), 2);  /* keys 4 and 0, once each */
+        /* game_result reads the same count. */
+        int reason;
+        assert_int_equal(game_result(&g, &reason), RESULT_DRAW);
+        assert_int_equal(reason, REASON_REPETITION);
+    }
+}
+
+/* A move list past MAX_MOVES is an invariant broken inside the engine: the library says
+ * which position and aborts (it never exit()s, which would look like an ordinary failure
+ * to the program around it).  Filled by hand: no position is known to get there. */
+static void test_move_list_overflow_aborts(void **state)
+{
+    (void)state;
+    int err_pipe[2];
+    assert_int_equal(pipe(err_pipe), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(err_pipe[1], STDERR_FILENO);
+        static MoveList list;
+        for (int i = 0; i < MAX_MOVES; i++) {
+            list.moves[i] = (Move){ .from = 0, .to = 2, .captured = (Bitboard)i + 1, .njumps = 1 };
+            list.npaths[i] = 1;
+        }
+        list.count = MAX_MOVES;
+        Position pos;
+        V->start(&pos);
+        Move m = { .from = 0, .to = 2, .captured = (Bitboard)MAX_MOVES + 1, .njumps = 1 };
+        movelist_add_capture(&list, &m, &pos, V);
+        _exit(0); /* not reached when the list refuses the move */
+    }
+    close(err_pipe[1]);
+    char msg[1024] = "";
+    size_t got = 0;
+    ssize_t n;
+    while (got < sizeof msg - 1 && (n = read(err_pipe[0], msg + got, sizeof msg - 1 - got)) > 0)
+        got += (size_t)n;
+    msg[got] = '\0';
+    close(err_pipe[0]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGABRT);
+    assert_non_null(strstr(msg, "more than 1024 legal moves"));
+    assert_non_null(strstr(msg, "W:W")); /* the position, as FEN */
+}
+
+/* The order in which the rules end a game (docs/rules-turkish.md, "End of the game"): no legal move,
  * then one piece each, then repetition, then no progress. */
 static void test_game_end_precedence(void **state)
 {
@@ -767,6 +867,8 @@ int main(void)
         cmocka_unit_test(test_errors_quote_one_line),
         cmocka_unit_test(test_game_results),
         cmocka_unit_test(test_game_end_precedence),
+        cmocka_unit_test(test_count_repetitions),
+        cmocka_unit_test(test_move_list_overflow_aborts),
         cmocka_unit_test(test_zobrist_incremental),
         cmocka_unit_test(test_rules_option_text),
     };

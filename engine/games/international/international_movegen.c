@@ -1,5 +1,5 @@
 /* Legal move generation for International draughts (FMJD 10x10; docs: the rules in
- * shared/rules/international.md, summed up in international.h).
+ * docs/rules-international.md, summed up in international.h).
  *
  * Captures are found by a depth-first search per piece.  Unlike Turkish, the captured
  * pieces stay on the board until the move ends: during the search they still block lines

@@ -1,5 +1,5 @@
 /* International draughts: the rule options and the end of the game, as decided in
- * shared/rules/international.md (FMJD articles 4.13 and 6). */
+ * docs/rules-international.md (FMJD articles 4.13 and 6). */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* Turkish draughts: the rule options (docs/rules.md) and the end of the game. */
+/* Turkish draughts: the rule options (docs/rules-turkish.md) and the end of the game. */
 #include <stdio.h>
 #include <string.h>
 
