@@ -158,3 +158,20 @@ bool book_build(Store *s, const BookBuildOptions *opt, Book *out, BookBuildStats
     }
     return ok;
 }
+
+bool book_build_file(const char *db_path, const BookBuildOptions *opt, const char *out_path, Book *out,
+                     BookBuildStats *stats, char *err, size_t errlen)
+{
+    Store *store = store_open_readonly(db_path, err, errlen);
+    if (!store)
+        return false;
+    char why[1024];
+    bool ok = book_build(store, opt, out, stats, why, sizeof why);
+    store_close(store);
+    if (!ok)
+        return snprintf(err, errlen, "book build: %s: %s", db_path, why), false;
+    if (book_write(out, out_path, err, errlen))
+        return true;
+    book_free(out);
+    return false;
+}

@@ -23,5 +23,10 @@ typedef struct BookBuildStats {
  * the position after it.  false with the reason in err. */
 bool book_build(Store *s, const BookBuildOptions *opt, Book *out, BookBuildStats *stats, char *err,
                 size_t errlen);
+/* `dama book build`: book_build of the database at db_path (opened read-only), written to
+ * out_path.  True with the book in *out (free with book_free); false with err the line that
+ * says why ("book build: DB: why" when the build fails) and nothing to free. */
+bool book_build_file(const char *db_path, const BookBuildOptions *opt, const char *out_path, Book *out,
+                     BookBuildStats *stats, char *err, size_t errlen);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "book_openings.h"
+#include "position.h"
 #include "variant.h"
 
 int book_balanced(const Book *b, int ply, int margin, Position **out)
@@ -40,4 +41,18 @@ bool book_openings_load(OpeningBook *ob, const Variant *v, const char *path, int
     book_free(&b);
     if (!ok) openings_free(ob);
     return ok;
+}
+
+int book_balanced_write(const Book *b, int ply, int margin, FILE *out)
+{
+    Position *found;
+    int n = book_balanced(b, ply, margin, &found);
+    for (int i = 0; i < n; i++) {
+        const BookPosition *p = book_find(b, &found[i]);
+        char fen[512];
+        position_to_fen(&p->pos, b->variant, fen, sizeof fen);
+        fprintf(out, "%s ; ply %d games %d score %d\n", fen, p->ply, p->games, b->moves[p->first].score);
+    }
+    free(found);
+    return n;
 }

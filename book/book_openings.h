@@ -2,6 +2,8 @@
 #ifndef DAMA_BOOK_OPENINGS_H
 #define DAMA_BOOK_OPENINGS_H
 
+#include <stdio.h>
+
 #include "book_file.h"
 #include "openings.h"
 
@@ -9,6 +11,9 @@
  * key): start positions in which neither side is known to stand better by more than the
  * margin.  *out is malloc'd (NULL when none); returns how many, -1 when memory runs out. */
 int book_balanced(const Book *b, int ply, int margin, Position **out);
+/* The same positions as an openings file on out ("FEN ; ply P games G score S" a line,
+ * what `dama book openings` prints); returns how many, -1 when memory runs out. */
+int book_balanced_write(const Book *b, int ply, int margin, FILE *out);
 
 /* Reads the book at path (of variant v) and keeps its balanced positions at ply, within
  * the book's own margin, as openings.  false with "PATH: why" in err, also when there is

@@ -8,7 +8,7 @@
 
 #include "bench.h"
 #include "cli.h"
-#include "move_check.h"
+#include "game_moves.h"
 #include "notation.h"
 #include "position.h"
 #include "search.h"
@@ -168,46 +168,9 @@ int engine_context_option(EngineContext *ctx, int opt, const char *arg)
     }
 }
 
-/* Plays the moves of text (separated by blanks; move numbers like "12." are skipped) on
- * the game; false after printing which move is wrong and why. */
-static bool play_moves(Game *game, const char *text)
-{
-    char tok[128], end_text[64];
-    int number = 0;
-    for (const char *p = text; *p;) {
-        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-            p++;
-        size_t n = strcspn(p, " \t\n\r");
-        if (n == 0)
-            break;
-        const char *word = p;
-        p += n;
-        size_t digits = strspn(word, "0123456789");
-        if (digits > 0 && digits < n && strspn(word + digits, ".") == n - digits)
-            continue; /* a move number */
-        number++;
-        if (n >= sizeof tok)
-            return cli_usage_error("--moves: move %d '%.20s...' is too long", number, word), false;
-        memcpy(tok, word, n);
-        tok[n] = '\0';
-        int reason;
-        int result = game_result(game, &reason);
-        if (result != RESULT_NONE)
-            return cli_usage_error("--moves: move %d '%s': the game is over: %s", number, tok,
-                                   game_end_text((GameEnd){ result, reason }, end_text, sizeof end_text)), false;
-        /* refused with the reason `play` gives: a capture is compulsory, where the piece may go */
-        MoveCheck check;
-        if (!move_check_text(game->variant, &game->pos, &game->rules, tok, &check))
-            return cli_usage_error("--moves: move %d '%s': %s", number, tok, check.reason), false;
-        if (!game_play(game, &check.move))
-            return cli_usage_error("--moves: more than %d plies", MAX_GAME_PLIES), false;
-    }
-    return true;
-}
-
 bool engine_context_finish(EngineContext *ctx)
 {
-    char err[256];
+    char err[512];
     ctx->rules = rules_default(ctx->variant);
     for (int i = 0; i < ctx->nrules_text; i++)
         if (!rules_parse(ctx->variant, &ctx->rules, ctx->rules_text[i], err, sizeof err)) {
@@ -221,8 +184,10 @@ bool engine_context_finish(EngineContext *ctx)
         return false;
     }
     game_init(&ctx->game, ctx->variant, &ctx->rules, &ctx->pos);
-    if (ctx->moves_text && !play_moves(&ctx->game, ctx->moves_text))
+    if (ctx->moves_text && !game_play_text(&ctx->game, ctx->moves_text, err, sizeof err)) {
+        cli_usage_error("--moves: %s", err);
         return false;
+    }
     ctx->pos = ctx->game.pos;
     return true;
 }

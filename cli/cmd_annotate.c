@@ -1,21 +1,14 @@
 /* `dama annotate`: games with each move's score, the mistakes marked and the better line,
  * as PDN (comments and NAGs) and CSV. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "annotate.h"
-#include "annotate_input.h"
+#include "annotate_job.h"
 #include "commands.h"
-#include "csv_writer.h"
 #include "interrupt.h"
-#include "notation.h"
-#include "pdn_write.h"
 #include "search.h"
-#include "store_open.h"
 #include "variant.h"
 #include "version.h"
 #include "weights.h"
@@ -67,180 +60,20 @@ static int annotate_option(AnnotateOptions *o, int opt, const char *arg)
     }
 }
 
-/* Reads the games: 0 or an exit code (the error printed). */
-static int read_games(const EngineContext *ctx, const AnnotateOptions *o, AnnotateGames *gs)
-{
-    char err[1024];
-    int code;
-    if (o->in) {
-        code = annotate_read_pdn_file(gs, ctx->variant, &ctx->rules, o->in, pipeline_interrupt_flag(), err,
-                                      sizeof err);
-    } else {
-        const char *db = o->db ? o->db : "dama.db";
-        if (access(db, F_OK) != 0)
-            return cli_runtime_error("%s: no such database", db);
-        Store *s = pipeline_open_store_readonly(db);
-        if (!s)
-            return EXIT_RUNTIME;
-        code = o->game ? annotate_add_stored(gs, s, ctx->variant, &ctx->rules, o->game, err, sizeof err)
-                       : annotate_add_run(gs, s, ctx->variant, &ctx->rules, o->run, err, sizeof err);
-        store_close(s);
-    }
-    if (code && err[0])
-        fprintf(stderr, "dama: %s\n", err);
-    return code;
-}
-
-static int write_outputs(const EngineContext *ctx, const AnnotateOptions *o, const AnnotateGames *gs,
-                         const BatchResult *results)
-{
-    const Variant *v = ctx->variant;
-    char err[512];
-    FILE *pdn = stdout;
-    if (o->out && strcmp(o->out, "-") != 0 && !(pdn = fopen(o->out, "w")))
-        return cli_runtime_error("%s: cannot write: %s", o->out, strerror(errno));
-    CsvWriter w;
-    bool csv = o->csv != NULL;
-    if (csv && !csv_writer_open(&w, o->csv, err, sizeof err)) {
-        if (pdn != stdout)
-            fclose(pdn);
-        return cli_runtime_error("%s", err);
-    }
-    if (csv)
-        csv_header(&w, annotate_csv_columns, ANNOTATE_CSV_NCOLUMNS);
-    int code = EXIT_OK, offset = 0, marks[4] = { 0 };
-    for (int i = 0; i < gs->n && code == EXIT_OK; i++) {
-        const AnnotateGame *g = &gs->games[i];
-        AnnotatedMove *m = NULL;
-        StorePdnNote *notes = NULL;
-        int nnotes = 0;
-        if (!annotate_game(v, &ctx->rules, &annotate_thresholds_default, g, results + offset, &m)
-            || !annotate_notes(m, g->nmoves, &notes, &nnotes)) {
-            annotated_moves_free(m, g->nmoves);
-            code = cli_runtime_error("out of memory");
-            break;
-        }
-        offset += g->nmoves + 1;
-        /* The moves in the long form, as pdn_write_game reads them. */
-        char *moves = malloc((size_t)g->nmoves * 128 + 1);
-        size_t len = 0;
-        if (moves) {
-            moves[0] = '\0';
-            for (int k = 0; k < g->nmoves; k++) {
-                char text[128];
-                move_to_text(v, &g->moves[k], text, sizeof text);
-                len += (size_t)sprintf(moves + len, "%s%s", k ? " " : "", text);
-            }
-        }
-        PdnGameOut out = { v, &ctx->rules, &g->start, g->setup, moves, g->result, g->tags, g->ntags, notes, nnotes };
-        if (!moves)
-            code = cli_runtime_error("out of memory");
-        else if (!pdn_write_game(pdn, &out, err, sizeof err))
-            code = cli_runtime_error("game %s: %s", g->id, err);
-        for (int k = 0; k < g->nmoves && csv; k++) {
-            csv_text(&w, g->id);
-            csv_int(&w, m[k].ply);
-            csv_text(&w, m[k].move);
-            csv_text(&w, m[k].mover == WHITE ? "white" : "black");
-            csv_int(&w, m[k].before);
-            csv_int(&w, m[k].after);
-            csv_int(&w, m[k].loss);
-            csv_text(&w, annotate_mark_text(m[k].mark));
-            csv_text(&w, m[k].best);
-            csv_text(&w, m[k].line);
-            csv_end_row(&w);
-        }
-        for (int k = 0; k < g->nmoves; k++)
-            marks[m[k].mark]++;
-        free(moves);
-        annotate_notes_free(notes, nnotes);
-        annotated_moves_free(m, g->nmoves);
-    }
-    if (csv && code == EXIT_OK && !csv_writer_commit(&w, err, sizeof err))
-        code = cli_runtime_error("%s", err);
-    else if (csv && code != EXIT_OK)
-        csv_writer_abort(&w);
-    if (fflush(pdn) != 0 || (pdn != stdout && fclose(pdn) != 0))
-        code = code ? code : cli_runtime_error("%s: cannot write: %s", o->out ? o->out : "stdout", strerror(errno));
-    if (code == EXIT_OK)
-        fprintf(stderr, "annotated %d game%s: %d ?!, %d ?, %d ??\n", gs->n, gs->n == 1 ? "" : "s",
-                marks[MARK_INACCURACY], marks[MARK_MISTAKE], marks[MARK_BLUNDER]);
-    return code;
-}
-
-/* A stored game's annotation is its positions' analysis: one run of kind 'analysis', what
- * the replay page reads back (`dama serve`). */
-static int store_results(const EngineContext *ctx, const AnnotateOptions *o, const Weights *weights,
-                         const BatchList *list, const BatchResult *results, time_t started)
-{
-    const char *db = o->db ? o->db : "dama.db";
-    char why[512];
-    if (!store_path_writable(db, why, sizeof why)) {
-        fprintf(stderr, "dama: %s: the annotation will not be stored: cannot write the database: %s\n", db, why);
-        return EXIT_OK;
-    }
-    Store *s = pipeline_open_store(db);
-    if (!s)
-        return EXIT_RUNTIME;
-    char params[1024], signature[64];
-    snprintf(params, sizeof params, "annotate source=%s:%lld depth=%d nodes=%llu movetime=%d weights=%s",
-             o->game ? "game" : "run", (long long)(o->game ? o->game : o->run), o->limits.depth,
-             (unsigned long long)o->limits.nodes, o->limits.movetime_ms,
-             o->weights_name ? o->weights_name : "best");
-    if (!cli_bench_signature(ctx->variant, signature, sizeof signature)) {
-        store_close(s);
-        return EXIT_RUNTIME;
-    }
-    int64_t weights_id = pipeline_store_weights(s, weights, 0, 0, o->weights_name ? o->weights_name
-                                                                                  : "built-in best weights");
-    int64_t run = weights_id < 0 ? -1
-                  : batch_store(s, ctx->variant, list, results, params, dama_engine_version(), signature,
-                                weights_id, (int64_t)started);
-    int code = run < 0 ? cli_runtime_error("%s: %s", db, store_error(s)) : EXIT_OK;
-    store_close(s);
-    return code;
-}
-
+/* The job (analysis/annotate_job.c): the PDN on stdout or --out, the summary on stderr. */
 static int annotate(const EngineContext *ctx, AnnotateOptions *o, const Weights *weights)
 {
-    AnnotateGames gs = { 0 };
-    int code = read_games(ctx, o, &gs);
-    if (code) {
-        annotate_games_free(&gs);
-        return code;
-    }
-    time_t started = time(NULL);
-    BatchList list;
-    batch_list_init(&list, stderr, true);
-    if (!annotate_positions(ctx->variant, gs.games, gs.n, &list)) {
-        batch_list_free(&list);
-        annotate_games_free(&gs);
-        return cli_runtime_error("out of memory");
-    }
-    BatchConfig cfg = {
-        .variant = ctx->variant,
-        .rules = ctx->rules,
-        .weights = weights,
-        .limits = o->limits,
-        .threads = o->threads,
-        .hash_mb = (size_t)o->hash_mb,
-        .progress = isatty(STDERR_FILENO),
+    AnnotateJob job = {
+        .variant = ctx->variant, .rules = ctx->rules, .weights = weights, .weights_name = o->weights_name,
+        .limits = o->limits, .hash_mb = o->hash_mb, .threads = o->threads,
+        .in = o->in, .db = o->db, .game = o->game, .run = o->run, .out = o->out, .csv = o->csv,
+        .engine_version = dama_engine_version(), .progress = isatty(STDERR_FILENO),
         .stop = pipeline_interrupt_flag(),
     };
-    BatchResult *results = NULL;
-    bool interrupted = false;
-    char err[512];
-    if (!batch_run(&cfg, &list, &results, &interrupted, err, sizeof err))
-        code = cli_runtime_error("%s", err);
-    else if (interrupted)
-        code = (fprintf(stderr, "dama: interrupted: nothing written\n"), EXIT_INTERRUPTED);
-    if (code == EXIT_OK)
-        code = write_outputs(ctx, o, &gs, results);
-    if (code == EXIT_OK && !o->in)
-        code = store_results(ctx, o, weights, &list, results, started);
-    batch_results_free(results, list.count);
-    batch_list_free(&list);
-    annotate_games_free(&gs);
+    char err[1024];
+    int code = annotate_job_run(&job, stdout, stderr, err, sizeof err);
+    if (code && err[0])
+        fprintf(stderr, "dama: %s\n", err);
     return code;
 }
 

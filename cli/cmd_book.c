@@ -85,23 +85,18 @@ static int run_build(int argc, char **argv)
     if (!a.db || !a.out) return cli_usage_error("book build needs --db FILE and --out BOOK (see 'dama book --help')");
     if (optind < argc) return cli_usage_error("unexpected argument '%s' (see 'dama book --help')", argv[optind]);
     double t0 = now_seconds();
-    Store *store = pipeline_open_store_readonly(a.db);
-    if (!store) return EXIT_RUNTIME;
     BookBuildOptions opt = { a.variant, (int)a.min_games, (int)a.margin, (int)a.max_ply };
     Book book;
     BookBuildStats st;
-    char err[1024];
-    bool ok = book_build(store, &opt, &book, &st, err, sizeof err);
-    store_close(store);
-    if (!ok) return cli_runtime_error("book build: %s: %s", a.db, err);
-    ok = book_write(&book, a.out, err, sizeof err);
+    char err[6144]; /* "book build: DB: why" */
+    if (!book_build_file(a.db, &opt, a.out, &book, &st, err, sizeof err))
+        return cli_runtime_error("%s", err);
     double t = now_seconds() - t0;
-    if (ok)
-        printf("book build positions %d moves %d seen %lld distinct %lld unmatched %lld file %s time %.3f\n",
-               book.npositions, book.nmoves, (long long)st.positions_seen, (long long)st.distinct,
-               (long long)st.unmatched, a.out, t);
+    printf("book build positions %d moves %d seen %lld distinct %lld unmatched %lld file %s time %.3f\n",
+           book.npositions, book.nmoves, (long long)st.positions_seen, (long long)st.distinct,
+           (long long)st.unmatched, a.out, t);
     book_free(&book);
-    return ok ? EXIT_OK : cli_runtime_error("%s", err);
+    return EXIT_OK;
 }
 
 /* Reads BOOK (the one argument left) into *b; an exit code on failure. */
@@ -136,15 +131,7 @@ static int run_openings(int argc, char **argv)
     if (!a.has_ply) return cli_usage_error("book openings needs --ply K (see 'dama book --help')");
     Book b;
     if ((code = read_book_arg(argc, argv, "openings", &b)) >= 0) return code;
-    Position *found;
-    int n = book_balanced(&b, (int)a.ply, (int)a.margin, &found);
-    for (int i = 0; i < n; i++) {
-        const BookPosition *p = book_find(&b, &found[i]);
-        char fen[512];
-        position_to_fen(&p->pos, b.variant, fen, sizeof fen);
-        printf("%s ; ply %d games %d score %d\n", fen, p->ply, p->games, b.moves[p->first].score);
-    }
-    free(found);
+    int n = book_balanced_write(&b, (int)a.ply, (int)a.margin, stdout);
     book_free(&b);
     if (n < 0) return cli_runtime_error("out of memory");
     fprintf(stderr, "book openings: %d positions at ply %ld within %ld\n", n, a.ply, a.margin);

@@ -2,13 +2,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "interrupt.h"
-#include "merge.h"
+#include "merge_shards.h"
 #include "store_open.h"
 #include "variant.h"
 
@@ -19,14 +18,6 @@ static double now_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int problem_exit(MergeProblem p) { return p == MERGE_BAD_INPUT ? EXIT_USAGE : EXIT_RUNTIME; }
-
-static bool same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* DAMA_TEST_MERGE_STALL: the tests' way to kill or interrupt a merge inside its
@@ -40,30 +31,7 @@ static void stall_before_commit(void *ctx)
         usleep(10000);
 }
 
-/* Every shard is checked before the target is touched: bad input leaves it as it was. */
-static int check_inputs(const char *into, char **shards, int n, const char *variant)
-{
-    char err[1024];
-    for (int i = 0; i < n; i++) {
-        if (same_file(into, shards[i]))
-            return cli_usage_error("%s: is the target itself", shards[i]);
-        MergeProblem p = store_merge_check(shards[i], variant, err, sizeof err);
-        if (p != MERGE_OK) {
-            fprintf(stderr, "dama: %s\n", err);
-            return problem_exit(p);
-        }
-    }
-    struct stat st;
-    if (stat(into, &st) == 0) {
-        MergeProblem p = store_merge_check(into, NULL, err, sizeof err);
-        if (p != MERGE_OK) {
-            fprintf(stderr, "dama: %s\n", err);
-            return problem_exit(p);
-        }
-    }
-    return EXIT_OK;
-}
-
+/* The shards merged in order (store/merge_shards.c): an exit code, the error printed. */
 static int merge_all(Store *store, char **shards, int n, MergeTotals *t)
 {
     MergeHooks hooks = { .stop = pipeline_interrupt_flag() };
@@ -71,28 +39,12 @@ static int merge_all(Store *store, char **shards, int n, MergeTotals *t)
         hooks.before_commit = stall_before_commit;
         hooks.ctx = (void *)hooks.stop;
     }
-    bool progress = isatty(STDERR_FILENO);
-    for (int i = 0; i < n; i++) {
-        if (progress)
-            fprintf(stderr, "\rmerge: shard %d/%d %s  games %lld positions %lld   ", i + 1, n, shards[i],
-                    (long long)t->games, (long long)t->positions);
-        MergeProblem p = store_merge(store, shards[i], &hooks, t);
-        if (p == MERGE_OK)
-            continue;
-        if (progress)
-            fputc('\n', stderr);
-        if (atomic_load(hooks.stop)) {
-            fprintf(stderr, "dama: interrupted: %s and the shards after it are not merged; the %d before it are\n",
-                    shards[i], i);
-            return EXIT_INTERRUPTED;
-        }
-        fprintf(stderr, "dama: %s\n", store_error(store));
-        return problem_exit(p);
-    }
-    if (progress)
-        fprintf(stderr, "\rmerge: %d shards  games %lld positions %lld%30s\n", n, (long long)t->games,
-                (long long)t->positions, "");
-    return EXIT_OK;
+    char err[1024];
+    int code = store_merge_shards(store, shards, n, &hooks, isatty(STDERR_FILENO) ? stderr : NULL, t, err,
+                                  sizeof err);
+    if (code)
+        fprintf(stderr, "dama: %s\n", err);
+    return code;
 }
 
 static int run_merge(int argc, char **argv)
@@ -128,9 +80,11 @@ static int run_merge(int argc, char **argv)
         return cli_usage_error("db merge needs at least one SHARD.db to merge (see 'dama db --help')");
     char **shards = argv + optind;
     int n = argc - optind;
-    int code = check_inputs(into, shards, n, variant);
+    /* Every shard is checked before the target is touched: bad input leaves it as it was. */
+    char err[1024];
+    int code = store_merge_check_all(into, shards, n, variant, err, sizeof err);
     if (code != EXIT_OK)
-        return code;
+        return fprintf(stderr, "dama: %s\n", err), code;
     double start = now_seconds();
     Store *store = pipeline_open_store(into);
     if (!store)

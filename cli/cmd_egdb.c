@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "egdb_build.h"
 #include "egdb_probe.h"
+#include "egdb_verify.h"
 #include "interrupt.h"
 #include "variant.h"
 
@@ -127,38 +128,6 @@ static int run_probe(int argc, char **argv)
     return EXIT_OK;
 }
 
-typedef struct VerifyRun {
-    Egdb *db;
-    int classes, failures;
-} VerifyRun;
-
-static void verify_one(void *vctx, EgdbClass cls)
-{
-    VerifyRun *run = vctx;
-    char path[4200], name[8], err[4400];
-    egdb_file_path_for(run->db, cls, path, sizeof path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return; /* classes not built are no failure; the build names what it wrote */
-    fclose(f);
-    egdb_class_name(cls, name, sizeof name);
-    EgdbVerifyReport r;
-    run->classes++;
-    if (!egdb_verify_class(run->db, cls, &r, err, sizeof err)) {
-        run->failures++;
-        printf("%s %s FAILED %s\n", egdb_variant(run->db)->name, name, err);
-    } else {
-        if (r.inconsistent)
-            run->failures++;
-        printf("%s %s %s positions %llu win %llu draw %llu loss %llu inconsistent %llu\n",
-               egdb_variant(run->db)->name, name, r.inconsistent ? "FAILED" : "ok",
-               (unsigned long long)r.positions, (unsigned long long)r.count[EGDB_WIN],
-               (unsigned long long)r.count[EGDB_DRAW], (unsigned long long)r.count[EGDB_LOSS],
-               (unsigned long long)r.inconsistent);
-    }
-    fflush(stdout);
-}
-
 static int run_verify(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -169,23 +138,11 @@ static int run_verify(int argc, char **argv)
     int status = EXIT_OK;
     if (!parse_args(argc, argv, longopts, &a, &status))
         return status;
-    int classes = 0, failures = 0;
-    for (int vi = 0; variant_at(vi); vi++) {
-        const Variant *v = variant_at(vi);
-        if (a.variant_given && v != a.ctx.variant)
-            continue;
-        Rules rules = a.variant_given ? a.ctx.rules : rules_default(v);
-        Egdb *db = egdb_open(v, &rules, a.dir);
-        if (!db)
-            return cli_runtime_error("out of memory");
-        VerifyRun run = { db, 0, 0 };
-        int top = a.pieces ? (int)a.pieces : EGDB_MAX_PIECES;
-        for (int n = 2; n <= top; n++)
-            egdb_for_each_class(n, verify_one, &run);
-        egdb_close(db);
-        classes += run.classes;
-        failures += run.failures;
-    }
+    EgdbVerifyTotals t;
+    if (!egdb_verify_dir(a.variant_given ? a.ctx.variant : NULL, &a.ctx.rules, a.dir,
+                         a.pieces ? (int)a.pieces : EGDB_MAX_PIECES, stdout, &t))
+        return cli_runtime_error("out of memory");
+    int classes = t.classes, failures = t.failures;
     if (classes == 0)
         return cli_runtime_error("no endgame database files in %s", a.dir);
     printf("verified classes %d failed %d\n", classes, failures);

@@ -5,22 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "commands.h"
-#include "export.h"
+#include "export_job.h"
 #include "interrupt.h"
 #include "store_open.h"
 #include "variant.h"
 
 enum { OPT_E_DB = OPT_FIRST_FREE, OPT_E_RUN, OPT_E_OUT, OPT_E_K, OPT_E_BUCKET, OPT_E_UNFINISHED };
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Ctrl-C and SIGTERM stop the export between rows.  They are unblocked too: a process
  * started with them blocked (and one pending) must still stop, at once. */
@@ -39,26 +31,6 @@ static bool is_directory(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* Writes one WHAT and prints its line; returns an exit code. */
-static int export_one(Store *store, const char *what, const ExportOptions *eo, const char *path)
-{
-    char err[512];
-    int64_t rows = 0;
-    double t0 = now_seconds();
-    if (!export_write(store, what, eo, path, &rows, err, sizeof err)) {
-        if (atomic_load(eo->stop)) {
-            fprintf(stderr, "dama: interrupted: %s not written\n", path);
-            return EXIT_INTERRUPTED;
-        }
-        return cli_runtime_error("export %s: %s", what, err);
-    }
-    double t = now_seconds() - t0;
-    printf("export %s rows %lld file %s time %.3f rows/s %.0f\n", what, (long long)rows, path, t,
-           t > 0 ? (double)rows / t : 0.0);
-    fflush(stdout);
-    return EXIT_OK;
 }
 
 static int run_export(int argc, char **argv)
@@ -130,45 +102,10 @@ static int run_export(int argc, char **argv)
     if (!store)
         return EXIT_RUNTIME;
     eo.stop = export_interrupt_flag();
-    /* Every file from one snapshot, so that they agree while self-play writes. */
-    if (!store_snapshot_begin(store)) {
-        int code = cli_runtime_error("%s: %s", db_path, store_error(store));
-        store_close(store);
-        return code;
-    }
-    int code = EXIT_OK;
-    eo.include_unfinished |= eo.run_id > 0; /* a run named is counted whatever its status */
-    if (eo.run_id > 0) {
-        char variant[32] = "";
-        int found = store_run_info(store, eo.run_id, NULL, 0, NULL, 0, NULL, variant, sizeof variant);
-        if (found < 0)
-            code = cli_runtime_error("%s: %s", db_path, store_error(store));
-        else if (!found)
-            code = cli_usage_error("no run %lld in %s", (long long)eo.run_id, db_path);
-        else if (strcmp(variant, eo.variant->name) != 0)
-            code = cli_usage_error("%s: run %lld plays %s, not %s", db_path, (long long)eo.run_id, variant,
-                                   eo.variant->name);
-    }
-    if (code == EXIT_OK && dir && mkdir(out, 0777) != 0 && errno != EEXIST)
-        code = cli_runtime_error("%s: cannot create the directory: %s", out, strerror(errno));
-    if (code == EXIT_OK && !dir) {
-        code = export_one(store, what, &eo, out);
-    } else if (code == EXIT_OK) {
-        for (int i = 0; export_names[i] && code == EXIT_OK; i++) {
-            if (what && strcmp(what, "all") != 0 && strcmp(what, export_names[i]) != 0)
-                continue;
-            size_t len = outlen + strlen(export_names[i]) + 8;
-            char *path = malloc(len);
-            if (!path) {
-                code = cli_runtime_error("out of memory");
-                break;
-            }
-            snprintf(path, len, "%s%s%s.csv", out, out[outlen - 1] == '/' ? "" : "/", export_names[i]);
-            code = export_one(store, export_names[i], &eo, path);
-            free(path);
-        }
-    }
-    store_snapshot_end(store);
+    char err[1024];
+    int code = export_job_run(store, db_path, what, &eo, out, dir, stdout, err, sizeof err);
+    if (code)
+        fprintf(stderr, "dama: %s\n", err);
     store_close(store);
     return code;
 }

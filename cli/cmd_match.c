@@ -5,16 +5,12 @@
 #include "engine_player.h"
 #include "game.h"
 #include "match_dxp.h"
-#include "match_step.h"
+#include "run_jobs.h"
 #include "run_options.h"
-#include "store_open.h"
 #include "weights_store.h"
 
 enum { OPT_A = OPT_RUN_FIRST_FREE, OPT_B, OPT_SPRT, OPT_RESUME_M, OPT_ENGINE_A, OPT_ENGINE_B, OPT_NAME_A,
        OPT_NAME_B, OPT_DXP_A, OPT_DXP_B, OPT_DXP_COMMAND_A, OPT_DXP_COMMAND_B };
-
-/* Longest name of a side (bytes). */
-#define SIDE_NAME_MAX 100
 
 static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char *const paths[2],
                               const char *const commands[2], const char *const given[2],
@@ -25,28 +21,12 @@ static bool name_ok(const char *option, const char *name)
 {
     if (!name[0])
         return cli_usage_error("%s: empty name", option), false;
-    if (strlen(name) > SIDE_NAME_MAX)
-        return cli_usage_error("%s: a name of at most %d bytes", option, SIDE_NAME_MAX), false;
+    if (strlen(name) > MATCH_SIDE_NAME_MAX)
+        return cli_usage_error("%s: a name of at most %d bytes", option, MATCH_SIDE_NAME_MAX), false;
     for (const unsigned char *p = (const unsigned char *)name; *p; p++)
         if (*p < ' ' || *p == 0x7f)
             return cli_usage_error("%s: a control character in the name", option), false;
     return true;
-}
-
-/* The sides' names: given (--name-a, --name-b), else an engine's own (its `id name=` and
- * version), else the weights as named (default, best, a file); two equal names become
- * "NAME (A)" and "NAME (B)", so the games always tell the sides apart. */
-static void side_names(const char *const given[2], const char *const paths[2],
-                       const EngineConfig engines[2], const char *const commands[2],
-                       char names[2][SIDE_NAME_MAX + 8])
-{
-    for (int i = 0; i < 2; i++) {
-        const char *name = given[i] ? given[i] : commands[i] ? engines[i].name : paths[i] ? paths[i] : "default";
-        snprintf(names[i], SIDE_NAME_MAX + 1, "%.*s", SIDE_NAME_MAX, name);
-    }
-    if (strcmp(names[0], names[1]) == 0)
-        for (int i = 0; i < 2; i++)
-            strcat(names[i], i ? " (B)" : " (A)");
 }
 
 static const struct option match_longopts[] = {
@@ -172,28 +152,11 @@ static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char
             return code;
         ro->run.cfg.engine[i] = &engines[i];
     }
-    char names[2][SIDE_NAME_MAX + 8];
-    side_names(given, paths, engines, commands, names);
+    char names[2][MATCH_SIDE_NAME_MAX + 8];
+    match_side_names(given, paths, engines, commands, names);
     ro->run.cfg.names[0] = names[0];
     ro->run.cfg.names[1] = names[1];
-    Store *store = pipeline_open_store(ro->run.db_path);
-    if (!store)
-        return EXIT_RUNTIME;
-    int code;
-    int64_t ids[2];
-    for (int i = 0; i < 2; i++) /* an engine has no weights: 0, stored as NULL */
-        ids[i] = commands[i] ? 0 : i && ids[0] < 0 ? -1 : pipeline_store_weights(store, &w[i], 0, 0, paths[i]);
-    if (ids[0] < 0 || ids[1] < 0) {
-        code = cli_runtime_error("%s: %s", ro->run.db_path, store_error(store));
-    } else {
-        char params[1024];
-        match_params(&ro->run, sprt, ids, params, sizeof params);
-        MatchOutcome outcome;
-        code = match_step(store, &ro->run, sprt, &w[0], ids[0], &w[1], ids[1], params,
-                              resume ? RESUME_REQUIRED : RESUME_NEVER, &outcome);
-    }
-    store_close(store);
-    return code;
+    return match_job(&ro->run, sprt, w, paths, resume ? RESUME_REQUIRED : RESUME_NEVER);
 }
 
 const Command cmd_match = {

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "move_texts.h"
 #include "notation.h"
 #include "perft.h"
 #include "position.h"
@@ -18,6 +19,21 @@ static double now_seconds(void)
 }
 
 enum { OPT_PATHS = OPT_FIRST_FREE, OPT_DIVIDE, OPT_NOBULK };
+
+/* A line of perft --divide: the move as a player writes it, its leaves. */
+typedef struct DivideLine {
+    const Variant *v;
+    const Position *pos;
+    const Rules *rules;
+} DivideLine;
+
+static void print_divide(void *ctx, const Move *move, uint64_t leaves)
+{
+    const DivideLine *d = ctx;
+    char text[128];
+    printf("%s %llu\n", move_to_text_in(d->v, d->pos, d->rules, move, text, sizeof text),
+           (unsigned long long)leaves);
+}
 
 static int run_perft(int argc, char **argv)
 {
@@ -52,26 +68,10 @@ static int run_perft(int argc, char **argv)
     if (!cli_long("DEPTH", argv[optind], 0, 64, &depth) || !engine_context_finish(&ctx))
         return EXIT_USAGE;
 
-    const Variant *v = ctx.variant;
     double start = now_seconds();
-    uint64_t nodes = 0;
-    if (divide && depth > 0) {
-        MoveList list;
-        v->generate(&ctx.pos, &ctx.rules, &list);
-        char text[128];
-        for (int i = 0; i < list.count; i++) {
-            Position child = ctx.pos;
-            v->make(&child, &list.moves[i]);
-            uint64_t n = perft(v, &child, &ctx.rules, (int)depth - 1, &opt);
-            if (opt.count_paths)
-                n *= list.npaths[i];
-            printf("%s %llu\n", move_to_text_in(v, &ctx.pos, &ctx.rules, &list.moves[i], text, sizeof text),
-                   (unsigned long long)n);
-            nodes += n;
-        }
-    } else {
-        nodes = perft(v, &ctx.pos, &ctx.rules, (int)depth, &opt);
-    }
+    DivideLine line = { ctx.variant, &ctx.pos, &ctx.rules };
+    uint64_t nodes = divide ? perft_divide(ctx.variant, &ctx.pos, &ctx.rules, (int)depth, &opt, print_divide, &line)
+                            : perft(ctx.variant, &ctx.pos, &ctx.rules, (int)depth, &opt);
     double secs = now_seconds() - start;
     printf("nodes %llu time %.3f nps %.0f\n", (unsigned long long)nodes, secs,
            secs > 0 ? (double)nodes / secs : 0.0);
@@ -79,55 +79,6 @@ static int run_perft(int argc, char **argv)
 }
 
 /* ---- moves ---- */
-
-/* Texts of moves: every path in long form, or every move as a player writes it (then pos
- * and rules are set). */
-typedef struct TextList {
-    char (*items)[128];
-    int count, cap;
-    const Variant *v;
-    const Position *pos;
-    const Rules *rules;
-} TextList;
-
-static void collect_text(void *vctx, const Move *m)
-{
-    TextList *tl = vctx;
-    if (tl->count == tl->cap) {
-        int cap = tl->cap ? tl->cap * 2 : 64;
-        void *p = realloc(tl->items, (size_t)cap * sizeof tl->items[0]);
-        if (!p)
-            return;
-        tl->items = p;
-        tl->cap = cap;
-    }
-    char *text = tl->items[tl->count++];
-    if (tl->pos)
-        move_to_text_in(tl->v, tl->pos, tl->rules, m, text, sizeof tl->items[0]);
-    else
-        move_to_text(tl->v, m, text, sizeof tl->items[0]);
-}
-
-static int compare_text(const void *a, const void *b) { return strcmp(a, b); }
-
-/* The legal moves (or with paths every capture path) of ctx's position as text, sorted. */
-static TextList legal_move_texts(const EngineContext *ctx, bool paths)
-{
-    TextList tl = { .v = ctx->variant };
-    if (paths) {
-        ctx->variant->for_each_path(&ctx->pos, &ctx->rules, collect_text, &tl);
-    } else {
-        tl.pos = &ctx->pos;
-        tl.rules = &ctx->rules;
-        MoveList list;
-        ctx->variant->generate(&ctx->pos, &ctx->rules, &list);
-        for (int i = 0; i < list.count; i++)
-            collect_text(&tl, &list.moves[i]);
-    }
-    if (tl.count > 0)
-        qsort(tl.items, (size_t)tl.count, sizeof tl.items[0], compare_text);
-    return tl;
-}
 
 static int run_moves(int argc, char **argv)
 {
@@ -156,10 +107,10 @@ static int run_moves(int argc, char **argv)
     if (!engine_context_finish(&ctx))
         return EXIT_USAGE;
 
-    TextList tl = legal_move_texts(&ctx, paths);
+    MoveTexts tl = legal_move_texts(ctx.variant, &ctx.pos, &ctx.rules, paths);
     for (int i = 0; i < tl.count; i++)
         puts(tl.items[i]);
-    free(tl.items);
+    move_texts_free(&tl);
     return EXIT_OK;
 }
 
@@ -190,12 +141,12 @@ static int run_position(int argc, char **argv)
     end.result = game_result(&ctx.game, &end.reason);
     printf("fen %s\nside %s\nply %d\nresult %s\n", fen, ctx.pos.side == WHITE ? "white" : "black",
            ctx.game.ply, end.result == RESULT_NONE ? "none" : game_end_text(end, end_text, sizeof end_text));
-    TextList tl = legal_move_texts(&ctx, false);
+    MoveTexts tl = legal_move_texts(ctx.variant, &ctx.pos, &ctx.rules, false);
     printf("moves %d", end.result == RESULT_NONE ? tl.count : 0);
     for (int i = 0; i < tl.count && end.result == RESULT_NONE; i++)
         printf(" %s", tl.items[i]);
     putchar('\n');
-    free(tl.items);
+    move_texts_free(&tl);
     return EXIT_OK;
 }
 

@@ -3,10 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "batch.h"
+#include "batch_job.h"
 #include "bench.h"
 #include "book_file.h"
 #include "commands.h"
@@ -15,7 +14,6 @@
 #include "notation.h"
 #include "position.h"
 #include "search.h"
-#include "store_open.h"
 #include "variant.h"
 #include "version.h"
 #include "weights.h"
@@ -172,8 +170,9 @@ static bool ends_with(const char *s, const char *suffix)
     return a >= b && strcasecmp(s + a - b, suffix) == 0;
 }
 
-/* `dama analyze --in/--game/--run`: reads every position first (bad lines reported), then
- * searches them in parallel, then writes the CSV and, with a database, the analyses. */
+/* `dama analyze --in/--game/--run`: the options checked, then the job (analysis/batch_job.c)
+ * reads every position first (bad lines reported), searches them in parallel, and writes
+ * the CSV and, with a database, the analyses. */
 static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
 {
     int sources = (bo->in != NULL) + (bo->game > 0) + (bo->run > 0);
@@ -193,123 +192,26 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
         so->limits.depth = 12;
     if (!so->hash_mb)
         so->hash_mb = 16;
-
-    /* The database: read for --game/--run (it must exist), written when one is used.  With
-     * --in it is opened only once there are results to store. */
-    const char *db_path = bo->db ? bo->db : bo->in ? NULL : "dama.db";
-    if (db_path && !bo->in && access(db_path, F_OK) != 0)
-        return cli_runtime_error("%s: no such database", db_path);
-    Store *store = NULL;
-    if (db_path && !bo->in && !(store = pipeline_open_store_readonly(db_path)))
-        return EXIT_RUNTIME;
-    /* A database analysed but not writable (a read-only file, directory or file system) is
-     * still read: the CSV is the result, the stored analyses a by-product it goes without.
-     * --in with --db asks for the storing itself, so there it stays a failure. */
-    char why[512];
-    if (db_path && bo->in && !store_path_writable(db_path, why, sizeof why))
-        return cli_runtime_error("%s: cannot write the database: %s", db_path, why);
-    if (store && !store_path_writable(db_path, why, sizeof why)) {
-        fprintf(stderr, "dama: %s: the analyses will not be stored: cannot write the database: %s\n",
-                db_path, why);
-        db_path = NULL;
-    }
-
-    time_t started = time(NULL);
-    BatchList list;
-    batch_list_init(&list, stderr, bo->strict);
-    list.stop = pipeline_interrupt_flag(); /* reading the input stops on Ctrl-C or SIGTERM too */
-    BatchPlies plies = { bo->plies, bo->nplies };
-    char err[512];
-    int code;
-    if (bo->in)
-        code = pdn ? batch_read_pdn_file(&list, ctx->variant, &ctx->rules, bo->in, &plies, err, sizeof err)
-                   : batch_read_fen_file(&list, ctx->variant, bo->in, err, sizeof err);
-    else if (bo->game)
-        code = batch_add_game(&list, store, ctx->variant, bo->game, &plies, err, sizeof err);
-    else
-        code = batch_add_run_sample(&list, store, ctx->variant, bo->run, bo->sample,
-                                    bo->seed ? bo->seed : 1, err, sizeof err);
+    BatchJob job = {
+        .variant = ctx->variant, .rules = ctx->rules,
+        .weights = &so->weights, .weights_name = so->weights_name,
+        .limits = so->limits, .threads = bo->threads, .hash_mb = so->hash_mb,
+        .in = bo->in, .pdn = pdn, .game = bo->game, .run = bo->run, .sample = bo->sample,
+        .seed = bo->seed, .plies = { bo->plies, bo->nplies }, .strict = bo->strict,
+        .db = bo->db, .out = bo->out, .engine_version = dama_engine_version(),
+        .progress = isatty(STDERR_FILENO), .stop = pipeline_interrupt_flag(),
+    };
+    BatchJobReport report;
+    char err[1024];
+    int code = batch_job_run(&job, stderr, &report, err, sizeof err);
     if (code) {
         if (err[0])
             fprintf(stderr, "dama: %s\n", err);
-        else if (bo->strict)
-            fprintf(stderr, "dama: stopped at the first bad line (--strict): nothing written\n");
-        batch_list_free(&list);
-        store_close(store);
         return code;
     }
-    if (bo->in && list.count == 0 && list.bad == 0) {
-        batch_list_free(&list);
-        store_close(store);
-        return cli_usage_error("%s: no positions in the file", bo->in);
-    }
-    /* Read: the results are stored through a writer opened when there are some. */
-    store_close(store);
-    store = NULL;
-
-    BatchConfig cfg = {
-        .variant = ctx->variant,
-        .rules = ctx->rules,
-        .weights = &so->weights,
-        .limits = so->limits,
-        .threads = (int)bo->threads,
-        .hash_mb = (size_t)so->hash_mb,
-        .progress = isatty(STDERR_FILENO),
-        .stop = pipeline_interrupt_flag(),
-    };
-    BatchResult *results = NULL;
-    bool interrupted = false;
-    code = EXIT_OK;
-    if (!batch_run(&cfg, &list, &results, &interrupted, err, sizeof err))
-        code = cli_runtime_error("%s", err);
-    if (code == EXIT_OK && !batch_write_csv(&list, results, bo->out, err, sizeof err))
-        code = cli_runtime_error("%s", err);
-    if (code == EXIT_OK && interrupted) {
-        /* The finished positions are written (a complete CSV without the unfinished rows);
-         * the database gets only whole analyses, so it is left as it was. */
-        int written = 0;
-        for (int i = 0; i < list.count; i++)
-            written += results[i].done;
-        fprintf(stderr, "dama: interrupted: wrote %d of %d positions%s\n", written, list.count,
-                db_path ? ", nothing stored in the database" : "");
-        code = EXIT_INTERRUPTED;
-    }
-    if (code == EXIT_OK && db_path && !store && !(store = pipeline_open_store(db_path)))
-        code = EXIT_RUNTIME;
-    char signature[64];
-    if (code == EXIT_OK && store && !cli_bench_signature(ctx->variant, signature, sizeof signature))
-        code = EXIT_RUNTIME;
-    if (code == EXIT_OK && store) {
-        char source[600], params[1024];
-        if (bo->in)
-            snprintf(source, sizeof source, "file:%s format=%s", bo->in, format);
-        else if (bo->game)
-            snprintf(source, sizeof source, "game:%lld", (long long)bo->game);
-        else
-            snprintf(source, sizeof source, "run:%lld sample=%lld seed=%llu", (long long)bo->run,
-                     (long long)bo->sample, (unsigned long long)(bo->seed ? bo->seed : 1));
-        snprintf(params, sizeof params, "source=%s depth=%d nodes=%llu movetime=%d threads=%d "
-                 "hash=%ld weights=%s", source, so->limits.depth, (unsigned long long)so->limits.nodes,
-                 so->limits.movetime_ms, bo->threads, so->hash_mb,
-                 so->weights_name ? so->weights_name : "best");
-        int64_t weights_id = pipeline_store_weights(store, &so->weights, 0, 0,
-                                                    so->weights_name ? so->weights_name
-                                                                     : "built-in best weights");
-        int64_t run_id = weights_id < 0 ? -1
-                         : batch_store(store, ctx->variant, &list, results, params, dama_engine_version(),
-                                       signature, weights_id, (int64_t)started);
-        if (run_id < 0)
-            code = cli_runtime_error("%s: %s", db_path, store_error(store));
-    }
-    if (code == EXIT_OK)
-        fprintf(stderr, "analyzed %d positions, %d bad line%s\n", list.count, list.bad,
-                list.bad == 1 ? "" : "s");
-    if (code == EXIT_OK && list.bad > 0)
-        code = EXIT_USAGE;
-    batch_results_free(results, list.count);
-    batch_list_free(&list);
-    store_close(store);
-    return code;
+    fprintf(stderr, "analyzed %d positions, %d bad line%s\n", report.count, report.bad,
+            report.bad == 1 ? "" : "s");
+    return report.bad > 0 ? EXIT_USAGE : EXIT_OK;
 }
 
 static int analyze_position(const EngineContext *ctx, SearchOptions *so, const char *book_path);

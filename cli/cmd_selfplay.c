@@ -5,8 +5,7 @@
 
 #include "commands.h"
 #include "run_options.h"
-#include "selfplay_step.h"
-#include "store_open.h"
+#include "run_jobs.h"
 #include "weights_store.h"
 
 enum { OPT_WEIGHTS_S = OPT_RUN_FIRST_FREE, OPT_RESUME_S, OPT_SHARD_S };
@@ -63,27 +62,7 @@ static int run_selfplay(int argc, char **argv)
         return cli_usage_error("%s", err);
     }
     const char *weights_note = weights_path ? weights_path : "built-in hand-set weights";
-
-    Store *store = pipeline_open_store(ro.run.db_path);
-    if (!store) {
-        run_options_free(&ro);
-        weights_free(&weights);
-        return EXIT_RUNTIME;
-    }
-    int code = EXIT_OK;
-    int64_t weights_id = pipeline_store_weights(store, &weights, 0, 0, weights_note);
-    char params[1024];
-    run_settings_describe(&ro.run, params, sizeof params);
-    size_t n = strlen(params);
-    n += (size_t)snprintf(params + n, sizeof params - n, " weights=%lld", (long long)weights_id);
-    if (shards && n < sizeof params)
-        snprintf(params + n, sizeof params - n, " shard=%d/%d", shard, shards);
-    if (weights_id < 0)
-        code = cli_runtime_error("%s: %s", ro.run.db_path, store_error(store));
-    else
-        code = selfplay_step(store, &ro.run, &weights, weights_id, params,
-                             resume ? RESUME_REQUIRED : RESUME_NEVER, NULL);
-    store_close(store);
+    int code = selfplay_job(&ro.run, &weights, weights_note, resume ? RESUME_REQUIRED : RESUME_NEVER);
     run_options_free(&ro);
     weights_free(&weights);
     return code;

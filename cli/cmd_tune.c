@@ -1,17 +1,13 @@
 /* `dama tune`: fit the evaluation weights to stored game results. */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "interrupt.h"
-#include "store_open.h"
 #include "tune_options.h"
-#include "tune_step.h"
+#include "tune_job.h"
 #include "variant.h"
 
 enum { OPT_DB_T = OPT_FIRST_FREE, OPT_RUNS, OPT_LAST, OPT_OUT, OPT_EPOCHS, OPT_LR, OPT_BATCH_T,
@@ -37,26 +33,6 @@ static int parse_run_list(const char *text, int64_t **ids)
         p = *end ? end + 1 : end;
     }
     return count;
-}
-
-/* The weights file can be written: checked before the fit, which may take minutes, by
- * creating its temporary file (the name weights_save writes first) and removing it. */
-static int check_out_path(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return cli_usage_error("--out %s is a directory: give a file name for the weights", path);
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return cli_usage_error("--out %s: path too long", path);
-    bool existed = stat(tmp, &st) == 0;
-    int fd = open(tmp, O_WRONLY | O_CREAT, 0644);
-    if (fd < 0)
-        return cli_runtime_error("--out %s: cannot write there: %s", path, strerror(errno));
-    close(fd);
-    if (!existed)
-        unlink(tmp);
-    return EXIT_OK;
 }
 
 static int tune_with_start(TuneConfig *cfg, const char *db, const char *out_path, const char *runs_text,
@@ -173,36 +149,11 @@ static int tune_with_start(TuneConfig *cfg_, const char *db, const char *out_pat
             return cli_runtime_error("out of memory");
         return cli_usage_error("bad value '%s' for --runs: expected run ids like 3,5,9", runs_text);
     }
-    /* Inputs and output first: a fit can take minutes.  The database is opened to write
-     * (tune records its run, the weights and the fit there) but never created. */
-    struct stat st;
-    int code = stat(db, &st) != 0 ? cli_runtime_error("%s: no such database", db)
-               : !S_ISREG(st.st_mode) ? cli_runtime_error("%s: not a database file", db)
-               : check_out_path(out_path);
-    if (code != EXIT_OK) {
-        free(ids);
-        return code;
-    }
-    Store *store = pipeline_open_store(db);
-    if (!store) {
-        free(ids);
-        return EXIT_RUNTIME;
-    }
-    if (runs_text && (code = tune_check_runs(store, db, cfg.variant, ids, cfg.nruns)) != EXIT_OK)
-        goto out;
-    if (!runs_text && (code = tune_stored_runs(store, db, cfg.variant, last, &ids, &cfg.nruns)) != EXIT_OK)
-        goto out;
-    cfg.run_ids = ids;
-    int64_t parent = pipeline_store_weights(store, &cfg.start, 0, 0, "tune start");
-    if (parent < 0) {
-        code = cli_runtime_error("%s: %s", db, store_error(store));
-        goto out;
-    }
-    code = tune_step(store, &cfg, parent, 0, out_path, isatty(STDERR_FILENO), pipeline_interrupt_flag(), NULL);
+    TuneJob job = { .db = db, .out_path = out_path, .runs = runs_text ? ids : NULL, .nruns = cfg.nruns,
+                    .last = last, .show = isatty(STDERR_FILENO), .stop = pipeline_interrupt_flag() };
+    int code = tune_job_run(&cfg, &job);
     if (code == EXIT_OK)
         printf("weights written to %s\n", out_path);
-out:
-    store_close(store);
     free(ids);
     return code;
 }

@@ -4,7 +4,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "book_openings.h"
 #include "engine_player.h"
 #include "interrupt.h"
 #include "position.h"
@@ -258,29 +257,15 @@ bool run_options_finish(RunOptions *ro)
         cli_usage_error("--openings-book cannot be combined with --openings or --random-plies");
         return false;
     }
-    if (ro->openings_book_path) {
-        if (!book_openings_load(&ro->run.book, ro->run.cfg.setup.variant, ro->openings_book_path, ro->book_ply, stop, err,
-                                sizeof err)) {
-            cli_usage_error("--openings-book: %s", err);
-            return false;
-        }
-        ro->run.openings_path = ro->openings_book_path;
-        ro->run.cfg.book = &ro->run.book;
-        return true;
-    }
-    if (!ro->run.openings_path)
-        return true;
-    if (ro->random_plies_given) {
+    if (ro->run.openings_path && ro->random_plies_given) {
         cli_usage_error("--openings and --random-plies cannot be combined: the games start "
                         "from the file's positions");
         return false;
     }
-    if (!openings_load(&ro->run.book, ro->run.cfg.setup.variant, &ro->run.cfg.setup.rules, ro->run.openings_path, stop,
-                       err, sizeof err)) {
-        cli_usage_error("%s", err);
+    if (!run_settings_load_openings(&ro->run, ro->openings_book_path, ro->book_ply, stop, err, sizeof err)) {
+        cli_usage_error(ro->openings_book_path ? "--openings-book: %s" : "%s", err);
         return false;
     }
-    ro->run.cfg.book = &ro->run.book;
     return true;
 }
 

@@ -28,3 +28,24 @@ uint64_t perft(const Variant *v, const Position *pos, const Rules *rules, int de
 {
     return v->perft ? v->perft(pos, rules, depth, opt) : perft_generic(v, pos, rules, depth, opt);
 }
+
+uint64_t perft_divide(const Variant *v, const Position *pos, const Rules *rules, int depth,
+                      const PerftOptions *opt,
+                      void (*report)(void *ctx, const Move *move, uint64_t leaves), void *ctx)
+{
+    if (depth <= 0)
+        return perft(v, pos, rules, depth, opt);
+    MoveList list;
+    v->generate(pos, rules, &list);
+    uint64_t nodes = 0;
+    for (int i = 0; i < list.count; i++) {
+        Position child = *pos;
+        v->make(&child, &list.moves[i]);
+        uint64_t n = perft(v, &child, rules, depth - 1, opt);
+        if (opt->count_paths)
+            n *= list.npaths[i];
+        report(ctx, &list.moves[i], n);
+        nodes += n;
+    }
+    return nodes;
+}

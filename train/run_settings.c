@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "book_openings.h"
 #include "position.h"
 #include "run_settings.h"
 #include "variant.h"
@@ -66,4 +67,21 @@ char *run_settings_identity(const RunSettings *rs)
         n += (size_t)snprintf(text + n, cap - n, "\n%s", fen);
     }
     return text;
+}
+
+bool run_settings_load_openings(RunSettings *rs, const char *book_path, int book_ply, const atomic_bool *stop,
+                                char *err, size_t errlen)
+{
+    const Variant *v = rs->cfg.setup.variant;
+    if (book_path) {
+        if (!book_openings_load(&rs->book, v, book_path, book_ply, stop, err, errlen))
+            return false;
+        rs->openings_path = book_path;
+    } else if (!rs->openings_path) {
+        return true;
+    } else if (!openings_load(&rs->book, v, &rs->cfg.setup.rules, rs->openings_path, stop, err, errlen)) {
+        return false;
+    }
+    rs->cfg.book = &rs->book;
+    return true;
 }

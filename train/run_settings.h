@@ -23,6 +23,12 @@ void run_settings_describe(const RunSettings *rs, char *buf, size_t len);
  * as run_settings_describe has them, but an openings file by its positions rather than by
  * its path.  malloc'd; NULL when memory runs out. */
 char *run_settings_identity(const RunSettings *rs);
+/* The openings of rs's games: the balanced positions at book_ply of the opening book at
+ * book_path (when given; rs->openings_path then names it), else the openings file
+ * rs->openings_path, else none (random openings).  cfg.book points to them once loaded.
+ * false with err saying why. */
+bool run_settings_load_openings(RunSettings *rs, const char *book_path, int book_ply, const atomic_bool *stop,
+                                char *err, size_t errlen);
 /* fmt's text at the end of the params text in buf (len bytes), as much as fits. */
 void params_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
