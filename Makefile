@@ -34,7 +34,11 @@ LAYER_tests    := $(ROOMS)
 # a source outside every room stops the build.
 room_of  = $(firstword $(subst /, ,$(1)))
 room_dirs = $(wildcard $(1) $(LAYER_$(1)) $(sort $(patsubst %/,%,$(dir $(LAYER_UPWARD_$(1))))))
-room_inc = $(if $(filter undefined,$(origin LAYER_$(1))),$(error $(1)/ is in no layer of the Makefile),$(addprefix -I,$(call room_dirs,$(1))))
+# Each game is a folder of engine/games/ (engine/games/README.md): its files include one
+# another by name, and only the engine and the tests see a game's own headers.
+GAME_DIRS = $(patsubst %/,%,$(sort $(dir $(wildcard engine/games/*/*.c))))
+game_inc = $(if $(filter engine tests,$(1)),$(addprefix -I,$(GAME_DIRS)))
+room_inc = $(if $(filter undefined,$(origin LAYER_$(1))),$(error $(1)/ is in no layer of the Makefile),$(addprefix -I,$(call room_dirs,$(1))) $(call game_inc,$(1)))
 INC      = $(call room_inc,$(call room_of,$<))
 PKGS     = sqlite3 zlib libmicrohttpd jansson
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
@@ -49,7 +53,7 @@ SAN_FLAGS  = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sa
 # valgrind cannot run every instruction -march=native may choose (AVX-512 and the like).
 VG_FLAGS   = -O1 -g -fno-omit-frame-pointer
 
-LIB_SRC  = $(filter-out cli/main.c, $(wildcard $(addsuffix /*.c,$(ROOMS))))
+LIB_SRC  = $(filter-out cli/main.c, $(wildcard $(addsuffix /*.c,$(ROOMS)) engine/games/*.c engine/games/*/*.c))
 TEST_SRC = $(wildcard tests/test_*.c)
 BENCH_SRC = $(wildcard tests/bench/*.c)
 
@@ -100,10 +104,11 @@ $(shell mkdir -p build && (echo '$(DAMA_COMMIT)' | cmp -s - $(COMMIT_STAMP) || e
 VERSION_OBJS = $(OPT_DIR)/engine/version.o $(SAN_DIR)/engine/version.o $(VG_DIR)/engine/version.o
 $(VERSION_OBJS): $(COMMIT_STAMP)
 $(VERSION_OBJS): OBJ_DEFS = -DDAMA_COMMIT='"$(DAMA_COMMIT)"'
-# The shipped best weights are built in (engine/shipped_weights.c, .incbin): rebuilt when
-# a file changes.
-SHIPPED_WEIGHTS = data/weights/turkish-pattern.txt data/weights/international-pattern.txt
-$(foreach d,$(OPT_DIR) $(SAN_DIR) $(VG_DIR) $(FUZZ_DIR)/obj,$(d)/engine/shipped_weights.o): $(SHIPPED_WEIGHTS)
+# The shipped best weights are built in (each game's engine/games/GAME/GAME_shipped.c,
+# .incbin): rebuilt when a file changes.
+SHIPPED_WEIGHTS = $(wildcard data/weights/*-pattern.txt)
+SHIPPED_OBJS = $(patsubst %.c,%.o,$(wildcard engine/games/*/*_shipped.c))
+$(foreach d,$(OPT_DIR) $(SAN_DIR) $(VG_DIR) $(FUZZ_DIR)/obj,$(addprefix $(d)/,$(SHIPPED_OBJS))): $(SHIPPED_WEIGHTS)
 
 .PHONY: all test js-test js-lint browser-test layer-check layer-table sanitize valgrind bench fuzz clean
 all: bin/dama

@@ -26,10 +26,7 @@ static bool gametype_ok(const Variant *v, const PdnGame *g, PdnProblem *p)
     int number = pdn_gametype_number(tag->value);
     if (number == v->pdn_gametype)
         return true;
-    const Variant *other = NULL;
-    for (int i = 0; variant_at(i); i++)
-        if (variant_at(i)->pdn_gametype == number)
-            other = variant_at(i);
+    const Variant *other = variant_by_pdn_gametype(number);
     char why[256];
     if (number < 0)
         snprintf(why, sizeof why, "not a game type number (%s is %d)", v->name, v->pdn_gametype);

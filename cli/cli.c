@@ -106,10 +106,19 @@ bool cli_u64(const char *option, const char *text, uint64_t *out)
 const Variant *cli_variant_any(const char *name)
 {
     const Variant *v = variant_by_name(name);
-    if (!v)
-        cli_usage_error("unknown variant '%s' (this build knows: turkish or tr, international or intl)",
-                        name);
-    return v;
+    if (v)
+        return v;
+    /* "turkish or tr, international or intl": the registry's games and their aliases */
+    char known[512] = "";
+    size_t used = 0;
+    for (int i = 0; variant_at(i) && used < sizeof known; i++) {
+        const Variant *g = variant_at(i);
+        int n = snprintf(known + used, sizeof known - used, "%s%s%s%s", i ? ", " : "", g->name,
+                         g->aliases ? " or " : "", g->aliases ? g->aliases : "");
+        used += n > 0 ? (size_t)n : 0;
+    }
+    cli_usage_error("unknown variant '%s' (this build knows: %s)", name, known);
+    return NULL;
 }
 
 const Variant *cli_variant(const char *name)

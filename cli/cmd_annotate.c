@@ -167,7 +167,7 @@ const Command cmd_annotate = {
     "  --weights FILE   evaluation weights: a file, 'best' (default), 'default',\n"
     "                   'material'\n"
     "  --hash MB        transposition table per thread (default 16)\n"
-    "  -v, --variant NAME  turkish (default) or international\n"
+    "  -v, --variant NAME  {GAMES}\n"
     "  --rules OPTIONS  the variant's rule options (see 'dama analyze --help')\n"
     "  --fen, --moves   not used: the games give their positions\n",
     run_annotate,

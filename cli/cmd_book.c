@@ -219,7 +219,7 @@ const Command cmd_book = {
     "\n"
     "  --db FILE          the database (read only)\n"
     "  --out BOOK|FILE    where to write\n"
-    "  -v, --variant NAME turkish (default) or international\n"
+    "  -v, --variant NAME {GAMES}\n"
     "  --min-games N      games a position and a move need (default 2)\n"
     "  --margin CP        hundredths of a man (default 50)\n"
     "  --max-ply P        positions before this ply of their game (default 40; 0 all)\n"

@@ -144,7 +144,7 @@ const Command cmd_hub = {
     "nps in millions of nodes a second.\n"
     "\n"
     "Parameters:\n"
-    "  variant  international (or normal, Scan's name, or standard) | turkish;\n"
+    "  variant  {HUB_GAMES};\n"
     "           another name is an error, and until a variant dama plays is set,\n"
     "           init, pos and go answer with an error rather than play another game\n"
     "  hash     the hash table in MB (1-4096), kept for the whole session\n"

@@ -184,7 +184,7 @@ const Command cmd_pdn = {
     "Exit code 2 when a game was bad or a file could not be read (the good games are\n"
     "imported all the same).\n"
     "\n"
-    "  -v, --variant NAME  turkish (default) or international (short tr, intl)\n"
+    "  -v, --variant NAME  {GAMES}\n"
     "  --db FILE      the database (default dama.db; import creates it when missing)\n"
     "  --run R        export: run R's games only\n"
     "  --game ID      export: game ID only\n"

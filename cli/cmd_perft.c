@@ -158,14 +158,12 @@ const Command cmd_perft = {
     "Counts the positions DEPTH plies below the position (a whole capture sequence is\n"
     "one ply) and prints, as its last line: nodes N time S nps X\n"
     "\n"
-    "  -v, --variant NAME  turkish (default) or international (short tr, intl)\n"
+    "  -v, --variant NAME  {GAMES}\n"
     "  --fen FEN        position, PDN style 'W:Wa2,a3,Kd4:Ba6,Ke8' ('W:W31-50:B1-20'\n"
     "                   in International), or 'start' (default)\n"
     "  --moves LIST     moves played from --fen first (\"32-28 18-23\"; move numbers\n"
     "                   are skipped); the count starts where they lead\n"
-    "  --rules OPTIONS  comma separated; Turkish: promotion=man|stop|king,\n"
-    "                   kvm=draw|win, noprogress=N; International: majority=on|off,\n"
-    "                   kingmoves=N, endgame16=N, endgame5=N (N: moves each)\n"
+    "  --rules OPTIONS  comma separated; {RULES}\n"
     "  --paths          count every capture path as kish and pydraughts do; by\n"
     "                   default two paths with the same from, to and captured pieces\n"
     "                   are one move\n"
@@ -185,14 +183,12 @@ const Command cmd_moves = {
     "\n"
     "  --fen FEN        position, PDN style 'W:Wa2,a3,Kd4:Ba6,Ke8' ('W:W31-50:B1-20'\n"
     "                   in International), or 'start' (default)\n"
-    "  --rules OPTIONS  comma separated; Turkish: promotion=man|stop|king,\n"
-    "                   kvm=draw|win, noprogress=N; International: majority=on|off,\n"
-    "                   kingmoves=N, endgame16=N, endgame5=N (N: moves each)\n"
+    "  --rules OPTIONS  comma separated; {RULES}\n"
     "  --moves LIST     moves played from --fen first (\"32-28 18-23\"; move numbers\n"
     "                   are skipped)\n"
     "  --paths          list every capture path (a king's capture that reaches the\n"
     "                   same result by two paths is then listed twice)\n"
-    "  -v, --variant NAME  turkish (default) or international (short tr, intl)\n",
+    "  -v, --variant NAME  {GAMES}\n",
     run_moves,
 };
 
@@ -214,6 +210,6 @@ const Command cmd_position = {
     "  --moves LIST     moves from it, separated by blanks (\"32-28 18-23\"; move\n"
     "                   numbers like '12.' are skipped)\n"
     "  --rules OPTIONS  the variant's rule options\n"
-    "  -v, --variant NAME  turkish (default) or international (short tr, intl)\n",
+    "  -v, --variant NAME  {GAMES}\n",
     run_position,
 };

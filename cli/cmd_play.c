@@ -147,7 +147,7 @@ const Command cmd_play = {
     "and the end of input ends the session (an unfinished game is not saved).  No\n"
     "escape codes.\n"
     "\n"
-    "  -v, --variant NAME  turkish (default) or international (short tr, intl)\n"
+    "  -v, --variant NAME  {GAMES}\n"
     "  --color SIDE     the side you play: white (default), black, or both (two\n"
     "                   people)\n"
     "  --fen FEN        start position (default: start)\n"

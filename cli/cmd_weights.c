@@ -98,7 +98,7 @@ const Command cmd_weights = {
     "and prints 'FILE: N weights for VARIANT, eval KIND, hash HEX', or the first\n"
     "error as FILE:LINE: reason (exit 2).\n"
     "\n"
-    "  -v, --variant NAME  turkish (default) or international (short tr, intl)\n"
+    "  -v, --variant NAME  {GAMES}\n"
     "  --eval KIND         linear or pattern (default: linear, or the file's)\n",
     run_weights,
 };

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "help_text.h"
 #include "variant.h"
 #include "version.h"
 
@@ -58,7 +59,7 @@ int cli_print_help(const char *name)
     const Command *c = command_find(name);
     if (!c)
         return cli_usage_error("unknown command '%s' (see 'dama help')", name);
-    fputs(c->help, stdout);
+    help_text_print(c->help, stdout);
     return EXIT_OK;
 }
 

@@ -61,9 +61,10 @@ enum {
     "on, with the engine restarted after a crash or a time forfeit.\n"
 
 /* The help lines for RUN_LONG_OPTIONS, shared by every command's --help text; --games and
- * --noise mean something else in each command, so each command describes them. */
+ * --noise mean something else in each command, so each command describes them.  {GAMES}
+ * and {RULES} are the registry's (cli/help_text.h). */
 #define RUN_OPTIONS_HELP \
-    "  -v, --variant NAME turkish (default) or international; short tr, intl\n" \
+    "  -v, --variant NAME {GAMES}\n" \
     "  --db FILE          SQLite database (default dama.db)\n" \
     "  --threads T        parallel games (default and most: the CPUs; more are\n" \
     "                     lowered to that); the results do not depend on it\n" \
@@ -93,10 +94,7 @@ enum {
     "                     egdb; a win only while the draw counters are far from\n" \
     "                     their limits); a missing or damaged one is reported and\n" \
     "                     not used (default off)\n" \
-    "  --rules OPTIONS    the variant's rule options (Turkish:\n" \
-    "                     promotion=man|stop|king, kvm=draw|win, noprogress=N;\n" \
-    "                     International: majority=on|off, kingmoves=N, endgame16=N,\n" \
-    "                     endgame5=N)\n"
+    "  --rules OPTIONS    the variant's rule options ({RULES})\n"
 
 typedef struct RunOptions {
     RunSettings run;           /* what the run needs (train/run_settings.h) */

@@ -1,11 +1,11 @@
--- dama database, schema version 8.
+-- dama database, schema version 9.
 -- store/schema.c embeds this text byte for byte (tests/test_store.c checks it), so the
 -- binary never reads it from the working directory.  Change both together, bump
 -- user_version, and add a migration step in store/schema.c.
 -- Times are Unix seconds.  Bitboards are uint64 stored as the int64 with the same bits.
 
 PRAGMA application_id = 1145130305; -- 'DAMA': tells a dama database from other files
-PRAGMA user_version = 8;
+PRAGMA user_version = 9;
 
 -- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash): the hash
 -- of text for linear weights; for a pattern evaluation (since v6) the hash of the weight
@@ -26,8 +26,9 @@ CREATE TABLE weights (
 CREATE INDEX weights_generation ON weights(variant, generation);
 
 -- One row per invocation of a pipeline step (selfplay, match, train, tune, analysis, import ...).
--- variant (runs, games, openings; since v4): the game played, so one file may hold both
--- and no reader mixes them.
+-- variant (runs, games, openings; since v4): the game played, so one file may hold several
+-- and no reader mixes them; a name of the games registry (engine/games/registry.c), which
+-- the store checks (since v9: no CHECK of its own, so a new game needs no migration).
 CREATE TABLE runs (
     id              INTEGER PRIMARY KEY,
     kind            TEXT    NOT NULL CHECK (length(kind) > 0),
@@ -43,7 +44,7 @@ CREATE TABLE runs (
     status          TEXT    NOT NULL DEFAULT 'running',
     host            TEXT,
     pid             INTEGER,
-    variant         TEXT    NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international')),
+    variant         TEXT    NOT NULL DEFAULT 'turkish',
     -- identity (since v7): the same for every run of the same games (self-play: a hash of
     -- the kind, variant, game options, seed, search signature and weights hash, whatever
     -- the shard), so that `dama db merge` folds the shards of one run into one run.
@@ -59,7 +60,7 @@ CREATE TABLE openings (
     id      INTEGER PRIMARY KEY,
     fen     TEXT    NOT NULL UNIQUE,
     source  TEXT,
-    variant TEXT    NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'))
+    variant TEXT    NOT NULL DEFAULT 'turkish'
 );
 
 -- The result lives here once; positions inherit it through game_id.  'unfinished' (since
@@ -86,7 +87,7 @@ CREATE TABLE games (
     npositions        INTEGER NOT NULL CHECK (npositions BETWEEN 0 AND plies + 1),
     created_at        INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),
     game_index        INTEGER CHECK (game_index >= 0),
-    variant           TEXT    NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'))
+    variant           TEXT    NOT NULL DEFAULT 'turkish'
 );
 CREATE INDEX games_run ON games(run_id);
 CREATE UNIQUE INDEX games_run_index ON games(run_id, game_index);

@@ -81,14 +81,24 @@ const char *result_name(int result)
     return result >= 0 && result <= RESULT_DRAW ? names[result] : "none";
 }
 
+int game_reason(const Variant *v, int k)
+{
+    return REASON_GAME_FIRST + REASON_GAME_SPAN * variant_index(v) + k;
+}
+
 const char *reason_name(int reason)
 {
     static const char *const names[REASON_COUNT] = {
-        "none", "no-moves", "repetition", "no-progress", "one-each",
-        "move-cap", "resign", "time", "adjudication", "king-moves", "endgame",
+        "none", "no-moves", "repetition", "move-cap", "resign", "time", "adjudication",
         "engine-crash", "time-forfeit", "illegal-move", "egdb",
     };
-    return reason >= 0 && reason < REASON_COUNT ? names[reason] : "none";
+    if (reason >= 0 && reason < REASON_COUNT)
+        return names[reason];
+    if (reason < REASON_GAME_FIRST)
+        return "none";
+    const Variant *v = variant_at((reason - REASON_GAME_FIRST) / REASON_GAME_SPAN);
+    int k = (reason - REASON_GAME_FIRST) % REASON_GAME_SPAN;
+    return v && k < v->reason_count ? v->reasons[k] : "none";
 }
 
 char *game_end_text(GameEnd end, char *buf, size_t len)

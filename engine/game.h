@@ -10,18 +10,16 @@
 #define MAX_GAME_PLIES 2048
 
 enum Result { RESULT_NONE = 0, RESULT_WHITE_WINS, RESULT_BLACK_WINS, RESULT_DRAW };
+/* Why a game ended: the reasons every game shares.  A game's own rules add reasons of their
+ * own (Variant.reasons, numbered by game_reason), so a new game edits no list here. */
 enum Reason {
     REASON_NONE = 0,
     REASON_NO_MOVES,    /* the side to move has no legal move and loses */
     REASON_REPETITION,  /* same position and side to move a third time */
-    REASON_NOPROGRESS,  /* rules.noprogress_plies plies without a capture */
-    REASON_ONE_EACH,    /* one piece each (draw, or king v man win with kvm=win) */
     REASON_MOVE_CAP,    /* adjudicated: the game reached the move cap */
     REASON_RESIGN,
     REASON_TIME,
     REASON_ADJUDICATION,
-    REASON_KING_MOVES,  /* International: 25 moves each of kings only, no capture */
-    REASON_ENDGAME,     /* International: the 16- or 5-move count of a lone king's endgame */
     /* A player that is an outside engine lost the game by failing to give a move: */
     REASON_ENGINE_CRASH,/* it exited, closed its output or reported an error */
     REASON_TIME_FORFEIT,/* no move within its time budget plus the margin */
@@ -29,6 +27,11 @@ enum Reason {
     REASON_EGDB,        /* adjudicated: the endgame databases know the result */
     REASON_COUNT
 };
+/* The reason code of reasons[k] of game v: REASON_GAME_FIRST + REASON_GAME_SPAN * (its place
+ * in the registry) + k.  Codes live in memory only; what is stored is reason_name. */
+#define REASON_GAME_FIRST 64
+#define REASON_GAME_SPAN 16
+int game_reason(const Variant *v, int k);
 
 struct Game {
     const Variant *variant;
@@ -82,7 +85,8 @@ bool game_play(Game *game, const Move *move);
 /* Result of the game as it stands (RESULT_NONE while it goes on); *reason gets why.
  * game_end on the current position and the game's history. */
 int game_result(const Game *game, int *reason);
-/* Stable names for storage and CSV: "1-0"-style is avoided; see game.c. */
+/* Stable names for storage and CSV: "1-0"-style is avoided; see game.c.  reason_name
+ * names a game's own reasons too ("no-progress"); "none" for a code it does not know. */
 const char *result_name(int result);
 const char *reason_name(int reason);
 

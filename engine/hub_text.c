@@ -9,24 +9,17 @@
 #include "search.h"
 #include "variant.h"
 
-/* The squares in Hub order; returns how many.  Numbered boards (International): by number,
- * which is the order of the bits.  Boards with algebraic names (Turkish, 8 files): row by
- * row from the top as White sees it, each row from the a-file; the names make it
- * independent of the bit layout. */
+/* The squares in Hub order; returns how many: row by row from the top as White sees the
+ * board, each row from the left (the game's geometry, Variant.square_cell).  On numbered
+ * boards (International) that is the order of the numbers; on boards with algebraic names
+ * (Turkish) a8, b8, ..., h1. */
 static int hub_order(const Variant *v, int order[64])
 {
     int n = 0;
-    if (v->numbered) {
-        for (int sq = 0; sq < 64; sq++)
-            if (v->board & square_bb(sq))
-                order[n++] = sq;
-        return n;
-    }
-    for (int row = 8; row >= 1; row--)
-        for (int file = 0; file < 8; file++) {
-            char name[3] = { (char)('a' + file), (char)('0' + row), '\0' };
-            int used, sq = v->parse_square(name, &used);
-            if (sq >= 0 && (v->board & square_bb(sq)))
+    for (int row = 0; row < v->rows; row++)
+        for (int col = 0; col < v->columns; col++) {
+            int sq = variant_square_at(v, row, col);
+            if (sq >= 0)
                 order[n++] = sq;
         }
     return n;
@@ -183,6 +176,52 @@ bool hub_move_from_text(const Variant *v, const Position *pos, const Rules *rule
     return false;
 }
 
+/* Appends text to buf, which holds *used bytes of len. */
+static void append(char *buf, size_t len, size_t *used, const char *text)
+{
+    int n = snprintf(buf + *used, len - *used, "%s", text);
+    if (n > 0)
+        *used = *used + (size_t)n < len ? *used + (size_t)n : len - 1;
+}
+
+char *hub_game_list(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; variant_at(i); i++) {
+        const Variant *v = variant_at(i);
+        append(buf, len, &used, i ? ", " : "");
+        append(buf, len, &used, v->name);
+        if (!v->hub_aliases)
+            continue;
+        for (const char *const *a = v->hub_aliases; *a; a++) {
+            append(buf, len, &used, a == v->hub_aliases ? " (also called " : " or ");
+            append(buf, len, &used, *a);
+        }
+        append(buf, len, &used, ")");
+    }
+    return buf;
+}
+
+char *hub_variant_values(char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; variant_at(i); i++) {
+            const Variant *v = variant_at(i);
+            if (v->hub_default != (pass == 0) || !v->eval)
+                continue; /* a game without an evaluation is not played here */
+            append(buf, len, &used, used ? " " : "");
+            append(buf, len, &used, v->name);
+            for (const char *const *a = v->hub_aliases; a && *a; a++) {
+                append(buf, len, &used, " ");
+                append(buf, len, &used, *a);
+            }
+        }
+    return buf;
+}
+
 const Variant *hub_variant_by_name(const char *name, char *err, size_t errlen)
 {
     /* Draughts games other engines play and dama does not: named as such, not as unknown. */
@@ -190,18 +229,15 @@ const Variant *hub_variant_by_name(const char *name, char *err, size_t errlen)
         "killer", "bt", "breakthrough", "frisian", "frysk", "frysk!", "losing", "antidraughts",
         "russian", "brazilian", "english", "italian", "checkers", "canadian", "pool", "czech",
     };
-    const Variant *v = variant_by_name(name);
-    if (!v && (strcmp(name, "normal") == 0 || strcmp(name, "standard") == 0))
-        v = &international_variant;
+    const Variant *v = variant_by_hub_name(name);
     if (v && v->eval)
         return v;
     bool other = false;
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
         other |= strcmp(name, others[i]) == 0;
-    char quoted[64];
-    snprintf(err, errlen, "%s variant '%s': dama plays international (also called normal or "
-             "standard) and turkish", other ? "dama does not play the" : "unknown",
-             shown(name, quoted, sizeof quoted));
+    char quoted[64], games[256];
+    snprintf(err, errlen, "%s variant '%s': dama plays %s", other ? "dama does not play the" : "unknown",
+             shown(name, quoted, sizeof quoted), hub_game_list(games, sizeof games));
     return NULL;
 }
 

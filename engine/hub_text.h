@@ -56,6 +56,14 @@ bool hub_move_from_text(const Variant *v, const Position *pos, const Rules *rule
  * draughts game dama does not play (Scan's killer, bt, frisian, losing; pydraughts' others)
  * and for a name it does not know. */
 const Variant *hub_variant_by_name(const char *name, char *err, size_t errlen);
+/* "turkish, international (also called normal or standard)": the registry's games with the
+ * names Hub GUIs give them, for messages and help; returns buf. */
+char *hub_game_list(char *buf, size_t len);
+/* "international normal standard turkish": the values of the Hub variant parameter, the
+ * protocol's own game first (Variant.hub_default), each game followed by its Hub names, so
+ * that a GUI looking for its name among them finds it (the games with an evaluation, which
+ * `dama hub` plays); returns buf. */
+char *hub_variant_values(char *buf, size_t len);
 
 /* Scores in men, on Scan's scale, so that Hub GUIs and Scan-based tools (pydraughts) tell a
  * result from an evaluation: an evaluation is shown within +-HUB_SCORE_EVAL_MAX (89.99 men);

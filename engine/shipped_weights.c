@@ -1,33 +1,16 @@
-/* data/weights/VARIANT-pattern.txt built in with the assembler's .incbin (gcc and clang):
- * the Makefile makes this object depend on the files, and the compiler runs in the
- * project's root, where the paths below start. */
+/* The shipped weights of a game by name, from the registry: each game's folder builds its
+ * file in (shipped_weights.h) and its Variant points at the bytes. */
 #include <stdbool.h>
-#include <string.h>
 
 #include "shipped_weights.h"
-
-#define EMBED(symbol, path)                                                                   \
-    __asm__(".section .rodata\n"                                                              \
-            ".balign 16\n"                                                                    \
-            ".globl " #symbol "_start\n" #symbol "_start:\n"                                  \
-            ".incbin \"" path "\"\n"                                                          \
-            ".globl " #symbol "_end\n" #symbol "_end:\n"                                      \
-            ".previous\n");                                                                   \
-    extern const unsigned char symbol##_start[], symbol##_end[]
-
-EMBED(dama_shipped_turkish, "data/weights/turkish-pattern.txt");
-EMBED(dama_shipped_international, "data/weights/international-pattern.txt");
+#include "variant.h"
 
 bool shipped_weights(const char *variant, const unsigned char **data, size_t *len)
 {
-    if (strcmp(variant, "turkish") == 0) {
-        *data = dama_shipped_turkish_start;
-        *len = (size_t)(dama_shipped_turkish_end - dama_shipped_turkish_start);
-    } else if (strcmp(variant, "international") == 0) {
-        *data = dama_shipped_international_start;
-        *len = (size_t)(dama_shipped_international_end - dama_shipped_international_start);
-    } else {
+    const Variant *v = variant_by_name(variant);
+    if (!v || !v->shipped_start)
         return false;
-    }
+    *data = v->shipped_start;
+    *len = (size_t)(v->shipped_end - v->shipped_start);
     return true;
 }

@@ -45,21 +45,13 @@ typedef struct MoveList {
     uint32_t npaths[MAX_MOVES];
 } MoveList;
 
-/* Rule options, a plain value.  Each variant owns its fields, defaults and parser
- * (variant.h: rules_default, rules_parse); the rest of the code passes Rules on unread. */
-enum Promotion { PROMOTE_MAN = 0, PROMOTE_STOP = 1, PROMOTE_KING = 2 };
-enum KingVsMan { KVM_DRAW = 0, KVM_WIN = 1 };
-
+/* Rule options, a plain value.  Each game keeps its own struct of options in these bytes
+ * and alone reads them (its rules_default, rules_option, rules_describe in variant.h; the
+ * game's header has the struct and its accessors); the rest of the code passes Rules on
+ * unread, so a new game adds no field here. */
+#define RULES_BYTES 32
 typedef struct Rules {
-    /* Turkish (docs/rules-turkish.md) */
-    int promotion;        /* enum Promotion: what a man does on reaching the last rank mid-capture */
-    int kvm;              /* enum KingVsMan: outcome of one piece against one piece */
-    int noprogress_plies; /* plies without capture before a draw; 0 = never */
-    /* International (docs/rules-international.md; FMJD articles 4.13 and 6) */
-    bool majority;        /* the capture taking the most pieces is compulsory; false: any capture */
-    int kingmoves_plies;  /* plies of king moves only, no capture, before a draw; 0 = never */
-    int endgame16_plies;  /* lone king v three pieces with a king: plies before a draw; 0 = never */
-    int endgame5_plies;   /* lone king v two pieces with a king, or v one king; 0 = never */
+    unsigned char bytes[RULES_BYTES];
 } Rules;
 
 typedef struct Variant Variant;

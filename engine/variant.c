@@ -5,19 +5,76 @@
 
 #include "variant.h"
 
+/* True when word is one of the space-separated words of list (NULL: none). */
+static bool word_in_list(const char *word, const char *list)
+{
+    size_t n = strlen(word);
+    if (!list || n == 0)
+        return false;
+    for (const char *p = list; (p = strstr(p, word)); p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return true;
+    return false;
+}
+
 const Variant *variant_by_name(const char *name)
 {
-    if (strcmp(name, "turkish") == 0 || strcmp(name, "tr") == 0)
-        return &turkish_variant;
-    if (strcmp(name, "international") == 0 || strcmp(name, "intl") == 0)
-        return &international_variant;
+    for (int i = 0; variant_at(i); i++)
+        if (strcmp(name, variant_at(i)->name) == 0 || word_in_list(name, variant_at(i)->aliases))
+            return variant_at(i);
     return NULL;
 }
 
-const Variant *variant_at(int i)
+const Variant *variant_by_hub_name(const char *name)
 {
-    static const Variant *const all[] = { &turkish_variant, &international_variant };
-    return i >= 0 && i < (int)(sizeof all / sizeof all[0]) ? all[i] : NULL;
+    const Variant *v = variant_by_name(name);
+    for (int i = 0; !v && variant_at(i); i++)
+        for (const char *const *a = variant_at(i)->hub_aliases; a && *a && !v; a++)
+            if (strcmp(name, *a) == 0)
+                v = variant_at(i);
+    return v;
+}
+
+const Variant *variant_by_pdn_gametype(int number)
+{
+    for (int i = 0; variant_at(i); i++)
+        if (variant_at(i)->pdn_gametype == number)
+            return variant_at(i);
+    return NULL;
+}
+
+int variant_index(const Variant *v)
+{
+    for (int i = 0; variant_at(i); i++)
+        if (variant_at(i) == v)
+            return i;
+    return -1;
+}
+
+char *variant_names(const char *separator, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; variant_at(i) && used < len; i++) {
+        int n = snprintf(buf + used, len - used, "%s%s", i ? separator : "", variant_at(i)->name);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+    return buf;
+}
+
+int variant_square_at(const Variant *v, int row, int col)
+{
+    for (int sq = 0; sq < 64; sq++) {
+        if (!((v->board >> sq) & 1))
+            continue;
+        int r, c;
+        v->square_cell(sq, &r, &c);
+        if (r == row && c == col)
+            return sq;
+    }
+    return -1;
 }
 
 Rules rules_default(const Variant *v) { return v->rules_default(); }

@@ -10,17 +10,47 @@
 
 struct PerftOptions;
 
+/* How squares are labelled when the board is drawn. */
+enum SquareLabels {
+    LABELS_EDGES = 0,  /* files a.. along the bottom, ranks 1.. up the side (Turkish) */
+    LABELS_NUMBERS = 1 /* each playable square carries its number (International) */
+};
+
 struct Variant {
-    const char *name;     /* "turkish" */
+    const char *name;     /* "turkish": the name on the command line, in files and the DB */
+    const char *title;    /* "Turkish draughts": the name for people */
+    const char *aliases;  /* other names variant_by_name accepts, space-separated ("tr") */
+    /* Hub engines and GUIs: the names they give the game, NULL-terminated ("normal",
+     * "standard"; NULL when only dama's name is used), and whether it is the game a Hub
+     * engine plays when it offers no variant parameter (International, the protocol's). */
+    const char *const *hub_aliases;
+    bool hub_default;
+    /* Geometry of the board as drawn, White at the bottom: rows x columns cells, of which
+     * `squares` are playable (the bits of `board`); square_cell gives the cell of a square,
+     * row 0 the top row, column 0 the left. */
+    int rows, columns, squares;
+    void (*square_cell)(int sq, int *row, int *col);
+    int labels;           /* enum SquareLabels */
+    /* The lines pieces move along: the square one step from sq in direction dir (0..3), or
+     * -1 off the board; a king slides along all four.  A Black man's step goes the other
+     * way of one of black_man_back[0..black_man_backs-1] (what egdb/ walks backwards). */
+    int (*step)(int sq, int dir);
+    const int *black_man_back;
+    int black_man_backs;
     int max_pieces;       /* pieces a side at the start (16 in Turkish) */
-    int promotion_rank[2];/* rank where WHITE / BLACK men are crowned (Turkish; -1 on a
-                             board whose crowning squares are no rank of 8 bits) */
     Bitboard board;       /* the bits that are squares (International leaves ghost bits) */
     Bitboard promotion_bb[2]; /* squares where WHITE / BLACK men are crowned */
     bool numbered;        /* squares are numbers: FEN ranges "31-50", short capture text */
     const EvalSpec *eval; /* its evaluation (eval_spec.h); NULL while it has none */
     const EvalSpec *pattern_eval; /* its pattern evaluation; NULL while it has none */
     int pdn_gametype;     /* PDN GameType tag: 30 Turkish, 20 International */
+    /* The shipped pattern weights (data/weights/NAME-pattern.txt) built in by the game's
+     * NAME_shipped.c (shipped_weights.h); NULL start when it has none. */
+    const unsigned char *shipped_start, *shipped_end;
+    /* The game's own end reasons beyond the shared ones of enum Reason: their stored names
+     * ("no-progress"); its game_end returns game_reason(v, k) for reasons[k]. */
+    const char *const *reasons;
+    int reason_count;
     /* The bench set (bench.h): openings, middlegames and endgames of this game as FEN.
      * Changing it changes the variant's signature. */
     const char *const *bench_fens;
@@ -80,13 +110,35 @@ static inline bool move_irreversible(const Variant *v, const Position *pos, cons
     return m->captured || (v->men_irreversible && ((pos->men[pos->side] >> m->from) & 1));
 }
 
-/* Looks a variant up by name ("turkish" or "tr", "international" or "intl"); NULL when
+/* The variants of this build, the registry (engine/games/registry.c), Turkish (the
+ * default) first: i = 0, 1, ... until NULL. */
+const Variant *variant_at(int i);
+/* Its place in the registry, or -1. */
+int variant_index(const Variant *v);
+/* Looks a variant up by name or one of its aliases ("turkish" or "tr"); NULL when
  * unknown. */
 const Variant *variant_by_name(const char *name);
-/* The variants of this build, Turkish (the default) first: i = 0, 1, ... until NULL. */
-const Variant *variant_at(int i);
+/* The same, also accepting the names Hub engines and GUIs use (hub_aliases: "normal"). */
+const Variant *variant_by_hub_name(const char *name);
+/* The variant whose PDN GameType number is number; NULL when none. */
+const Variant *variant_by_pdn_gametype(int number);
+/* The names of the registry joined by separator ("turkish|international"); returns buf. */
+char *variant_names(const char *separator, char *buf, size_t len);
+/* The square drawn at (row, col) (see Variant.square_cell), or -1 for an unplayable cell. */
+int variant_square_at(const Variant *v, int row, int col);
+/* The two games other code names directly: Turkish, the default, and International, whose
+ * protocol DXP is.  A new game needs no such name. */
 extern const Variant turkish_variant;
 extern const Variant international_variant;
+
+/* Sets one option of game's own struct in a Rules value, for code that knows the game (its
+ * tests): RULES_SET(turkish, rules, kvm, KVM_WIN).  Reading: turkish_rules(&rules).kvm. */
+#define RULES_SET(game, rules, field, value)                                                  \
+    do {                                                                                      \
+        __typeof__(game##_rules(&(rules))) rules_set_ = game##_rules(&(rules));               \
+        rules_set_.field = (value);                                                           \
+        (rules) = game##_rules_pack(rules_set_);                                              \
+    } while (0)
 
 /* Rule options of variant v: rules_default gives its official rules; rules_parse reads
  * comma-separated "key=value" options over *rules (false and err on a bad one). */

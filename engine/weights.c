@@ -551,10 +551,10 @@ bool weights_load_variant_until(Weights *w, const Variant *v, const char *path, 
 static bool write_head(const Weights *w, FILE *out, size_t table_len)
 {
     const EvalSpec *spec = w->spec;
-    if (fprintf(out, "# dama evaluation weights (terms: engine/%s_eval_features.h).\n"
+    if (fprintf(out, "# dama evaluation weights (terms: engine/games/%s/%s_eval_features.h).\n"
                      "# One \"name value\" per line; '#' starts a comment.  Unit: 1/100 of a man.\n"
                      "# NAME_MG counts with many men on the board, NAME_EG with few: the engine\n"
-                     "# blends the two by the number of men left.\n", spec->variant) < 0)
+                     "# blends the two by the number of men left.\n", spec->variant, spec->variant) < 0)
         return false;
     if (eval_spec_is_pattern(spec) &&
         fprintf(out, "# The pattern weights follow the last line, 'binary " BINARY_FORMAT " BYTES': BYTES\n"

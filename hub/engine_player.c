@@ -208,17 +208,17 @@ static bool word_in(const char *word, const char *list)
     return false;
 }
 
-/* The value to give the engine's variant parameter: dama's name, or for International
- * Scan's "normal" or lidraughts' "standard" (the names `dama hub` reads too); NULL when the
- * engine offers none of them. */
+/* The value to give the engine's variant parameter: dama's name, or one of the names Hub
+ * engines give the game (Variant.hub_aliases: for International Scan's "normal" or
+ * lidraughts' "standard", the names `dama hub` reads too); NULL when the engine offers
+ * none of them, or has no variant parameter and plays another game than the Hub's own. */
 static const char *variant_value(const Variant *v, const Startup *su)
 {
     if (!su->has_variant_param || !su->variant_values[0] || word_in(v->name, su->variant_values))
-        return su->has_variant_param || v == &international_variant ? v->name : NULL;
-    static const char *const other_names[] = { "normal", "standard" };
-    for (size_t i = 0; v == &international_variant && i < sizeof other_names / sizeof *other_names; i++)
-        if (word_in(other_names[i], su->variant_values))
-            return other_names[i];
+        return su->has_variant_param || v->hub_default ? v->name : NULL;
+    for (const char *const *a = v->hub_aliases; a && *a; a++)
+        if (word_in(*a, su->variant_values))
+            return *a;
     return NULL;
 }
 

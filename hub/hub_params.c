@@ -21,9 +21,7 @@ void hub_send_identity(Hub *h)
     hub_send_line(h, &w);
 
     char values[256];
-    /* "normal" is Scan's and the Hub GUI's name of International: listed, so that a GUI
-     * looking for its name among the values finds it. */
-    snprintf(values, sizeof values, "%s normal %s", international_variant.name, turkish_variant.name);
+    hub_variant_values(values, sizeof values);
     hub_writer_start(&w, "param");
     hub_writer_arg(&w, "name", "variant");
     hub_writer_arg(&w, "value", h->params.variant->name);
@@ -139,8 +137,9 @@ bool hub_build_engine(Hub *h)
     const Variant *v = h->params.variant;
     char err[600];
     if (h->params.refused_variant[0]) {
-        hub_send_error(h, "the variant '%s' was refused: set-param name=variant value=international "
-                   "(or normal) or turkish first", h->params.refused_variant);
+        char games[256];
+        hub_send_error(h, "the variant '%s' was refused: set-param name=variant to one dama plays "
+                       "first (%s)", h->params.refused_variant, hub_game_list(games, sizeof games));
         return false;
     }
     Rules rules = rules_default(v);

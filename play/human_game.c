@@ -18,26 +18,10 @@
 
 const char *human_side_name(int side) { return side == WHITE ? "white" : "black"; }
 
-int human_board_size(const Variant *v) { return v->numbered ? 10 : 8; }
+/* The game's own geometry (Variant.rows, square_cell): every board dama plays is square. */
+int human_board_size(const Variant *v) { return v->rows; }
 
-int human_board_square(const Variant *v, int row, int col)
-{
-    int size = human_board_size(v);
-    if (row < 0 || row >= size || col < 0 || col >= size)
-        return -1;
-    char name[24];
-    if (v->numbered) {
-        /* Numbered boards play on the dark squares: square 1 is the second of the top row,
-         * and the rows alternate. */
-        if ((row + col) % 2 == 0)
-            return -1;
-        snprintf(name, sizeof name, "%d", row * size / 2 + col / 2 + 1);
-    } else {
-        snprintf(name, sizeof name, "%c%d", 'a' + col, size - row);
-    }
-    int used;
-    return v->parse_square(name, &used);
-}
+int human_board_square(const Variant *v, int row, int col) { return variant_square_at(v, row, col); }
 
 const char *human_mover_name(int by)
 {

@@ -153,9 +153,10 @@ bool human_game_save(const HumanGame *g, Store *store, int64_t weights_id, int64
                      int64_t *game_id, char *err, size_t errlen);
 
 /* The board as a person sees it, white at the bottom: rows and columns counted from the top
- * left (row 0 is rank 8 in Turkish, squares 1-5 in International).  human_board_size: 8
- * or 10; human_board_square: the square index at (row, col), or -1 for a square no piece
- * stands on (International's light squares) or one off the board. */
+ * left (row 0 is rank 8 in Turkish, squares 1-5 in International), as the game's Variant
+ * draws it.  human_board_size: its rows (8 or 10; the boards are square);
+ * human_board_square: the square index at (row, col), or -1 for a square no piece stands
+ * on (International's light squares) or one off the board. */
 int human_board_size(const Variant *v);
 int human_board_square(const Variant *v, int row, int col);
 

@@ -18,11 +18,12 @@ static const char *piece_glyph(const Position *pos, int sq, bool ascii)
     return NULL;
 }
 
-/* Coordinates: Turkish files a-h under the board and ranks beside it; International the
- * first and last square number of each row beside it. */
+/* Coordinates, as the game labels its board (Variant.labels): letters under the board and
+ * digits beside it (Turkish), or the first and last square number of each row beside it
+ * (International). */
 static void print_files(const Variant *v, bool flipped)
 {
-    if (v->numbered)
+    if (v->labels == LABELS_NUMBERS)
         return;
     int size = human_board_size(v);
     fputs("    ", stdout);
@@ -34,7 +35,7 @@ static void print_files(const Variant *v, bool flipped)
 static void row_label(const Variant *v, int row, bool last, bool flipped, char *buf, size_t len)
 {
     int size = human_board_size(v);
-    if (!v->numbered) {
+    if (v->labels == LABELS_EDGES) {
         snprintf(buf, len, "%d", size - row);
         return;
     }

@@ -118,7 +118,9 @@ const Variant *request_variant(const Server *srv, const char *name, HttpReply *r
         return srv->default_variant;
     const Variant *v = variant_by_name(name);
     if (!v || !server_weights(srv, v)) {
-        reply_error(reply, 400, "unknown variant \"%s\" (turkish or international)", name);
+        char games[256];
+        reply_error(reply, 400, "unknown variant \"%s\" (%s)", name,
+                    variant_names(" or ", games, sizeof games));
         return NULL;
     }
     return v;

@@ -18,31 +18,18 @@ typedef struct Geometry {
 
 int board_size(const Variant *v) { return human_board_size(v); }
 
-/* The page's name for each game: the one place these words are written. */
-static const struct {
-    const char *name, *title;
-} GAME_TITLES[] = {
-    { "turkish", "Turkish draughts" },
-    { "international", "International draughts" },
-};
+/* The game's own title (Variant.title). */
+const char *game_title(const Variant *v) { return v->title; }
 
-const char *game_title(const Variant *v)
-{
-    for (size_t i = 0; i < sizeof GAME_TITLES / sizeof GAME_TITLES[0]; i++)
-        if (strcmp(GAME_TITLES[i].name, v->name) == 0)
-            return GAME_TITLES[i].title;
-    return v->name;
-}
-
-/* Numbered boards write a number on every square; the others name files and ranks on the
- * edges. */
-const char *board_labels(const Variant *v) { return v->numbered ? "numbers" : "edges"; }
+/* As the game labels its board (Variant.labels): a number on every square, or files and
+ * ranks on the edges. */
+const char *board_labels(const Variant *v) { return v->labels == LABELS_NUMBERS ? "numbers" : "edges"; }
 
 json_t *game_json(const Variant *v)
 {
     return json_pack("{s:s,s:s,s:i,s:i,s:s,s:i}", "name", v->name, "title", game_title(v),
-                     "rows", board_size(v), "columns", board_size(v), "labels",
-                     board_labels(v), "pdn_gametype", v->pdn_gametype);
+                     "rows", v->rows, "columns", v->columns, "labels", board_labels(v),
+                     "pdn_gametype", v->pdn_gametype);
 }
 
 static void geometry(const Variant *v, Geometry *g)

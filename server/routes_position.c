@@ -36,7 +36,9 @@ void route_board(Server *srv, const HttpRequest *req, const RouteArgs *args, Htt
     (void)args;
     const char *name = http_query(req, "variant");
     if (name && !name[0]) {
-        reply_error(reply, 400, "parameter variant is empty (turkish or international, or leave it out)");
+        char games[256];
+        reply_error(reply, 400, "parameter variant is empty (%s, or leave it out)",
+                    variant_names(" or ", games, sizeof games));
         return;
     }
     const Variant *v = request_variant(srv, name, reply);
@@ -46,7 +48,7 @@ void route_board(Server *srv, const HttpRequest *req, const RouteArgs *args, Htt
     v->start(&start);
     reply_json(reply, 200,
                json_pack("{s:s,s:i,s:i,s:i,s:s,s:o,s:o}", "variant", v->name, "size",
-                         board_size(v), "rows", board_size(v), "columns", board_size(v),
+                         board_size(v), "rows", v->rows, "columns", v->columns,
                          "labels", board_labels(v), "squares", board_squares_json(v), "start",
                          pieces_json(v, &start)));
 }

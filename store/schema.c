@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include "store_internal.h"
 
-#define SCHEMA_VERSION 8
+#define SCHEMA_VERSION 9
 #define APPLICATION_ID 1145130305 /* 'DAMA' in the file header: marks a dama database */
 
 /* The tables of imported PDN games: in the schema and in the 4 -> 5 migration alike. */
@@ -79,14 +79,14 @@
  * (its last three tables are PDN_TABLES_SQL, which the 4 -> 5 migration shares, and
  * run_shards before them is RUN_SHARDS_SQL, the 6 -> 7 migration's). */
 static const char schema_sql[] =
-    "-- dama database, schema version 8.\n"
+    "-- dama database, schema version 9.\n"
     "-- store/schema.c embeds this text byte for byte (tests/test_store.c checks it), so the\n"
     "-- binary never reads it from the working directory.  Change both together, bump\n"
     "-- user_version, and add a migration step in store/schema.c.\n"
     "-- Times are Unix seconds.  Bitboards are uint64 stored as the int64 with the same bits.\n"
     "\n"
     "PRAGMA application_id = 1145130305; -- 'DAMA': tells a dama database from other files\n"
-    "PRAGMA user_version = 8;\n"
+    "PRAGMA user_version = 9;\n"
     "\n"
     "-- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash): the hash\n"
     "-- of text for linear weights; for a pattern evaluation (since v6) the hash of the weight\n"
@@ -107,8 +107,9 @@ static const char schema_sql[] =
     "CREATE INDEX weights_generation ON weights(variant, generation);\n"
     "\n"
     "-- One row per invocation of a pipeline step (selfplay, match, train, tune, analysis, import ...).\n"
-    "-- variant (runs, games, openings; since v4): the game played, so one file may hold both\n"
-    "-- and no reader mixes them.\n"
+    "-- variant (runs, games, openings; since v4): the game played, so one file may hold several\n"
+    "-- and no reader mixes them; a name of the games registry (engine/games/registry.c), which\n"
+    "-- the store checks (since v9: no CHECK of its own, so a new game needs no migration).\n"
     "CREATE TABLE runs (\n"
     "    id              INTEGER PRIMARY KEY,\n"
     "    kind            TEXT    NOT NULL CHECK (length(kind) > 0),\n"
@@ -124,7 +125,7 @@ static const char schema_sql[] =
     "    status          TEXT    NOT NULL DEFAULT 'running',\n"
     "    host            TEXT,\n"
     "    pid             INTEGER,\n"
-    "    variant         TEXT    NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international')),\n"
+    "    variant         TEXT    NOT NULL DEFAULT 'turkish',\n"
     "    -- identity (since v7): the same for every run of the same games (self-play: a hash of\n"
     "    -- the kind, variant, game options, seed, search signature and weights hash, whatever\n"
     "    -- the shard), so that `dama db merge` folds the shards of one run into one run.\n"
@@ -140,7 +141,7 @@ static const char schema_sql[] =
     "    id      INTEGER PRIMARY KEY,\n"
     "    fen     TEXT    NOT NULL UNIQUE,\n"
     "    source  TEXT,\n"
-    "    variant TEXT    NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'))\n"
+    "    variant TEXT    NOT NULL DEFAULT 'turkish'\n"
     ");\n"
     "\n"
     "-- The result lives here once; positions inherit it through game_id.  'unfinished' (since\n"
@@ -167,7 +168,7 @@ static const char schema_sql[] =
     "    npositions        INTEGER NOT NULL CHECK (npositions BETWEEN 0 AND plies + 1),\n"
     "    created_at        INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),\n"
     "    game_index        INTEGER CHECK (game_index >= 0),\n"
-    "    variant           TEXT    NOT NULL DEFAULT 'turkish' CHECK (variant IN ('turkish', 'international'))\n"
+    "    variant           TEXT    NOT NULL DEFAULT 'turkish'\n"
     ");\n"
     "CREATE INDEX games_run ON games(run_id);\n"
     "CREATE UNIQUE INDEX games_run_index ON games(run_id, game_index);\n"
@@ -282,8 +283,9 @@ static const char *const migrations[SCHEMA_VERSION] = {
     "CREATE INDEX runs_identity ON runs(identity);\n"
     RUN_SHARDS_SQL
     "PRAGMA user_version = 7;\n",
-    /* 7 -> 8: migrate_unfinished_results (C, not a script) */
+    /* 7 -> 8: migrate_unfinished_results; 8 -> 9: migrate_variant_checks (C, not scripts) */
     [7] = NULL,
+    [8] = NULL,
 };
 
 const char *store_schema_sql(void) { return schema_sql; }
@@ -361,22 +363,14 @@ static bool exec_script(Store *s, const char *sql, const char *what)
     return false;
 }
 
-/* 7 -> 8: a game's result may be 'unfinished' (imported PDN games without a result).
- * SQLite cannot alter a CHECK constraint, and copying the games table would cost as much as
- * the games; widening a CHECK leaves every stored row valid, so the table's CREATE text is
- * changed in place, SQLite's documented way for such a change: writable_schema, then a new
- * schema_version so that every connection reads the schema again. */
-static bool migrate_unfinished_results(Store *s)
+/* Changes the CREATE text of tables in place, SQLite's documented way to widen or drop a
+ * CHECK constraint (every stored row stays valid, and copying the tables would cost as
+ * much as their rows): writable_schema, the edit, a check that `done` now counts
+ * `expected` tables, then a new schema_version so that every connection reads the schema
+ * again, and user_version `to`. */
+static bool edit_table_sql(Store *s, const char *edit, const char *done, int64_t expected, int to,
+                           const char *what)
 {
-    static const char widen[] =
-        "PRAGMA writable_schema = ON;"
-        "UPDATE sqlite_master SET sql = replace(sql, 'CHECK (result IN (''white'', ''black'', ''draw''))',"
-        " 'CHECK (result IN (''white'', ''black'', ''draw'', ''unfinished''))')"
-        " WHERE type = 'table' AND name = 'games';"
-        "PRAGMA writable_schema = OFF;";
-    static const char widened[] = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'"
-                                  " AND instr(sql, '''draw'', ''unfinished''') > 0";
-    const char *what = "migrating from schema version 7";
     sqlite3_stmt *st = NULL;
     int64_t cookie = -1, changed = 0;
     if (sqlite3_prepare_v2(s->db, "PRAGMA schema_version", -1, &st, NULL) == SQLITE_OK
@@ -384,14 +378,44 @@ static bool migrate_unfinished_results(Store *s)
         cookie = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
     if (cookie < 0) return store_fail_db(s, what);
-    if (!exec_script(s, widen, what)) return false;
-    if (sqlite3_prepare_v2(s->db, widened, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    if (!exec_script(s, "PRAGMA writable_schema = ON;", what)) return false;
+    bool edited = exec_script(s, edit, what);
+    if (!exec_script(s, "PRAGMA writable_schema = OFF;", what) || !edited) return false;
+    if (sqlite3_prepare_v2(s->db, done, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
         changed = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
-    if (changed != 1) return store_fail(s, "%s: the games table has no result CHECK to widen", what);
+    if (changed != expected)
+        return store_fail(s, "%s: %lld of %lld tables changed", what, (long long)changed, (long long)expected);
     char bump[96];
-    snprintf(bump, sizeof bump, "PRAGMA schema_version = %lld; PRAGMA user_version = 8;", (long long)cookie + 1);
+    snprintf(bump, sizeof bump, "PRAGMA schema_version = %lld; PRAGMA user_version = %d;",
+             (long long)cookie + 1, to);
     return exec_script(s, bump, what);
+}
+
+/* 7 -> 8: a game's result may be 'unfinished' (imported PDN games without a result): the
+ * games table's result CHECK widened. */
+static bool migrate_unfinished_results(Store *s)
+{
+    static const char widen[] =
+        "UPDATE sqlite_master SET sql = replace(sql, 'CHECK (result IN (''white'', ''black'', ''draw''))',"
+        " 'CHECK (result IN (''white'', ''black'', ''draw'', ''unfinished''))')"
+        " WHERE type = 'table' AND name = 'games';";
+    static const char widened[] = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'"
+                                  " AND instr(sql, '''draw'', ''unfinished''') > 0";
+    return edit_table_sql(s, widen, widened, 1, 8, "migrating from schema version 7");
+}
+
+/* 8 -> 9: runs, openings and games lose CHECK (variant IN ('turkish', 'international')):
+ * the store checks a variant against the games registry instead (store_variant_given), so
+ * that a new game needs no migration.  Dropping a CHECK leaves every row valid. */
+static bool migrate_variant_checks(Store *s)
+{
+    static const char drop[] =
+        "UPDATE sqlite_master SET sql = replace(sql, ' CHECK (variant IN (''turkish'', ''international''))', '')"
+        " WHERE type = 'table' AND name IN ('runs', 'openings', 'games');";
+    static const char dropped[] = "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+                                  " AND name IN ('runs', 'openings', 'games') AND instr(sql, 'variant IN') = 0";
+    return edit_table_sql(s, drop, dropped, 3, 9, "migrating from schema version 8");
 }
 
 static bool migrate_locked(Store *s)
@@ -406,8 +430,8 @@ static bool migrate_locked(Store *s)
     for (; version < SCHEMA_VERSION; version++) {
         char what[64];
         snprintf(what, sizeof what, "migrating from schema version %lld", (long long)version);
-        if (version == 7) {
-            if (!migrate_unfinished_results(s)) return false;
+        if (version == 7 || version == 8) {
+            if (!(version == 7 ? migrate_unfinished_results(s) : migrate_variant_checks(s))) return false;
             continue;
         }
         if (!migrations[version]) return store_fail(s, "%s: no migration", what);

@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 #include <string.h>
 #include "store.h"
+#include "variant.h"
 
 #define STORE_NOW "CAST(strftime('%s', 'now') AS INTEGER)"
 
@@ -193,10 +194,20 @@ static inline int store_step(Store *s, sqlite3_stmt *st)
     return s->bind_rc != SQLITE_OK ? s->bind_rc : sqlite3_step(st);
 }
 
-/* Every record and every filter names its variant: there is no default to mix games by. */
+/* Every record and every filter names its variant, a game of the registry by its own name
+ * (the schema has no list of games: engine/games/registry.c is the one): there is no
+ * default to mix games by. */
 static inline bool store_variant_given(Store *s, const char *variant, const char *what)
 {
-    return (variant && variant[0]) || store_fail(s, "%s: no variant", what);
+    if (!variant || !variant[0])
+        return store_fail(s, "%s: no variant", what);
+    const Variant *v = variant_by_name(variant);
+    if (!v || strcmp(v->name, variant) != 0) {
+        char games[256];
+        return store_fail(s, "%s: unknown variant '%s' (the games: %s)", what, variant,
+                          variant_names(", ", games, sizeof games));
+    }
+    return true;
 }
 
 /* uint64 <-> int64 with the same bits: SQLite integers are signed 64-bit. */

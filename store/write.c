@@ -121,8 +121,9 @@ int64_t store_weights_put_blob(Store *s, const char *variant, int generation, in
                                const char *note)
 {
     if (!store_ready(s)) return -1;
-    if (!variant || !variant[0] || !text)
-        return store_fail(s, "store_weights_put: missing variant or text"), -1;
+    if (!text)
+        return store_fail(s, "store_weights_put: missing text"), -1;
+    if (!store_variant_given(s, variant, "store_weights_put")) return -1;
     if (blob && (!hash || strlen(hash) != 16))
         return store_fail(s, "store_weights_put: a blob needs the weights' hash"), -1;
     char text_hash_hex[17];
@@ -210,8 +211,10 @@ bool store_game_valid(Store *s, const GameRecord *g, int index, bool unfinished_
         return store_fail(s, "game %d of the batch: result %d is not a finished game's", index, g->result);
     if (g->run_id <= 0)
         return store_fail(s, "game %d of the batch: no run_id", index);
-    if (!g->variant || !g->variant[0])
-        return store_fail(s, "game %d of the batch: no variant", index);
+    char what[48];
+    snprintf(what, sizeof what, "game %d of the batch", index);
+    if (!store_variant_given(s, g->variant, what))
+        return false;
     if (g->plies < 0 || g->npositions < 0 || g->npositions > g->plies + 1)
         return store_fail(s, "game %d of the batch: %d positions for %d plies (0 to plies+1 allowed)",
                           index, g->npositions, g->plies);

@@ -6,7 +6,7 @@
 #define DAMA_TEST_PINNED_BENCH_H
 
 #define PINNED_SIGNATURE "bench depth 6: 46631"
-/* International's own bench set and evaluation (engine/international.c) */
+/* International's own bench set and evaluation (engine/games/international/international.c) */
 #define PINNED_SIGNATURE_INTERNATIONAL "bench depth 6: 29111"
 /* The same bench with the shipped pattern weights (`dama bench --weights best`): what the
  * commands that play search with, so a change of the pattern evaluation's value shows. */

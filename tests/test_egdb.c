@@ -25,6 +25,7 @@
 #include "egdb_unmove.h"
 #include "position.h"
 #include "variant.h"
+#include "turkish.h"
 
 static char tmpdir[64];
 static Egdb *turkish_db, *intl_db;
@@ -394,7 +395,7 @@ static void test_damaged_files(void **state)
     expect_refused(dir, "truncated header", &rules);
     copy_file(good, path);
     Rules other = rules;
-    other.kvm = KVM_WIN;
+    RULES_SET(turkish, other, kvm, KVM_WIN);
     expect_refused(dir, "other rules", &other);
     /* The intact copy is taken. */
     copy_file(good, path);

@@ -1,4 +1,4 @@
-/* The International evaluation's features (engine/international_eval.c): the shape of the
+/* The International evaluation's features (international_eval.c): the shape of the
  * spec, the weights file against it, feature values on hand-built positions worked out in
  * the comments, and the colour flip on the vector positions, on positions of random games
  * and on random piece sets.  Run from the project root.
@@ -18,6 +18,7 @@
 #include "random_pieces.h"
 #include "test_util.h"
 #include "variant.h"
+#include "international.h"
 
 static const Variant *V = &international_variant;
 static const EvalSpec *S = &international_eval_spec;
@@ -415,7 +416,7 @@ static int en_prise_generated(const Position *pos, int color)
     Position p = *pos;
     p.side = color;
     Rules rules = rules_default(V);
-    rules.majority = false;
+    RULES_SET(international, rules, majority, false);
     Bitboard victims = 0;
     V->for_each_path(&p, &rules, add_first_victim, &victims);
     return popcount(victims);

@@ -14,6 +14,7 @@
 #include "notation.h"
 #include "position.h"
 #include "variant.h"
+#include "international.h"
 
 static const Variant *V = &international_variant;
 
@@ -97,15 +98,15 @@ static void test_options(void **state)
     (void)state;
     char err[256];
     Rules r = rules_default(V);
-    assert_true(r.majority);
-    assert_int_equal(r.kingmoves_plies, 50); /* 25 moves each */
-    assert_int_equal(r.endgame16_plies, 32);
-    assert_int_equal(r.endgame5_plies, 10);
+    assert_true(international_rules(&r).majority);
+    assert_int_equal(international_rules(&r).kingmoves_plies, 50); /* 25 moves each */
+    assert_int_equal(international_rules(&r).endgame16_plies, 32);
+    assert_int_equal(international_rules(&r).endgame5_plies, 10);
     assert_true(rules_parse(V, &r, "majority=off,kingmoves=30,endgame16=0,endgame5=7", err, sizeof err));
-    assert_false(r.majority);
-    assert_int_equal(r.kingmoves_plies, 60);
-    assert_int_equal(r.endgame16_plies, 0);
-    assert_int_equal(r.endgame5_plies, 14);
+    assert_false(international_rules(&r).majority);
+    assert_int_equal(international_rules(&r).kingmoves_plies, 60);
+    assert_int_equal(international_rules(&r).endgame16_plies, 0);
+    assert_int_equal(international_rules(&r).endgame5_plies, 14);
     assert_false(rules_parse(V, &r, "kvm=win", err, sizeof err));
     assert_string_equal(err, "bad rules: unknown option 'kvm' (majority, kingmoves, endgame16, endgame5)");
     assert_false(rules_parse(V, &r, "kingmoves=-1", err, sizeof err));
@@ -187,9 +188,9 @@ static void test_king_moves(void **state)
         play_fresh_quiet_move(&game, true);
     play_text(&game, "50-45"); /* white's man: the count restarts */
     walk_going_on(&game, 50, true);
-    expect_end(&game, RESULT_DRAW, REASON_KING_MOVES);
+    expect_end(&game, RESULT_DRAW, game_reason(&international_variant, INTERNATIONAL_REASON_KING_MOVES));
 
-    rules.kingmoves_plies = 0; /* never */
+    RULES_SET(international, rules, kingmoves_plies, 0); /* never */
     game.rules = rules;
     expect_going_on(&game);
 }
@@ -202,7 +203,7 @@ static void test_five_move_endgame(void **state)
     Rules rules = rules_default(V);
     start_game(&game, &rules, "W:WK47,45:BK3");
     walk_going_on(&game, 10, true);
-    expect_end(&game, RESULT_DRAW, REASON_ENDGAME);
+    expect_end(&game, RESULT_DRAW, game_reason(&international_variant, INTERNATIONAL_REASON_ENDGAME));
 }
 
 /* Article 6.3: a lone king against three pieces with a king: 16 moves each, counted from
@@ -216,7 +217,7 @@ static void test_sixteen_move_endgame(void **state)
     play_text(&game, "28x50");
     assert_int_equal(game.endgame_plies, 0);
     walk_going_on(&game, 32, false);
-    expect_end(&game, RESULT_DRAW, REASON_ENDGAME);
+    expect_end(&game, RESULT_DRAW, game_reason(&international_variant, INTERNATIONAL_REASON_ENDGAME));
 }
 
 int main(void)

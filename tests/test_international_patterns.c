@@ -1,4 +1,4 @@
-/* The International pattern evaluation (engine/international_patterns.c): the shape of the
+/* The International pattern evaluation (international_patterns.c): the shape of the
  * spec, window states worked out by hand, the states against a square-by-square reading on
  * positions of random games, the colour flip, and the fast path against the generic sums
  * and the sparse terms with random pattern weights.

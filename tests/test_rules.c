@@ -23,6 +23,7 @@
 #include "test_util.h"
 #include "turkish_board.h"
 #include "variant.h"
+#include "turkish.h"
 
 static const Variant *V = &turkish_variant;
 
@@ -210,7 +211,7 @@ static void test_vector_positions(void **state)
 
         for (size_t o = 0; o < sizeof option_sets / sizeof option_sets[0]; o++) {
             Rules rules = rules_default(&turkish_variant);
-            rules.promotion = option_sets[o].promotion;
+            RULES_SET(turkish, rules, promotion, option_sets[o].promotion);
             char key[32];
             snprintf(key, sizeof key, "moves%s", option_sets[o].suffix);
             char got[8192];
@@ -474,7 +475,7 @@ static void test_round_trips(void **state)
         Position pos = position_from_fields(&f);
         for (size_t o = 0; o < 3; o++) {
             Rules rules = rules_default(&turkish_variant);
-            rules.promotion = option_sets[o].promotion;
+            RULES_SET(turkish, rules, promotion, option_sets[o].promotion);
             walk(&pos, &rules, 2, &rt);
         }
     }
@@ -652,7 +653,7 @@ static void test_game_results(void **state)
     assert_int_equal(reason, REASON_REPETITION);
 
     /* no progress */
-    rules.noprogress_plies = 6;
+    RULES_SET(turkish, rules, noprogress_plies, 6);
     game_init(&g, V, &rules, &pos);
     const char *walkabout[] = { "a1-a3", "h8-h6", "a3-a4", "h6-h5", "a4-a5", "h5-h4" };
     for (int i = 0; i < 6; i++) {
@@ -660,18 +661,18 @@ static void test_game_results(void **state)
         play(&g, walkabout[i]);
     }
     assert_int_equal(game_result(&g, &reason), RESULT_DRAW);
-    assert_int_equal(reason, REASON_NOPROGRESS);
+    assert_int_equal(reason, game_reason(&turkish_variant, TURKISH_REASON_NOPROGRESS));
 
     /* one piece each: draw by default, a king beats a man with kvm=win */
     rules = rules_default(&turkish_variant);
     assert_true(position_from_fen(&pos, V, "B:WKa1:Bh5", err, sizeof err));
     game_init(&g, V, &rules, &pos);
     assert_int_equal(game_result(&g, &reason), RESULT_DRAW);
-    assert_int_equal(reason, REASON_ONE_EACH);
-    rules.kvm = KVM_WIN;
+    assert_int_equal(reason, game_reason(&turkish_variant, TURKISH_REASON_ONE_EACH));
+    RULES_SET(turkish, rules, kvm, KVM_WIN);
     game_init(&g, V, &rules, &pos);
     assert_int_equal(game_result(&g, &reason), RESULT_WHITE_WINS);
-    assert_string_equal(reason_name(REASON_ONE_EACH), "one-each");
+    assert_string_equal(reason_name(game_reason(&turkish_variant, TURKISH_REASON_ONE_EACH)), "one-each");
 }
 
 /* count_repetitions, the one count that play (game_result) and the search read, worked by
@@ -788,14 +789,14 @@ static void test_game_end_precedence(void **state)
     } cases[] = {
         /* blocked on the ply that also reaches no progress and a third repetition */
         { &blocked, KVM_DRAW, 100, 2, RESULT_WHITE_WINS, REASON_NO_MOVES },
-        { &lone, KVM_DRAW, 100, 2, RESULT_DRAW, REASON_ONE_EACH },
-        { &lone, KVM_WIN, 100, 2, RESULT_WHITE_WINS, REASON_ONE_EACH },
+        { &lone, KVM_DRAW, 100, 2, RESULT_DRAW, game_reason(&turkish_variant, TURKISH_REASON_ONE_EACH) },
+        { &lone, KVM_WIN, 100, 2, RESULT_WHITE_WINS, game_reason(&turkish_variant, TURKISH_REASON_ONE_EACH) },
         { &kings, KVM_DRAW, 100, 2, RESULT_DRAW, REASON_REPETITION },
-        { &kings, KVM_DRAW, 100, 1, RESULT_DRAW, REASON_NOPROGRESS },
+        { &kings, KVM_DRAW, 100, 1, RESULT_DRAW, game_reason(&turkish_variant, TURKISH_REASON_NOPROGRESS) },
         { &kings, KVM_DRAW, 99, 1, RESULT_NONE, REASON_NONE },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        rules.kvm = cases[i].kvm;
+        RULES_SET(turkish, rules, kvm, cases[i].kvm);
         bool can_move = V->count(cases[i].pos, &rules, false) > 0;
         GameEnd end = game_end(V, cases[i].pos, &rules, can_move,
                                (DrawCounts){ cases[i].since, cases[i].reps, 0 });
@@ -803,7 +804,7 @@ static void test_game_end_precedence(void **state)
         assert_int_equal(end.reason, cases[i].reason);
     }
     rules = rules_default(&turkish_variant);
-    rules.noprogress_plies = 0; /* never */
+    RULES_SET(turkish, rules, noprogress_plies, 0); /* never */
     assert_int_equal(game_end(V, &kings, &rules, true, (DrawCounts){ 100000, 0, 0 }).result, RESULT_NONE);
     assert_int_equal(result_for_side(RESULT_WHITE_WINS, BLACK), -1);
     assert_int_equal(result_for_side(RESULT_BLACK_WINS, BLACK), 1);
@@ -840,9 +841,9 @@ static void test_rules_option_text(void **state)
     Rules r = rules_default(&turkish_variant);
     char err[256];
     assert_true(rules_parse(V, &r, "promotion=king,kvm=win,noprogress=60", err, sizeof err));
-    assert_int_equal(r.promotion, PROMOTE_KING);
-    assert_int_equal(r.kvm, KVM_WIN);
-    assert_int_equal(r.noprogress_plies, 60);
+    assert_int_equal(turkish_rules(&r).promotion, PROMOTE_KING);
+    assert_int_equal(turkish_rules(&r).kvm, KVM_WIN);
+    assert_int_equal(turkish_rules(&r).noprogress_plies, 60);
     assert_false(rules_parse(V, &r, "promotion=queen", err, sizeof err));
     assert_non_null(strstr(err, "queen"));
     assert_false(rules_parse(V, &r, "speed=fast", err, sizeof err));

@@ -35,6 +35,8 @@
 #include "weights.h"
 #include "shipped_weights.h"
 #include "eval_inc_walk.h"
+#include "international.h"
+#include "turkish.h"
 
 #define TACTICS_FILE "data/positions/turkish-tactics.txt"
 #define TT_MB 16
@@ -698,7 +700,7 @@ static void test_one_each_at_the_horizon(void **state)
     parse_fen("W:WKd4:Bd6,f4", &pos);
     for (int kvm = KVM_DRAW; kvm <= KVM_WIN; kvm++) {
         Rules rules = rules_default(&turkish_variant);
-        rules.kvm = kvm;
+        RULES_SET(turkish, rules, kvm, kvm);
         MoveList list;
         V->generate(&pos, &rules, &list);
         assert_int_equal(list.count, 4); /* d4xd7, d4xd8, d4xg4, d4xh4: no forced-move extension */
@@ -719,7 +721,7 @@ static void test_no_move_before_no_progress(void **state)
 {
     (void)state;
     Rules rules = rules_default(&turkish_variant);
-    rules.noprogress_plies = 1;
+    RULES_SET(turkish, rules, noprogress_plies, 1);
     WEIGHTS_SCOPED w = { 0 };
     weights_default(&w, &turkish_eval_spec);
     Position pos;
@@ -796,7 +798,7 @@ static void test_international_endgame_count_in_tree(void **state)
     assert_false(v->capture_pending(&pos));
     SearchLimits limits = { .depth = 4 };
     int scores[2];
-    const int counts[2] = { 0, rules.endgame5_plies - 1 };
+    const int counts[2] = { 0, international_rules(&rules).endgame5_plies - 1 };
     for (int i = 0; i < 2; i++) {
         Searcher *s = searcher_new(v, &rules, &w, TT_MB);
         assert_non_null(s);

@@ -1,4 +1,4 @@
-/* The Turkish pattern evaluation (engine/turkish_patterns.c): window states worked by hand,
+/* The Turkish pattern evaluation (turkish_patterns.c): window states worked by hand,
  * the fast evaluate against the generic loop and the sparse terms on the positions of
  * random games, the two symmetries (colours exchanged; the board mirrored left-right) and
  * the linear evaluation it contains.  DAMA_TPAT_SEED sets the seed of the games (printed). */

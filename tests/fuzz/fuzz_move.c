@@ -5,6 +5,7 @@
 #include "notation.h"
 #include "position.h"
 #include "variant.h"
+#include "turkish.h"
 
 static const char *const fallback[] = {
     "start",
@@ -22,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const Variant *v = &turkish_variant;
     Rules rules = rules_default(&turkish_variant);
-    rules.promotion = data[0] % 3;
+    RULES_SET(turkish, rules, promotion, data[0] % 3);
     char *text = fuzz_string(data + 1, size - 1);
     char *move_text = text, err[1024];
     Position pos;

@@ -12,13 +12,36 @@
  *
  * Speed: every step is a fixed shift of a bitboard (international_board.h), so the search
  * works on one-bit bitboards with no table and no bounds check, and the loops over the four
- * directions unroll into straight code. */
+ * directions unroll into straight code.
+ *
+ * The board is International's 10x10 unless the file that includes this one says other:
+ * a diagonal game with International's rules on another board (Brazilian, 8x8) compiles
+ * this file again with its INTL_ROWS and INTL_COLUMNS, its DIAGONAL_GAME name (the
+ * functions become NAME_generate, ... and NAME_variant is the game) defined first;
+ * tests/test_diagonal_8x8.c does so. */
 #include "international.h"
 #include "international_board.h"
 #include "movelist.h"
 #include "perft.h"
 #include "position.h"
 #include "variant.h"
+
+/* The game compiled: its functions are DIAGONAL_FN(generate), ..., its Variant
+ * DIAGONAL_VARIANT. */
+#ifndef DIAGONAL_GAME
+#define DIAGONAL_GAME international
+#endif
+#define DIAGONAL_PASTE(game, name) game##_##name
+#define DIAGONAL_NAME(game, name) DIAGONAL_PASTE(game, name)
+#define DIAGONAL_FN(name) DIAGONAL_NAME(DIAGONAL_GAME, name)
+#define DIAGONAL_VARIANT DIAGONAL_FN(variant)
+extern const Variant DIAGONAL_VARIANT;
+bool DIAGONAL_FN(capture_pending)(const Position *pos);
+void DIAGONAL_FN(generate)(const Position *pos, const Rules *rules, MoveList *list);
+void DIAGONAL_FN(for_each_path)(const Position *pos, const Rules *rules,
+                                void (*visit)(void *ctx, const Move *move), void *ctx);
+uint64_t DIAGONAL_FN(count)(const Position *pos, const Rules *rules, bool count_paths);
+uint64_t DIAGONAL_FN(perft)(const Position *pos, const Rules *rules, int depth, const PerftOptions *opt);
 
 /* For the few helpers that every generator and counter calls once a position: inlined
  * into each caller, the compiler keeps their bitboards in registers. */
@@ -283,7 +306,7 @@ static void search_captures(const Position *pos, const Sides *s, const Bitboard 
     }
 }
 
-bool international_capture_pending(const Position *pos)
+bool DIAGONAL_FN(capture_pending)(const Position *pos)
 {
     Sides s = sides_of(pos);
     Bitboard jumps[4];
@@ -344,8 +367,9 @@ static void generate_found(const Position *pos, const Rules *rules, const Sides 
     else if (kind == SINGLE_JUMPS)
         visit_single_jumps(jumps, intl_promotion_bb(pos->side), put_single_jump, list);
     else
-        search_captures(pos, s, jumps, (CaptureSink){ .pos = pos, .variant = &international_variant,
-                                                      .list = list, .any_length = !rules->majority });
+        search_captures(pos, s, jumps,
+                        (CaptureSink){ .pos = pos, .variant = &DIAGONAL_VARIANT, .list = list,
+                                       .any_length = !international_rules(rules).majority });
 }
 
 static void generate(const Position *pos, const Rules *rules, MoveList *list)
@@ -355,12 +379,12 @@ static void generate(const Position *pos, const Rules *rules, MoveList *list)
     generate_found(pos, rules, &s, jumps, find_jumps(&s, jumps), list);
 }
 
-void international_generate(const Position *pos, const Rules *rules, MoveList *list)
+void DIAGONAL_FN(generate)(const Position *pos, const Rules *rules, MoveList *list)
 {
     generate(pos, rules, list);
 }
 
-void international_for_each_path(const Position *pos, const Rules *rules,
+void DIAGONAL_FN(for_each_path)(const Position *pos, const Rules *rules,
                                  void (*visit)(void *ctx, const Move *move), void *ctx)
 {
     MoveList list;
@@ -370,9 +394,10 @@ void international_for_each_path(const Position *pos, const Rules *rules,
     Sides s = sides_of(pos);
     Bitboard jumps[4];
     find_jumps(&s, jumps);
-    search_captures(pos, &s, jumps, (CaptureSink){ .pos = pos, .variant = &international_variant,
-                                                   .visit = visit, .ctx = ctx, .want = list.moves[0].njumps,
-                                                   .any_length = !rules->majority });
+    search_captures(pos, &s, jumps,
+                    (CaptureSink){ .pos = pos, .variant = &DIAGONAL_VARIANT, .visit = visit,
+                                   .ctx = ctx, .want = list.moves[0].njumps,
+                                   .any_length = !international_rules(rules).majority });
 }
 
 /* Moves of a position with no capture, counted with popcounts. */
@@ -412,7 +437,7 @@ ALWAYS_INLINE uint64_t count_as(const Position *pos, int side, const Rules *rule
         uint64_t quiet_n = count_quiet(side, &s);
         return jumps_n ? jumps_n : quiet_n;
     }
-    if (kind == MEN_SEARCH && rules->majority) {
+    if (kind == MEN_SEARCH && international_rules(rules).majority) {
         Longest best = men_longest(&s, jumps);
         if (count_paths || best >> 32 < 4)
             return (uint32_t)best;
@@ -420,7 +445,7 @@ ALWAYS_INLINE uint64_t count_as(const Position *pos, int side, const Rules *rule
     return count_listed(pos, rules, count_paths);
 }
 
-uint64_t international_count(const Position *pos, const Rules *rules, bool count_paths)
+uint64_t DIAGONAL_FN(count)(const Position *pos, const Rules *rules, bool count_paths)
 {
     return count_as(pos, pos->side, rules, count_paths);
 }
@@ -567,12 +592,12 @@ static uint64_t perft_below(const Position *pos, const Rules *rules, int depth,
     return nodes;
 }
 
-uint64_t international_perft(const Position *pos, const Rules *rules, int depth,
+uint64_t DIAGONAL_FN(perft)(const Position *pos, const Rules *rules, int depth,
                              const PerftOptions *opt)
 {
     if (depth <= 0)
         return 1;
     if (depth == 1 && opt->bulk)
-        return international_count(pos, rules, opt->count_paths);
+        return DIAGONAL_FN(count)(pos, rules, opt->count_paths);
     return perft_below(pos, rules, depth, opt);
 }

@@ -13,10 +13,11 @@
 
 Rules international_rules_default(void)
 {
-    return (Rules){ .majority = true,
-                    .kingmoves_plies = 25 * PLIES_PER_MOVE_PAIR,  /* article 6.2 */
-                    .endgame16_plies = 16 * PLIES_PER_MOVE_PAIR,  /* article 6.3 */
-                    .endgame5_plies = 5 * PLIES_PER_MOVE_PAIR };  /* article 6.4 */
+    return international_rules_pack((InternationalRules){
+        .majority = true,
+        .kingmoves_plies = 25 * PLIES_PER_MOVE_PAIR,  /* article 6.2 */
+        .endgame16_plies = 16 * PLIES_PER_MOVE_PAIR,  /* article 6.3 */
+        .endgame5_plies = 5 * PLIES_PER_MOVE_PAIR }); /* article 6.4 */
 }
 
 #define KEY_IS(lit) (keylen == sizeof(lit) - 1 && memcmp(key, (lit), keylen) == 0)
@@ -35,28 +36,33 @@ bool international_rules_option(Rules *rules, const char *key, size_t keylen, co
                                 size_t vallen, char *err, size_t errlen)
 {
     static const char *const offon[] = { "off", "on" };
+    InternationalRules t = international_rules(rules);
     bool ok;
     if (KEY_IS("majority")) {
         int on = 0;
         ok = rules_choice(val, vallen, offon, 2, &on);
-        rules->majority = on == 1;
+        t.majority = on == 1;
     } else if (KEY_IS("kingmoves"))
-        ok = moves_each(val, vallen, &rules->kingmoves_plies);
+        ok = moves_each(val, vallen, &t.kingmoves_plies);
     else if (KEY_IS("endgame16"))
-        ok = moves_each(val, vallen, &rules->endgame16_plies);
+        ok = moves_each(val, vallen, &t.endgame16_plies);
     else if (KEY_IS("endgame5"))
-        ok = moves_each(val, vallen, &rules->endgame5_plies);
+        ok = moves_each(val, vallen, &t.endgame5_plies);
     else
         return rules_unknown(&international_variant, key, keylen, err, errlen);
-    return ok || rules_bad_value(key, keylen, val, vallen, err, errlen);
+    if (!ok)
+        return rules_bad_value(key, keylen, val, vallen, err, errlen);
+    *rules = international_rules_pack(t);
+    return true;
 }
 
 /* The options as --rules would give them (counts in moves of each side). */
-void international_rules_describe(const Rules *rules, char *buf, size_t len)
+void international_rules_describe(const Rules *options, char *buf, size_t len)
 {
-    snprintf(buf, len, "majority=%s kingmoves=%d endgame16=%d endgame5=%d", rules->majority ? "on" : "off",
-             rules->kingmoves_plies / PLIES_PER_MOVE_PAIR, rules->endgame16_plies / PLIES_PER_MOVE_PAIR,
-             rules->endgame5_plies / PLIES_PER_MOVE_PAIR);
+    InternationalRules rules = international_rules(options);
+    snprintf(buf, len, "majority=%s kingmoves=%d endgame16=%d endgame5=%d", rules.majority ? "on" : "off",
+             rules.kingmoves_plies / PLIES_PER_MOVE_PAIR, rules.endgame16_plies / PLIES_PER_MOVE_PAIR,
+             rules.endgame5_plies / PLIES_PER_MOVE_PAIR);
 }
 
 /* The lone-king endgames of article 6.3 and 6.4, by the other side's material. */
@@ -85,18 +91,21 @@ int international_endgame_class(const Position *pos)
  *   4. a lone king against three pieces with a king, 16 moves each (article 6.3), or
  *      against at most two pieces with a king, 5 moves each (article 6.4), counted from
  *      the ply the endgame arose. */
-GameEnd international_game_end(const Position *pos, const Rules *rules, bool can_move,
+GameEnd international_game_end(const Position *pos, const Rules *options, bool can_move,
                                const DrawCounts *counts)
 {
+    InternationalRules rules = international_rules(options);
     if (!can_move)
         return game_end_no_moves(pos);
     if (counts->repetitions >= REPETITIONS_FOR_DRAW)
         return (GameEnd){ RESULT_DRAW, REASON_REPETITION };
-    if (rules->kingmoves_plies > 0 && counts->since_irreversible >= rules->kingmoves_plies)
-        return (GameEnd){ RESULT_DRAW, REASON_KING_MOVES };
+    if (rules.kingmoves_plies > 0 && counts->since_irreversible >= rules.kingmoves_plies)
+        return (GameEnd){ RESULT_DRAW,
+                          game_reason(&international_variant, INTERNATIONAL_REASON_KING_MOVES) };
     int cls = international_endgame_class(pos);
-    int limit = cls == ENDGAME_16 ? rules->endgame16_plies : cls == ENDGAME_5 ? rules->endgame5_plies : 0;
+    int limit = cls == ENDGAME_16 ? rules.endgame16_plies : cls == ENDGAME_5 ? rules.endgame5_plies : 0;
     if (limit > 0 && counts->endgame_plies >= limit)
-        return (GameEnd){ RESULT_DRAW, REASON_ENDGAME };
+        return (GameEnd){ RESULT_DRAW,
+                          game_reason(&international_variant, INTERNATIONAL_REASON_ENDGAME) };
     return (GameEnd){ RESULT_NONE, REASON_NONE };
 }

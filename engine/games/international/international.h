@@ -4,6 +4,7 @@
 #define DAMA_INTERNATIONAL_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "game.h"
 #include "types.h"
@@ -20,6 +21,33 @@ bool international_capture_pending(const Position *pos);
 void international_make(Position *pos, const Move *move);
 const char *international_square_name(int sq, char *buf);
 int international_parse_square(const char *text, int *used);
+
+/* The rule options of International draughts (FMJD articles 4.13 and 6), kept in a Rules
+ * value. */
+typedef struct InternationalRules {
+    bool majority;        /* the capture taking the most pieces is compulsory; false: any capture */
+    int kingmoves_plies;  /* plies of king moves only, no capture, before a draw; 0 = never */
+    int endgame16_plies;  /* lone king v three pieces with a king: plies before a draw; 0 = never */
+    int endgame5_plies;   /* lone king v two pieces with a king, or v one king; 0 = never */
+} InternationalRules;
+_Static_assert(sizeof(InternationalRules) <= sizeof(Rules), "International rules must fit in Rules");
+
+/* International's options out of and into a Rules value (memcpy: a copy, no aliasing). */
+static inline InternationalRules international_rules(const Rules *rules)
+{
+    InternationalRules t;
+    memcpy(&t, rules->bytes, sizeof t);
+    return t;
+}
+static inline Rules international_rules_pack(InternationalRules t)
+{
+    Rules rules = { { 0 } };
+    memcpy(rules.bytes, &t, sizeof t);
+    return rules;
+}
+
+/* Its own end reasons (Variant.reasons; game_reason gives their codes). */
+enum InternationalReason { INTERNATIONAL_REASON_KING_MOVES = 0, INTERNATIONAL_REASON_ENDGAME = 1 };
 
 Rules international_rules_default(void);
 void international_rules_describe(const Rules *rules, char *buf, size_t len);

@@ -14,7 +14,7 @@
 /* State of one capture search.  occ holds every piece except the moving one and those
  * already captured, so captured squares and the start square can be crossed again. */
 typedef struct CaptureSearch {
-    const Rules *rules;
+    int promotion;     /* enum Promotion of the rules in force */
     Bitboard occ, enemy;
     int color;
     bool man;          /* the moving piece started as a man */
@@ -135,9 +135,9 @@ static void man_jumps(CaptureSearch *cs, int sq, int depth)
         cs->cur.path[depth] = (uint8_t)t;
         jumped = true;
         bool crowning = square_bb(t) & promotion_rank_bb(cs->color);
-        if (crowning && cs->rules->promotion == PROMOTE_STOP) {
+        if (crowning && cs->promotion == PROMOTE_STOP) {
             record(cs, t, depth + 1);
-        } else if (crowning && cs->rules->promotion == PROMOTE_KING) {
+        } else if (crowning && cs->promotion == PROMOTE_KING) {
             cs->crowned = true;
             king_jumps(cs, t, dir, depth + 1);
             cs->crowned = false;
@@ -245,7 +245,8 @@ static inline void generate(const Position *pos, const Rules *rules, MoveList *l
 {
     list->count = 0;
     if (turkish_capture_pending(pos)) {
-        CaptureSearch cs = { .rules = rules, .out = { .pos = pos, .variant = &turkish_variant, .list = list } };
+        CaptureSearch cs = { .promotion = turkish_rules(rules).promotion,
+                             .out = { .pos = pos, .variant = &turkish_variant, .list = list } };
         search_captures(pos, &cs);
     } else {
         generate_quiet(pos, list);
@@ -261,8 +262,9 @@ void turkish_for_each_path(const Position *pos, const Rules *rules,
     turkish_generate(pos, rules, &list);
     if (movelist_visit_quiet(&list, visit, ctx))
         return;
-    CaptureSearch cs = { .rules = rules, .out = { .pos = pos, .variant = &turkish_variant, .visit = visit,
-                                                  .ctx = ctx, .want = list.moves[0].njumps } };
+    CaptureSearch cs = { .promotion = turkish_rules(rules).promotion,
+                         .out = { .pos = pos, .variant = &turkish_variant, .visit = visit, .ctx = ctx,
+                                  .want = list.moves[0].njumps } };
     search_captures(pos, &cs);
 }
 
@@ -302,7 +304,7 @@ static inline uint64_t quiet_count(int color, Bitboard men, Bitboard kings, Bitb
 static uint64_t count_captures(const Position *pos, const Rules *rules, bool count_paths)
 {
     if (count_paths) {
-        CaptureSearch cs = { .rules = rules, .count_paths = true };
+        CaptureSearch cs = { .promotion = turkish_rules(rules).promotion, .count_paths = true };
         search_captures(pos, &cs);
         return cs.paths;
     }

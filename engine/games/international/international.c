@@ -5,6 +5,7 @@
 #include "international_eval.h"
 #include "international_patterns.h"
 #include "movelist.h"
+#include "shipped_weights.h"
 #include "variant.h"
 
 /* Squares 1..20 (Black) and 31..50 (White) in the layout of international_board.h. */
@@ -44,6 +45,15 @@ int international_parse_square(const char *text, int *used)
     return intl_bit_of_number(n);
 }
 
+/* Square n is in row (n - 1) / 5 from the top; even rows start on column 1 (b), odd rows on
+ * column 0 (a), as in international_board.h. */
+static void international_square_cell(int sq, int *row, int *col)
+{
+    int n = intl_number_of_bit(sq) - 1;
+    *row = n / (INTL_COLUMNS / 2);
+    *col = 2 * (n % (INTL_COLUMNS / 2)) + (*row % 2 == 0);
+}
+
 /* The bench set (bench.h): the start, then positions of early self-play games with the
  * hand-set weights, from the opening through the middlegame to endgames with kings.
  * Changing it changes the signature; so does any change to search or evaluation. */
@@ -63,16 +73,42 @@ static const char *const bench_fens[] = {
     "W:W6,K17:BK1,K32",
 };
 
+/* Black's men step down-left or down-right: backwards, a man came from up-left or
+ * up-right. */
+static const int black_man_back[] = { UP_LEFT, UP_RIGHT };
+
+SHIPPED_WEIGHTS_DECLARE(international);
+
+/* Scan's and the Hub GUI's name of the game; lidraughts'. */
+static const char *const hub_aliases[] = { "normal", "standard", NULL };
+
+static const char *const reasons[] = { "king-moves", "endgame" }; /* enum InternationalReason */
+
 const Variant international_variant = {
     .name = "international",
+    .title = "International draughts",
+    .aliases = "intl",
+    .hub_aliases = hub_aliases,
+    .hub_default = true, /* the Hub protocol's own game */
+    .rows = INTL_ROWS,
+    .columns = INTL_COLUMNS,
+    .squares = INTL_SQUARES,
+    .square_cell = international_square_cell,
+    .labels = LABELS_NUMBERS,
+    .step = intl_step,
+    .black_man_back = black_man_back,
+    .black_man_backs = (int)(sizeof black_man_back / sizeof black_man_back[0]),
     .max_pieces = 20,
-    .promotion_rank = { -1, -1 },
     .board = INTL_BOARD_BB,
     .promotion_bb = { INTL_ROW_TOP_BB, INTL_ROW_BOTTOM_BB },
     .numbered = true,
     .eval = &international_eval_spec,
     .pattern_eval = &international_pattern_eval_spec,
     .pdn_gametype = 20,
+    .shipped_start = international_shipped_start,
+    .shipped_end = international_shipped_end,
+    .reasons = reasons,
+    .reason_count = (int)(sizeof reasons / sizeof reasons[0]),
     .bench_fens = bench_fens,
     .bench_count = (int)(sizeof bench_fens / sizeof bench_fens[0]),
     .start = international_start,

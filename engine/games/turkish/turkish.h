@@ -3,6 +3,7 @@
 #define DAMA_TURKISH_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "game.h"
 #include "perft.h"
@@ -18,6 +19,33 @@ uint64_t turkish_perft(const Position *pos, const Rules *rules, int depth, const
 void turkish_make(Position *pos, const Move *move);
 const char *turkish_square_name(int sq, char *buf);
 int turkish_parse_square(const char *text, int *used);
+
+/* The rule options of Turkish draughts (docs/rules.md), kept in a Rules value. */
+enum Promotion { PROMOTE_MAN = 0, PROMOTE_STOP = 1, PROMOTE_KING = 2 };
+enum KingVsMan { KVM_DRAW = 0, KVM_WIN = 1 };
+typedef struct TurkishRules {
+    int promotion;        /* enum Promotion: what a man does on reaching the last rank mid-capture */
+    int kvm;              /* enum KingVsMan: outcome of one piece against one piece */
+    int noprogress_plies; /* plies without capture before a draw; 0 = never */
+} TurkishRules;
+_Static_assert(sizeof(TurkishRules) <= sizeof(Rules), "Turkish rules must fit in Rules");
+
+/* Turkish's options out of and into a Rules value (memcpy: a copy, no aliasing). */
+static inline TurkishRules turkish_rules(const Rules *rules)
+{
+    TurkishRules t;
+    memcpy(&t, rules->bytes, sizeof t);
+    return t;
+}
+static inline Rules turkish_rules_pack(TurkishRules t)
+{
+    Rules rules = { { 0 } };
+    memcpy(rules.bytes, &t, sizeof t);
+    return rules;
+}
+
+/* Its own end reasons (Variant.reasons; game_reason gives their codes). */
+enum TurkishReason { TURKISH_REASON_NOPROGRESS = 0, TURKISH_REASON_ONE_EACH = 1 };
 
 Rules turkish_rules_default(void);
 void turkish_rules_describe(const Rules *rules, char *buf, size_t len);

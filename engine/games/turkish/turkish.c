@@ -1,9 +1,11 @@
 /* Turkish draughts: start position, making a move, square names, and the variant table. */
 #include "turkish.h"
+#include "turkish_board.h"
 #include "turkish_eval.h"
 #include "turkish_patterns.h"
 #include "bitboard.h"
 #include "movelist.h"
+#include "shipped_weights.h"
 #include "variant.h"
 
 #define RANK_2_BB 0x000000000000FF00ULL
@@ -39,6 +41,13 @@ int turkish_parse_square(const char *text, int *used)
     return make_square(text[0] - 'a', text[1] - '1');
 }
 
+/* Drawn with White at the bottom: rank 8 is row 0, file a column 0. */
+static void turkish_square_cell(int sq, int *row, int *col)
+{
+    *row = 7 - square_rank(sq);
+    *col = square_file(sq);
+}
+
 /* Ranks mirrored (rank r -> 9 - r), files kept: the board from Black's side. */
 static Bitboard turkish_mirror(Bitboard b) { return __builtin_bswap64(b); }
 
@@ -59,16 +68,38 @@ static const char *const bench_fens[] = {
     "B:Wb3,c4,d4,f3,g2:Bb6,c7,e6,f6,g7",
 };
 
+/* Black's men step south or sideways: backwards, a man came from the north, east or west. */
+static const int black_man_back[] = { NORTH, EAST, WEST };
+
+SHIPPED_WEIGHTS_DECLARE(turkish);
+
+static const char *const reasons[] = { "no-progress", "one-each" }; /* enum TurkishReason */
+
 const Variant turkish_variant = {
     .name = "turkish",
+    .title = "Turkish draughts",
+    .aliases = "tr",
+    .hub_aliases = NULL,
+    .hub_default = false,
+    .rows = 8,
+    .columns = 8,
+    .squares = 64,
+    .square_cell = turkish_square_cell,
+    .labels = LABELS_EDGES,
+    .step = step,
+    .black_man_back = black_man_back,
+    .black_man_backs = (int)(sizeof black_man_back / sizeof black_man_back[0]),
     .max_pieces = 16,
-    .promotion_rank = { 7, 0 },
     .board = ~0ULL,
     .promotion_bb = { RANK_8_BB, RANK_1_BB },
     .numbered = false,
     .eval = &turkish_eval_spec,
     .pattern_eval = &turkish_pattern_eval_spec,
     .pdn_gametype = 30,
+    .shipped_start = turkish_shipped_start,
+    .shipped_end = turkish_shipped_end,
+    .reasons = reasons,
+    .reason_count = (int)(sizeof reasons / sizeof reasons[0]),
     .bench_fens = bench_fens,
     .bench_count = (int)(sizeof bench_fens / sizeof bench_fens[0]),
     .start = turkish_start,

@@ -1,0 +1,20 @@
+/* Help text with the games of the registry written in: a command's help names the games
+ * and their rule options through placeholders, so that a new game needs no help edited. */
+#ifndef DAMA_HELP_TEXT_H
+#define DAMA_HELP_TEXT_H
+
+#include <stdio.h>
+
+/* The placeholders, expanded from the registry (engine/games/registry.c):
+ *   {GAMES}       turkish (default) or international (short tr, intl)
+ *   {GAME_NAMES}  turkish|international
+ *   {RULES}       Turkish: promotion=man|stop|king, ...; International: majority=on|off, ...
+ *   {HUB_GAMES}   turkish, international (also called normal or standard)
+ * A line that holds one is wrapped at 80 columns, its continuation lines indented to the
+ * line's description column (after the option and two blanks), or not at all in prose. */
+#define HELP_COLUMNS 80
+
+/* Writes help to out with the placeholders expanded. */
+void help_text_print(const char *help, FILE *out);
+
+#endif
