@@ -403,7 +403,7 @@ static void test_game_lines_on_terminal(void **state)
         fail_msg("no result line:\n%s", out);
     bool seen[4] = { false };
     for (const char *s = out; (s = strstr(s, "game ")); s++) {
-        int k, of, gw, gd, gl;
+        int k, of, gw = 0, gd = 0, gl = 0; /* set before use: fail_msg does not return */
         char white[16], black[16], score[8];
         if (sscanf(s, "game %d/%d: %15s - %15s %7s", &k, &of, white, black, score) != 5)
             continue;
