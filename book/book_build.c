@@ -54,7 +54,9 @@ static int compare_edges(const void *a, const void *b)
 {
     const Edge *x = a, *y = b;
     if (x->key != y->key) return (x->key > y->key) - (x->key < y->key);
-    return (x->next.game_id > y->next.game_id) - (x->next.game_id < y->next.game_id);
+    if (x->next.game_id != y->next.game_id)
+        return (x->next.game_id > y->next.game_id) - (x->next.game_id < y->next.game_id);
+    return (x->ply > y->ply) - (x->ply < y->ply); /* a game's passes in order: its first counts */
 }
 
 /* Book order: best average score first, then more games, then the move's text. */

@@ -35,7 +35,9 @@ static int compare_tagged(const void *a, const void *b)
 {
     const Tagged *x = a, *y = b;
     if (x->move != y->move) return (x->move > y->move) - (x->move < y->move);
-    return (x->game_id > y->game_id) - (x->game_id < y->game_id);
+    if (x->game_id != y->game_id) return (x->game_id > y->game_id) - (x->game_id < y->game_id);
+    /* The caller's order among one game's passes (qsort is not stable): the first counts. */
+    return (x->sample > y->sample) - (x->sample < y->sample);
 }
 
 static int compare_stats(const void *a, const void *b)

@@ -31,7 +31,8 @@ typedef struct MoveStats {
 
 /* Groups n samples (reordered in place) of the games leaving pos by the legal move (under
  * rules) that leads to each next position.  A game counts once per move even when it
- * passed the position twice.  Writes at most max entries into out, ordered by games
+ * passed the position twice, with its first sample in the samples' order (the book gives
+ * a game's passes in ply order).  Writes at most max entries into out, ordered by games
  * (most first), then score (best first), then the move's text; returns how many
  * (-1 when memory runs out).
  * *unmatched (may be NULL) gets the samples no legal move leads to (a game under other
