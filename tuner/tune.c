@@ -176,6 +176,18 @@ static TexelOptions fit_options(const TuneConfig *cfg, const unsigned char *froz
     return opt;
 }
 
+/* The fit's figures into the outcome, with the fitted weights' losses. */
+static void record_fit(TuneOutcome *out, const TexelResult *res, const Dataset *train,
+                       const Dataset *holdout, const double *w, int threads)
+{
+    out->K = res->K;
+    out->epochs_run = res->epochs_run;
+    out->best_epoch = res->best_epoch;
+    out->touched_per_step = res->touched_per_step;
+    out->train_loss = texel_loss(train, w, res->K, threads);
+    out->valid_loss = texel_loss(holdout, w, res->K, threads);
+}
+
 /* The fitted weights rounded to integers, clamped to what the evaluation can sum safely. */
 static void round_weights(int32_t *dst, const double *w, int nweights)
 {
@@ -255,12 +267,7 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
         goto done;
     }
     out->fit_seconds = now_seconds() - t1;
-    out->K = res.K;
-    out->epochs_run = res.epochs_run;
-    out->best_epoch = res.best_epoch;
-    out->touched_per_step = res.touched_per_step;
-    out->train_loss = texel_loss(train, w, res.K, cfg->threads);
-    out->valid_loss = texel_loss(holdout, w, res.K, cfg->threads);
+    record_fit(out, &res, train, holdout, w, cfg->threads);
     round_weights(out->weights.w, w, nweights);
     ok = true;
 done:
