@@ -42,6 +42,37 @@ static char *pv_text(const Variant *v, const SearchInfo *info)
     return out;
 }
 
+/* Fills a position's result from its search; false when out of memory for the PV's text. */
+static bool result_from(const Variant *v, const SearchInfo *info, BatchResult *r)
+{
+    if (info->pv_length > 0)
+        move_to_text(v, &info->pv[0], r->best, sizeof r->best);
+    r->pv = pv_text(v, info);
+    if (!r->pv)
+        return false;
+    r->score = info->score;
+    r->depth = info->depth;
+    r->nodes = info->nodes;
+    r->time_ms = llround(info->seconds * 1000.0);
+    r->done = true;
+    return true;
+}
+
+/* Counts a finished position and shows the count, at most every 0.2 s and at the last. */
+static void report_progress(int *done, int n, double *last_report)
+{
+#pragma omp critical(dama_batch_progress)
+    {
+        (*done)++;
+        double t = now_seconds();
+        if (t - *last_report >= 0.2 || *done == n) {
+            *last_report = t;
+            fprintf(stderr, "\ranalyze %d/%d positions", *done, n);
+            fflush(stderr);
+        }
+    }
+}
+
 bool batch_run(const BatchConfig *cfg, const BatchList *l, BatchResult **out, bool *interrupted,
                char *err, size_t errlen)
 {
@@ -88,32 +119,13 @@ bool batch_run(const BatchConfig *cfg, const BatchList *l, BatchResult **out, bo
                 stopped = 1;
                 continue; /* the position in flight is dropped, finished ones are kept */
             }
-            BatchResult *r = &res[i];
-            if (info.pv_length > 0)
-                move_to_text(cfg->variant, &info.pv[0], r->best, sizeof r->best);
-            r->pv = pv_text(cfg->variant, &info);
-            if (!r->pv) {
+            if (!result_from(cfg->variant, &info, &res[i])) {
 #pragma omp atomic write
                 failed = 2;
                 continue;
             }
-            r->score = info.score;
-            r->depth = info.depth;
-            r->nodes = info.nodes;
-            r->time_ms = llround(info.seconds * 1000.0);
-            r->done = true;
-            if (cfg->progress) {
-#pragma omp critical(dama_batch_progress)
-                {
-                    done++;
-                    double t = now_seconds();
-                    if (t - last_report >= 0.2 || done == n) {
-                        last_report = t;
-                        fprintf(stderr, "\ranalyze %d/%d positions", done, n);
-                        fflush(stderr);
-                    }
-                }
-            }
+            if (cfg->progress)
+                report_progress(&done, n, &last_report);
         }
         searcher_free(s);
     }

@@ -240,6 +240,95 @@ static bool resolve_ambiguous(const PdnImportConfig *cfg, const PdnGame *g, int 
     return true;
 }
 
+/* Replays the game's moves from its start, noting each position and each item's ply:
+ * 1 when all are legal, 0 on a bad move (said), -1 when out of memory. */
+static int replay_moves(const PdnImportConfig *cfg, const char *path, const PdnGame *g, Game *game,
+                        const Position *start, PdnRecord *p, Text *moves, int *note_ply)
+{
+    const Variant *v = cfg->variant;
+    PdnProblem pr;
+    for (int i = 0; i < g->nitems; i++) {
+        const PdnItem *it = &g->items[i];
+        note_ply[i] = game->ply;
+        if (it->kind != PDN_MOVE)
+            continue;
+        char number[32], text[256];
+        move_number(number, sizeof number, game->ply, start->side);
+        Move m;
+        if (!pdn_game_move(v, &cfg->rules, &game->pos, it, &m, &pr)
+            && !resolve_ambiguous(cfg, g, i, &game->pos, &m)) {
+            if (it->raw_len > PDN_TOKEN_MAX)
+                bad_game(cfg, path, g, pr.line, ", move %s: %s: %s", number, pr.what, pr.why);
+            else
+                bad_game(cfg, path, g, pr.line, ", move %s: %s", number, pr.why);
+            return 0;
+        }
+        if (!text_add(moves, move_to_text(v, &m, text, sizeof text)))
+            return -1;
+        if (!game_play(game, &m)) {
+            bad_game(cfg, path, g, it->line, ", move %s: longer than %d plies", number, MAX_GAME_PLIES);
+            return 0;
+        }
+        p->positions[game->ply] = (StoredPosition){ .pos = game->pos, .capture_pending = v->capture_pending(&game->pos) };
+    }
+    return 1;
+}
+
+/* The game's result and reason from the file and the rules; false (said) when the file
+ * contradicts the rules. */
+static bool judge_result(const PdnImportConfig *cfg, const char *path, const PdnGame *g, const Game *game,
+                         int *result, int *reason)
+{
+    bool bad = false;
+    /* The result the file gives against the one the rules give (a final position
+     * without a legal move has lost); "*" takes the rules' result when there is one. */
+    int stated = pdn_result_from_text(g->result);
+    int ruled = game_result(game, reason);
+    long line = g->result[0] ? g->result_line : g->line;
+    char buf[64];
+    GameEnd end = { ruled, *reason };
+    if (ruled != RESULT_NONE && *reason == REASON_NO_MOVES && stated != RESULT_NONE && stated != ruled) {
+        bad = true;
+        bad_game(cfg, path, g, line, ": result %s: the game ended %s", g->result, game_end_text(end, buf, sizeof buf));
+    }
+    /* Neither given nor ruled: an unfinished game or a fragment, stored as such. */
+    *result = stated != RESULT_NONE ? stated : ruled;
+    if (*result != ruled) {
+        const PdnTag *t = pdn_tag_find(g, "DamaReason");
+        *reason = t ? reason_from_name(t->value) : REASON_NONE;
+    }
+    return !bad;
+}
+
+/* Fills the import's game record and origin from the replayed game and its tags. */
+static void fill_import(PdnRecord *p, const Variant *v, const PdnGame *g, const Game *game,
+                        const Position *start, int result, int reason)
+{
+    int winner = result == RESULT_WHITE_WINS ? WHITE : BLACK;
+    uint64_t seed = 0, run = 0, index = 0;
+    tag_number(g, "DamaSeed", UINT64_MAX, &seed);
+    p->imp.rec = (GameRecord){
+        .variant = v->name,
+        .result = result,
+        .reason = reason != REASON_NONE ? reason_name(reason) : NULL,
+        .plies = game->ply,
+        .mars = (result == RESULT_WHITE_WINS || result == RESULT_BLACK_WINS)
+              && popcount(position_pieces(&game->pos, winner)) == popcount(position_pieces(start, winner)),
+        .moves = p->moves,
+        .seed = seed,
+        .positions = p->positions,
+        .npositions = game->ply + 1,
+    };
+    p->imp.opening_fen = p->fen;
+    p->imp.identity = p->identity;
+    p->imp.source = p->source;
+    p->imp.has_origin = tag_number(g, "DamaRun", INT64_MAX, &run) && tag_number(g, "DamaGameIndex", INT32_MAX, &index);
+    p->imp.origin_run = (int64_t)run;
+    p->imp.origin_index = (int)index;
+    p->imp.tags = p->tags;
+    p->imp.notes = p->notes;
+}
+
 int pdn_record_make(const PdnImportConfig *cfg, const char *path, const PdnGame *g, Game *game,
                     PdnRecord *out)
 {
@@ -264,61 +353,16 @@ int pdn_record_make(const PdnImportConfig *cfg, const char *path, const PdnGame 
         return -1;
     }
     p.positions[0] = (StoredPosition){ .pos = start, .capture_pending = v->capture_pending(&start) };
-    int code = 0;
-    bool bad = false;
-    for (int i = 0; i < g->nitems && !bad; i++) {
-        const PdnItem *it = &g->items[i];
-        note_ply[i] = game->ply;
-        if (it->kind != PDN_MOVE)
-            continue;
-        char number[32], text[256];
-        move_number(number, sizeof number, game->ply, start.side);
-        Move m;
-        if (!pdn_game_move(v, &cfg->rules, &game->pos, it, &m, &pr)
-            && !resolve_ambiguous(cfg, g, i, &game->pos, &m)) {
-            bad = true;
-            if (it->raw_len > PDN_TOKEN_MAX)
-                bad_game(cfg, path, g, pr.line, ", move %s: %s: %s", number, pr.what, pr.why);
-            else
-                bad_game(cfg, path, g, pr.line, ", move %s: %s", number, pr.why);
-            break;
-        }
-        if (!text_add(&moves, move_to_text(v, &m, text, sizeof text))) {
-            code = 1;
-            break;
-        }
-        if (!game_play(game, &m)) {
-            bad = true;
-            bad_game(cfg, path, g, it->line, ", move %s: longer than %d plies", number, MAX_GAME_PLIES);
-            break;
-        }
-        p.positions[game->ply] = (StoredPosition){ .pos = game->pos, .capture_pending = v->capture_pending(&game->pos) };
-    }
+    int replayed = replay_moves(cfg, path, g, game, &start, &p, &moves, note_ply);
     int result = RESULT_NONE, reason = REASON_NONE;
-    if (!bad && !code) {
-        /* The result the file gives against the one the rules give (a final position
-         * without a legal move has lost); "*" takes the rules' result when there is one. */
-        int stated = pdn_result_from_text(g->result);
-        int ruled = game_result(game, &reason);
-        long line = g->result[0] ? g->result_line : g->line;
-        char buf[64];
-        GameEnd end = { ruled, reason };
-        if (ruled != RESULT_NONE && reason == REASON_NO_MOVES && stated != RESULT_NONE && stated != ruled) {
-            bad = true;
-            bad_game(cfg, path, g, line, ": result %s: the game ended %s", g->result, game_end_text(end, buf, sizeof buf));
-        }
-        /* Neither given nor ruled: an unfinished game or a fragment, stored as such. */
-        result = stated != RESULT_NONE ? stated : ruled;
-        if (result != ruled) {
-            const PdnTag *t = pdn_tag_find(g, "DamaReason");
-            reason = t ? reason_from_name(t->value) : REASON_NONE;
-        }
-    }
-    if (bad || code) {
+    bool bad = replayed == 0;
+    if (replayed == 1)
+        bad = !judge_result(cfg, path, g, game, &result, &reason);
+    if (replayed != 1 || bad) {
         free(note_ply);
         free(moves.s);
         pdn_record_free(&p);
-        return code ? -1 : 0;
+        return replayed < 0 ? -1 : 0;
     }
     char fen[1024], source[64];
     position_to_fen(&start, v, fen, sizeof fen);
@@ -335,29 +379,7 @@ int pdn_record_make(const PdnImportConfig *cfg, const char *path, const PdnGame 
         pdn_record_free(&p);
         return -1;
     }
-    int winner = result == RESULT_WHITE_WINS ? WHITE : BLACK;
-    uint64_t seed = 0, run = 0, index = 0;
-    tag_number(g, "DamaSeed", UINT64_MAX, &seed);
-    p.imp.rec = (GameRecord){
-        .variant = v->name,
-        .result = result,
-        .reason = reason != REASON_NONE ? reason_name(reason) : NULL,
-        .plies = game->ply,
-        .mars = (result == RESULT_WHITE_WINS || result == RESULT_BLACK_WINS)
-              && popcount(position_pieces(&game->pos, winner)) == popcount(position_pieces(&start, winner)),
-        .moves = p.moves,
-        .seed = seed,
-        .positions = p.positions,
-        .npositions = game->ply + 1,
-    };
-    p.imp.opening_fen = p.fen;
-    p.imp.identity = p.identity;
-    p.imp.source = p.source;
-    p.imp.has_origin = tag_number(g, "DamaRun", INT64_MAX, &run) && tag_number(g, "DamaGameIndex", INT32_MAX, &index);
-    p.imp.origin_run = (int64_t)run;
-    p.imp.origin_index = (int)index;
-    p.imp.tags = p.tags;
-    p.imp.notes = p.notes;
+    fill_import(&p, v, g, game, &start, result, reason);
     p.start = start;
     p.setup = setup;
     *out = p;

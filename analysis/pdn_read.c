@@ -267,6 +267,51 @@ static void syntax_error(Reader *r, long line, const char *what, const char *why
     r->g.syntax_why = why;
 }
 
+/* A group (comment, variation or setup) at k: adds it as an item and moves k past it.
+ * False when the game pass ends there (*pass: PASS_MORE for more text, or PASS_GAME with
+ * the syntax error of a group not closed). */
+static bool read_group(Reader *r, const char *text, size_t len, bool eof, Cursor *k, Cursor *c,
+                       long start_line, enum Pass *pass)
+{
+    char ch = text[k->i];
+    size_t start = k->i;
+    if (!skip_group(text, len, &k->i, &k->line)) {
+        if (!eof) {
+            *pass = PASS_MORE;
+            return false;
+        }
+        syntax_error(r, start_line, ch == '{' ? "comment" : ch == '(' ? "variation" : "setup",
+                     ch == '{' ? "'{' not closed by '}'"
+                     : ch == '(' ? "'(' not closed by ')'" : "'/' not closed by '/'");
+        c->i = len;
+        *pass = PASS_GAME;
+        return false;
+    }
+    size_t n = k->i - start;
+    int kind = ch == '{' ? PDN_COMMENT : ch == '/' ? PDN_SETUP
+             : is_strength(text + start, n) ? PDN_MARK : PDN_VARIATION;
+    if (kind == PDN_SETUP)
+        begin_game(r, start_line);
+    add_item(r, kind, text + start, n, text + start, n, start_line);
+    return true;
+}
+
+/* The end of the word at i: the first delimiter, or len. */
+static size_t word_end(const char *text, size_t len, size_t i)
+{
+    while (i < len && !is_delimiter(text[i]))
+        i++;
+    return i;
+}
+
+/* A move split after a square ("35x 4x15") joined again: the end of its last part. */
+static size_t split_move_end(const char *text, size_t len, size_t i)
+{
+    for (size_t joined; (joined = split_square_end(text, len, i));)
+        i = word_end(text, len, joined); /* "35x 4x15": the rest of it */
+    return i;
+}
+
 /* Reads one game from the cursor on.  eof says the text at hand is the whole rest of the
  * input; when it is not, a game (or group, or token) that reaches the end of the text is
  * PASS_MORE: *c then stands where the pending game began, after the blank text, escape
@@ -322,34 +367,16 @@ static enum Pass parse_game(Reader *r, const char *text, size_t len, bool eof, C
             }
             k.i += used;
         } else if (ch == '{' || ch == '(' || ch == '/') {
-            size_t start = k.i;
-            if (!skip_group(text, len, &k.i, &k.line)) {
-                if (!eof)
-                    return PASS_MORE;
-                syntax_error(r, start_line, ch == '{' ? "comment" : ch == '(' ? "variation" : "setup",
-                             ch == '{' ? "'{' not closed by '}'"
-                             : ch == '(' ? "'(' not closed by ')'" : "'/' not closed by '/'");
-                c->i = len;
-                return PASS_GAME;
-            }
-            size_t n = k.i - start;
-            int kind = ch == '{' ? PDN_COMMENT : ch == '/' ? PDN_SETUP
-                     : is_strength(text + start, n) ? PDN_MARK : PDN_VARIATION;
-            if (kind == PDN_SETUP)
-                begin_game(r, start_line);
-            add_item(r, kind, text + start, n, text + start, n, start_line);
+            enum Pass pass;
+            if (!read_group(r, text, len, eof, &k, c, start_line, &pass))
+                return pass;
             pending = true;
         } else {
             size_t start = k.i;
-            while (k.i < len && !is_delimiter(text[k.i]))
-                k.i++;
+            k.i = word_end(text, len, k.i);
             if (k.i == len && !eof)
                 return PASS_MORE;
-            for (size_t joined; (joined = split_square_end(text, len, k.i));) {
-                k.i = joined;
-                while (k.i < len && !is_delimiter(text[k.i])) /* "35x 4x15": the rest of it */
-                    k.i++;
-            }
+            k.i = split_move_end(text, len, k.i);
             size_t n = k.i - start;
             if (is_result(text + start, n)) {
                 memcpy(r->g.result, text + start, n);

@@ -12,7 +12,8 @@
 #include "variant.h"
 #include "weights.h"
 
-static int run_hub(int argc, char **argv)
+/* Reads hub's options into p.  -1: go on; else an exit code. */
+static int parse_args(int argc, char **argv, HubParams *p)
 {
     enum { OPT_HASH = OPT_FIRST_FREE, OPT_WEIGHTS, OPT_BOOK, OPT_EGDB };
     static const struct option longopts[] = {
@@ -25,8 +26,6 @@ static int run_hub(int argc, char **argv)
         { "help", no_argument, 0, OPT_HELP },
         { 0, 0, 0, 0 },
     };
-    HubParams params = { .variant = &turkish_variant, .hash_mb = HUB_HASH_DEFAULT };
-    HubParams *p = &params;
     int o, code = -1;
     long n;
     while (code < 0 && (o = cli_getopt(argc, argv, longopts)) != -1) {
@@ -64,29 +63,44 @@ static int run_hub(int argc, char **argv)
     }
     if (code < 0 && optind != argc)
         code = cli_usage_error("unexpected argument '%s' (see 'dama hub --help')", argv[optind]);
-    if (code < 0) {
-        /* The command line's values are checked now, so a mistake shows before any GUI. */
-        char err[600];
-        Rules rules = rules_default(p->variant);
-        Weights w;
-        /* the names match and the engine itself take (best, default, material, a file) */
-        if (p->rules[0] && !rules_parse(p->variant, &rules, p->rules, err, sizeof err))
-            code = cli_usage_error("--rules: %s", err);
-        else if (p->weights[0]
-                 && !pipeline_weights_by_name(&w, p->variant, p->weights, err, sizeof err))
+    return code;
+}
+
+/* Checks the command line's values now, so a mistake shows before any GUI: the rules,
+ * the weights and the book load.  -1: go on; else an exit code. */
+static int check_params(const HubParams *p)
+{
+    int code = -1;
+    char err[600];
+    Rules rules = rules_default(p->variant);
+    Weights w;
+    /* the names match and the engine itself take (best, default, material, a file) */
+    if (p->rules[0] && !rules_parse(p->variant, &rules, p->rules, err, sizeof err))
+        code = cli_usage_error("--rules: %s", err);
+    else if (p->weights[0]
+             && !pipeline_weights_by_name(&w, p->variant, p->weights, err, sizeof err))
+        code = cli_usage_error("%s", err);
+    else if (p->weights[0])
+        weights_free(&w);
+    Book book;
+    if (code < 0 && p->book[0]) {
+        if (!book_read(&book, p->book, pipeline_interrupt_flag(), err, sizeof err))
             code = cli_usage_error("%s", err);
-        else if (p->weights[0])
-            weights_free(&w);
-        Book book;
-        if (code < 0 && p->book[0]) {
-            if (!book_read(&book, p->book, pipeline_interrupt_flag(), err, sizeof err))
-                code = cli_usage_error("%s", err);
-            else if (book.variant != p->variant)
-                code = cli_usage_error("--book: %s is a book of %s, not %s", p->book, book.variant->name,
-                                       p->variant->name);
-            book_free(&book); /* read again by init, as a set-param book is */
-        }
+        else if (book.variant != p->variant)
+            code = cli_usage_error("--book: %s is a book of %s, not %s", p->book, book.variant->name,
+                                   p->variant->name);
+        book_free(&book); /* read again by init, as a set-param book is */
     }
+    return code;
+}
+
+static int run_hub(int argc, char **argv)
+{
+    HubParams params = { .variant = &turkish_variant, .hash_mb = HUB_HASH_DEFAULT };
+    HubParams *p = &params;
+    int code = parse_args(argc, argv, p);
+    if (code < 0)
+        code = check_params(p);
     if (code >= 0)
         return code;
     switch (hub_engine_run(p)) {

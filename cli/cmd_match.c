@@ -49,6 +49,32 @@ static const struct option match_longopts[] = {
     { 0, 0, 0, 0 },
 };
 
+/* Checks that each side is exactly one of weights, a Hub engine or a DXP engine (a DXP
+ * side's address becomes its command).  -1: go on; else an exit code. */
+static int check_sides(RunOptions *ro, const char *paths[2], const char *commands[2], MatchDxp *dxp)
+{
+    for (int i = 0; i < 2; i++) {
+        if (dxp->address[i] || dxp->command[i]) { /* a DXP side stands for an outside engine */
+            if (paths[i] || commands[i])
+                return cli_usage_error("--dxp-%c cannot be combined with --%c or --engine-%c: a side is "
+                                       "weights, a Hub engine or a DXP engine", "ab"[i], "ab"[i], "ab"[i]);
+            if (!match_dxp_check(ro, i, dxp))
+                return EXIT_USAGE;
+            commands[i] = dxp->address[i]; /* an outside side from here on */
+        }
+        if (paths[i] && commands[i])
+            return cli_usage_error("--%s and --engine-%s cannot be combined: a side is weights or "
+                                   "an outside engine", i ? "b" : "a", i ? "b" : "a");
+        if (!paths[i] && !commands[i])
+            return cli_usage_error("match needs --a and --b weights files ('default', 'material' "
+                                   "and 'best' name the built-in sets), or --engine-a/--engine-b "
+                                   "commands for outside engines");
+        if (commands[i] && !commands[i][0])
+            return cli_usage_error("--engine-%s: empty command", i ? "b" : "a");
+    }
+    return -1;
+}
+
 static int run_match(int argc, char **argv)
 {
     RunOptions ro;
@@ -104,25 +130,9 @@ static int run_match(int argc, char **argv)
     }
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama match --help')", argv[optind]);
-    for (int i = 0; i < 2; i++) {
-        if (dxp.address[i] || dxp.command[i]) { /* a DXP side stands for an outside engine */
-            if (paths[i] || commands[i])
-                return cli_usage_error("--dxp-%c cannot be combined with --%c or --engine-%c: a side is "
-                                       "weights, a Hub engine or a DXP engine", "ab"[i], "ab"[i], "ab"[i]);
-            if (!match_dxp_check(&ro, i, &dxp))
-                return EXIT_USAGE;
-            commands[i] = dxp.address[i]; /* an outside side from here on */
-        }
-        if (paths[i] && commands[i])
-            return cli_usage_error("--%s and --engine-%s cannot be combined: a side is weights or "
-                                   "an outside engine", i ? "b" : "a", i ? "b" : "a");
-        if (!paths[i] && !commands[i])
-            return cli_usage_error("match needs --a and --b weights files ('default', 'material' "
-                                   "and 'best' name the built-in sets), or --engine-a/--engine-b "
-                                   "commands for outside engines");
-        if (commands[i] && !commands[i][0])
-            return cli_usage_error("--engine-%s: empty command", i ? "b" : "a");
-    }
+    int status = check_sides(&ro, paths, commands, &dxp);
+    if (status >= 0)
+        return status;
     if (ro.run.cfg.games % 2)
         return cli_usage_error("--games %d: a match plays pairs of games (colours swapped), so "
                                "give an even number", ro.run.cfg.games);

@@ -106,7 +106,15 @@ static int serve(Server *srv, const char *host, int port, const char *db)
     return EXIT_INTERRUPTED;
 }
 
-static int run_serve(int argc, char **argv)
+typedef struct ServeArgs {
+    const Variant *variant;
+    const char *db, *host, *weights_name, *web, *egdb_dir;
+    long port, hash, movetime, searches;
+    uint64_t nodes;
+} ServeArgs;
+
+/* Reads serve's options into a (defaults first).  -1: go on; else an exit code. */
+static int parse_args(int argc, char **argv, ServeArgs *a)
 {
     static const struct option longopts[] = {
         { "variant", required_argument, 0, OPT_VARIANT },
@@ -123,35 +131,49 @@ static int run_serve(int argc, char **argv)
         { "egdb", required_argument, 0, OPT_S_EGDB },
         { 0, 0, 0, 0 },
     };
-    const Variant *variant = &turkish_variant;
-    const char *db = "dama.db", *host = "127.0.0.1", *weights_name = NULL, *web = NULL, *egdb_dir = NULL;
-    long port = SERVE_PORT_DEFAULT, hash = SERVE_HASH_DEFAULT, movetime = SERVE_MOVETIME_DEFAULT;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    long searches = cores < 1 ? 1 : cores > SERVE_SEARCHES_MAX ? SERVE_SEARCHES_MAX : cores;
-    uint64_t nodes = SERVE_NODES_DEFAULT;
+    *a = (ServeArgs){
+        .variant = &turkish_variant, .db = "dama.db", .host = "127.0.0.1",
+        .port = SERVE_PORT_DEFAULT, .hash = SERVE_HASH_DEFAULT, .movetime = SERVE_MOVETIME_DEFAULT,
+        .searches = cores < 1 ? 1 : cores > SERVE_SEARCHES_MAX ? SERVE_SEARCHES_MAX : cores,
+        .nodes = SERVE_NODES_DEFAULT,
+    };
     int o;
     while ((o = cli_getopt(argc, argv, longopts)) != -1) {
         switch (o) {
         case OPT_HELP: return cli_print_help("serve");
-        case OPT_VARIANT: if (!(variant = cli_variant(optarg))) return EXIT_USAGE; break;
-        case OPT_S_PORT: if (!cli_long("--port", optarg, 0, 65535, &port)) return EXIT_USAGE; break;
-        case OPT_S_DB: db = optarg; break;
-        case OPT_S_HOST: host = optarg; break;
-        case OPT_S_WEIGHTS: weights_name = optarg; break;
-        case OPT_S_WEB: web = optarg; break;
-        case OPT_S_EGDB: egdb_dir = optarg; break;
-        case OPT_S_HASH: if (!cli_long("--hash", optarg, 1, SERVE_HASH_MAX, &hash)) return EXIT_USAGE; break;
-        case OPT_S_MOVETIME: if (!cli_long("--max-movetime", optarg, 1, 86400000L, &movetime)) return EXIT_USAGE; break;
+        case OPT_VARIANT: if (!(a->variant = cli_variant(optarg))) return EXIT_USAGE; break;
+        case OPT_S_PORT: if (!cli_long("--port", optarg, 0, 65535, &a->port)) return EXIT_USAGE; break;
+        case OPT_S_DB: a->db = optarg; break;
+        case OPT_S_HOST: a->host = optarg; break;
+        case OPT_S_WEIGHTS: a->weights_name = optarg; break;
+        case OPT_S_WEB: a->web = optarg; break;
+        case OPT_S_EGDB: a->egdb_dir = optarg; break;
+        case OPT_S_HASH: if (!cli_long("--hash", optarg, 1, SERVE_HASH_MAX, &a->hash)) return EXIT_USAGE; break;
+        case OPT_S_MOVETIME: if (!cli_long("--max-movetime", optarg, 1, 86400000L, &a->movetime)) return EXIT_USAGE; break;
         case OPT_S_NODES:
-            if (!cli_u64("--max-nodes", optarg, &nodes)) return EXIT_USAGE;
-            if (nodes == 0) return cli_usage_error("--max-nodes 0: a search needs at least 1 node");
+            if (!cli_u64("--max-nodes", optarg, &a->nodes)) return EXIT_USAGE;
+            if (a->nodes == 0) return cli_usage_error("--max-nodes 0: a search needs at least 1 node");
             break;
-        case OPT_S_SEARCHES: if (!cli_long("--max-searches", optarg, 1, SERVE_SEARCHES_MAX, &searches)) return EXIT_USAGE; break;
+        case OPT_S_SEARCHES: if (!cli_long("--max-searches", optarg, 1, SERVE_SEARCHES_MAX, &a->searches)) return EXIT_USAGE; break;
         default: return EXIT_USAGE;
         }
     }
     if (optind < argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama serve --help')", argv[optind]);
+    return -1;
+}
+
+static int run_serve(int argc, char **argv)
+{
+    ServeArgs a;
+    int status = parse_args(argc, argv, &a);
+    if (status >= 0)
+        return status;
+    const Variant *variant = a.variant;
+    const char *db = a.db, *host = a.host, *weights_name = a.weights_name, *web = a.web, *egdb_dir = a.egdb_dir;
+    long port = a.port, hash = a.hash, movetime = a.movetime, searches = a.searches;
+    uint64_t nodes = a.nodes;
     char web_dir[PATH_MAX];
     if (web) {
         if (!is_dir(web))

@@ -197,6 +197,46 @@ static void scan_end(Scanner *s)
     }
 }
 
+/* The fields of an R (game request) message, with the position when it starts from one. */
+static void scan_game_request(Scanner *s, DxpMessage *m)
+{
+    m->version = scan_number(s, 2, "version");
+    scan_name(s, m->name);
+    m->color = scan_char(s, "WZ", "follower colour");
+    m->minutes = scan_number(s, 3, "thinking time");
+    m->moves = scan_number(s, 3, "number of moves");
+    m->start = scan_char(s, "AB", "starting position");
+    if (!s->failed && m->start == 'B') {
+        if (s->len - s->at != DXP_SQUARES + 1)
+            scan_fail(s, "a position is the side to move and 50 squares (51 characters)");
+        else {
+            memcpy(m->position, s->text + s->at, DXP_SQUARES + 1);
+            m->position[DXP_SQUARES + 1] = '\0';
+            s->at += DXP_SQUARES + 1;
+        }
+    }
+}
+
+/* The fields of an M (move) message; every square must be on the board. */
+static void scan_move(Scanner *s, DxpMessage *m)
+{
+    m->seconds = scan_number(s, 4, "time");
+    m->from = scan_number(s, 2, "from square");
+    m->to = scan_number(s, 2, "to square");
+    m->ncaptured = scan_number(s, 2, "number captured");
+    if (!s->failed && m->ncaptured > DXP_MAX_CAPTURED)
+        scan_fail(s, "more than 20 captured pieces");
+    for (int i = 0; !s->failed && i < m->ncaptured; i++)
+        m->captured[i] = scan_number(s, 2, "captured square");
+    if (!s->failed) {
+        bool squares_ok = m->from >= 1 && m->from <= DXP_SQUARES && m->to >= 1 && m->to <= DXP_SQUARES;
+        for (int i = 0; i < m->ncaptured; i++)
+            squares_ok = squares_ok && m->captured[i] >= 1 && m->captured[i] <= DXP_SQUARES;
+        if (!squares_ok)
+            scan_fail(s, "a square outside 01..50");
+    }
+}
+
 bool dxp_decode(const char *text, DxpMessage *m, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
@@ -225,42 +265,14 @@ bool dxp_decode(const char *text, DxpMessage *m, char *err, size_t errlen)
         s.at = len;
         break;
     case 'R':
-        m->version = scan_number(&s, 2, "version");
-        scan_name(&s, m->name);
-        m->color = scan_char(&s, "WZ", "follower colour");
-        m->minutes = scan_number(&s, 3, "thinking time");
-        m->moves = scan_number(&s, 3, "number of moves");
-        m->start = scan_char(&s, "AB", "starting position");
-        if (!s.failed && m->start == 'B') {
-            if (s.len - s.at != DXP_SQUARES + 1)
-                scan_fail(&s, "a position is the side to move and 50 squares (51 characters)");
-            else {
-                memcpy(m->position, text + s.at, DXP_SQUARES + 1);
-                m->position[DXP_SQUARES + 1] = '\0';
-                s.at += DXP_SQUARES + 1;
-            }
-        }
+        scan_game_request(&s, m);
         break;
     case 'A':
         scan_name(&s, m->name);
         m->code = scan_char(&s, "0123", "acceptance code");
         break;
     case 'M':
-        m->seconds = scan_number(&s, 4, "time");
-        m->from = scan_number(&s, 2, "from square");
-        m->to = scan_number(&s, 2, "to square");
-        m->ncaptured = scan_number(&s, 2, "number captured");
-        if (!s.failed && m->ncaptured > DXP_MAX_CAPTURED)
-            scan_fail(&s, "more than 20 captured pieces");
-        for (int i = 0; !s.failed && i < m->ncaptured; i++)
-            m->captured[i] = scan_number(&s, 2, "captured square");
-        if (!s.failed) {
-            bool squares_ok = m->from >= 1 && m->from <= DXP_SQUARES && m->to >= 1 && m->to <= DXP_SQUARES;
-            for (int i = 0; i < m->ncaptured; i++)
-                squares_ok = squares_ok && m->captured[i] >= 1 && m->captured[i] <= DXP_SQUARES;
-            if (!squares_ok)
-                scan_fail(&s, "a square outside 01..50");
-        }
+        scan_move(&s, m);
         break;
     case 'E':
         m->reason = scan_char(&s, "0123", "reason");

@@ -44,31 +44,61 @@ int text_wait_readable(int fd, const atomic_bool *stop)
     }
 }
 
+/* Opens path for reading and checks a regular file's size against max: the descriptor,
+ * with *st filled, or -1 with err set. */
+static int open_within_limit(const char *path, const TextLimit *limit, size_t max, struct stat *st,
+                             char *err, size_t errlen)
+{
+    /* Non-blocking: opening a FIFO does not wait for a writer, and no read waits where the
+     * stop flag cannot be seen (the waiting is poll's, STOP_POLL_MS at a time). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    if (fstat(fd, st) != 0) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (S_ISREG(st->st_mode) && (uintmax_t)st->st_size > max) {
+        size_error(path, limit, max, err, errlen);
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Doubles the read buffer, up to max + 2 bytes; false with err set when out of memory or
+ * when the buffer is already at max + 2 (the file is too large). */
+static bool grow_buffer(char **buf, size_t *cap, const char *path, const TextLimit *limit, size_t max,
+                        char *err, size_t errlen)
+{
+    size_t grown_cap = *cap > (max + 2) / 2 ? max + 2 : 2 * *cap;
+    char *grown = grown_cap > *cap ? realloc(*buf, grown_cap) : NULL;
+    if (!grown) {
+        if (grown_cap > *cap)
+            snprintf(err, errlen, "%s: cannot read: out of memory", path);
+        else
+            size_error(path, limit, max, err, errlen);
+        return false;
+    }
+    *buf = grown;
+    *cap = grown_cap;
+    return true;
+}
+
 bool text_file_read(const char *path, const TextLimit *limit, char **text, size_t *len, char *err,
                     size_t errlen)
 {
     *text = NULL;
     *len = 0;
     size_t max = limit->max_bytes ? limit->max_bytes : TEXT_FILE_MAX;
-    /* Non-blocking: opening a FIFO does not wait for a writer, and no read waits where the
-     * stop flag cannot be seen (the waiting is poll's, STOP_POLL_MS at a time). */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-        return false;
-    }
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-        close(fd);
+    int fd = open_within_limit(path, limit, max, &st, err, errlen);
+    if (fd < 0)
         return false;
-    }
     bool regular = S_ISREG(st.st_mode);
-    if (regular && (uintmax_t)st.st_size > max) {
-        size_error(path, limit, max, err, errlen);
-        close(fd);
-        return false;
-    }
     /* A regular file's size is known (/proc's say 0); anything else grows its buffer as
      * bytes come.  The buffer never exceeds max + 2: max bytes, one more that shows the
      * file is too large, and the NUL. */
@@ -86,19 +116,9 @@ bool text_file_read(const char *path, const TextLimit *limit, char **text, size_
             ok = false;
             break;
         }
-        if (cap - used < 2) {
-            size_t grown_cap = cap > (max + 2) / 2 ? max + 2 : 2 * cap;
-            char *grown = grown_cap > cap ? realloc(buf, grown_cap) : NULL;
-            if (!grown) {
-                if (grown_cap > cap)
-                    snprintf(err, errlen, "%s: cannot read: out of memory", path);
-                else
-                    size_error(path, limit, max, err, errlen);
-                ok = false;
-                break;
-            }
-            buf = grown;
-            cap = grown_cap;
+        if (cap - used < 2 && !grow_buffer(&buf, &cap, path, limit, max, err, errlen)) {
+            ok = false;
+            break;
         }
         /* A FIFO reads as ended while it has no writer: wait for one (and for its bytes). */
         if (S_ISFIFO(st.st_mode)) {

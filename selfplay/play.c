@@ -77,6 +77,50 @@ static int adjudicate(const GameSetup *setup, const PlayedGame *g, int ply)
     return RESULT_NONE;
 }
 
+/* The result of the game so far (RESULT_NONE while it goes on), and its reason: the rules,
+ * the endgame database, adjudication, then the move cap. */
+static int game_over_result(const GameSetup *setup, const PlayedGame *out, const Game *game, int cap_plies,
+                            int *reason)
+{
+    int result = game_result(game, reason);
+    if (result == RESULT_NONE && (result = egdb_adjudicate(setup->egdb, game)) != RESULT_NONE)
+        *reason = REASON_EGDB;
+    if (result == RESULT_NONE && (result = adjudicate(setup, out, game->ply)) != RESULT_NONE)
+        *reason = REASON_ADJUDICATION;
+    if (result == RESULT_NONE && game->ply >= cap_plies) {
+        result = RESULT_DRAW;
+        *reason = REASON_MOVE_CAP;
+    }
+    return result;
+}
+
+/* What a player is told on its turn (or at the game's end): the game and its own clock. */
+static PlayerTurn turn_of(const GameSetup *setup, const Game *game, const Position *start,
+                          const Move *moves, bool clock, double time_left, const atomic_bool *stop)
+{
+    return (PlayerTurn){
+        .game = game, .start = start, .moves = moves, .limits = &setup->limits, .clock = clock,
+        .time_ms = (int)(time_left > 0 ? time_left : 0), .inc_ms = setup->clock_inc_ms,
+        .stop = stop,
+    };
+}
+
+/* Charges the move's time (since t0) to the mover's clock and adds the increment; a move
+ * past the margin becomes a loss on time.  Returns the status the move stands with. */
+static PlayerStatus charge_clock(const GameSetup *setup, double *time_left, double t0, PlayerStatus status,
+                                 PlayerChoice *choice)
+{
+    *time_left -= now_ms() - t0;
+    if (status == PLAYER_MOVED && *time_left < -setup->time_margin_ms) {
+        status = PLAYER_FAILED;
+        choice->failure = REASON_TIME_FORFEIT;
+        snprintf(choice->detail, sizeof choice->detail, "overstepped the clock by %.0f ms",
+                 -*time_left);
+    }
+    *time_left += setup->clock_inc_ms;
+    return status;
+}
+
 bool play_game(const GameSetup *setup, Player *white, Player *black, const Position *start,
                uint64_t seed, const atomic_bool *stop, PlayedGame *out)
 {
@@ -102,15 +146,7 @@ bool play_game(const GameSetup *setup, Player *white, Player *black, const Posit
         sp->capture_pending = v->capture_pending(&game->pos);
         out->npositions = game->ply + 1;
         int reason;
-        int result = game_result(game, &reason);
-        if (result == RESULT_NONE && (result = egdb_adjudicate(setup->egdb, game)) != RESULT_NONE)
-            reason = REASON_EGDB;
-        if (result == RESULT_NONE && (result = adjudicate(setup, out, game->ply)) != RESULT_NONE)
-            reason = REASON_ADJUDICATION;
-        if (result == RESULT_NONE && game->ply >= cap_plies) {
-            result = RESULT_DRAW;
-            reason = REASON_MOVE_CAP;
-        }
+        int result = game_over_result(setup, out, game, cap_plies, &reason);
         if (result != RESULT_NONE) {
             out->result = result;
             out->reason = reason;
@@ -119,26 +155,14 @@ bool play_game(const GameSetup *setup, Player *white, Player *black, const Posit
         if (stop && atomic_load(stop))
             goto fail;
         int side = game->pos.side;
-        PlayerTurn turn = {
-            .game = game, .start = start, .moves = moves, .limits = &setup->limits, .clock = clock,
-            .time_ms = (int)(time_left[side] > 0 ? time_left[side] : 0), .inc_ms = setup->clock_inc_ms,
-            .stop = stop,
-        };
+        PlayerTurn turn = turn_of(setup, game, start, moves, clock, time_left[side], stop);
         PlayerChoice choice = { .failure = REASON_NONE };
         double t0 = now_ms();
         PlayerStatus status = player_choose(side == WHITE ? white : black, &turn, &choice);
         if (status == PLAYER_STOPPED)
             goto fail;
-        if (clock) {
-            time_left[side] -= now_ms() - t0;
-            if (status == PLAYER_MOVED && time_left[side] < -setup->time_margin_ms) {
-                status = PLAYER_FAILED;
-                choice.failure = REASON_TIME_FORFEIT;
-                snprintf(choice.detail, sizeof choice.detail, "overstepped the clock by %.0f ms",
-                         -time_left[side]);
-            }
-            time_left[side] += setup->clock_inc_ms;
-        }
+        if (clock)
+            status = charge_clock(setup, &time_left[side], t0, status, &choice);
         if (status == PLAYER_FAILED) {
             /* The side that could not give a legal move loses; the position stays unplayed. */
             out->result = side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS;
@@ -156,11 +180,7 @@ bool play_game(const GameSetup *setup, Player *white, Player *black, const Posit
         game_play(game, &choice.move);
     }
     for (int side = WHITE; side <= BLACK; side++) {
-        PlayerTurn final = {
-            .game = game, .start = start, .moves = moves, .limits = &setup->limits, .clock = clock,
-            .time_ms = (int)(time_left[side] > 0 ? time_left[side] : 0), .inc_ms = setup->clock_inc_ms,
-            .stop = stop,
-        };
+        PlayerTurn final = turn_of(setup, game, start, moves, clock, time_left[side], stop);
         player_game_over(side == WHITE ? white : black, &final, out->result);
     }
     out->plies = game->ply;

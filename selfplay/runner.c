@@ -210,128 +210,186 @@ void runner_shard_range(int games, int shard, int shards, int *first, int *end)
         *end = games;
 }
 
+/* Allocates the batch and the per-pair tables; false (and the error set) when out of memory. */
+static bool writer_alloc(Writer *w, int pairs)
+{
+    w->batch = calloc((size_t)w->cap, sizeof *w->batch);
+    w->pair_points = calloc((size_t)pairs, sizeof *w->pair_points);
+    w->pair_games_done = calloc((size_t)pairs, sizeof *w->pair_games_done);
+    w->pair_opening = calloc((size_t)pairs, sizeof *w->pair_opening);
+    w->pair_opening_known = calloc((size_t)pairs, sizeof *w->pair_opening_known);
+    if (!w->batch || !w->pair_points || !w->pair_games_done || !w->pair_opening || !w->pair_opening_known) {
+        snprintf(w->totals->error, sizeof w->totals->error, "out of memory");
+        w->totals->failed = true;
+        return false;
+    }
+    return true;
+}
+
+static void writer_free(Writer *w)
+{
+    free(w->batch);
+    free(w->pair_points);
+    free(w->pair_games_done);
+    free(w->pair_opening);
+    free(w->pair_opening_known);
+}
+
+/* Books the results an earlier, interrupted call stored, so their pairs count again. */
+static void book_stored_games(Writer *w)
+{
+    const RunnerConfig *cfg = w->cfg;
+    for (int i = w->first_game; cfg->stored && i < w->end_game; i++) {
+        if (cfg->stored[i] != RESULT_NONE) {
+            w->totals->resumed++;
+            book_result(w, i, cfg->stored[i]);
+        }
+    }
+    deliver_pairs(w);
+}
+
+/* Player i of the pair: the configured engine, or a searcher with weights i. */
+static Player *new_player(const RunnerConfig *cfg, int i)
+{
+    return cfg->engine[i] ? cfg->engine[i]->new_player(cfg->engine[i])
+                          : searcher_player_new(cfg->setup.variant, &cfg->setup.rules, cfg->weights[i],
+                                                cfg->hash_mb, cfg->stop);
+}
+
+/* Takes the next game index still to play (writer lock taken here).  False when there is
+ * none or the run must stop; *known tells whether f->opening holds the pair's opening. */
+static bool claim_game(Writer *w, int *next_game, int *index, bool *known, Finished *f)
+{
+    const RunnerConfig *cfg = w->cfg;
+    bool go;
+#pragma omp critical(dama_writer)
+    {
+        while (cfg->stored && *next_game < w->end_game && cfg->stored[*next_game] != RESULT_NONE)
+            (*next_game)++; /* stored by an earlier, interrupted call */
+        *index = (*next_game)++;
+        go = *index < w->end_game && !w->totals->decided && !w->totals->failed
+             && !(cfg->stop && atomic_load(cfg->stop));
+        if (go && (*known = w->pair_opening_known[*index / 2]))
+            f->opening = w->pair_opening[*index / 2];
+    }
+    return go;
+}
+
+/* Sets the game's opening: the book's, the pair's known one, or a new random one that the
+ * pair's twin then reuses. */
+static void choose_opening(Writer *w, int pair, bool known, Searcher *probe, Finished *f)
+{
+    const RunnerConfig *cfg = w->cfg;
+    if (cfg->book) {
+        f->opening = cfg->book->positions[pair % cfg->book->count];
+    } else if (!known) {
+        /* The pair's twin reuses it; if both draw it at once they get the same. */
+        opening_random(cfg->setup.variant, &cfg->setup.rules, cfg->random_plies,
+                       cfg->seed + 2 * (uint64_t)pair, probe, cfg->opening_balance,
+                       &f->opening);
+#pragma omp critical(dama_writer)
+        {
+            w->pair_opening[pair] = f->opening;
+            w->pair_opening_known[pair] = true;
+        }
+    }
+}
+
+/* Hands a played game to the writer and reports it (writer lock taken here). */
+static void finish_game(Writer *w, Finished *f, double *last_progress)
+{
+    const RunnerConfig *cfg = w->cfg;
+    int index = f->index;
+#pragma omp critical(dama_writer)
+    {
+        if (f->game.failure[0]) /* an engine lost by failing: said, and the run goes on */
+            fprintf(stderr, "%sgame %d: %s (%s)\n", cfg->progress ? "\n" : "", index,
+                    f->game.failure, reason_name(f->game.reason));
+        int result = f->game.result, reason = f->game.reason, plies = f->game.plies;
+        writer_add(w, f); /* the game's own memory is the batch's now */
+        if (cfg->progress && cfg->on_game) {
+            cfg->on_game(cfg->ctx, index, result, reason, plies);
+            *last_progress = 0;
+        }
+        if (cfg->progress && now_seconds() - *last_progress > 0.5) {
+            print_progress(w, false);
+            *last_progress = now_seconds();
+        }
+    }
+}
+
+/* One thread's share: its own players, then games claimed one by one until none is left. */
+static void play_worker(Writer *w, int *next_game)
+{
+    const RunnerConfig *cfg = w->cfg;
+    RunnerTotals *totals = w->totals;
+    Player *player[2];
+    for (int i = 0; i < 2; i++)
+        player[i] = new_player(cfg, i);
+    for (int i = 0; i < 2; i++)
+        if (player_searcher(player[i]))
+            egdb_search_attach(player_searcher(player[i]), cfg->egdb_search[i]);
+    /* Random openings are probed by A's searcher, or one of its weights when A is an engine. */
+    Player *own_probe = player_searcher(player[0]) ? NULL
+                        : searcher_player_new(cfg->setup.variant, &cfg->setup.rules, cfg->weights[0], 1, cfg->stop);
+    Searcher *probe = player_searcher(own_probe ? own_probe : player[0]);
+    bool have_searchers = player[0] && player[1] && probe;
+    double last_progress = 0;
+    while (have_searchers) {
+        int index;
+        bool known = false;
+        Finished f = { 0 }; /* zeroed: the copy below reads .opening before a path sets it */
+        if (!claim_game(w, next_game, &index, &known, &f))
+            break;
+        int pair = index / 2;
+        f = (Finished){ .index = index, .opening = f.opening };
+        choose_opening(w, pair, known, probe, &f);
+        int w_player = index % 2; /* A (0) is White in the pair's first game */
+        Player *white = player[w_player], *black = player[!w_player];
+        f.white_weights_id = cfg->weights_id[w_player];
+        f.black_weights_id = cfg->weights_id[!w_player];
+        f.white_name = cfg->names[w_player];
+        f.black_name = cfg->names[!w_player];
+        if (!play_game(&cfg->setup, white, black, &f.opening, cfg->seed + (uint64_t)index, cfg->stop,
+                       &f.game))
+            continue; /* interrupted (or out of memory): this game is lost, no other */
+        finish_game(w, &f, &last_progress);
+    }
+    if (!have_searchers) {
+#pragma omp critical(dama_writer)
+        {
+            totals->failed = true;
+            snprintf(totals->error, sizeof totals->error, "out of memory for the search tables");
+        }
+    }
+    player_free(player[0]);
+    player_free(player[1]);
+    player_free(own_probe);
+}
+
 bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
 {
     memset(totals, 0, sizeof *totals);
     int pairs = (cfg->games + 1) / 2;
     Writer w = { .cfg = cfg, .totals = totals, .cap = cfg->batch_games > 0 ? cfg->batch_games : 64 };
-    w.batch = calloc((size_t)w.cap, sizeof *w.batch);
-    w.pair_points = calloc((size_t)pairs, sizeof *w.pair_points);
-    w.pair_games_done = calloc((size_t)pairs, sizeof *w.pair_games_done);
-    w.pair_opening = calloc((size_t)pairs, sizeof *w.pair_opening);
-    w.pair_opening_known = calloc((size_t)pairs, sizeof *w.pair_opening_known);
-    if (!w.batch || !w.pair_points || !w.pair_games_done || !w.pair_opening || !w.pair_opening_known) {
-        snprintf(totals->error, sizeof totals->error, "out of memory");
-        totals->failed = true;
+    if (!writer_alloc(&w, pairs))
         goto done;
-    }
     runner_shard_range(cfg->games, cfg->shard, cfg->shards, &w.first_game, &w.end_game);
     w.next_pair = w.first_game / 2;
     w.start = w.last_flush = now_seconds();
-    for (int i = w.first_game; cfg->stored && i < w.end_game; i++) {
-        if (cfg->stored[i] != RESULT_NONE) {
-            totals->resumed++;
-            book_result(&w, i, cfg->stored[i]);
-        }
-    }
-    deliver_pairs(&w);
+    book_stored_games(&w);
     int next_game = w.first_game;
     int threads = cfg->threads > 0 ? cfg->threads : omp_get_max_threads();
 
 #pragma omp parallel num_threads(threads)
-    {
-        Player *player[2];
-        for (int i = 0; i < 2; i++)
-            player[i] = cfg->engine[i] ? cfg->engine[i]->new_player(cfg->engine[i])
-                                       : searcher_player_new(cfg->setup.variant, &cfg->setup.rules, cfg->weights[i],
-                                                             cfg->hash_mb, cfg->stop);
-        for (int i = 0; i < 2; i++)
-            if (player_searcher(player[i]))
-                egdb_search_attach(player_searcher(player[i]), cfg->egdb_search[i]);
-        /* Random openings are probed by A's searcher, or one of its weights when A is an engine. */
-        Player *own_probe = player_searcher(player[0]) ? NULL
-                            : searcher_player_new(cfg->setup.variant, &cfg->setup.rules, cfg->weights[0], 1, cfg->stop);
-        Searcher *probe = player_searcher(own_probe ? own_probe : player[0]);
-        bool have_searchers = player[0] && player[1] && probe;
-        double last_progress = 0;
-        while (have_searchers) {
-            int index;
-            bool go, known = false;
-            Finished f = { 0 }; /* zeroed: the copy below reads .opening before a path sets it */
-#pragma omp critical(dama_writer)
-            {
-                while (cfg->stored && next_game < w.end_game && cfg->stored[next_game] != RESULT_NONE)
-                    next_game++; /* stored by an earlier, interrupted call */
-                index = next_game++;
-                go = index < w.end_game && !totals->decided && !totals->failed
-                     && !(cfg->stop && atomic_load(cfg->stop));
-                if (go && (known = w.pair_opening_known[index / 2]))
-                    f.opening = w.pair_opening[index / 2];
-            }
-            if (!go)
-                break;
-            int pair = index / 2;
-            f = (Finished){ .index = index, .opening = f.opening };
-            if (cfg->book) {
-                f.opening = cfg->book->positions[pair % cfg->book->count];
-            } else if (!known) {
-                /* The pair's twin reuses it; if both draw it at once they get the same. */
-                opening_random(cfg->setup.variant, &cfg->setup.rules, cfg->random_plies,
-                               cfg->seed + 2 * (uint64_t)pair, probe, cfg->opening_balance,
-                               &f.opening);
-#pragma omp critical(dama_writer)
-                {
-                    w.pair_opening[pair] = f.opening;
-                    w.pair_opening_known[pair] = true;
-                }
-            }
-            int w_player = index % 2; /* A (0) is White in the pair's first game */
-            Player *white = player[w_player], *black = player[!w_player];
-            f.white_weights_id = cfg->weights_id[w_player];
-            f.black_weights_id = cfg->weights_id[!w_player];
-            f.white_name = cfg->names[w_player];
-            f.black_name = cfg->names[!w_player];
-            if (!play_game(&cfg->setup, white, black, &f.opening, cfg->seed + (uint64_t)index, cfg->stop,
-                           &f.game))
-                continue; /* interrupted (or out of memory): this game is lost, no other */
-#pragma omp critical(dama_writer)
-            {
-                if (f.game.failure[0]) /* an engine lost by failing: said, and the run goes on */
-                    fprintf(stderr, "%sgame %d: %s (%s)\n", cfg->progress ? "\n" : "", index,
-                            f.game.failure, reason_name(f.game.reason));
-                int result = f.game.result, reason = f.game.reason, plies = f.game.plies;
-                writer_add(&w, &f); /* the game's own memory is the batch's now */
-                if (cfg->progress && cfg->on_game) {
-                    cfg->on_game(cfg->ctx, index, result, reason, plies);
-                    last_progress = 0;
-                }
-                if (cfg->progress && now_seconds() - last_progress > 0.5) {
-                    print_progress(&w, false);
-                    last_progress = now_seconds();
-                }
-            }
-        }
-        if (!have_searchers) {
-#pragma omp critical(dama_writer)
-            {
-                totals->failed = true;
-                snprintf(totals->error, sizeof totals->error, "out of memory for the search tables");
-            }
-        }
-        player_free(player[0]);
-        player_free(player[1]);
-        player_free(own_probe);
-    }
+    play_worker(&w, &next_game);
+
     writer_flush(&w);
     totals->interrupted = cfg->stop && atomic_load(cfg->stop);
     if (cfg->progress)
         print_progress(&w, true);
 done:
     totals->seconds = now_seconds() - w.start;
-    free(w.batch);
-    free(w.pair_points);
-    free(w.pair_games_done);
-    free(w.pair_opening);
-    free(w.pair_opening_known);
+    writer_free(&w);
     return !totals->failed;
 }

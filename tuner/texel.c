@@ -593,6 +593,58 @@ static double selection_score(double loss, bool has_valid, const Adam *a, const 
     return loss + opt->reg * pen;
 }
 
+/* Allocates the optimiser's scratch: moments, best and (with regularisation) starting
+ * weights, the per-feature step counts and (for minibatches) the identity order. */
+static bool adam_init(Adam *a, const Dataset *train, const double *w, const TexelOptions *opt,
+                      bool minibatch, int threads)
+{
+    const size_t nw = (size_t)train->num_weights;
+    const size_t n = train->npos;
+    *a = (Adam){
+        .m = calloc(nw, sizeof(double)),
+        .v = calloc(nw, sizeof(double)),
+        .best = malloc(nw * sizeof(double)),
+        .start = opt->reg > 0 ? malloc(nw * sizeof(double)) : NULL,
+        .steps = calloc(nw / 2, sizeof(uint32_t)),
+        .order = minibatch ? malloc(n * sizeof(size_t)) : NULL,
+        .bg = texel_batch_gradient_new(train, threads),
+    };
+    if (!a->m || !a->v || !a->best || (opt->reg > 0 && !a->start) || !a->steps || (minibatch && !a->order) || !a->bg) {
+        adam_free(a);
+        return false;
+    }
+    if (minibatch)
+        for (size_t i = 0; i < n; i++)
+            a->order[i] = i;
+    if (a->start)
+        memcpy(a->start, w, nw * sizeof *w);
+    return true;
+}
+
+/* One epoch of Adam steps over the batches of a->order (or all of train): adds the
+ * squared errors to *sse and the touched weights to *touched_sum; false on failure. */
+static bool adam_epoch(Adam *a, const Dataset *train, const TexelOptions *opt, bool minibatch,
+                       size_t batch, double lr, double K, double *w, size_t *step, double *sse,
+                       double *touched_sum)
+{
+    const size_t n = train->npos;
+    for (size_t begin = 0; begin < n; begin += batch) {
+        size_t len = n - begin < batch ? n - begin : batch, nt;
+        const uint32_t *touched;
+        const double *grad;
+        double batch_sse;
+        bool ok = beta_powers_reach(&a->powers, ++*step, opt->beta1, opt->beta2) &&
+                  texel_batch_gradient(a->bg, train, minibatch ? a->order + begin : NULL, len, w, K,
+                                       &batch_sse, &touched, &nt, &grad);
+        if (!ok)
+            return false;
+        *sse += batch_sse;
+        *touched_sum += (double)nt;
+        adam_update(a, opt, lr, touched, nt, grad, w);
+    }
+    return true;
+}
+
 bool texel_train(const Dataset *train, const Dataset *valid, double *w,
                  const TexelOptions *opt, TexelProgress cb, void *ctx, TexelResult *out)
 {
@@ -605,24 +657,9 @@ bool texel_train(const Dataset *train, const Dataset *valid, double *w,
     const int threads = resolve_threads(opt->threads);
 
     /* Step 1: scratch. */
-    Adam a = {
-        .m = calloc(nw, sizeof(double)),
-        .v = calloc(nw, sizeof(double)),
-        .best = malloc(nw * sizeof(double)),
-        .start = opt->reg > 0 ? malloc(nw * sizeof(double)) : NULL,
-        .steps = calloc(nw / 2, sizeof(uint32_t)),
-        .order = minibatch ? malloc(n * sizeof(size_t)) : NULL,
-        .bg = texel_batch_gradient_new(train, threads),
-    };
-    if (!a.m || !a.v || !a.best || (opt->reg > 0 && !a.start) || !a.steps || (minibatch && !a.order) || !a.bg) {
-        adam_free(&a);
+    Adam a;
+    if (!adam_init(&a, train, w, opt, minibatch, threads))
         return false;
-    }
-    if (minibatch)
-        for (size_t i = 0; i < n; i++)
-            a.order[i] = i;
-    if (a.start)
-        memcpy(a.start, w, nw * sizeof *w);
     double *w0 = malloc(nw * sizeof *w0); /* to give w back untouched on failure */
     if (!w0) {
         adam_free(&a);
@@ -649,20 +686,7 @@ bool texel_train(const Dataset *train, const Dataset *valid, double *w,
         if (minibatch)
             shuffle(a.order, n, &rng);
         double sse = 0;
-        for (size_t begin = 0; begin < n; begin += batch) {
-            size_t len = n - begin < batch ? n - begin : batch, nt;
-            const uint32_t *touched;
-            const double *grad;
-            double batch_sse;
-            ok = beta_powers_reach(&a.powers, ++step, opt->beta1, opt->beta2) &&
-                 texel_batch_gradient(a.bg, train, minibatch ? a.order + begin : NULL, len, w, r.K,
-                                      &batch_sse, &touched, &nt, &grad);
-            if (!ok)
-                break;
-            sse += batch_sse;
-            touched_sum += (double)nt;
-            adam_update(&a, opt, lr, touched, nt, grad, w);
-        }
+        ok = adam_epoch(&a, train, opt, minibatch, batch, lr, r.K, w, &step, &sse, &touched_sum);
         if (!ok)
             break;
         lr *= opt->lr_decay;

@@ -139,6 +139,64 @@ static void blend_labels(Dataset *ds, const float *scores, const double *w, doub
                                        + lambda * texel_sigmoid(K, scores[i]));
 }
 
+/* False (out->error set) when the load ran out of memory or found a position the
+ * features cannot reproduce. */
+static bool loaded_cleanly(const Loader *ld, const Dataset *ds, TuneOutcome *out)
+{
+    if (ld->out_of_memory) {
+        snprintf(out->error, sizeof out->error, "out of memory after %zu positions", ds->npos);
+        return false;
+    }
+    if (ld->bad_feature) {
+        snprintf(out->error, sizeof out->error, "a feature value outside -32768..32767 (%s): "
+                 "the dataset stores 16 bits", ld->first_mismatch);
+        return false;
+    }
+    if (ld->mismatches) {
+        snprintf(out->error, sizeof out->error,
+                 "the feature dot product differs from the engine's evaluation in %zu positions "
+                 "(first: %s): refusing to fit", ld->mismatches, ld->first_mismatch);
+        return false;
+    }
+    return true;
+}
+
+/* The fit's options from the tuning config (K is fitted afterwards). */
+static TexelOptions fit_options(const TuneConfig *cfg, const unsigned char *frozen)
+{
+    TexelOptions opt = texel_default_options();
+    opt.epochs = cfg->epochs;
+    opt.learning_rate = cfg->learning_rate;
+    opt.batch_size = cfg->batch;
+    opt.reg = cfg->reg;
+    opt.patience = cfg->patience;
+    opt.threads = cfg->threads;
+    opt.frozen = frozen;
+    opt.seed = cfg->seed;
+    return opt;
+}
+
+/* The fit's figures into the outcome, with the fitted weights' losses. */
+static void record_fit(TuneOutcome *out, const TexelResult *res, const Dataset *train,
+                       const Dataset *holdout, const double *w, int threads)
+{
+    out->K = res->K;
+    out->epochs_run = res->epochs_run;
+    out->best_epoch = res->best_epoch;
+    out->touched_per_step = res->touched_per_step;
+    out->train_loss = texel_loss(train, w, res->K, threads);
+    out->valid_loss = texel_loss(holdout, w, res->K, threads);
+}
+
+/* The fitted weights rounded to integers, clamped to what the evaluation can sum safely. */
+static void round_weights(int32_t *dst, const double *w, int nweights)
+{
+    for (int i = 0; i < nweights; i++) {
+        double r = round(w[i]);
+        dst[i] = r > INT32_MAX / 64 ? INT32_MAX / 64 : r < -INT32_MAX / 64 ? -INT32_MAX / 64 : (int32_t)r;
+    }
+}
+
 bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
 {
     memset(out, 0, sizeof *out);
@@ -169,21 +227,8 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
         goto done;
     }
     position_set_free(&ld.seen); /* before the fit: it needs the memory more */
-    if (ld.out_of_memory) {
-        snprintf(out->error, sizeof out->error, "out of memory after %zu positions", ds->npos);
+    if (!loaded_cleanly(&ld, ds, out))
         goto done;
-    }
-    if (ld.bad_feature) {
-        snprintf(out->error, sizeof out->error, "a feature value outside -32768..32767 (%s): "
-                 "the dataset stores 16 bits", ld.first_mismatch);
-        goto done;
-    }
-    if (ld.mismatches) {
-        snprintf(out->error, sizeof out->error,
-                 "the feature dot product differs from the engine's evaluation in %zu positions "
-                 "(first: %s): refusing to fit", ld.mismatches, ld.first_mismatch);
-        goto done;
-    }
     out->positions = ds->npos;
     out->duplicates = ld.duplicates;
     if (ds->npos < 100) {
@@ -211,15 +256,7 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
     out->extract_seconds = now_seconds() - t0;
     frozen[0] = frozen[1] = 1; /* feature 0, the man, is the unit: it pins the scale */
 
-    TexelOptions opt = texel_default_options();
-    opt.epochs = cfg->epochs;
-    opt.learning_rate = cfg->learning_rate;
-    opt.batch_size = cfg->batch;
-    opt.reg = cfg->reg;
-    opt.patience = cfg->patience;
-    opt.threads = cfg->threads;
-    opt.frozen = frozen;
-    opt.seed = cfg->seed;
+    TexelOptions opt = fit_options(cfg, frozen);
     opt.K = texel_fit_k(train, w, cfg->threads);
     const Dataset *holdout = valid->npos ? valid : train;
     out->start_loss = texel_loss(holdout, w, opt.K, cfg->threads);
@@ -230,16 +267,8 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
         goto done;
     }
     out->fit_seconds = now_seconds() - t1;
-    out->K = res.K;
-    out->epochs_run = res.epochs_run;
-    out->best_epoch = res.best_epoch;
-    out->touched_per_step = res.touched_per_step;
-    out->train_loss = texel_loss(train, w, res.K, cfg->threads);
-    out->valid_loss = texel_loss(holdout, w, res.K, cfg->threads);
-    for (int i = 0; i < nweights; i++) {
-        double r = round(w[i]);
-        out->weights.w[i] = r > INT32_MAX / 64 ? INT32_MAX / 64 : r < -INT32_MAX / 64 ? -INT32_MAX / 64 : (int32_t)r;
-    }
+    record_fit(out, &res, train, holdout, w, cfg->threads);
+    round_weights(out->weights.w, w, nweights);
     ok = true;
 done:
     position_set_free(&ld.seen);
