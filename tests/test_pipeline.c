@@ -639,7 +639,7 @@ static void test_train_tuner_options(void **state)
         assert_int_equal(test_dama_run(obuf, sizeof obuf, "train --db %s --generations 1 --games 12 --match-games 4 "
                                        "--final-games 0 --nodes 150 --epochs 20 --seed 3 --hash 1 %s --out %s",
                                        db, cases[i].options, w), 0);
-        assert_non_null(strstr(obuf, "tune positions 695 (train 695, validation 0) "));
+        assert_non_null(strstr(obuf, "tune positions 734 (train 734, validation 0) "));
         assert_non_null(strstr(obuf, cases[i].decision));
         char *train = sql_rows(db, "SELECT params FROM runs WHERE kind = 'train'");
         char *tune = sql_rows(db, "SELECT params FROM runs WHERE kind = 'tune'");
