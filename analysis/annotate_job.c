@@ -1,6 +1,5 @@
 /* An annotation from its games to its PDN, CSV and stored run (annotate_job.h). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -9,21 +8,12 @@
 #include "annotate.h"
 #include "annotate_input.h"
 #include "annotate_job.h"
+#include "job_error.h"
 #include "bench.h"
 #include "csv_writer.h"
 #include "notation.h"
 #include "pdn_write.h"
 #include "weights_store.h"
-
-static int fail(int code, char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int fail(int code, char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return code;
-}
 
 static const char *db_of(const AnnotateJob *job) { return job->db ? job->db : "dama.db"; }
 
@@ -34,7 +24,7 @@ static int read_games(const AnnotateJob *job, AnnotateGames *gs, char *err, size
         return annotate_read_pdn_file(gs, job->variant, &job->rules, job->in, job->stop, err, errlen);
     const char *db = db_of(job);
     if (access(db, F_OK) != 0)
-        return fail(1, err, errlen, "%s: no such database", db);
+        return job_fail(1, err, errlen, "%s: no such database", db);
     Store *s = store_open_readonly(db, err, errlen);
     if (!s)
         return 1;
@@ -98,16 +88,16 @@ static int write_game(const AnnotateJob *job, Outputs *o, const AnnotateGame *g,
     if (!annotate_game(v, &job->rules, &annotate_thresholds_default, g, results, &m)
         || !annotate_notes(m, g->nmoves, &notes, &nnotes)) {
         annotated_moves_free(m, g->nmoves);
-        return fail(1, err, errlen, "out of memory");
+        return job_fail(1, err, errlen, "out of memory");
     }
     int code = 0;
     char *moves = long_moves(v, g);
     PdnGameOut out = { v, &job->rules, &g->start, g->setup, moves, g->result, g->tags, g->ntags, notes, nnotes };
     char why[512];
     if (!moves)
-        code = fail(1, err, errlen, "out of memory");
+        code = job_fail(1, err, errlen, "out of memory");
     else if (!pdn_write_game(o->pdn, &out, why, sizeof why))
-        code = fail(1, err, errlen, "game %s: %s", g->id, why);
+        code = job_fail(1, err, errlen, "game %s: %s", g->id, why);
     csv_rows(o, g, m);
     for (int k = 0; k < g->nmoves; k++)
         o->marks[m[k].mark]++;
@@ -122,7 +112,7 @@ static int open_outputs(const AnnotateJob *job, FILE *out, Outputs *o, char *err
     *o = (Outputs){ .pdn = out, .csv = job->csv != NULL };
     if (job->out && strcmp(job->out, "-") != 0) {
         if (!(o->pdn = fopen(job->out, "w")))
-            return fail(1, err, errlen, "%s: cannot write: %s", job->out, strerror(errno));
+            return job_fail(1, err, errlen, "%s: cannot write: %s", job->out, strerror(errno));
         o->own_pdn = true;
     }
     if (o->csv && !csv_writer_open(&o->w, job->csv, err, errlen)) {
@@ -152,7 +142,7 @@ static int write_outputs(const AnnotateJob *job, const AnnotateGames *gs, const 
     else if (o.csv && code != 0)
         csv_writer_abort(&o.w);
     if (fflush(o.pdn) != 0 || (o.own_pdn && fclose(o.pdn) != 0))
-        code = code ? code : fail(1, err, errlen, "%s: cannot write: %s", job->out ? job->out : "stdout",
+        code = code ? code : job_fail(1, err, errlen, "%s: cannot write: %s", job->out ? job->out : "stdout",
                                   strerror(errno));
     if (code == 0)
         fprintf(log, "annotated %d game%s: %d ?!, %d ?, %d ??\n", gs->n, gs->n == 1 ? "" : "s",
@@ -189,7 +179,7 @@ static int store_results(const AnnotateJob *job, const BatchList *list, const Ba
     int64_t run = weights_id < 0 ? -1
                   : batch_store(s, job->variant, list, results, params, job->engine_version, signature,
                                 weights_id, (int64_t)started);
-    int code = run < 0 ? fail(1, err, errlen, "%s: %s", db, store_error(s)) : 0;
+    int code = run < 0 ? job_fail(1, err, errlen, "%s: %s", db, store_error(s)) : 0;
     store_close(s);
     return code;
 }
@@ -203,7 +193,7 @@ static int annotate_games(const AnnotateJob *job, const AnnotateGames *gs, FILE 
     batch_list_init(&list, log, true);
     if (!annotate_positions(job->variant, gs->games, gs->n, &list)) {
         batch_list_free(&list);
-        return fail(1, err, errlen, "out of memory");
+        return job_fail(1, err, errlen, "out of memory");
     }
     BatchConfig cfg = {
         .variant = job->variant,
@@ -221,7 +211,7 @@ static int annotate_games(const AnnotateJob *job, const AnnotateGames *gs, FILE 
     if (!batch_run(&cfg, &list, &results, &interrupted, err, errlen))
         code = 1;
     else if (interrupted)
-        code = fail(130, err, errlen, "interrupted: nothing written");
+        code = job_fail(130, err, errlen, "interrupted: nothing written");
     if (code == 0)
         code = write_outputs(job, gs, results, out, log, err, errlen);
     if (code == 0 && !job->in)

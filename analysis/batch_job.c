@@ -1,22 +1,12 @@
 /* A batch analysis from its source to its CSV and stored run (batch_job.h). */
-#include <stdarg.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "batch_job.h"
+#include "job_error.h"
 #include "bench.h"
 #include "weights_store.h"
-
-static int fail(int code, char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int fail(int code, char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return code;
-}
 
 /* The database: read for a game or a run (it must exist), written when one is used; with a
  * file it is opened only once there are results to store.  *db_path is where the results
@@ -28,7 +18,7 @@ static int open_source(const BatchJob *job, FILE *log, Store **store, const char
     *db_path = job->db ? job->db : job->in ? NULL : "dama.db";
     const char *path = *db_path;
     if (path && !job->in && access(path, F_OK) != 0)
-        return fail(1, err, errlen, "%s: no such database", path);
+        return job_fail(1, err, errlen, "%s: no such database", path);
     if (path && !job->in && !(*store = store_open_readonly(path, err, errlen)))
         return 1;
     /* A database analysed but not writable (a read-only file, directory or file system) is
@@ -36,7 +26,7 @@ static int open_source(const BatchJob *job, FILE *log, Store **store, const char
      * A file with a database asks for the storing itself, so there it stays a failure. */
     char why[512];
     if (path && job->in && !store_path_writable(path, why, sizeof why))
-        return fail(1, err, errlen, "%s: cannot write the database: %s", path, why);
+        return job_fail(1, err, errlen, "%s: cannot write the database: %s", path, why);
     if (*store && !store_path_writable(path, why, sizeof why)) {
         fprintf(log, "dama: %s: the analyses will not be stored: cannot write the database: %s\n",
                 path, why);
@@ -61,7 +51,7 @@ static int read_positions(const BatchJob *job, Store *store, BatchList *list, ch
     if (code && !err[0] && job->strict)
         snprintf(err, errlen, "stopped at the first bad line (--strict): nothing written");
     if (!code && job->in && list->count == 0 && list->bad == 0)
-        return fail(2, err, errlen, "%s: no positions in the file", job->in);
+        return job_fail(2, err, errlen, "%s: no positions in the file", job->in);
     return code;
 }
 
@@ -98,7 +88,7 @@ static int store_results(const BatchJob *job, const char *db_path, const BatchLi
                                    signature, weights_id, (int64_t)started);
     int code = 0;
     if (run_id < 0)
-        code = fail(1, err, errlen, "%s: %s", db_path, store_error(store));
+        code = job_fail(1, err, errlen, "%s: %s", db_path, store_error(store));
     store_close(store);
     return code;
 }
@@ -130,7 +120,7 @@ static int analyse(const BatchJob *job, const char *db_path, const BatchList *li
         int written = 0;
         for (int i = 0; i < list->count; i++)
             written += results[i].done;
-        code = fail(130, err, errlen, "interrupted: wrote %d of %d positions%s", written, list->count,
+        code = job_fail(130, err, errlen, "interrupted: wrote %d of %d positions%s", written, list->count,
                     db_path ? ", nothing stored in the database" : "");
     }
     if (code == 0 && db_path)

@@ -1,22 +1,12 @@
 /* Tables of the store into CSV files, from one snapshot (export_job.h). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "export_job.h"
-
-static int fail(int code, char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int fail(int code, char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return code;
-}
+#include "job_error.h"
 
 static double now_seconds(void)
 {
@@ -34,8 +24,8 @@ static int export_one(Store *store, const char *what, const ExportOptions *o, co
     double t0 = now_seconds();
     if (!export_write(store, what, o, path, &rows, why, sizeof why)) {
         if (o->stop && atomic_load(o->stop))
-            return fail(130, err, errlen, "interrupted: %s not written", path);
-        return fail(1, err, errlen, "export %s: %s", what, why);
+            return job_fail(130, err, errlen, "interrupted: %s not written", path);
+        return job_fail(1, err, errlen, "export %s: %s", what, why);
     }
     double t = now_seconds() - t0;
     fprintf(report, "export %s rows %lld file %s time %.3f rows/s %.0f\n", what, (long long)rows, path, t,
@@ -50,11 +40,11 @@ static int check_run(Store *store, const char *db_path, const ExportOptions *o, 
     char variant[32] = "";
     int found = store_run_info(store, o->run_id, NULL, 0, NULL, 0, NULL, variant, sizeof variant);
     if (found < 0)
-        return fail(1, err, errlen, "%s: %s", db_path, store_error(store));
+        return job_fail(1, err, errlen, "%s: %s", db_path, store_error(store));
     if (!found)
-        return fail(2, err, errlen, "no run %lld in %s", (long long)o->run_id, db_path);
+        return job_fail(2, err, errlen, "no run %lld in %s", (long long)o->run_id, db_path);
     if (strcmp(variant, o->variant->name) != 0)
-        return fail(2, err, errlen, "%s: run %lld plays %s, not %s", db_path, (long long)o->run_id, variant,
+        return job_fail(2, err, errlen, "%s: run %lld plays %s, not %s", db_path, (long long)o->run_id, variant,
                     o->variant->name);
     return 0;
 }
@@ -65,7 +55,7 @@ static int export_dir(Store *store, const char *what, const ExportOptions *o, co
 {
     size_t outlen = strlen(out);
     if (mkdir(out, 0777) != 0 && errno != EEXIST)
-        return fail(1, err, errlen, "%s: cannot create the directory: %s", out, strerror(errno));
+        return job_fail(1, err, errlen, "%s: cannot create the directory: %s", out, strerror(errno));
     int code = 0;
     for (int i = 0; export_names[i] && code == 0; i++) {
         if (what && strcmp(what, "all") != 0 && strcmp(what, export_names[i]) != 0)
@@ -73,7 +63,7 @@ static int export_dir(Store *store, const char *what, const ExportOptions *o, co
         size_t len = outlen + strlen(export_names[i]) + 8;
         char *path = malloc(len);
         if (!path)
-            return fail(1, err, errlen, "out of memory");
+            return job_fail(1, err, errlen, "out of memory");
         snprintf(path, len, "%s%s%s.csv", out, out[outlen - 1] == '/' ? "" : "/", export_names[i]);
         code = export_one(store, export_names[i], o, path, report, err, errlen);
         free(path);
@@ -87,7 +77,7 @@ int export_job_run(Store *store, const char *db_path, const char *what, ExportOp
     err[0] = '\0';
     /* Every file from one snapshot, so that they agree while self-play writes. */
     if (!store_snapshot_begin(store))
-        return fail(1, err, errlen, "%s: %s", db_path, store_error(store));
+        return job_fail(1, err, errlen, "%s: %s", db_path, store_error(store));
     o->include_unfinished |= o->run_id > 0; /* a run named is counted whatever its status */
     int code = o->run_id > 0 ? check_run(store, db_path, o, err, errlen) : 0;
     if (code == 0)

@@ -8,19 +8,10 @@
 
 #include "csv_writer.h"
 #include "pdn_export.h"
+#include "job_error.h"
 #include "pdn_write.h"
 #include "position.h"
 #include "variant.h"
-
-static int fail(int code, char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int fail(int code, char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return code;
-}
 
 static bool stopped(const PdnExport *job) { return job->stop && atomic_load(job->stop); }
 
@@ -88,17 +79,17 @@ static int export_game(const PdnExport *job, int64_t id, FILE *f, char *err, siz
     StoredGame g;
     StoredPdn p;
     if (!store_game_read(job->store, id, &g))
-        return fail(1, err, errlen, "%s: %s", job->db_path, store_error(job->store));
+        return job_fail(1, err, errlen, "%s: %s", job->db_path, store_error(job->store));
     if (!store_pdn_read(job->store, id, &p)) {
         store_game_free(&g);
-        return fail(1, err, errlen, "%s: %s", job->db_path, store_error(job->store));
+        return job_fail(1, err, errlen, "%s: %s", job->db_path, store_error(job->store));
     }
     Position start;
     char why[256];
     int code = 0;
     if (p.opening_fen) {
         if (!position_from_fen(&start, v, p.opening_fen, why, sizeof why))
-            code = fail(1, err, errlen, "%s: game %lld: its opening: %s", job->db_path, (long long)id, why);
+            code = job_fail(1, err, errlen, "%s: game %lld: its opening: %s", job->db_path, (long long)id, why);
     } else if (g.rec.npositions > 0) {
         start = g.positions[0].pos;
     } else {
@@ -116,7 +107,7 @@ static int export_game(const PdnExport *job, int64_t id, FILE *f, char *err, siz
         .notes = p.notes, .nnotes = p.nnotes,
     };
     if (code == 0 && !pdn_write_game(f, &out, why, sizeof why))
-        code = fail(1, err, errlen, "%s: game %lld: %s", job->db_path, (long long)id, why);
+        code = job_fail(1, err, errlen, "%s: game %lld: %s", job->db_path, (long long)id, why);
     store_pdn_free(&p);
     store_game_free(&g);
     return code;
@@ -129,20 +120,20 @@ static int export_one_id(const PdnExport *job, int64_t **ids, int64_t *n, char *
     int64_t id = job->game_id;
     int found = store_has_id(job->store, "games", id);
     if (found < 0)
-        return fail(1, err, errlen, "%s: %s", db, store_error(job->store));
+        return job_fail(1, err, errlen, "%s: %s", db, store_error(job->store));
     if (!found)
-        return fail(2, err, errlen, "no game %lld in %s", (long long)id, db);
+        return job_fail(2, err, errlen, "no game %lld in %s", (long long)id, db);
     StoredGame g;
     if (!store_game_read(job->store, id, &g))
-        return fail(1, err, errlen, "%s: %s", db, store_error(job->store));
+        return job_fail(1, err, errlen, "%s: %s", db, store_error(job->store));
     char variant[32];
     snprintf(variant, sizeof variant, "%s", g.rec.variant);
     store_game_free(&g);
     if (strcmp(variant, job->variant->name) != 0)
-        return fail(2, err, errlen, "%s: game %lld is a %s game, not %s (give --variant %s)", db,
+        return job_fail(2, err, errlen, "%s: game %lld is a %s game, not %s (give --variant %s)", db,
                     (long long)id, variant, job->variant->name, variant);
     if (!(*ids = malloc(sizeof **ids)))
-        return fail(1, err, errlen, "out of memory");
+        return job_fail(1, err, errlen, "out of memory");
     (*ids)[0] = id;
     *n = 1;
     return 0;
@@ -160,15 +151,15 @@ static int export_ids(const PdnExport *job, int64_t **ids, int64_t *n, char *err
         char variant[32] = "";
         int found = store_run_info(job->store, job->run_id, NULL, 0, NULL, 0, NULL, variant, sizeof variant);
         if (found < 0)
-            return fail(1, err, errlen, "%s: %s", db, store_error(job->store));
+            return job_fail(1, err, errlen, "%s: %s", db, store_error(job->store));
         if (!found)
-            return fail(2, err, errlen, "no run %lld in %s", (long long)job->run_id, db);
+            return job_fail(2, err, errlen, "no run %lld in %s", (long long)job->run_id, db);
         if (strcmp(variant, job->variant->name) != 0)
-            return fail(2, err, errlen, "%s: run %lld plays %s, not %s (give --variant %s)", db,
+            return job_fail(2, err, errlen, "%s: run %lld plays %s, not %s (give --variant %s)", db,
                         (long long)job->run_id, variant, job->variant->name, variant);
     }
     if ((*n = store_pdn_game_ids(job->store, job->variant->name, job->run_id, ids)) < 0)
-        return fail(1, err, errlen, "%s: %s", db, store_error(job->store));
+        return job_fail(1, err, errlen, "%s: %s", db, store_error(job->store));
     return 0;
 }
 
@@ -181,7 +172,7 @@ static int write_file(const PdnExport *job, const char *text, size_t len, char *
     csv_raw(&w, text, len);
     if (stopped(job)) {
         csv_writer_abort(&w);
-        return fail(130, err, errlen, "interrupted: %s not written", job->out ? job->out : "the PDN");
+        return job_fail(130, err, errlen, "interrupted: %s not written", job->out ? job->out : "the PDN");
     }
     return csv_writer_commit(&w, err, errlen) ? 0 : 1;
 }
@@ -193,15 +184,15 @@ static int export_all(const PdnExport *job, const int64_t *ids, int64_t n, char 
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     if (!f)
-        return fail(1, err, errlen, "out of memory");
+        return job_fail(1, err, errlen, "out of memory");
     int code = 0;
     for (int64_t i = 0; i < n && code == 0; i++) {
         code = export_game(job, ids[i], f, err, errlen);
         if (code == 0 && stopped(job))
-            code = fail(130, err, errlen, "interrupted: %s not written", job->out ? job->out : "the PDN");
+            code = job_fail(130, err, errlen, "interrupted: %s not written", job->out ? job->out : "the PDN");
     }
     if (fclose(f) != 0 && code == 0)
-        code = fail(1, err, errlen, "out of memory");
+        code = job_fail(1, err, errlen, "out of memory");
     if (code == 0)
         code = write_file(job, text, len, err, errlen);
     free(text);
@@ -213,7 +204,7 @@ int pdn_export_run(const PdnExport *job, int64_t *ngames, char *err, size_t errl
     err[0] = '\0';
     int code = 0;
     if (!store_snapshot_begin(job->store))
-        code = fail(1, err, errlen, "%s: %s", job->db_path, store_error(job->store));
+        code = job_fail(1, err, errlen, "%s: %s", job->db_path, store_error(job->store));
     int64_t *ids = NULL, n = 0;
     if (code == 0)
         code = export_ids(job, &ids, &n, err, errlen);
