@@ -174,7 +174,7 @@ static int store_results(const AnnotateJob *job, const BatchList *list, const Ba
         store_close(s);
         return 1;
     }
-    int64_t weights_id = pipeline_store_weights(s, job->weights, 0, 0, job->weights_name ? job->weights_name
+    int64_t weights_id = weights_store_save(s, job->weights, 0, 0, job->weights_name ? job->weights_name
                                                                                        : "built-in best weights");
     int64_t run = weights_id < 0 ? -1
                   : batch_store(s, job->variant, list, results, params, job->engine_version, signature,

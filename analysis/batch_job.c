@@ -80,7 +80,7 @@ static int store_results(const BatchJob *job, const char *db_path, const BatchLi
              "hash=%ld weights=%s", source, job->limits.depth, (unsigned long long)job->limits.nodes,
              job->limits.movetime_ms, job->threads, job->hash_mb,
              job->weights_name ? job->weights_name : "best");
-    int64_t weights_id = pipeline_store_weights(store, job->weights, 0, 0,
+    int64_t weights_id = weights_store_save(store, job->weights, 0, 0,
                                                 job->weights_name ? job->weights_name
                                                                   : "built-in best weights");
     int64_t run_id = weights_id < 0 ? -1

@@ -68,7 +68,7 @@ static int annotate(const EngineContext *ctx, AnnotateOptions *o, const Weights 
         .limits = o->limits, .hash_mb = o->hash_mb, .threads = o->threads,
         .in = o->in, .db = o->db, .game = o->game, .run = o->run, .out = o->out, .csv = o->csv,
         .engine_version = dama_engine_version(), .progress = isatty(STDERR_FILENO),
-        .stop = pipeline_interrupt_flag(),
+        .stop = interrupt_flag(),
     };
     char err[1024];
     int code = annotate_job_run(&job, stdout, stderr, err, sizeof err);
@@ -119,12 +119,12 @@ static int run_annotate(int argc, char **argv)
         return cli_usage_error("--db reads --game or --run; a file's games are annotated without it");
     if (!o.limits.depth && !o.limits.nodes && !o.limits.movetime_ms)
         o.limits.depth = ANNOTATE_DEFAULT_DEPTH;
-    pipeline_interrupt_flag();
+    interrupt_flag();
     if (!engine_context_finish(&ctx))
         return EXIT_USAGE;
     Weights weights;
     char err[512];
-    if (!pipeline_weights_by_name(&weights, ctx.variant, o.weights_name ? o.weights_name : "best", err,
+    if (!weights_by_name(&weights, ctx.variant, o.weights_name ? o.weights_name : "best", err,
                                   sizeof err))
         return cli_usage_error("%s", err);
     int code = annotate(&ctx, &o, &weights);

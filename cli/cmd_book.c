@@ -104,7 +104,7 @@ static int read_book_arg(int argc, char **argv, const char *what, Book *b)
 {
     if (optind + 1 != argc) return cli_usage_error("book %s needs one BOOK file (see 'dama book --help')", what);
     char err[1024];
-    if (!book_read(b, argv[optind], pipeline_interrupt_flag(), err, sizeof err))
+    if (!book_read(b, argv[optind], interrupt_flag(), err, sizeof err))
         return cli_usage_error("%s", err);
     return -1;
 }
@@ -151,7 +151,7 @@ static int run_explore(int argc, char **argv)
         return cli_usage_error("--rules: %s", err);
     Position pos;
     if (!position_from_fen(&pos, a.variant, a.fen, err, sizeof err)) return cli_usage_error("--fen: %s", err);
-    Store *store = pipeline_open_store_readonly(a.db);
+    Store *store = cli_open_store_readonly(a.db);
     if (!store) return EXIT_RUNTIME;
     Explorer e;
     bool ok = explorer_query(store, a.variant, &rules, &pos, &e, err, sizeof err);

@@ -34,7 +34,7 @@ static void stall_before_commit(void *ctx)
 /* The shards merged in order (store/merge_shards.c): an exit code, the error printed. */
 static int merge_all(Store *store, char **shards, int n, MergeTotals *t)
 {
-    MergeHooks hooks = { .stop = pipeline_interrupt_flag() };
+    MergeHooks hooks = { .stop = interrupt_flag() };
     if (getenv("DAMA_TEST_MERGE_STALL")) {
         hooks.before_commit = stall_before_commit;
         hooks.ctx = (void *)hooks.stop;
@@ -86,7 +86,7 @@ static int run_merge(int argc, char **argv)
     if (code != EXIT_OK)
         return fprintf(stderr, "dama: %s\n", err), code;
     double start = now_seconds();
-    Store *store = pipeline_open_store(into);
+    Store *store = cli_open_store(into);
     if (!store)
         return EXIT_RUNTIME;
     MergeTotals t = { 0 };

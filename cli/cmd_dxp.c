@@ -51,7 +51,7 @@ static int run_listen(const DxpOptions *opt, const Variant *v, const Rules *rule
     DxpFollowerConfig cfg = {
         .host = host, .port = port, .variant = v, .rules = rules, .weights = w, .hash_mb = opt->hash_mb,
         .level = opt->level, .timeout_ms = opt->timeout_ms, .once = opt->once, .name = name,
-        .stop = pipeline_interrupt_flag(),
+        .stop = interrupt_flag(),
     };
     return session_code(dxp_follower_run(&cfg, err, sizeof err), "--listen", err);
 }
@@ -65,7 +65,7 @@ static int run_connect(const DxpOptions *opt, const Variant *v, const Rules *rul
     DxpInitiatorConfig cfg = {
         .address = opt->connect, .variant = v, .rules = rules, .weights = w, .hash_mb = opt->hash_mb,
         .level = opt->level, .games = opt->games, .minutes = opt->minutes, .timeout_ms = opt->timeout_ms,
-        .start = start, .stop = pipeline_interrupt_flag(),
+        .start = start, .stop = interrupt_flag(),
     };
     return session_code(dxp_initiator_run(&cfg, err, sizeof err), "--connect", err);
 }
@@ -137,7 +137,7 @@ static int run_dxp(int argc, char **argv)
                                "plays the position the game request gives");
     Weights w;
     char err[512];
-    if (!pipeline_weights_by_name(&w, ctx.variant, opt.weights_name, err, sizeof err))
+    if (!weights_by_name(&w, ctx.variant, opt.weights_name, err, sizeof err))
         return cli_usage_error("%s", err);
     int code = opt.listen ? run_listen(&opt, ctx.variant, &ctx.rules, &w)
                           : run_connect(&opt, ctx.variant, &ctx.rules, &w, &ctx.pos);

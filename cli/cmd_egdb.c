@@ -89,7 +89,7 @@ static int run_build(int argc, char **argv)
     Egdb *db = egdb_open(a.ctx.variant, &a.ctx.rules, a.dir);
     if (!db)
         return cli_runtime_error("out of memory");
-    EgdbBuildOptions opt = { .pieces = (int)a.pieces, .stop = pipeline_interrupt_flag(),
+    EgdbBuildOptions opt = { .pieces = (int)a.pieces, .stop = interrupt_flag(),
                              .progress = a.quiet ? NULL : stderr };
     char err[4400];
     int result = egdb_build(db, &opt, err, sizeof err);

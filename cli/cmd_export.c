@@ -18,7 +18,7 @@ enum { OPT_E_DB = OPT_FIRST_FREE, OPT_E_RUN, OPT_E_OUT, OPT_E_K, OPT_E_BUCKET, O
  * started with them blocked (and one pending) must still stop, at once. */
 static const atomic_bool *export_interrupt_flag(void)
 {
-    const atomic_bool *stop = pipeline_interrupt_flag();
+    const atomic_bool *stop = interrupt_flag();
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
@@ -98,7 +98,7 @@ static int run_export(int argc, char **argv)
                                "for all of it");
 
     /* Read-only: a database is never created, migrated or changed by exporting it. */
-    Store *store = pipeline_open_store_readonly(db_path);
+    Store *store = cli_open_store_readonly(db_path);
     if (!store)
         return EXIT_RUNTIME;
     eo.stop = export_interrupt_flag();

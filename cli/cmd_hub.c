@@ -78,13 +78,13 @@ static int check_params(const HubParams *p)
     if (p->rules[0] && !rules_parse(p->variant, &rules, p->rules, err, sizeof err))
         code = cli_usage_error("--rules: %s", err);
     else if (p->weights[0]
-             && !pipeline_weights_by_name(&w, p->variant, p->weights, err, sizeof err))
+             && !weights_by_name(&w, p->variant, p->weights, err, sizeof err))
         code = cli_usage_error("%s", err);
     else if (p->weights[0])
         weights_free(&w);
     Book book;
     if (code < 0 && p->book[0]) {
-        if (!book_read(&book, p->book, pipeline_interrupt_flag(), err, sizeof err))
+        if (!book_read(&book, p->book, interrupt_flag(), err, sizeof err))
             code = cli_usage_error("%s", err);
         else if (book.variant != p->variant)
             code = cli_usage_error("--book: %s is a book of %s, not %s", p->book, book.variant->name,

@@ -153,7 +153,7 @@ static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char
 {
     char err[512];
     for (int i = 0; i < 2; i++) /* an engine's side keeps weights to probe random openings */
-        if (!pipeline_weights_by_name(&w[i], ro->run.cfg.setup.variant, paths[i] ? paths[i] : "default",
+        if (!weights_by_name(&w[i], ro->run.cfg.setup.variant, paths[i] ? paths[i] : "default",
                                       err, sizeof err))
             return cli_usage_error("%s", err);
     EngineConfig engines[2];

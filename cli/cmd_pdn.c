@@ -66,12 +66,12 @@ static int run_export(int argc, char **argv)
         return cli_usage_error("--out %s is a directory: pdn export writes one file", out);
     if (!engine_context_finish(&ec))
         return EXIT_USAGE;
-    Store *store = pipeline_open_store_readonly(db_path);
+    Store *store = cli_open_store_readonly(db_path);
     if (!store)
         return EXIT_RUNTIME;
     PdnExport job = { .store = store, .db_path = db_path, .variant = ec.variant, .rules = &ec.rules,
                       .run_id = run_id, .game_id = game_id, .out = out,
-                      .stop = pipeline_interrupt_flag() };
+                      .stop = interrupt_flag() };
     int64_t n;
     char err[1024];
     int code = pdn_export_run(&job, &n, err, sizeof err);
@@ -112,11 +112,11 @@ static int run_import(int argc, char **argv)
         return cli_usage_error("pdn import takes no --fen: each game has its own start");
     if (!engine_context_finish(&ec))
         return EXIT_USAGE;
-    Store *store = pipeline_open_store(db_path);
+    Store *store = cli_open_store(db_path);
     if (!store)
         return EXIT_RUNTIME;
     PdnImportConfig cfg = { .variant = ec.variant, .rules = ec.rules, .errors = stderr,
-                            .stop = pipeline_interrupt_flag(), .engine_version = dama_engine_version() };
+                            .stop = interrupt_flag(), .engine_version = dama_engine_version() };
     char err[1024];
     int code = pdn_import_files(store, db_path, &cfg, argv + optind, argc - optind, stdout, err, sizeof err);
     if (code && err[0])

@@ -105,16 +105,16 @@ static int run_play(int argc, char **argv)
 
     Weights weights;
     char err[512];
-    pipeline_interrupt_flag(); /* from the reading of --weights on, Ctrl-C or SIGTERM: exit 130 */
-    if (!pipeline_weights_by_name(&weights, ctx.variant, po.weights_name, err, sizeof err))
+    interrupt_flag(); /* from the reading of --weights on, Ctrl-C or SIGTERM: exit 130 */
+    if (!weights_by_name(&weights, ctx.variant, po.weights_name, err, sizeof err))
         return cli_usage_error("%s", err);
     Store *store = NULL;
-    if (po.db && !(store = pipeline_open_store(po.db))) {
+    if (po.db && !(store = cli_open_store(po.db))) {
         weights_free(&weights);
         return EXIT_RUNTIME;
     }
     /* Ctrl-C ends the session, and stops dama's search too. */
-    const atomic_bool *stop = pipeline_interrupt_flag();
+    const atomic_bool *stop = interrupt_flag();
     if (egdb_path && po.human != HUMAN_BOTH)
         po.egdb = egdb_open_checked(egdb_path, ctx.variant, &ctx.rules);
     int end = terminal_game_run(&po, ctx.variant, &ctx.rules, &ctx.pos, &weights, store, stop, err,

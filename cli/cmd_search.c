@@ -82,7 +82,7 @@ static int search_option(SearchOptions *so, int opt, const char *arg)
 static bool search_options_finish(SearchOptions *so, const Variant *v, const char *fallback)
 {
     char err[512];
-    if (!pipeline_weights_by_name(&so->weights, v, so->weights_name ? so->weights_name : fallback,
+    if (!weights_by_name(&so->weights, v, so->weights_name ? so->weights_name : fallback,
                                   err, sizeof err)) {
         cli_usage_error("%s", err);
         return false;
@@ -202,7 +202,7 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
         .in = bo->in, .pdn = pdn, .game = bo->game, .run = bo->run, .sample = bo->sample,
         .seed = bo->seed, .plies = { bo->plies, bo->nplies }, .strict = bo->strict,
         .db = bo->db, .out = bo->out, .engine_version = dama_engine_version(),
-        .progress = isatty(STDERR_FILENO), .stop = pipeline_interrupt_flag(),
+        .progress = isatty(STDERR_FILENO), .stop = interrupt_flag(),
     };
     BatchJobReport report;
     char err[1024];
@@ -271,7 +271,7 @@ static int run_analyze(int argc, char **argv)
             return cli_usage_error("--book is for one position, not a batch");
     }
     /* Both ways stop on Ctrl-C or SIGTERM (exit 130), from the reading of --weights on. */
-    pipeline_interrupt_flag();
+    interrupt_flag();
     if (!engine_context_finish(&ctx) || !search_options_finish(&so, ctx.variant, "best"))
         return EXIT_USAGE;
     if (so.egdb_dir)
@@ -289,7 +289,7 @@ static int book_answer(const EngineContext *ctx, const char *path)
 {
     Book b;
     char err[1024], text[128];
-    if (!book_read(&b, path, pipeline_interrupt_flag(), err, sizeof err))
+    if (!book_read(&b, path, interrupt_flag(), err, sizeof err))
         return cli_usage_error("--book: %s", err);
     if (b.variant != ctx->variant) {
         const char *name = b.variant->name; /* a static Variant's: outlives the book */
@@ -332,7 +332,7 @@ static int analyze_position(const EngineContext *ctx, SearchOptions *so, const c
     Searcher *s = searcher_new(ctx->variant, &ctx->rules, &so->weights, (size_t)so->hash_mb);
     if (!s)
         return cli_runtime_error("out of memory for a %ld MB hash table", so->hash_mb);
-    s->stop_request = pipeline_interrupt_flag();
+    s->stop_request = interrupt_flag();
     egdb_search_attach(s, so->egdb);
     /* The game so far: the search sees repetitions and the draw counters of the --moves. */
     const Game *g = &ctx->game;

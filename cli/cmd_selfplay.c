@@ -57,7 +57,7 @@ static int run_selfplay(int argc, char **argv)
     ro.run.cfg.shard = shard;
     ro.run.cfg.shards = shards;
     Weights weights;
-    if (!pipeline_weights_by_name(&weights, ro.run.cfg.setup.variant, weights_path ? weights_path : "default", err, sizeof err)) {
+    if (!weights_by_name(&weights, ro.run.cfg.setup.variant, weights_path ? weights_path : "default", err, sizeof err)) {
         run_options_free(&ro);
         return cli_usage_error("%s", err);
     }

@@ -63,7 +63,7 @@ static bool load_weights(const Variant *chosen, const char *name, Weights *weigh
             continue;
         char err[512];
         const char *which = v == chosen && name ? name : "best";
-        if (!pipeline_weights_by_name(&weights[i], v, which, err, sizeof err)) {
+        if (!weights_by_name(&weights[i], v, which, err, sizeof err)) {
             cli_usage_error("--weights %s: %s", which, err);
             return false;
         }
@@ -75,7 +75,7 @@ static bool load_weights(const Variant *chosen, const char *name, Weights *weigh
 /* The database exists with this build's schema before the first reader opens it. */
 static bool prepare_db(const char *path)
 {
-    Store *s = pipeline_open_store(path);
+    Store *s = cli_open_store(path);
     store_close(s);
     return s != NULL;
 }
@@ -198,7 +198,7 @@ static int run_serve(int argc, char **argv)
     int code = EXIT_USAGE;
     if (load_weights(variant, weights_name, weights, srv.weights)) {
         code = EXIT_RUNTIME;
-        srv.stop = pipeline_interrupt_flag();
+        srv.stop = interrupt_flag();
         signal(SIGPIPE, SIG_IGN); /* a browser that hangs up is that request's failure only */
         srv.games = game_table_new();
         pthread_mutex_init(&srv.save_lock, NULL);

@@ -85,10 +85,10 @@ static bool train_option(TrainOptions *to, int o, const char *arg)
     case OPT_START: tc->start = arg; return true;
     case OPT_OUT_T: tc->out_path = arg; return true;
     case OPT_RESUME: tc->resume = true; return true;
-    case OPT_EVAL_T: return pipeline_eval_parse(arg, &tc->eval);
-    case OPT_LAMBDA_T: return pipeline_tune_real(TUNE_OPT_LAMBDA, arg, &tc->lambda);
-    case OPT_LR_T: return (tc->lr_given = pipeline_tune_real(TUNE_OPT_LR, arg, &tc->learning_rate));
-    case OPT_REG_T: return (tc->reg_given = pipeline_tune_real(TUNE_OPT_REG, arg, &tc->reg));
+    case OPT_EVAL_T: return eval_choice_parse(arg, &tc->eval);
+    case OPT_LAMBDA_T: return tune_real_parse(TUNE_OPT_LAMBDA, arg, &tc->lambda);
+    case OPT_LR_T: return (tc->lr_given = tune_real_parse(TUNE_OPT_LR, arg, &tc->learning_rate));
+    case OPT_REG_T: return (tc->reg_given = tune_real_parse(TUNE_OPT_REG, arg, &tc->reg));
     case OPT_SPRT_T:
         if (!sprt_parse(&tc->sprt, arg, err, sizeof err))
             return cli_usage_error("%s", err), false;
@@ -117,14 +117,14 @@ static int train_with_options(TrainOptions *to)
     TrainConfig *tc = &to->tc;
     char err[512];
     Weights start;
-    if (!pipeline_start_weights(&start, tc->run->cfg.setup.variant, tc->start, tc->eval, err, sizeof err))
+    if (!start_weights(&start, tc->run->cfg.setup.variant, tc->start, tc->eval, err, sizeof err))
         return cli_usage_error("%s", err);
     /* the gauntlet engine is side B of its matches */
     int code = !run_options_engine_sides(&to->ro, (bool[2]){ false, tc->gauntlet != NULL }) ? EXIT_USAGE
                : tc->gauntlet ? match_start_engine(&to->ro, 1, tc->gauntlet, &tc->gauntlet_engine)
                               : EXIT_OK;
     if (code == EXIT_OK) {
-        Store *store = pipeline_open_store(tc->run->db_path);
+        Store *store = cli_open_store(tc->run->db_path);
         code = store ? train_run(store, tc, &start) : EXIT_RUNTIME;
         store_close(store);
     }

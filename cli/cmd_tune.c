@@ -91,25 +91,25 @@ static int run_tune(int argc, char **argv)
             break;
         case OPT_THREADS_T: if (!cli_threads(optarg, &cfg.threads)) return EXIT_USAGE; break;
         case OPT_LR:
-            if (!pipeline_tune_real(TUNE_OPT_LR, optarg, &cfg.learning_rate))
+            if (!tune_real_parse(TUNE_OPT_LR, optarg, &cfg.learning_rate))
                 return EXIT_USAGE;
             lr_given = true;
             break;
-        case OPT_LAMBDA: if (!pipeline_tune_real(TUNE_OPT_LAMBDA, optarg, &cfg.lambda)) return EXIT_USAGE; break;
+        case OPT_LAMBDA: if (!tune_real_parse(TUNE_OPT_LAMBDA, optarg, &cfg.lambda)) return EXIT_USAGE; break;
         case OPT_REG:
-            if (!pipeline_tune_real(TUNE_OPT_REG, optarg, &cfg.reg))
+            if (!tune_real_parse(TUNE_OPT_REG, optarg, &cfg.reg))
                 return EXIT_USAGE;
             reg_given = true;
             break;
         case OPT_DEDUP: cfg.dedup = true; break;
         case OPT_NO_DEDUP: cfg.dedup = false; break;
         case OPT_VALIDATION:
-            if (!pipeline_tune_real(TUNE_OPT_VALIDATION, optarg, &cfg.validation))
+            if (!tune_real_parse(TUNE_OPT_VALIDATION, optarg, &cfg.validation))
                 return EXIT_USAGE;
             break;
         case OPT_WEIGHTS_T: start_path = optarg; break; /* read once the variant is known */
         case OPT_VARIANT: if (!(variant = cli_variant(optarg))) return EXIT_USAGE; break;
-        case OPT_EVAL_TU: if (!pipeline_eval_parse(optarg, &eval)) return EXIT_USAGE; break;
+        case OPT_EVAL_TU: if (!eval_choice_parse(optarg, &eval)) return EXIT_USAGE; break;
         default: return EXIT_USAGE;
         }
     }
@@ -117,8 +117,8 @@ static int run_tune(int argc, char **argv)
     cfg.variant = variant->name;
     if (optind != argc)
         return cli_usage_error("unexpected argument '%s' (see 'dama tune --help')", argv[optind]);
-    pipeline_interrupt_flag(); /* the fit stops on Ctrl-C or SIGTERM (exit 130): reading --start too */
-    if (!pipeline_start_weights(&cfg.start, variant, start_path ? start_path : "default", eval, err, sizeof err))
+    interrupt_flag(); /* the fit stops on Ctrl-C or SIGTERM (exit 130): reading --start too */
+    if (!start_weights(&cfg.start, variant, start_path ? start_path : "default", eval, err, sizeof err))
         return cli_usage_error("%s", err);
     TuneConfig defaults; /* the evaluation's: a linear or a pattern fit (tune.h) */
     tune_default_config(&defaults, cfg.start.spec);
@@ -150,7 +150,7 @@ static int tune_with_start(TuneConfig *cfg_, const char *db, const char *out_pat
         return cli_usage_error("bad value '%s' for --runs: expected run ids like 3,5,9", runs_text);
     }
     TuneJob job = { .db = db, .out_path = out_path, .runs = runs_text ? ids : NULL, .nruns = cfg.nruns,
-                    .last = last, .show = isatty(STDERR_FILENO), .stop = pipeline_interrupt_flag() };
+                    .last = last, .show = isatty(STDERR_FILENO), .stop = interrupt_flag() };
     int code = tune_job_run(&cfg, &job);
     if (code == EXIT_OK)
         printf("weights written to %s\n", out_path);

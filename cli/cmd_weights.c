@@ -42,7 +42,7 @@ static int run_weights(int argc, char **argv)
         case OPT_HELP: return cli_print_help("weights");
         case OPT_VARIANT: if (!(v = cli_variant(optarg))) return EXIT_USAGE; break;
         case OPT_W_CHECK: check = optarg; break;
-        case OPT_W_EVAL: if (!pipeline_eval_parse(optarg, &eval)) return EXIT_USAGE; break;
+        case OPT_W_EVAL: if (!eval_choice_parse(optarg, &eval)) return EXIT_USAGE; break;
         default: return EXIT_USAGE;
         }
     }
@@ -53,10 +53,10 @@ static int run_weights(int argc, char **argv)
         return cli_usage_error("--check reads a file: give no SET with it");
     Weights w;
     char err[512];
-    pipeline_interrupt_flag(); /* reading a file stops on Ctrl-C or SIGTERM: exit 130 */
+    interrupt_flag(); /* reading a file stops on Ctrl-C or SIGTERM: exit 130 */
     if (check) {
         /* The file as it is: --eval only says which kind it must be. */
-        if (!pipeline_weights_by_name(&w, v, check, err, sizeof err))
+        if (!weights_by_name(&w, v, check, err, sizeof err))
             return cli_usage_error("%s", err);
         bool pattern = eval_spec_is_pattern(w.spec);
         if ((eval == EVAL_PATTERN && !pattern) || (eval == EVAL_LINEAR && pattern)) {
@@ -68,7 +68,7 @@ static int run_weights(int argc, char **argv)
         weights_free(&w);
         return EXIT_OK;
     }
-    if (!pipeline_start_weights(&w, v, name, eval, err, sizeof err))
+    if (!start_weights(&w, v, name, eval, err, sizeof err))
         return cli_usage_error("%s", err);
     /* Like gzip -c: binary data goes to a file or a pipe, never to a terminal. */
     if (eval_spec_is_pattern(w.spec) && isatty(STDOUT_FILENO)) {

@@ -23,5 +23,5 @@ int main(int argc, char **argv)
     int code = c->run(argc - 1, argv + 1);
     /* A command that caught Ctrl-C or SIGTERM and did not finish was interrupted, whatever
      * step it was in (reading an input says "FILE: interrupted while reading"): 130. */
-    return code != EXIT_OK && pipeline_interrupted() ? EXIT_INTERRUPTED : code;
+    return code != EXIT_OK && interrupt_requested() ? EXIT_INTERRUPTED : code;
 }

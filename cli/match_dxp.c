@@ -29,7 +29,7 @@ bool match_dxp_check(RunOptions *ro, int side, const MatchDxp *dxp)
 int match_dxp_side(const RunOptions *ro, int side, const MatchDxp *dxp, EngineConfig *out)
 {
     run_options_engine(ro, side, dxp->command[side] ? dxp->command[side] : "", out);
-    out->stop = pipeline_interrupt_flag();
+    out->stop = interrupt_flag();
     out->dxp_address = dxp->address[side];
     out->new_player = dxp_player_new;
     snprintf(out->name, sizeof out->name, "dxp:%s", dxp->address[side]);

@@ -262,7 +262,7 @@ bool run_options_finish(RunOptions *ro)
     char err[512];
     /* The commands of these options stop on Ctrl-C or SIGTERM (exit 130), from the reading
      * of their input files (openings, weights) on. */
-    const atomic_bool *stop = pipeline_interrupt_flag();
+    const atomic_bool *stop = interrupt_flag();
     Rules *rules = &ro->run.cfg.setup.rules;
     *rules = rules_default(ro->run.cfg.setup.variant);
     for (int i = 0; i < ro->nrules_text; i++)
@@ -326,7 +326,7 @@ int match_start_engine(const RunOptions *ro, int side, const char *command, Engi
 {
     char err[256];
     run_options_engine(ro, side, command, out);
-    out->stop = pipeline_interrupt_flag();
+    out->stop = interrupt_flag();
     if (engine_probe(out, err, sizeof err))
         return EXIT_OK;
     if (atomic_load(out->stop)) { /* Ctrl-C cut the check short: nothing was played */

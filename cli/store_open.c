@@ -11,5 +11,5 @@ static Store *open_with(Store *(*open)(const char *, char *, size_t), const char
     return s;
 }
 
-Store *pipeline_open_store(const char *path) { return open_with(store_open, path); }
-Store *pipeline_open_store_readonly(const char *path) { return open_with(store_open_readonly, path); }
+Store *cli_open_store(const char *path) { return open_with(store_open, path); }
+Store *cli_open_store_readonly(const char *path) { return open_with(store_open_readonly, path); }

@@ -5,8 +5,8 @@
 #include "store.h"
 
 /* Opens the database for a command, printing the error; NULL on failure. */
-Store *pipeline_open_store(const char *path);
+Store *cli_open_store(const char *path);
 /* The same for a command that only reads: read-only, never created or migrated. */
-Store *pipeline_open_store_readonly(const char *path);
+Store *cli_open_store_readonly(const char *path);
 
 #endif

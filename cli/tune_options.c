@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "tune_options.h"
 
-bool pipeline_eval_parse(const char *text, EvalChoice *out)
+bool eval_choice_parse(const char *text, EvalChoice *out)
 {
     if (strcmp(text, "linear") == 0)
         *out = EVAL_LINEAR;
@@ -17,7 +17,7 @@ bool pipeline_eval_parse(const char *text, EvalChoice *out)
     return true;
 }
 
-bool pipeline_tune_real(TuneRealOption option, const char *text, double *out)
+bool tune_real_parse(TuneRealOption option, const char *text, double *out)
 {
     static const struct {
         const char *name, *expected;

@@ -8,7 +8,7 @@
 #include "weights_store.h"
 
 /* "linear" or "pattern"; false after printing the usage error. */
-bool pipeline_eval_parse(const char *text, EvalChoice *out);
+bool eval_choice_parse(const char *text, EvalChoice *out);
 typedef enum TuneRealOption {
     TUNE_OPT_LR,         /* --lr: positive */
     TUNE_OPT_REG,        /* --reg: >= 0 (below 1e30) */
@@ -16,6 +16,6 @@ typedef enum TuneRealOption {
     TUNE_OPT_VALIDATION, /* --validation: in [0, 1) */
 } TuneRealOption;
 /* text as the value of option; false after printing the usage error (out unchanged). */
-bool pipeline_tune_real(TuneRealOption option, const char *text, double *out);
+bool tune_real_parse(TuneRealOption option, const char *text, double *out);
 
 #endif

@@ -12,7 +12,7 @@ static void on_signal(int sig)
     atomic_store(&interrupted, true);
 }
 
-const atomic_bool *pipeline_interrupt_flag(void)
+const atomic_bool *interrupt_flag(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -26,6 +26,6 @@ const atomic_bool *pipeline_interrupt_flag(void)
     return &interrupted;
 }
 
-const atomic_bool *pipeline_interrupt_state(void) { return &interrupted; }
+const atomic_bool *interrupt_state(void) { return &interrupted; }
 
-bool pipeline_interrupted(void) { return atomic_load(&interrupted); }
+bool interrupt_requested(void) { return atomic_load(&interrupted); }

@@ -8,11 +8,11 @@
 
 /* Installs SIGINT/SIGTERM handlers that only set the returned flag (and ignores SIGXFSZ, so
  * that a file size limit ends in a failed write that is reported). */
-const atomic_bool *pipeline_interrupt_flag(void);
+const atomic_bool *interrupt_flag(void);
 /* The same flag without installing the handlers: false for ever while none are installed
  * (then a signal's default action ends the process). */
-const atomic_bool *pipeline_interrupt_state(void);
+const atomic_bool *interrupt_state(void);
 /* Whether the handlers caught a signal. */
-bool pipeline_interrupted(void);
+bool interrupt_requested(void);
 
 #endif

@@ -158,7 +158,7 @@ bool hub_build_engine(Hub *h)
         return false;
     }
     Weights weights;
-    if (!pipeline_weights_by_name(&weights, v, h->params.weights[0] ? h->params.weights : "best",
+    if (!weights_by_name(&weights, v, h->params.weights[0] ? h->params.weights : "best",
                                   err, sizeof err)) {
         hub_send_error(h, "weights: %s", err);
         book_free(&book);

@@ -72,7 +72,7 @@ static int handle_line(Session *s, char *line, int64_t now)
 static int save_game(Session *s, Store *store, const Weights *weights, char *err, size_t errlen)
 {
     int64_t weights_id = s->game.human_side == HUMAN_BOTH ? 0
-                         : pipeline_store_weights(store, weights, 0, 0, s->opt->weights_name);
+                         : weights_store_save(store, weights, 0, 0, s->opt->weights_name);
     if (weights_id < 0) {
         snprintf(err, errlen, "%s: %s", s->opt->db, store_error(store));
         return TERMINAL_GAME_FAILED;

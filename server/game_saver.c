@@ -18,7 +18,7 @@ void server_save_if_over(Server *srv, GameSession *s)
     pthread_mutex_lock(&srv->save_lock);
     Store *store = store_open(srv->db_path, err, sizeof err);
     if (store && srv->weights_id[vi] <= 0) {
-        srv->weights_id[vi] = pipeline_store_weights(store, s->game.weights, 0, 0, "dama serve");
+        srv->weights_id[vi] = weights_store_save(store, s->game.weights, 0, 0, "dama serve");
         if (srv->weights_id[vi] < 0)
             snprintf(err, sizeof err, "storing the engine's weights: %s", store_error(store));
     }

@@ -9,7 +9,7 @@
 #include "variant.h"
 #include "weights_store.h"
 
-int64_t pipeline_store_weights(Store *store, const Weights *w, int generation, int64_t parent,
+int64_t weights_store_save(Store *store, const Weights *w, int generation, int64_t parent,
                                const char *note)
 {
     WeightsImage img;
@@ -23,7 +23,7 @@ int64_t pipeline_store_weights(Store *store, const Weights *w, int generation, i
     return id;
 }
 
-bool pipeline_load_stored_weights(Store *store, const Variant *v, int64_t id, Weights *w, char *err,
+bool weights_store_load(Store *store, const Variant *v, int64_t id, Weights *w, char *err,
                                   size_t errlen)
 {
     char *text = NULL, source[64];
@@ -50,7 +50,7 @@ bool pipeline_load_stored_weights(Store *store, const Variant *v, int64_t id, We
     free(blob);
     return ok;
 }
-bool pipeline_weights_by_name(Weights *w, const Variant *v, const char *name, char *err,
+bool weights_by_name(Weights *w, const Variant *v, const char *name, char *err,
                               size_t errlen)
 {
     if (strcmp(name, "best") == 0) {
@@ -64,7 +64,7 @@ bool pipeline_weights_by_name(Weights *w, const Variant *v, const char *name, ch
     }
     bool builtin = strcmp(name, "default") == 0 || strcmp(name, "material") == 0;
     if (!builtin)
-        return weights_load_variant_until(w, v, name, pipeline_interrupt_state(), err, errlen);
+        return weights_load_variant_until(w, v, name, interrupt_state(), err, errlen);
     if (!(name[0] == 'd' ? weights_default(w, v->eval) : weights_material_only(w, v->eval))) {
         snprintf(err, errlen, "%s weights: out of memory", name);
         return false;
@@ -72,7 +72,7 @@ bool pipeline_weights_by_name(Weights *w, const Variant *v, const char *name, ch
     return true;
 }
 
-bool pipeline_start_weights(Weights *w, const Variant *v, const char *name, EvalChoice eval, char *err,
+bool start_weights(Weights *w, const Variant *v, const char *name, EvalChoice eval, char *err,
                             size_t errlen)
 {
     if (eval == EVAL_PATTERN && !v->pattern_eval) {
@@ -80,7 +80,7 @@ bool pipeline_start_weights(Weights *w, const Variant *v, const char *name, Eval
         return false;
     }
     Weights given = { 0 };
-    if (!pipeline_weights_by_name(&given, v, name, err, errlen))
+    if (!weights_by_name(&given, v, name, err, errlen))
         return false;
     bool pattern = eval_spec_is_pattern(given.spec);
     if (eval == EVAL_LINEAR && pattern) {

@@ -162,7 +162,7 @@ static void search_game(const Variant *v, const Rules *rules, const AnnotateGame
 {
     Weights w;
     char err[256];
-    assert_true(pipeline_weights_by_name(&w, v, "best", err, sizeof err));
+    assert_true(weights_by_name(&w, v, "best", err, sizeof err));
     batch_list_init(list, stderr, true);
     assert_true(annotate_positions(v, g, 1, list));
     assert_int_equal(list->count, g->nmoves + 1);

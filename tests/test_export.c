@@ -312,7 +312,7 @@ static void test_pattern_weights_export(void **state)
     assert_true(weights_init(&w, pattern_fixture_spec()));
     for (int i = 0; i < w.count; i++)
         w.w[i] = (int32_t)(i * 7919 % 2001) - 1000; /* a table that does not compress to nothing */
-    assert_true(pipeline_store_weights(s, &w, 3, 0, "pattern") > 0);
+    assert_true(weights_store_save(s, &w, 3, 0, "pattern") > 0);
     store_close(s);
     assert_int_equal(sh("%s export --db %s weights --out %s", test_dama_bin(), db, csv), 0);
     Csv *c = csv_load(csv);

@@ -41,7 +41,7 @@ static int teardown(void **state)
     return test_tmpdir_remove(dir);
 }
 
-/* pipeline_bench_signature used to exit(1) here, ending the caller's process. */
+/* the bench signature check (once pipeline_bench_signature) used to exit(1) here, ending the caller's process. */
 static void test_run_record_without_bench(void **state)
 {
     (void)state;
@@ -70,7 +70,7 @@ static void test_journal_resume_point(void **state)
                 weights_default(&w[2], spec));
     w[2].w[0] += 1; /* a third, different set */
     for (int i = 0; i < 3; i++) {
-        ids[i] = pipeline_store_weights(store, &w[i], i, 0, "journal test");
+        ids[i] = weights_store_save(store, &w[i], i, 0, "journal test");
         assert_true(ids[i] > 0);
         weights_free(&w[i]);
     }

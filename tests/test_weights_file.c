@@ -361,21 +361,21 @@ static void test_store_round_trip(void **state)
     assert_non_null(s);
     WEIGHTS_SCOPED w = { 0 }, back = { 0 }, linear = { 0 }, linear_back = { 0 };
     random_pattern_weights(&w);
-    int64_t id = pipeline_store_weights(s, &w, 1, 0, "pattern");
+    int64_t id = weights_store_save(s, &w, 1, 0, "pattern");
     assert_true(id > 0);
-    assert_int_equal(pipeline_store_weights(s, &w, 2, 0, "again"), id);
-    assert_true(pipeline_load_stored_weights(s, pattern_fixture_variant(), id, &back, err, sizeof err));
+    assert_int_equal(weights_store_save(s, &w, 2, 0, "again"), id);
+    assert_true(weights_store_load(s, pattern_fixture_variant(), id, &back, err, sizeof err));
     assert_ptr_equal(back.spec, pattern_fixture_spec());
     assert_true(weights_equal(&w, &back));
     /* without the pattern evaluation, the stored set is refused by name */
     WEIGHTS_SCOPED none = { 0 };
-    assert_false(pipeline_load_stored_weights(s, linear_only_variant(), id, &none, err, sizeof err));
+    assert_false(weights_store_load(s, linear_only_variant(), id, &none, err, sizeof err));
     assert_non_null(strstr(err, "has no pattern evaluation"));
     /* linear weights keep their text and id scheme */
     assert_true(weights_default(&linear, &turkish_eval_spec));
-    int64_t lid = pipeline_store_weights(s, &linear, 0, 0, NULL);
+    int64_t lid = weights_store_save(s, &linear, 0, 0, NULL);
     assert_true(lid > id);
-    assert_true(pipeline_load_stored_weights(s, pattern_fixture_variant(), lid, &linear_back, err, sizeof err));
+    assert_true(weights_store_load(s, pattern_fixture_variant(), lid, &linear_back, err, sizeof err));
     assert_true(weights_equal(&linear, &linear_back));
     char *text = NULL;
     unsigned char *blob = NULL;
@@ -419,7 +419,7 @@ static void test_start_weights_by_eval(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         WEIGHTS_SCOPED got = { 0 };
-        bool ok = pipeline_start_weights(&got, v, cases[i].name, cases[i].eval, err, sizeof err);
+        bool ok = start_weights(&got, v, cases[i].name, cases[i].eval, err, sizeof err);
         if (!cases[i].spec) {
             assert_false(ok);
             assert_non_null(strstr(err, cases[i].needle));
@@ -434,7 +434,7 @@ static void test_start_weights_by_eval(void **state)
             assert_memory_equal(got.w, trained.w, (size_t)trained.count * sizeof trained.w[0]);
     }
     WEIGHTS_SCOPED none = { 0 };
-    assert_false(pipeline_start_weights(&none, linear_only_variant(), "default", EVAL_PATTERN, err, sizeof err));
+    assert_false(start_weights(&none, linear_only_variant(), "default", EVAL_PATTERN, err, sizeof err));
     assert_string_equal(err, "--eval pattern: turkish has no pattern evaluation in this build");
 }
 

@@ -21,7 +21,7 @@ static uint64_t step_seed(const TrainConfig *tc, int gen, bool match)
 bool train_load_weights(Store *store, const TrainConfig *tc, int64_t id, Weights *w)
 {
     char err[512];
-    bool ok = pipeline_load_stored_weights(store, tc->run->cfg.setup.variant, id, w, err, sizeof err);
+    bool ok = weights_store_load(store, tc->run->cfg.setup.variant, id, w, err, sizeof err);
     if (!ok)
         train_fail("%s", err);
     return ok;
@@ -139,7 +139,7 @@ static int step_tune(const Generation *g, int64_t *candidate_id)
     if (tc->reg_given)
         cfg.reg = tc->reg;
     int code = tune_step(g->store, &cfg, g->best_id, g->gen, NULL, tc->run->cfg.progress,
-                         pipeline_interrupt_flag(), candidate_id);
+                         interrupt_flag(), candidate_id);
     if (code != TRAIN_OK ||
         !journal_put(g->store, g->train_id, g->gen, "tune", *candidate_id, g->best_id, *candidate_id, NULL))
         return code != TRAIN_OK ? code : TRAIN_FAILED;

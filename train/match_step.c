@@ -155,7 +155,7 @@ int match_step(Store *store, RunSettings *rs, const SprtConfig *sprt, const Weig
     c->store = store;
     c->run_id = run.id;
     c->stored = run.stored;
-    c->stop = pipeline_interrupt_flag();
+    c->stop = interrupt_flag();
     c->label = "match";
     c->on_pair = on_pair;
     c->describe = describe_match;

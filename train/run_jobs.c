@@ -21,7 +21,7 @@ int selfplay_job(RunSettings *rs, const Weights *weights, const char *weights_no
     if (!store)
         return TRAIN_FAILED;
     int code = TRAIN_OK;
-    int64_t weights_id = pipeline_store_weights(store, weights, 0, 0, weights_note);
+    int64_t weights_id = weights_store_save(store, weights, 0, 0, weights_note);
     char params[1024];
     run_settings_describe(rs, params, sizeof params);
     size_t n = strlen(params);
@@ -57,7 +57,7 @@ int match_job(RunSettings *rs, const SprtConfig *sprt, const Weights w[2], const
     int code;
     int64_t ids[2];
     for (int i = 0; i < 2; i++) /* an engine has no weights: 0, stored as NULL */
-        ids[i] = rs->cfg.engine[i] ? 0 : i && ids[0] < 0 ? -1 : pipeline_store_weights(store, &w[i], 0, 0, notes[i]);
+        ids[i] = rs->cfg.engine[i] ? 0 : i && ids[0] < 0 ? -1 : weights_store_save(store, &w[i], 0, 0, notes[i]);
     if (ids[0] < 0 || ids[1] < 0) {
         code = train_fail("%s: %s", rs->db_path, store_error(store));
     } else {

@@ -29,7 +29,7 @@ int selfplay_step(Store *store, RunSettings *rs, const Weights *weights, int64_t
     c->store = store;
     c->run_id = run.id;
     c->stored = run.stored;
-    c->stop = pipeline_interrupt_flag();
+    c->stop = interrupt_flag();
     c->label = "selfplay";
     c->on_pair = NULL;
     c->describe = NULL;

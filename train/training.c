@@ -122,7 +122,7 @@ static int final_match(Store *store, TrainConfig *tc, int64_t train_id, int64_t 
 int train_run(Store *store, TrainConfig *tc, const Weights *start)
 {
     const char *db = tc->run->db_path;
-    int64_t start_id = pipeline_store_weights(store, start, 0, 0, tc->start);
+    int64_t start_id = weights_store_save(store, start, 0, 0, tc->start);
     if (start_id < 0)
         return train_fail("%s: %s", db, store_error(store));
     int64_t train_id, best_id;

@@ -67,7 +67,7 @@ int tune_job_run(const TuneConfig *cfg_, const TuneJob *job)
     int64_t *ids = NULL;
     code = choose_runs(store, &cfg, job, &ids, &cfg.nruns);
     cfg.run_ids = ids;
-    int64_t parent = code == TRAIN_OK ? pipeline_store_weights(store, &cfg.start, 0, 0, "tune start") : 0;
+    int64_t parent = code == TRAIN_OK ? weights_store_save(store, &cfg.start, 0, 0, "tune start") : 0;
     if (parent < 0)
         code = train_fail("%s: %s", db, store_error(store));
     if (code == TRAIN_OK)

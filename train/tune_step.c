@@ -90,7 +90,7 @@ int tune_step(Store *store, const TuneConfig *cfg, int64_t parent_weights_id, in
         code = train_fail("tune: %s", out.error);
         goto done;
     }
-    int64_t wid = pipeline_store_weights(store, &out.weights, generation, parent_weights_id, "tuned");
+    int64_t wid = weights_store_save(store, &out.weights, generation, parent_weights_id, "tuned");
     TuneRunRecord rec = {
         .run_id = run_id, .parent_weights_id = parent_weights_id, .result_weights_id = wid, .k = out.K,
         .train_loss = out.train_loss, .validation_loss = out.valid_loss,
