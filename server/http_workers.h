@@ -8,7 +8,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-#include "http.h"
+#include "http_reply.h"
 
 typedef struct DeferredJob DeferredJob;
 struct DeferredJob {
