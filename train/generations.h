@@ -3,7 +3,7 @@
 #ifndef DAMA_GENERATIONS_H
 #define DAMA_GENERATIONS_H
 
-#include "training.h"
+#include "train_config.h"
 
 /* Stored weights id as the run's variant's, the error printed when they cannot be read. */
 bool train_load_weights(Store *store, const TrainConfig *tc, int64_t id, Weights *w);
