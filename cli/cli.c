@@ -132,6 +132,11 @@ const Variant *cli_variant(const char *name)
     return v;
 }
 
+bool cli_option_variant(const CliOption *option, const char *value)
+{
+    return (*(const Variant **)option->dest = cli_variant(value)) != NULL;
+}
+
 void engine_context_init(EngineContext *ctx)
 {
     ctx->variant = &turkish_variant;
@@ -140,6 +145,39 @@ void engine_context_init(EngineContext *ctx)
     ctx->fen = NULL;
     ctx->moves_text = NULL;
     ctx->rules_only = false;
+}
+
+bool engine_context_variant(const CliOption *option, const char *value)
+{
+    EngineContext *ctx = option->dest;
+    ctx->variant = ctx->rules_only ? cli_variant_any(value) : cli_variant(value);
+    return ctx->variant != NULL;
+}
+
+bool cli_add_rules(const char **texts, int *count, const char *value)
+{
+    /* Rule options belong to the variant, which may come later on the command line. */
+    if (*count == MAX_RULES_OPTIONS)
+        return cli_usage_error("too many --rules options (at most %d): join them with commas",
+                               MAX_RULES_OPTIONS), false;
+    texts[(*count)++] = value;
+    return true;
+}
+
+bool engine_context_rules(const CliOption *option, const char *value)
+{
+    EngineContext *ctx = option->dest;
+    return cli_add_rules(ctx->rules_text, &ctx->nrules_text, value);
+}
+
+bool cli_apply_rules(const Variant *v, Rules *rules, const char *const *texts, int count)
+{
+    char err[512];
+    *rules = rules_default(v);
+    for (int i = 0; i < count; i++)
+        if (!rules_parse(v, rules, texts[i], err, sizeof err))
+            return cli_usage_error("%s", err), false;
+    return true;
 }
 
 int engine_context_option(EngineContext *ctx, int opt, const char *arg)
@@ -171,12 +209,8 @@ int engine_context_option(EngineContext *ctx, int opt, const char *arg)
 bool engine_context_finish(EngineContext *ctx)
 {
     char err[512];
-    ctx->rules = rules_default(ctx->variant);
-    for (int i = 0; i < ctx->nrules_text; i++)
-        if (!rules_parse(ctx->variant, &ctx->rules, ctx->rules_text[i], err, sizeof err)) {
-            cli_usage_error("%s", err);
-            return false;
-        }
+    if (!cli_apply_rules(ctx->variant, &ctx->rules, ctx->rules_text, ctx->nrules_text))
+        return false;
     if (!ctx->fen) {
         ctx->variant->start(&ctx->pos);
     } else if (!position_from_fen(&ctx->pos, ctx->variant, ctx->fen, err, sizeof err)) {

@@ -7,6 +7,7 @@
 #include <getopt.h>
 
 #include "game.h"
+#include "option_table.h"
 #include "types.h"
 
 enum ExitCode { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
@@ -46,6 +47,8 @@ bool cli_bench_signature(const Variant *v, char *buf, size_t len);
  * cli_variant also refuses a variant without an evaluation (every command but perft, moves). */
 const Variant *cli_variant_any(const char *name);
 const Variant *cli_variant(const char *name);
+/* --variant into the const Variant * option->dest, by cli_variant; false after the error. */
+bool cli_option_variant(const CliOption *option, const char *value);
 
 /* The options every engine command shares: --variant, --rules, --fen, --moves. */
 #define MAX_RULES_OPTIONS 16
@@ -62,11 +65,27 @@ typedef struct EngineContext {
 } EngineContext;
 
 void engine_context_init(EngineContext *ctx);
-/* Handles one of the shared options; returns 1 if used, 0 if not ours, -1 on error. */
-int engine_context_option(EngineContext *ctx, int opt, const char *arg);
+/* One --rules into texts (*count of them so far, MAX_RULES_OPTIONS at most): they are
+ * read once the variant is known, by cli_apply_rules; false after the error. */
+bool cli_add_rules(const char **texts, int *count, const char *value);
+/* rules: v's defaults with the texts applied in order; false after printing the error. */
+bool cli_apply_rules(const Variant *v, Rules *rules, const char *const *texts, int count);
+/* --variant and --rules into an EngineContext (option->dest); false after the error. */
+bool engine_context_variant(const CliOption *option, const char *value);
+bool engine_context_rules(const CliOption *option, const char *value);
 /* Sets up the position once all options are read and plays the --moves (each checked
  * against the rules, refused once the game is over); false after printing the error. */
 bool engine_context_finish(EngineContext *ctx);
+
+/* The option table entries of the shared options, for the EngineContext *ctx. */
+#define ENGINE_OPTIONS(ctx) \
+    CALL_ARG("variant", (ctx), engine_context_variant), \
+    CALL_ARG("rules", (ctx), engine_context_rules), \
+    TEXT_ARG("fen", &(ctx)->fen), \
+    TEXT_ARG("moves", &(ctx)->moves_text)
+
+/* Handles one of the shared options; returns 1 if used, 0 if not ours, -1 on error. */
+int engine_context_option(EngineContext *ctx, int opt, const char *arg);
 
 /* getopt_long entries and ids for the shared options. */
 enum { OPT_VARIANT = 1000, OPT_RULES, OPT_FEN, OPT_HELP, OPT_MOVES, OPT_FIRST_FREE = 1100 };

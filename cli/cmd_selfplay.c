@@ -8,61 +8,44 @@
 #include "run_jobs.h"
 #include "weights_store.h"
 
-enum { OPT_WEIGHTS_S = OPT_RUN_FIRST_FREE, OPT_RESUME_S, OPT_SHARD_S };
+/* --shard K/N into the RunnerConfig option->dest; false after the error. */
+static bool shard_option(const CliOption *option, const char *value)
+{
+    RunnerConfig *c = option->dest;
+    char tail;
+    if (sscanf(value, "%d/%d%c", &c->shard, &c->shards, &tail) != 2 || c->shards < 1 || c->shards > 1000000
+        || c->shard < 1 || c->shard > c->shards)
+        return cli_usage_error("bad value '%s' for --shard: expected K/N with 1 <= K <= N", value), false;
+    return true;
+}
 
 static int run_selfplay(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        RUN_LONG_OPTIONS,
-        { "weights", required_argument, 0, OPT_WEIGHTS_S },
-        { "resume", no_argument, 0, OPT_RESUME_S },
-        { "shard", required_argument, 0, OPT_SHARD_S },
-        { 0, 0, 0, 0 },
-    };
     bool resume = false;
-    int shard = 0, shards = 0;
     RunOptions ro;
     run_options_init(&ro);
     ro.run.cfg.setup.noise = 10;
-    const char *weights_path = NULL;
+    const char *weights_path = NULL; /* read once the variant is known */
     char err[512];
-    int o, r;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        if (o == OPT_HELP)
-            return cli_print_help("selfplay");
-        if (o == '?')
-            return EXIT_USAGE;
-        if (o == OPT_RESUME_S) {
-            resume = true;
-            continue;
-        }
-        if (o == OPT_SHARD_S) {
-            char tail;
-            if (sscanf(optarg, "%d/%d%c", &shard, &shards, &tail) != 2 || shards < 1 || shards > 1000000 ||
-                shard < 1 || shard > shards)
-                return cli_usage_error("bad value '%s' for --shard: expected K/N with 1 <= K <= N", optarg);
-            continue;
-        }
-        if (o == OPT_WEIGHTS_S) {
-            weights_path = optarg; /* read once the variant is known */
-            continue;
-        }
-        if ((r = run_options_parse(&ro, o, optarg)) < 0)
-            return EXIT_USAGE;
-    }
-    if (optind != argc)
-        return cli_usage_error("unexpected argument '%s' (see 'dama selfplay --help')", argv[optind]);
+    const CliOption options[] = {
+        RUN_OPTIONS(&ro),
+        TEXT_ARG("weights", &weights_path),
+        SET_ARG("resume", &resume),
+        CALL_ARG("shard", &ro.run.cfg, shard_option),
+        { 0 },
+    };
+    int code = cli_parse(argc, argv, "selfplay", options, 0);
+    if (code >= 0)
+        return code;
     if (!run_options_finish(&ro))
         return EXIT_USAGE;
-    ro.run.cfg.shard = shard;
-    ro.run.cfg.shards = shards;
     Weights weights;
     if (!weights_by_name(&weights, ro.run.cfg.setup.variant, weights_path ? weights_path : "default", err, sizeof err)) {
         run_options_free(&ro);
         return cli_usage_error("%s", err);
     }
     const char *weights_note = weights_path ? weights_path : "built-in hand-set weights";
-    int code = selfplay_job(&ro.run, &weights, weights_note, resume ? RESUME_REQUIRED : RESUME_NEVER);
+    code = selfplay_job(&ro.run, &weights, weights_note, resume ? RESUME_REQUIRED : RESUME_NEVER);
     run_options_free(&ro);
     weights_free(&weights);
     return code;

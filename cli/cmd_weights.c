@@ -12,8 +12,6 @@
 #include "weights.h"
 #include "weights_store.h"
 
-enum { OPT_W_CHECK = OPT_FIRST_FREE, OPT_W_EVAL };
-
 /* What --check says of a file that reads: enough to tell two weights files apart. */
 static void print_check(const char *path, const Weights *w, const Variant *v)
 {
@@ -26,28 +24,18 @@ static void print_check(const char *path, const Weights *w, const Variant *v)
 
 static int run_weights(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "variant", required_argument, 0, OPT_VARIANT },
-        { "check", required_argument, 0, OPT_W_CHECK },
-        { "eval", required_argument, 0, OPT_W_EVAL },
-        { "help", no_argument, 0, OPT_HELP },
-        { 0, 0, 0, 0 },
-    };
     const Variant *v = &turkish_variant;
     const char *check = NULL;
     EvalChoice eval = EVAL_AS_GIVEN;
-    int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        switch (o) {
-        case OPT_HELP: return cli_print_help("weights");
-        case OPT_VARIANT: if (!(v = cli_variant(optarg))) return EXIT_USAGE; break;
-        case OPT_W_CHECK: check = optarg; break;
-        case OPT_W_EVAL: if (!eval_choice_parse(optarg, &eval)) return EXIT_USAGE; break;
-        default: return EXIT_USAGE;
-        }
-    }
-    if (argc - optind > 1)
-        return cli_usage_error("unexpected argument '%s' (see 'dama weights --help')", argv[optind + 1]);
+    const CliOption options[] = {
+        CALL_ARG("variant", &v, cli_option_variant),
+        TEXT_ARG("check", &check),
+        CALL_ARG("eval", &eval, tune_option_eval),
+        { 0 },
+    };
+    int code = cli_parse(argc, argv, "weights", options, 1);
+    if (code >= 0)
+        return code;
     const char *name = optind < argc ? argv[optind] : "default";
     if (check && optind < argc)
         return cli_usage_error("--check reads a file: give no SET with it");

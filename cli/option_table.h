@@ -1,0 +1,53 @@
+/* A command's options as a table (name, kind, destination, bounds) that one parser reads. */
+#ifndef DAMA_OPTION_TABLE_H
+#define DAMA_OPTION_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum ArgKind {
+    ARG_TEXT,    /* const char **: the value as given */
+    ARG_SET,     /* bool *: true; takes no value */
+    ARG_CLEAR,   /* bool *: false; takes no value */
+    ARG_INT,     /* int *: a whole number from min to max */
+    ARG_LONG,    /* long *: the same */
+    ARG_SIZE,    /* size_t *: the same */
+    ARG_U64,     /* uint64_t *: a non-negative whole number */
+    ARG_THREADS, /* int *: --threads (cli_threads) */
+    ARG_CALL,    /* call(option, value): false after printing the error */
+} ArgKind;
+
+typedef struct CliOption {
+    const char *name; /* without the dashes; NULL ends a table */
+    ArgKind kind;
+    void *dest;       /* where the value goes; ARG_CALL: the call's context */
+    long min, max;    /* ARG_INT, ARG_LONG, ARG_SIZE */
+    bool (*call)(const struct CliOption *option, const char *value);
+    bool *seen;       /* set to true when the option is given (may be NULL) */
+} CliOption;
+
+/* The entries of a table, by kind; a table ends with { 0 }. */
+#define TEXT_ARG(name_, dest_) { .name = (name_), .kind = ARG_TEXT, .dest = (dest_) }
+#define SET_ARG(name_, dest_) { .name = (name_), .kind = ARG_SET, .dest = (dest_) }
+#define CLEAR_ARG(name_, dest_) { .name = (name_), .kind = ARG_CLEAR, .dest = (dest_) }
+#define INT_ARG(name_, dest_, min_, max_) \
+    { .name = (name_), .kind = ARG_INT, .dest = (dest_), .min = (min_), .max = (max_) }
+#define LONG_ARG(name_, dest_, min_, max_) \
+    { .name = (name_), .kind = ARG_LONG, .dest = (dest_), .min = (min_), .max = (max_) }
+#define SIZE_ARG(name_, dest_, min_, max_) \
+    { .name = (name_), .kind = ARG_SIZE, .dest = (dest_), .min = (min_), .max = (max_) }
+#define U64_ARG(name_, dest_) { .name = (name_), .kind = ARG_U64, .dest = (dest_) }
+#define THREADS_ARG(name_, dest_) { .name = (name_), .kind = ARG_THREADS, .dest = (dest_) }
+#define CALL_ARG(name_, context_, call_) \
+    { .name = (name_), .kind = ARG_CALL, .dest = (context_), .call = (call_) }
+
+/* Reads argv[1..] by options (plus --help, and -v for a table with --variant): the
+ * values into their destinations, in command-line order.  Returns -1 when the command
+ * goes on (optind is then the first word that is no option), EXIT_OK after printing
+ * the help of command, or EXIT_USAGE after printing what was wrong: a bad option or
+ * value, or more than words_allowed words after the options. */
+int cli_parse(int argc, char **argv, const char *command, const CliOption *options,
+              int words_allowed);
+
+#endif
