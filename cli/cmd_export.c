@@ -12,8 +12,6 @@
 #include "store_open.h"
 #include "variant.h"
 
-enum { OPT_E_DB = OPT_FIRST_FREE, OPT_E_RUN, OPT_E_OUT, OPT_E_K, OPT_E_BUCKET, OPT_E_UNFINISHED };
-
 /* Ctrl-C and SIGTERM stop the export between rows.  They are unblocked too: a process
  * started with them blocked (and one pending) must still stop, at once. */
 static const atomic_bool *export_interrupt_flag(void)
@@ -33,55 +31,35 @@ static bool is_directory(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* --k: a number above 0 (at most 10) into the double option->dest. */
+static bool k_option(const CliOption *option, const char *value)
+{
+    char *end;
+    errno = 0;
+    double k = strtod(value, &end);
+    if (errno || end == value || *end || !(k > 0) || k > 10)
+        return cli_usage_error("bad value '%s' for --k: expected a number above 0", value), false;
+    *(double *)option->dest = k;
+    return true;
+}
+
 static int run_export(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "db", required_argument, 0, OPT_E_DB },
-        { "run", required_argument, 0, OPT_E_RUN },
-        { "out", required_argument, 0, OPT_E_OUT },
-        { "k", required_argument, 0, OPT_E_K },
-        { "bucket", required_argument, 0, OPT_E_BUCKET },
-        { "include-unfinished", no_argument, 0, OPT_E_UNFINISHED },
-        { "variant", required_argument, 0, OPT_VARIANT },
-        { "help", no_argument, 0, OPT_HELP },
-        { 0, 0, 0, 0 },
-    };
     const char *db_path = "dama.db", *out = NULL;
     ExportOptions eo = { .variant = &turkish_variant, .k = EXPORT_DEFAULT_K, .bucket = EXPORT_DEFAULT_BUCKET, .warnings = stderr };
-    int o;
-    long n;
-    uint64_t u;
-    char *end;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        switch (o) {
-        case OPT_HELP: return cli_print_help("export");
-        case OPT_E_DB: db_path = optarg; break;
-        case OPT_E_OUT: out = optarg; break;
-        case OPT_E_UNFINISHED: eo.include_unfinished = true; break;
-        case OPT_VARIANT: if (!(eo.variant = cli_variant(optarg))) return EXIT_USAGE; break;
-        case OPT_E_RUN:
-            if (!cli_u64("--run", optarg, &u))
-                return EXIT_USAGE;
-            if (u == 0 || u > INT64_MAX)
-                return cli_usage_error("bad value '%s' for --run: expected a positive number", optarg);
-            eo.run_id = (int64_t)u;
-            break;
-        case OPT_E_K:
-            errno = 0;
-            eo.k = strtod(optarg, &end);
-            if (errno || end == optarg || *end || !(eo.k > 0) || eo.k > 10)
-                return cli_usage_error("bad value '%s' for --k: expected a number above 0", optarg);
-            break;
-        case OPT_E_BUCKET:
-            if (!cli_long("--bucket", optarg, 1, 10000, &n))
-                return EXIT_USAGE;
-            eo.bucket = (int)n;
-            break;
-        default: return EXIT_USAGE;
-        }
-    }
-    if (argc - optind > 1)
-        return cli_usage_error("unexpected argument '%s' (see 'dama export --help')", argv[optind + 1]);
+    const CliOption options[] = {
+        TEXT_ARG("db", &db_path),
+        ID_ARG("run", &eo.run_id),
+        TEXT_ARG("out", &out),
+        CALL_ARG("k", &eo.k, k_option),
+        INT_ARG("bucket", &eo.bucket, 1, 10000),
+        SET_ARG("include-unfinished", &eo.include_unfinished),
+        CALL_ARG("variant", &eo.variant, cli_option_variant),
+        { 0 },
+    };
+    int code = cli_parse(argc, argv, "export", options, 1);
+    if (code >= 0)
+        return code;
     const char *what = optind < argc ? argv[optind] : NULL;
     if (what && strcmp(what, "all") != 0 && !export_known(what)) {
         char list[256] = "";
@@ -103,7 +81,7 @@ static int run_export(int argc, char **argv)
         return EXIT_RUNTIME;
     eo.stop = export_interrupt_flag();
     char err[1024];
-    int code = export_job_run(store, db_path, what, &eo, out, dir, stdout, err, sizeof err);
+    code = export_job_run(store, db_path, what, &eo, out, dir, stdout, err, sizeof err);
     if (code)
         fprintf(stderr, "dama: %s\n", err);
     store_close(store);

@@ -12,51 +12,25 @@
 #include "variant.h"
 #include "version.h"
 
-enum { OPT_P_DB = OPT_FIRST_FREE, OPT_P_RUN, OPT_P_GAME, OPT_P_OUT };
-
-static int parse_id(const char *option, const char *arg, int64_t *out)
-{
-    uint64_t u;
-    if (!cli_u64(option, arg, &u))
-        return EXIT_USAGE;
-    if (u == 0 || u > INT64_MAX)
-        return cli_usage_error("bad value '%s' for %s: expected a positive number", arg, option);
-    *out = (int64_t)u;
-    return EXIT_OK;
-}
-
 /* argv[0] is "export". */
 static int run_export(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "db", required_argument, 0, OPT_P_DB },
-        { "run", required_argument, 0, OPT_P_RUN },
-        { "game", required_argument, 0, OPT_P_GAME },
-        { "out", required_argument, 0, OPT_P_OUT },
-        { "variant", required_argument, 0, OPT_VARIANT },
-        { "rules", required_argument, 0, OPT_RULES },
-        { "help", no_argument, 0, OPT_HELP },
-        { 0, 0, 0, 0 },
-    };
     const char *db_path = "dama.db", *out = NULL;
     int64_t run_id = 0, game_id = 0;
     EngineContext ec;
     engine_context_init(&ec);
-    int o, r;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        switch (o) {
-        case OPT_HELP: return cli_print_help("pdn");
-        case OPT_P_DB: db_path = optarg; break;
-        case OPT_P_OUT: out = optarg; break;
-        case OPT_P_RUN: if ((r = parse_id("--run", optarg, &run_id))) return r; break;
-        case OPT_P_GAME: if ((r = parse_id("--game", optarg, &game_id))) return r; break;
-        default:
-            if (engine_context_option(&ec, o, optarg) != 1)
-                return EXIT_USAGE;
-        }
-    }
-    if (optind < argc)
-        return cli_usage_error("unexpected argument '%s' (see 'dama pdn --help')", argv[optind]);
+    const CliOption options[] = {
+        TEXT_ARG("db", &db_path),
+        ID_ARG("run", &run_id),
+        ID_ARG("game", &game_id),
+        TEXT_ARG("out", &out),
+        CALL_ARG("variant", &ec, engine_context_variant),
+        CALL_ARG("rules", &ec, engine_context_rules),
+        { 0 },
+    };
+    int code = cli_parse(argc, argv, "pdn", options, 0);
+    if (code >= 0)
+        return code;
     if (run_id > 0 && game_id > 0)
         return cli_usage_error("pdn export takes --run or --game, not both");
     if (ec.fen)
@@ -74,7 +48,7 @@ static int run_export(int argc, char **argv)
                       .stop = interrupt_flag() };
     int64_t n;
     char err[1024];
-    int code = pdn_export_run(&job, &n, err, sizeof err);
+    code = pdn_export_run(&job, &n, err, sizeof err);
     store_close(store);
     if (code)
         fprintf(stderr, "dama: %s\n", err);
@@ -86,26 +60,18 @@ static int run_export(int argc, char **argv)
 /* argv[0] is "import". */
 static int run_import(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "db", required_argument, 0, OPT_P_DB },
-        { "variant", required_argument, 0, OPT_VARIANT },
-        { "rules", required_argument, 0, OPT_RULES },
-        { "help", no_argument, 0, OPT_HELP },
-        { 0, 0, 0, 0 },
-    };
     const char *db_path = "dama.db";
     EngineContext ec;
     engine_context_init(&ec);
-    int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        switch (o) {
-        case OPT_HELP: return cli_print_help("pdn");
-        case OPT_P_DB: db_path = optarg; break;
-        default:
-            if (engine_context_option(&ec, o, optarg) != 1)
-                return EXIT_USAGE;
-        }
-    }
+    const CliOption options[] = {
+        TEXT_ARG("db", &db_path),
+        CALL_ARG("variant", &ec, engine_context_variant),
+        CALL_ARG("rules", &ec, engine_context_rules),
+        { 0 },
+    };
+    int code = cli_parse(argc, argv, "pdn", options, argc);
+    if (code >= 0)
+        return code;
     if (optind >= argc)
         return cli_usage_error("pdn import needs one or more PDN files (see 'dama pdn --help')");
     if (ec.fen)
@@ -118,7 +84,7 @@ static int run_import(int argc, char **argv)
     PdnImportConfig cfg = { .variant = ec.variant, .rules = ec.rules, .errors = stderr,
                             .stop = interrupt_flag(), .engine_version = dama_engine_version() };
     char err[1024];
-    int code = pdn_import_files(store, db_path, &cfg, argv + optind, argc - optind, stdout, err, sizeof err);
+    code = pdn_import_files(store, db_path, &cfg, argv + optind, argc - optind, stdout, err, sizeof err);
     if (code && err[0])
         fprintf(stderr, "dama: %s\n", err);
     store_close(store);

@@ -18,8 +18,6 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-enum { OPT_PATHS = OPT_FIRST_FREE, OPT_DIVIDE, OPT_NOBULK };
-
 /* A line of perft --divide: the move as a player writes it, its leaves. */
 typedef struct DivideLine {
     const Variant *v;
@@ -37,31 +35,21 @@ static void print_divide(void *ctx, const Move *move, uint64_t leaves)
 
 static int run_perft(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        ENGINE_LONG_OPTIONS,
-        { "paths", no_argument, 0, OPT_PATHS },
-        { "divide", no_argument, 0, OPT_DIVIDE },
-        { "no-bulk", no_argument, 0, OPT_NOBULK },
-        { 0, 0, 0, 0 },
-    };
     EngineContext ctx;
     engine_context_init(&ctx);
     ctx.rules_only = true;
     PerftOptions opt = { .count_paths = false, .bulk = true };
     bool divide = false;
-    int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        switch (o) {
-        case OPT_HELP: return cli_print_help("perft");
-        case OPT_PATHS: opt.count_paths = true; break;
-        case OPT_DIVIDE: divide = true; break;
-        case OPT_NOBULK: opt.bulk = false; break;
-        case '?': return EXIT_USAGE;
-        default:
-            if (engine_context_option(&ctx, o, optarg) < 0)
-                return EXIT_USAGE;
-        }
-    }
+    const CliOption options[] = {
+        ENGINE_OPTIONS(&ctx),
+        SET_ARG("paths", &opt.count_paths),
+        SET_ARG("divide", &divide),
+        CLEAR_ARG("no-bulk", &opt.bulk),
+        { 0 },
+    };
+    int code = cli_parse(argc, argv, "perft", options, argc);
+    if (code >= 0)
+        return code;
     if (optind != argc - 1)
         return cli_usage_error("perft needs one DEPTH (see 'dama perft --help')");
     long depth;
@@ -82,28 +70,14 @@ static int run_perft(int argc, char **argv)
 
 static int run_moves(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        ENGINE_LONG_OPTIONS,
-        { "paths", no_argument, 0, OPT_PATHS },
-        { 0, 0, 0, 0 },
-    };
     EngineContext ctx;
     engine_context_init(&ctx);
     ctx.rules_only = true;
     bool paths = false;
-    int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        switch (o) {
-        case OPT_HELP: return cli_print_help("moves");
-        case OPT_PATHS: paths = true; break;
-        case '?': return EXIT_USAGE;
-        default:
-            if (engine_context_option(&ctx, o, optarg) < 0)
-                return EXIT_USAGE;
-        }
-    }
-    if (optind != argc)
-        return cli_usage_error("unexpected argument '%s' (see 'dama moves --help')", argv[optind]);
+    const CliOption options[] = { ENGINE_OPTIONS(&ctx), SET_ARG("paths", &paths), { 0 } };
+    int code = cli_parse(argc, argv, "moves", options, 0);
+    if (code >= 0)
+        return code;
     if (!engine_context_finish(&ctx))
         return EXIT_USAGE;
 
@@ -117,22 +91,13 @@ static int run_moves(int argc, char **argv)
 /* `dama position`: where a list of moves leads, for scripts that have no move generator. */
 static int run_position(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        ENGINE_LONG_OPTIONS,
-        { 0, 0, 0, 0 },
-    };
     EngineContext ctx;
     engine_context_init(&ctx);
     ctx.rules_only = true;
-    int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        if (o == OPT_HELP)
-            return cli_print_help("position");
-        if (o == '?' || engine_context_option(&ctx, o, optarg) <= 0)
-            return EXIT_USAGE;
-    }
-    if (optind != argc)
-        return cli_usage_error("unexpected argument '%s' (see 'dama position --help')", argv[optind]);
+    const CliOption options[] = { ENGINE_OPTIONS(&ctx), { 0 } };
+    int code = cli_parse(argc, argv, "position", options, 0);
+    if (code >= 0)
+        return code;
     if (!engine_context_finish(&ctx))
         return EXIT_USAGE;
     char fen[512], end_text[64];

@@ -14,11 +14,19 @@ static bool store_value(const CliOption *o, const char *value)
     char dashed[64];
     snprintf(dashed, sizeof dashed, "--%s", o->name);
     long n;
+    uint64_t u;
     switch (o->kind) {
     case ARG_TEXT: *(const char **)o->dest = value; return true;
     case ARG_SET: *(bool *)o->dest = true; return true;
     case ARG_CLEAR: *(bool *)o->dest = false; return true;
     case ARG_U64: return cli_u64(dashed, value, o->dest);
+    case ARG_ID:
+        if (!cli_u64(dashed, value, &u))
+            return false;
+        if (u == 0 || u > INT64_MAX)
+            return cli_usage_error("bad value '%s' for %s: expected a positive number", value, dashed), false;
+        *(int64_t *)o->dest = (int64_t)u;
+        return true;
     case ARG_THREADS: return cli_threads(value, o->dest);
     case ARG_CALL: return o->call(o, value);
     case ARG_INT:

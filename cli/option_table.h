@@ -14,6 +14,7 @@ typedef enum ArgKind {
     ARG_LONG,    /* long *: the same */
     ARG_SIZE,    /* size_t *: the same */
     ARG_U64,     /* uint64_t *: a non-negative whole number */
+    ARG_ID,      /* int64_t *: a positive whole number (a game's or a run's id) */
     ARG_THREADS, /* int *: --threads (cli_threads) */
     ARG_CALL,    /* call(option, value): false after printing the error */
 } ArgKind;
@@ -27,18 +28,21 @@ typedef struct CliOption {
     bool *seen;       /* set to true when the option is given (may be NULL) */
 } CliOption;
 
-/* The entries of a table, by kind; a table ends with { 0 }. */
-#define TEXT_ARG(name_, dest_) { .name = (name_), .kind = ARG_TEXT, .dest = (dest_) }
-#define SET_ARG(name_, dest_) { .name = (name_), .kind = ARG_SET, .dest = (dest_) }
-#define CLEAR_ARG(name_, dest_) { .name = (name_), .kind = ARG_CLEAR, .dest = (dest_) }
+/* The entries of a table, by kind; a table ends with { 0 }.  TYPED(T, p) is p, which
+ * must point to a T: a destination of another type does not compile. */
+#define TYPED(type_, pointer_) (1 ? (pointer_) : (type_ *)0)
+#define TEXT_ARG(name_, dest_) { .name = (name_), .kind = ARG_TEXT, .dest = TYPED(const char *, dest_) }
+#define SET_ARG(name_, dest_) { .name = (name_), .kind = ARG_SET, .dest = TYPED(bool, dest_) }
+#define CLEAR_ARG(name_, dest_) { .name = (name_), .kind = ARG_CLEAR, .dest = TYPED(bool, dest_) }
 #define INT_ARG(name_, dest_, min_, max_) \
-    { .name = (name_), .kind = ARG_INT, .dest = (dest_), .min = (min_), .max = (max_) }
+    { .name = (name_), .kind = ARG_INT, .dest = TYPED(int, dest_), .min = (min_), .max = (max_) }
 #define LONG_ARG(name_, dest_, min_, max_) \
-    { .name = (name_), .kind = ARG_LONG, .dest = (dest_), .min = (min_), .max = (max_) }
+    { .name = (name_), .kind = ARG_LONG, .dest = TYPED(long, dest_), .min = (min_), .max = (max_) }
 #define SIZE_ARG(name_, dest_, min_, max_) \
-    { .name = (name_), .kind = ARG_SIZE, .dest = (dest_), .min = (min_), .max = (max_) }
-#define U64_ARG(name_, dest_) { .name = (name_), .kind = ARG_U64, .dest = (dest_) }
-#define THREADS_ARG(name_, dest_) { .name = (name_), .kind = ARG_THREADS, .dest = (dest_) }
+    { .name = (name_), .kind = ARG_SIZE, .dest = TYPED(size_t, dest_), .min = (min_), .max = (max_) }
+#define U64_ARG(name_, dest_) { .name = (name_), .kind = ARG_U64, .dest = TYPED(uint64_t, dest_) }
+#define ID_ARG(name_, dest_) { .name = (name_), .kind = ARG_ID, .dest = TYPED(int64_t, dest_) }
+#define THREADS_ARG(name_, dest_) { .name = (name_), .kind = ARG_THREADS, .dest = TYPED(int, dest_) }
 #define CALL_ARG(name_, context_, call_) \
     { .name = (name_), .kind = ARG_CALL, .dest = (context_), .call = (call_) }
 
