@@ -75,18 +75,18 @@ bool cli_threads(const char *text, int *out)
     return true;
 }
 
-bool cli_search_limit(SearchLimits *limits, const char *option, const char *text)
+bool cli_option_search_limit(const CliOption *option, const char *value)
 {
+    SearchLimits *limits = option->dest;
+    char dashed[16];
+    snprintf(dashed, sizeof dashed, "--%s", option->name);
     long n;
-    if (strcmp(option, "--nodes") == 0)
-        return cli_u64(option, text, &limits->nodes);
-    if (strcmp(option, "--depth") == 0) {
-        if (!cli_long(option, text, 1, SEARCH_DEPTH_MAX, &n)) return false;
-        limits->depth = (int)n;
-        return true;
-    }
-    if (!cli_long(option, text, 1, 86400000L, &n)) return false;
-    limits->movetime_ms = (int)n;
+    if (strcmp(option->name, "nodes") == 0)
+        return cli_u64(dashed, value, &limits->nodes);
+    bool depth = strcmp(option->name, "depth") == 0;
+    if (!cli_long(dashed, value, 1, depth ? SEARCH_DEPTH_MAX : 86400000L, &n))
+        return false;
+    *(depth ? &limits->depth : &limits->movetime_ms) = (int)n;
     return true;
 }
 

@@ -34,10 +34,14 @@ bool cli_u64(const char *option, const char *text, uint64_t *out);
 bool cli_threads(const char *text, int *out);
 /* The CPUs this process may run on (its affinity mask; at least 1). */
 int cli_cpu_count(void);
-/* One search limit of a command that searches one position at a time (analyze, bench,
- * play): option is "--depth", "--nodes" or "--movetime"; false after printing the error. */
-struct SearchLimits;
-bool cli_search_limit(struct SearchLimits *limits, const char *option, const char *text);
+/* --depth, --nodes or --movetime (option->name) into the SearchLimits option->dest, for a
+ * command that searches one position at a time (analyze, bench, play); false after the
+ * error.  SEARCH_LIMIT_OPTIONS are the three entries. */
+bool cli_option_search_limit(const CliOption *option, const char *value);
+#define SEARCH_LIMIT_OPTIONS(limits) \
+    CALL_ARG("depth", (limits), cli_option_search_limit), \
+    CALL_ARG("nodes", (limits), cli_option_search_limit), \
+    CALL_ARG("movetime", (limits), cli_option_search_limit)
 
 /* "bench depth 6: N" (bench_signature): the signature of search and evaluation that run
  * records keep; false after printing why the bench could not run (a broken build). */

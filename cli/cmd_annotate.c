@@ -14,11 +14,6 @@
 #include "weights.h"
 #include "weights_store.h"
 
-enum {
-    OPT_N_DEPTH = OPT_FIRST_FREE, OPT_N_NODES, OPT_N_MOVETIME, OPT_N_WEIGHTS, OPT_N_HASH, OPT_N_IN, OPT_N_GAME,
-    OPT_N_RUN, OPT_N_DB, OPT_N_OUT, OPT_N_CSV, OPT_N_THREADS
-};
-
 /* The default level: deep enough to see a piece hung to a multi-capture, a few seconds a
  * game on one core. */
 #define ANNOTATE_DEFAULT_DEPTH 10
@@ -30,35 +25,6 @@ typedef struct AnnotateOptions {
     int threads;
     int64_t game, run;
 } AnnotateOptions;
-
-static int annotate_option(AnnotateOptions *o, int opt, const char *arg)
-{
-    uint64_t u;
-    switch (opt) {
-    case OPT_N_DEPTH: return cli_search_limit(&o->limits, "--depth", arg) ? 1 : -1;
-    case OPT_N_NODES: return cli_search_limit(&o->limits, "--nodes", arg) ? 1 : -1;
-    case OPT_N_MOVETIME: return cli_search_limit(&o->limits, "--movetime", arg) ? 1 : -1;
-    case OPT_N_HASH: return cli_long("--hash", arg, 1, 65536, &o->hash_mb) ? 1 : -1;
-    case OPT_N_WEIGHTS: o->weights_name = arg; return 1;
-    case OPT_N_IN: o->in = arg; return 1;
-    case OPT_N_DB: o->db = arg; return 1;
-    case OPT_N_OUT: o->out = arg; return 1;
-    case OPT_N_CSV: o->csv = arg; return 1;
-    case OPT_N_THREADS: return cli_threads(arg, &o->threads) ? 1 : -1;
-    case OPT_N_GAME:
-    case OPT_N_RUN: {
-        const char *name = opt == OPT_N_GAME ? "--game" : "--run";
-        if (!cli_u64(name, arg, &u))
-            return -1;
-        if (u == 0 || u > INT64_MAX)
-            return cli_usage_error("bad value '%s' for %s: expected a positive number", arg, name), -1;
-        *(opt == OPT_N_GAME ? &o->game : &o->run) = (int64_t)u;
-        return 1;
-    }
-    default:
-        return 0;
-    }
-}
 
 /* The job (analysis/annotate_job.c): the PDN on stdout or --out, the summary on stderr. */
 static int annotate(const EngineContext *ctx, AnnotateOptions *o, const Weights *weights)
@@ -79,38 +45,26 @@ static int annotate(const EngineContext *ctx, AnnotateOptions *o, const Weights 
 
 static int run_annotate(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        ENGINE_LONG_OPTIONS,
-        { "depth", required_argument, 0, OPT_N_DEPTH },
-        { "nodes", required_argument, 0, OPT_N_NODES },
-        { "movetime", required_argument, 0, OPT_N_MOVETIME },
-        { "weights", required_argument, 0, OPT_N_WEIGHTS },
-        { "hash", required_argument, 0, OPT_N_HASH },
-        { "in", required_argument, 0, OPT_N_IN },
-        { "game", required_argument, 0, OPT_N_GAME },
-        { "run", required_argument, 0, OPT_N_RUN },
-        { "db", required_argument, 0, OPT_N_DB },
-        { "out", required_argument, 0, OPT_N_OUT },
-        { "csv", required_argument, 0, OPT_N_CSV },
-        { "threads", required_argument, 0, OPT_N_THREADS },
-        { 0, 0, 0, 0 },
-    };
     EngineContext ctx;
     engine_context_init(&ctx);
     AnnotateOptions o = { .hash_mb = 16 };
-    int opt, r;
-    while ((opt = cli_getopt(argc, argv, longopts)) != -1) {
-        if (opt == OPT_HELP)
-            return cli_print_help("annotate");
-        if (opt == '?')
-            return EXIT_USAGE;
-        if ((r = engine_context_option(&ctx, opt, optarg)) < 0)
-            return EXIT_USAGE;
-        if (r == 0 && annotate_option(&o, opt, optarg) < 0)
-            return EXIT_USAGE;
-    }
-    if (optind != argc)
-        return cli_usage_error("unexpected argument '%s' (see 'dama annotate --help')", argv[optind]);
+    const CliOption options[] = {
+        ENGINE_OPTIONS(&ctx),
+        SEARCH_LIMIT_OPTIONS(&o.limits),
+        TEXT_ARG("weights", &o.weights_name),
+        LONG_ARG("hash", &o.hash_mb, 1, 65536),
+        TEXT_ARG("in", &o.in),
+        ID_ARG("game", &o.game),
+        ID_ARG("run", &o.run),
+        TEXT_ARG("db", &o.db),
+        TEXT_ARG("out", &o.out),
+        TEXT_ARG("csv", &o.csv),
+        THREADS_ARG("threads", &o.threads),
+        { 0 },
+    };
+    int code = cli_parse(argc, argv, "annotate", options, 0);
+    if (code >= 0)
+        return code;
     if ((o.in != NULL) + (o.game > 0) + (o.run > 0) != 1)
         return cli_usage_error("give one of --in FILE.pdn, --game ID or --run R (see 'dama annotate --help')");
     if (ctx.fen || ctx.moves_text)
@@ -127,7 +81,7 @@ static int run_annotate(int argc, char **argv)
     if (!weights_by_name(&weights, ctx.variant, o.weights_name ? o.weights_name : "best", err,
                                   sizeof err))
         return cli_usage_error("%s", err);
-    int code = annotate(&ctx, &o, &weights);
+    code = annotate(&ctx, &o, &weights);
     weights_free(&weights);
     return code;
 }

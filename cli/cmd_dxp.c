@@ -20,9 +20,6 @@
 #define DXP_DEFAULT_TIMEOUT_MS 300000L
 #define DXP_DEFAULT_HASH_MB 64
 
-enum { OPT_LISTEN = OPT_FIRST_FREE, OPT_CONNECT, OPT_DXP_GAMES, OPT_DXP_TIME, OPT_DXP_TIMEOUT,
-       OPT_DXP_ONCE, OPT_DXP_WEIGHTS, OPT_DXP_HASH, OPT_DXP_DEPTH, OPT_DXP_NODES, OPT_DXP_MOVETIME };
-
 typedef struct DxpOptions {
     const char *listen, *connect;
     const char *weights_name;
@@ -70,58 +67,29 @@ static int run_connect(const DxpOptions *opt, const Variant *v, const Rules *rul
     return session_code(dxp_initiator_run(&cfg, err, sizeof err), "--connect", err);
 }
 
-static int dxp_option(DxpOptions *o, int opt, const char *arg)
-{
-    switch (opt) {
-    case OPT_LISTEN: o->listen = arg; return 1;
-    case OPT_CONNECT: o->connect = arg; return 1;
-    case OPT_DXP_GAMES: return cli_long("--games", arg, 1, 100000, &o->games) ? 1 : -1;
-    case OPT_DXP_TIME: return cli_long("--time", arg, 1, 999, &o->minutes) ? 1 : -1;
-    case OPT_DXP_TIMEOUT: return cli_long("--timeout", arg, 100, 86400000L, &o->timeout_ms) ? 1 : -1;
-    case OPT_DXP_HASH: return cli_long("--hash", arg, 1, 4096, &o->hash_mb) ? 1 : -1;
-    case OPT_DXP_ONCE: o->once = true; return 1;
-    case OPT_DXP_WEIGHTS: o->weights_name = arg; return 1;
-    case OPT_DXP_DEPTH: return cli_search_limit(&o->level, "--depth", arg) ? 1 : -1;
-    case OPT_DXP_NODES: return cli_search_limit(&o->level, "--nodes", arg) ? 1 : -1;
-    case OPT_DXP_MOVETIME: return cli_search_limit(&o->level, "--movetime", arg) ? 1 : -1;
-    default: return 0;
-    }
-}
-
 static int run_dxp(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        ENGINE_LONG_OPTIONS,
-        { "listen", required_argument, 0, OPT_LISTEN },
-        { "connect", required_argument, 0, OPT_CONNECT },
-        { "games", required_argument, 0, OPT_DXP_GAMES },
-        { "time", required_argument, 0, OPT_DXP_TIME },
-        { "timeout", required_argument, 0, OPT_DXP_TIMEOUT },
-        { "once", no_argument, 0, OPT_DXP_ONCE },
-        { "weights", required_argument, 0, OPT_DXP_WEIGHTS },
-        { "hash", required_argument, 0, OPT_DXP_HASH },
-        { "depth", required_argument, 0, OPT_DXP_DEPTH },
-        { "nodes", required_argument, 0, OPT_DXP_NODES },
-        { "movetime", required_argument, 0, OPT_DXP_MOVETIME },
-        { 0, 0, 0, 0 },
-    };
     EngineContext ctx;
     engine_context_init(&ctx);
     ctx.variant = &international_variant; /* DXP is International's protocol */
     DxpOptions opt = { .weights_name = "best", .games = 2, .minutes = DXP_DEFAULT_MINUTES,
                        .timeout_ms = DXP_DEFAULT_TIMEOUT_MS, .hash_mb = DXP_DEFAULT_HASH_MB };
-    int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        if (o == OPT_HELP)
-            return cli_print_help("dxp");
-        if (o == '?')
-            return EXIT_USAGE;
-        int used = dxp_option(&opt, o, optarg);
-        if (used < 0 || (used == 0 && engine_context_option(&ctx, o, optarg) <= 0))
-            return EXIT_USAGE;
-    }
-    if (optind != argc)
-        return cli_usage_error("unexpected argument '%s' (see 'dama dxp --help')", argv[optind]);
+    const CliOption options[] = {
+        ENGINE_OPTIONS(&ctx),
+        TEXT_ARG("listen", &opt.listen),
+        TEXT_ARG("connect", &opt.connect),
+        LONG_ARG("games", &opt.games, 1, 100000),
+        LONG_ARG("time", &opt.minutes, 1, 999),
+        LONG_ARG("timeout", &opt.timeout_ms, 100, 86400000L),
+        SET_ARG("once", &opt.once),
+        TEXT_ARG("weights", &opt.weights_name),
+        LONG_ARG("hash", &opt.hash_mb, 1, 4096),
+        SEARCH_LIMIT_OPTIONS(&opt.level),
+        { 0 },
+    };
+    int code = cli_parse(argc, argv, "dxp", options, 0);
+    if (code >= 0)
+        return code;
     if (!opt.listen == !opt.connect)
         return cli_usage_error("dxp needs one of --listen [HOST:]PORT (dama follows) and "
                                "--connect HOST:PORT (dama initiates)");
@@ -139,7 +107,7 @@ static int run_dxp(int argc, char **argv)
     char err[512];
     if (!weights_by_name(&w, ctx.variant, opt.weights_name, err, sizeof err))
         return cli_usage_error("%s", err);
-    int code = opt.listen ? run_listen(&opt, ctx.variant, &ctx.rules, &w)
+    code = opt.listen ? run_listen(&opt, ctx.variant, &ctx.rules, &w)
                           : run_connect(&opt, ctx.variant, &ctx.rules, &w, &ctx.pos);
     weights_free(&w);
     return code;

@@ -12,38 +12,28 @@
 #include "terminal_game.h"
 #include "variant.h"
 
-enum { OPT_PLAY_COLOR = OPT_FIRST_FREE, OPT_DEPTH, OPT_NODES, OPT_MOVETIME, OPT_WEIGHTS, OPT_PLAY_TURN_SECONDS,
-       OPT_PLAY_DB, OPT_PLAY_ASCII, OPT_PLAY_EGDB };
-
 /* The engine's level when none is given: about half a second, the same moves every time. */
 #define PLAY_DEFAULT_NODES 400000
 
-static int play_option(TerminalGameOptions *po, int o, const char *arg)
+/* --color: the person's side (white, black or both) into the int option->dest. */
+static bool color_option(const CliOption *option, const char *value)
 {
-    long n;
-    switch (o) {
-    case OPT_PLAY_COLOR:
-        if (strcmp(arg, "white") == 0) po->human = WHITE;
-        else if (strcmp(arg, "black") == 0) po->human = BLACK;
-        else if (strcmp(arg, "both") == 0) po->human = HUMAN_BOTH;
-        else return cli_usage_error("bad value '%s' for --color: expected white, black or both", arg), -1;
-        return 1;
-    case OPT_DEPTH: return cli_search_limit(&po->level, "--depth", arg) ? 1 : -1;
-    case OPT_NODES:
-        if (!cli_search_limit(&po->level, "--nodes", arg)) return -1;
-        if (po->level.nodes == 0)
-            return cli_usage_error("bad value '%s' for --nodes: expected a positive number", arg), -1;
-        return 1;
-    case OPT_MOVETIME: return cli_search_limit(&po->level, "--movetime", arg) ? 1 : -1;
-    case OPT_PLAY_TURN_SECONDS:
-        if (!cli_long("--turn-seconds", arg, 1, 86400L, &n)) return -1;
-        po->turn_seconds = n;
-        return 1;
-    case OPT_WEIGHTS: po->weights_name = arg; return 1;
-    case OPT_PLAY_DB: po->db = arg; return 1;
-    case OPT_PLAY_ASCII: po->ascii = true; return 1;
-    default: return 0;
-    }
+    int *human = option->dest;
+    if (strcmp(value, "white") == 0) *human = WHITE;
+    else if (strcmp(value, "black") == 0) *human = BLACK;
+    else if (strcmp(value, "both") == 0) *human = HUMAN_BOTH;
+    else return cli_usage_error("bad value '%s' for --color: expected white, black or both", value), false;
+    return true;
+}
+
+/* --nodes: a positive count (the engine must move). */
+static bool nodes_option(const CliOption *option, const char *value)
+{
+    if (!cli_option_search_limit(option, value))
+        return false;
+    if (((SearchLimits *)option->dest)->nodes == 0)
+        return cli_usage_error("bad value '%s' for --nodes: expected a positive number", value), false;
+    return true;
 }
 
 /* The exit code of a session's end, its reason printed on stderr. */
@@ -62,42 +52,28 @@ static int play_exit_code(int end, const char *err)
 
 static int run_play(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "variant", required_argument, 0, OPT_VARIANT },
-        { "rules", required_argument, 0, OPT_RULES },
-        { "fen", required_argument, 0, OPT_FEN },
-        { "help", no_argument, 0, OPT_HELP },
-        { "color", required_argument, 0, OPT_PLAY_COLOR },
-        { "depth", required_argument, 0, OPT_DEPTH },
-        { "nodes", required_argument, 0, OPT_NODES },
-        { "movetime", required_argument, 0, OPT_MOVETIME },
-        { "weights", required_argument, 0, OPT_WEIGHTS },
-        { "turn-seconds", required_argument, 0, OPT_PLAY_TURN_SECONDS },
-        { "db", required_argument, 0, OPT_PLAY_DB },
-        { "ascii", no_argument, 0, OPT_PLAY_ASCII },
-        { "egdb", required_argument, 0, OPT_PLAY_EGDB },
-        { 0, 0, 0, 0 },
-    };
     EngineContext ctx;
     engine_context_init(&ctx);
     TerminalGameOptions po = { .human = WHITE, .weights_name = "best" };
-    const char *egdb_path = NULL; /* --egdb */
-    int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        if (o == OPT_HELP)
-            return cli_print_help("play");
-        if (o == '?')
-            return EXIT_USAGE;
-        if (o == OPT_PLAY_EGDB) {
-            egdb_path = optarg;
-            continue;
-        }
-        int used = play_option(&po, o, optarg);
-        if (used < 0 || (used == 0 && engine_context_option(&ctx, o, optarg) <= 0))
-            return EXIT_USAGE;
-    }
-    if (optind != argc)
-        return cli_usage_error("unexpected argument '%s' (see 'dama play --help')", argv[optind]);
+    const char *egdb_path = NULL;
+    const CliOption options[] = {
+        CALL_ARG("variant", &ctx, engine_context_variant),
+        CALL_ARG("rules", &ctx, engine_context_rules),
+        TEXT_ARG("fen", &ctx.fen),
+        CALL_ARG("color", &po.human, color_option),
+        CALL_ARG("depth", &po.level, cli_option_search_limit),
+        CALL_ARG("nodes", &po.level, nodes_option),
+        CALL_ARG("movetime", &po.level, cli_option_search_limit),
+        TEXT_ARG("weights", &po.weights_name),
+        LONG_ARG("turn-seconds", &po.turn_seconds, 1, 86400L),
+        TEXT_ARG("db", &po.db),
+        SET_ARG("ascii", &po.ascii),
+        TEXT_ARG("egdb", &egdb_path),
+        { 0 },
+    };
+    int code = cli_parse(argc, argv, "play", options, 0);
+    if (code >= 0)
+        return code;
     if (!engine_context_finish(&ctx))
         return EXIT_USAGE;
     if (!po.level.depth && !po.level.nodes && !po.level.movetime_ms)
@@ -122,7 +98,7 @@ static int run_play(int argc, char **argv)
     egdb_close(po.egdb);
     store_close(store);
     weights_free(&weights);
-    int code = play_exit_code(end, err);
+    code = play_exit_code(end, err);
     fflush(stdout);
     return code;
 }
