@@ -16,8 +16,6 @@
 #include "store_open.h"
 #include "variant.h"
 
-enum { OPT_B_DB = OPT_FIRST_FREE, OPT_B_OUT, OPT_B_MIN_GAMES, OPT_B_MARGIN, OPT_B_MAX_PLY, OPT_B_PLY };
-
 #define BOOK_MIN_GAMES_DEFAULT 2
 #define BOOK_MARGIN_DEFAULT 50
 #define BOOK_MAX_PLY_DEFAULT 40
@@ -28,20 +26,6 @@ static double now_seconds(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
-
-static const struct option book_options[] = {
-    { "db", required_argument, 0, OPT_B_DB },
-    { "out", required_argument, 0, OPT_B_OUT },
-    { "min-games", required_argument, 0, OPT_B_MIN_GAMES },
-    { "margin", required_argument, 0, OPT_B_MARGIN },
-    { "max-ply", required_argument, 0, OPT_B_MAX_PLY },
-    { "ply", required_argument, 0, OPT_B_PLY },
-    { "variant", required_argument, 0, OPT_VARIANT },
-    { "rules", required_argument, 0, OPT_RULES },
-    { "fen", required_argument, 0, OPT_FEN },
-    { "help", no_argument, 0, OPT_HELP },
-    { 0, 0, 0, 0 },
-};
 
 typedef struct BookArgs {
     const char *db, *out, *fen, *rules;
@@ -55,26 +39,19 @@ static int parse_args(int argc, char **argv, BookArgs *a)
 {
     *a = (BookArgs){ .variant = &turkish_variant, .min_games = BOOK_MIN_GAMES_DEFAULT,
                      .margin = BOOK_MARGIN_DEFAULT, .max_ply = BOOK_MAX_PLY_DEFAULT };
-    int o;
-    while ((o = cli_getopt(argc, argv, book_options)) != -1) {
-        switch (o) {
-        case OPT_HELP: return cli_print_help("book");
-        case OPT_B_DB: a->db = optarg; break;
-        case OPT_B_OUT: a->out = optarg; break;
-        case OPT_FEN: a->fen = optarg; break;
-        case OPT_RULES: a->rules = optarg; break;
-        case OPT_VARIANT: if (!(a->variant = cli_variant(optarg))) return EXIT_USAGE; break;
-        case OPT_B_MIN_GAMES: if (!cli_long("--min-games", optarg, 1, 1000000000, &a->min_games)) return EXIT_USAGE; break;
-        case OPT_B_MARGIN: if (!cli_long("--margin", optarg, 0, 100000, &a->margin)) return EXIT_USAGE; break;
-        case OPT_B_MAX_PLY: if (!cli_long("--max-ply", optarg, 0, 100000, &a->max_ply)) return EXIT_USAGE; break;
-        case OPT_B_PLY:
-            if (!cli_long("--ply", optarg, 0, 100000, &a->ply)) return EXIT_USAGE;
-            a->has_ply = true;
-            break;
-        default: return EXIT_USAGE;
-        }
-    }
-    return -1;
+    const CliOption options[] = {
+        TEXT_ARG("db", &a->db),
+        TEXT_ARG("out", &a->out),
+        LONG_ARG("min-games", &a->min_games, 1, 1000000000),
+        LONG_ARG("margin", &a->margin, 0, 100000),
+        LONG_ARG("max-ply", &a->max_ply, 0, 100000),
+        { .name = "ply", .kind = ARG_LONG, .dest = &a->ply, .min = 0, .max = 100000, .seen = &a->has_ply },
+        CALL_ARG("variant", &a->variant, cli_option_variant),
+        TEXT_ARG("rules", &a->rules),
+        TEXT_ARG("fen", &a->fen),
+        { 0 },
+    };
+    return cli_parse(argc, argv, "book", options, argc);
 }
 
 static int run_build(int argc, char **argv)

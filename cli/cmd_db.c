@@ -11,8 +11,6 @@
 #include "store_open.h"
 #include "variant.h"
 
-enum { OPT_INTO = OPT_FIRST_FREE };
-
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -47,33 +45,25 @@ static int merge_all(Store *store, char **shards, int n, MergeTotals *t)
     return code;
 }
 
+/* --variant: a variant's name, or NULL for "any". */
+static bool merge_variant_option(const CliOption *option, const char *value)
+{
+    const Variant *v = strcmp(value, "any") == 0 ? NULL : cli_variant(value);
+    *(const char **)option->dest = v ? v->name : NULL;
+    return v || strcmp(value, "any") == 0;
+}
+
 static int run_merge(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "into", required_argument, 0, OPT_INTO },
-        { "variant", required_argument, 0, OPT_VARIANT },
-        { "help", no_argument, 0, OPT_HELP },
-        { 0, 0, 0, 0 },
-    };
     const char *into = NULL, *variant = turkish_variant.name;
-    int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        switch (o) {
-        case OPT_HELP: return cli_print_help("db");
-        case OPT_INTO: into = optarg; break;
-        case OPT_VARIANT:
-            if (strcmp(optarg, "any") == 0) {
-                variant = NULL;
-            } else {
-                const Variant *v = cli_variant(optarg);
-                if (!v)
-                    return EXIT_USAGE;
-                variant = v->name;
-            }
-            break;
-        default: return EXIT_USAGE;
-        }
-    }
+    const CliOption options[] = {
+        TEXT_ARG("into", &into),
+        CALL_ARG("variant", &variant, merge_variant_option),
+        { 0 },
+    };
+    int code = cli_parse(argc, argv, "db", options, argc);
+    if (code >= 0)
+        return code;
     if (!into)
         return cli_usage_error("db merge needs --into FILE (see 'dama db --help')");
     if (optind >= argc)
@@ -82,7 +72,7 @@ static int run_merge(int argc, char **argv)
     int n = argc - optind;
     /* Every shard is checked before the target is touched: bad input leaves it as it was. */
     char err[1024];
-    int code = store_merge_check_all(into, shards, n, variant, err, sizeof err);
+    code = store_merge_check_all(into, shards, n, variant, err, sizeof err);
     if (code != EXIT_OK)
         return fprintf(stderr, "dama: %s\n", err), code;
     double start = now_seconds();

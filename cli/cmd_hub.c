@@ -12,58 +12,30 @@
 #include "variant.h"
 #include "weights.h"
 
+/* A text option into the char array option->dest of option->max bytes. */
+static bool copy_option(const CliOption *option, const char *value)
+{
+    if (strlen(value) >= (size_t)option->max)
+        return cli_usage_error("--%s: too long", option->name), false;
+    snprintf(option->dest, (size_t)option->max, "%s", value);
+    return true;
+}
+#define COPY_ARG(name_, array_) \
+    { .name = (name_), .kind = ARG_CALL, .dest = (array_), .max = sizeof(array_), .call = copy_option }
+
 /* Reads hub's options into p.  -1: go on; else an exit code. */
 static int parse_args(int argc, char **argv, HubParams *p)
 {
-    enum { OPT_HASH = OPT_FIRST_FREE, OPT_WEIGHTS, OPT_BOOK, OPT_EGDB };
-    static const struct option longopts[] = {
-        { "variant", required_argument, 0, OPT_VARIANT },
-        { "rules", required_argument, 0, OPT_RULES },
-        { "hash", required_argument, 0, OPT_HASH },
-        { "weights", required_argument, 0, OPT_WEIGHTS },
-        { "book", required_argument, 0, OPT_BOOK },
-        { "egdb", required_argument, 0, OPT_EGDB },
-        { "help", no_argument, 0, OPT_HELP },
-        { 0, 0, 0, 0 },
+    const CliOption options[] = {
+        CALL_ARG("variant", &p->variant, cli_option_variant),
+        COPY_ARG("rules", p->rules),
+        LONG_ARG("hash", &p->hash_mb, 1, HUB_HASH_MAX),
+        COPY_ARG("weights", p->weights),
+        COPY_ARG("book", p->book),
+        COPY_ARG("egdb", p->egdb),
+        { 0 },
     };
-    int o, code = -1;
-    long n;
-    while (code < 0 && (o = cli_getopt(argc, argv, longopts)) != -1) {
-        switch (o) {
-        case OPT_HELP: code = cli_print_help("hub"); break;
-        case OPT_VARIANT:
-            if (!(p->variant = cli_variant(optarg)))
-                code = EXIT_USAGE;
-            break;
-        case OPT_HASH:
-            if (!cli_long("--hash", optarg, 1, HUB_HASH_MAX, &n))
-                code = EXIT_USAGE;
-            p->hash_mb = n;
-            break;
-        case OPT_EGDB:
-            if (strlen(optarg) >= sizeof p->egdb)
-                code = cli_usage_error("--egdb: too long");
-            else
-                snprintf(p->egdb, sizeof p->egdb, "%s", optarg);
-            break;
-        case OPT_WEIGHTS:
-        case OPT_BOOK:
-        case OPT_RULES: {
-            char *dst = o == OPT_WEIGHTS ? p->weights : o == OPT_BOOK ? p->book : p->rules;
-            size_t size = o == OPT_WEIGHTS ? sizeof p->weights
-                          : o == OPT_BOOK  ? sizeof p->book : sizeof p->rules;
-            if (strlen(optarg) >= size)
-                code = cli_usage_error("%s: too long", o == OPT_WEIGHTS ? "--weights" : o == OPT_BOOK ? "--book" : "--rules");
-            else
-                snprintf(dst, size, "%s", optarg);
-            break;
-        }
-        default: code = EXIT_USAGE; break;
-        }
-    }
-    if (code < 0 && optind != argc)
-        code = cli_usage_error("unexpected argument '%s' (see 'dama hub --help')", argv[optind]);
-    return code;
+    return cli_parse(argc, argv, "hub", options, 0);
 }
 
 /* Checks the command line's values now, so a mistake shows before any GUI: the rules,
