@@ -180,32 +180,6 @@ bool cli_apply_rules(const Variant *v, Rules *rules, const char *const *texts, i
     return true;
 }
 
-int engine_context_option(EngineContext *ctx, int opt, const char *arg)
-{
-    switch (opt) {
-    case OPT_VARIANT:
-        ctx->variant = ctx->rules_only ? cli_variant_any(arg) : cli_variant(arg);
-        return ctx->variant ? 1 : -1;
-    case OPT_RULES:
-        /* Rule options belong to the variant, which may come later on the command line. */
-        if (ctx->nrules_text == MAX_RULES_OPTIONS) {
-            cli_usage_error("too many --rules options (at most %d): join them with commas",
-                            MAX_RULES_OPTIONS);
-            return -1;
-        }
-        ctx->rules_text[ctx->nrules_text++] = arg;
-        return 1;
-    case OPT_FEN:
-        ctx->fen = arg;
-        return 1;
-    case OPT_MOVES:
-        ctx->moves_text = arg;
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 bool engine_context_finish(EngineContext *ctx)
 {
     char err[512];
@@ -224,106 +198,6 @@ bool engine_context_finish(EngineContext *ctx)
     }
     ctx->pos = ctx->game.pos;
     return true;
-}
-
-/* True when longopts has --variant: then -v is its short form. */
-static bool takes_variant(const struct option *longopts)
-{
-    for (const struct option *o = longopts; o->name; o++)
-        if (strcmp(o->name, "variant") == 0)
-            return true;
-    return false;
-}
-
-static const char *command_name;            /* set by main: "pdn" for `dama pdn export` */
-static const struct option *last_options;  /* the table of the last cli_getopt call */
-
-void cli_set_command(const char *name) { command_name = name; }
-
-const struct option *cli_getopt_options(void) { return last_options; }
-
-/* "selfplay", or "pdn export" for a subcommand (argv[0] is then the subcommand). */
-static void command_words(char **argv, char *buf, size_t len)
-{
-    if (command_name && strcmp(command_name, argv[0]) != 0)
-        snprintf(buf, len, "%s %s", command_name, argv[0]);
-    else
-        snprintf(buf, len, "%s", argv[0]);
-}
-
-/* The option of longopts named exactly by the first len characters of name; NULL if none. */
-static const struct option *option_named(const struct option *longopts, const char *name, size_t len)
-{
-    for (const struct option *o = longopts; o->name; o++)
-        if (strlen(o->name) == len && strncmp(o->name, name, len) == 0)
-            return o;
-    return NULL;
-}
-
-/* "dama CMD: unknown option --WORD", with the options WORD begins (getopt_long would have
- * taken the one of them as an abbreviation) or else a pointer to the help. */
-static void unknown_long_option(char **argv, const struct option *longopts, const char *name,
-                                size_t len)
-{
-    char cmd[64], hint[256];
-    command_words(argv, cmd, sizeof cmd);
-    int count = 0, k = 0;
-    for (const struct option *o = longopts; o->name; o++)
-        count += strncmp(o->name, name, len) == 0;
-    size_t n = 0;
-    for (const struct option *o = longopts; o->name; o++)
-        if (strncmp(o->name, name, len) == 0 && n < sizeof hint) {
-            const char *sep = k == 0 ? "did you mean " : k == count - 1 ? " or " : ", ";
-            n += (size_t)snprintf(hint + n, sizeof hint - n, "%s--%s", sep, o->name);
-            k++;
-        }
-    if (count == 0)
-        snprintf(hint, sizeof hint, "see 'dama %s --help'", cmd);
-    else if (n < sizeof hint)
-        snprintf(hint + n, sizeof hint - n, "?");
-    fprintf(stderr, "dama %s: unknown option --%.*s (%s)\n", cmd, (int)len, name, hint);
-}
-
-int cli_getopt(int argc, char **argv, const struct option *longopts)
-{
-    last_options = longopts;
-    opterr = 0;
-    /* ':' first: a missing value is ':', told apart from an unknown option ('?') */
-    int opt = getopt_long(argc, argv, takes_variant(longopts) ? ":v:" : ":", longopts, NULL);
-    if (opt == -1)
-        return -1;
-    /* The word that held the option: the one before a value given as the next word. */
-    const char *word = optind >= 2 && optarg && optarg == argv[optind - 1] && opt != ':' && opt != '?'
-                           ? argv[optind - 2] : argv[optind - 1];
-    char cmd[64];
-    command_words(argv, cmd, sizeof cmd);
-    if (strncmp(word, "--", 2) == 0) {
-        /* getopt_long takes any unambiguous abbreviation (--game for --games, when --game
-         * means a game id elsewhere): only whole names are options here. */
-        const char *name = word + 2;
-        size_t len = strcspn(name, "=");
-        const struct option *o = option_named(longopts, name, len);
-        if (!o) {
-            unknown_long_option(argv, longopts, name, len);
-            return '?';
-        }
-        if (opt == ':') {
-            cli_usage_error("option '--%s' needs a value (see 'dama %s --help')", o->name, cmd);
-            return '?';
-        }
-        if (opt == '?') {
-            cli_usage_error("option '--%s' takes no value, not '%s' (see 'dama %s --help')", o->name,
-                            name + len + 1, cmd);
-            return '?';
-        }
-    } else if (opt == ':') {
-        cli_usage_error("option '-%c' needs a value (see 'dama %s --help')", optopt, cmd);
-        return '?';
-    } else if (opt == '?') {
-        fprintf(stderr, "dama %s: unknown option -%c (see 'dama %s --help')\n", cmd, optopt, cmd);
-        return '?';
-    }
-    return opt == 'v' ? OPT_VARIANT : opt;
 }
 
 bool cli_bench_signature(const Variant *v, char *buf, size_t len)

@@ -4,7 +4,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <getopt.h>
 
 #include "game.h"
 #include "option_table.h"
@@ -88,28 +87,6 @@ bool engine_context_finish(EngineContext *ctx);
     TEXT_ARG("fen", &(ctx)->fen), \
     TEXT_ARG("moves", &(ctx)->moves_text)
 
-/* Handles one of the shared options; returns 1 if used, 0 if not ours, -1 on error. */
-int engine_context_option(EngineContext *ctx, int opt, const char *arg);
-
-/* getopt_long entries and ids for the shared options. */
-enum { OPT_VARIANT = 1000, OPT_RULES, OPT_FEN, OPT_HELP, OPT_MOVES, OPT_FIRST_FREE = 1100 };
-#define ENGINE_LONG_OPTIONS \
-    { "variant", required_argument, 0, OPT_VARIANT }, \
-    { "rules", required_argument, 0, OPT_RULES }, \
-    { "fen", required_argument, 0, OPT_FEN }, \
-    { "moves", required_argument, 0, OPT_MOVES }, \
-    { "help", no_argument, 0, OPT_HELP }
-
-/* Runs getopt_long with our error messages: returns the option, -1 at the end, or '?'
- * after printing what was wrong.  Long options are taken by their whole names only
- * (--name or --name=value), never abbreviated: "dama CMD: unknown option --game (did you
- * mean --games?)". */
-int cli_getopt(int argc, char **argv, const struct option *longopts);
-/* The command being run (main sets it), named in cli_getopt's errors with a subcommand. */
-void cli_set_command(const char *name);
-/* The option table of the last cli_getopt call: the help test checks every command's help
- * against the options its parser takes. */
-const struct option *cli_getopt_options(void);
 /* Prints a command's help to stdout. */
 int cli_print_help(const char *name);
 

@@ -27,9 +27,6 @@
 #define SERVE_SEARCHES_MAX 64
 #define DYGRAPHS_DIR "/usr/share/javascript/dygraphs"
 
-enum { OPT_S_PORT = OPT_FIRST_FREE, OPT_S_DB, OPT_S_HOST, OPT_S_WEIGHTS, OPT_S_WEB, OPT_S_HASH,
-       OPT_S_MOVETIME, OPT_S_NODES, OPT_S_SEARCHES, OPT_S_EGDB };
-
 static bool is_dir(const char *path)
 {
     struct stat st;
@@ -113,24 +110,19 @@ typedef struct ServeArgs {
     uint64_t nodes;
 } ServeArgs;
 
+/* --max-nodes: at least 1, into the uint64_t option->dest. */
+static bool max_nodes_option(const CliOption *option, const char *value)
+{
+    if (!cli_u64("--max-nodes", value, option->dest))
+        return false;
+    if (*(uint64_t *)option->dest == 0)
+        return cli_usage_error("--max-nodes 0: a search needs at least 1 node"), false;
+    return true;
+}
+
 /* Reads serve's options into a (defaults first).  -1: go on; else an exit code. */
 static int parse_args(int argc, char **argv, ServeArgs *a)
 {
-    static const struct option longopts[] = {
-        { "variant", required_argument, 0, OPT_VARIANT },
-        { "help", no_argument, 0, OPT_HELP },
-        { "port", required_argument, 0, OPT_S_PORT },
-        { "db", required_argument, 0, OPT_S_DB },
-        { "host", required_argument, 0, OPT_S_HOST },
-        { "weights", required_argument, 0, OPT_S_WEIGHTS },
-        { "web", required_argument, 0, OPT_S_WEB },
-        { "hash", required_argument, 0, OPT_S_HASH },
-        { "max-movetime", required_argument, 0, OPT_S_MOVETIME },
-        { "max-nodes", required_argument, 0, OPT_S_NODES },
-        { "max-searches", required_argument, 0, OPT_S_SEARCHES },
-        { "egdb", required_argument, 0, OPT_S_EGDB },
-        { 0, 0, 0, 0 },
-    };
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     *a = (ServeArgs){
         .variant = &turkish_variant, .db = "dama.db", .host = "127.0.0.1",
@@ -138,30 +130,21 @@ static int parse_args(int argc, char **argv, ServeArgs *a)
         .searches = cores < 1 ? 1 : cores > SERVE_SEARCHES_MAX ? SERVE_SEARCHES_MAX : cores,
         .nodes = SERVE_NODES_DEFAULT,
     };
-    int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        switch (o) {
-        case OPT_HELP: return cli_print_help("serve");
-        case OPT_VARIANT: if (!(a->variant = cli_variant(optarg))) return EXIT_USAGE; break;
-        case OPT_S_PORT: if (!cli_long("--port", optarg, 0, 65535, &a->port)) return EXIT_USAGE; break;
-        case OPT_S_DB: a->db = optarg; break;
-        case OPT_S_HOST: a->host = optarg; break;
-        case OPT_S_WEIGHTS: a->weights_name = optarg; break;
-        case OPT_S_WEB: a->web = optarg; break;
-        case OPT_S_EGDB: a->egdb_dir = optarg; break;
-        case OPT_S_HASH: if (!cli_long("--hash", optarg, 1, SERVE_HASH_MAX, &a->hash)) return EXIT_USAGE; break;
-        case OPT_S_MOVETIME: if (!cli_long("--max-movetime", optarg, 1, 86400000L, &a->movetime)) return EXIT_USAGE; break;
-        case OPT_S_NODES:
-            if (!cli_u64("--max-nodes", optarg, &a->nodes)) return EXIT_USAGE;
-            if (a->nodes == 0) return cli_usage_error("--max-nodes 0: a search needs at least 1 node");
-            break;
-        case OPT_S_SEARCHES: if (!cli_long("--max-searches", optarg, 1, SERVE_SEARCHES_MAX, &a->searches)) return EXIT_USAGE; break;
-        default: return EXIT_USAGE;
-        }
-    }
-    if (optind < argc)
-        return cli_usage_error("unexpected argument '%s' (see 'dama serve --help')", argv[optind]);
-    return -1;
+    const CliOption options[] = {
+        CALL_ARG("variant", &a->variant, cli_option_variant),
+        LONG_ARG("port", &a->port, 0, 65535),
+        TEXT_ARG("db", &a->db),
+        TEXT_ARG("host", &a->host),
+        TEXT_ARG("weights", &a->weights_name),
+        TEXT_ARG("web", &a->web),
+        LONG_ARG("hash", &a->hash, 1, SERVE_HASH_MAX),
+        LONG_ARG("max-movetime", &a->movetime, 1, 86400000L),
+        CALL_ARG("max-nodes", &a->nodes, max_nodes_option),
+        LONG_ARG("max-searches", &a->searches, 1, SERVE_SEARCHES_MAX),
+        TEXT_ARG("egdb", &a->egdb_dir),
+        { 0 },
+    };
+    return cli_parse(argc, argv, "serve", options, 0);
 }
 
 static int run_serve(int argc, char **argv)

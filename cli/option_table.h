@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <getopt.h>
 
 typedef enum ArgKind {
     ARG_TEXT,    /* const char **: the value as given */
@@ -53,5 +54,11 @@ typedef struct CliOption {
  * value, or more than words_allowed words after the options. */
 int cli_parse(int argc, char **argv, const char *command, const CliOption *options,
               int words_allowed);
+
+/* The command being run (main sets it), named in the parser's errors with a subcommand. */
+void cli_set_command(const char *name);
+/* The option table of the last cli_parse call: the help test checks every command's help
+ * against the options its parser takes. */
+const struct option *cli_getopt_options(void);
 
 #endif
