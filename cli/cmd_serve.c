@@ -1,23 +1,10 @@
 /* `dama serve`: the web page and its JSON API (server/) on a local port, until Ctrl-C. */
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
-#include "egdb_search.h"
-#include "game_table.h"
-#include "http.h"
-#include "interrupt.h"
-#include "server.h"
-#include "store.h"
-#include "store_open.h"
+#include "serve.h"
 #include "variant.h"
-#include "weights_store.h"
 
 #define SERVE_PORT_DEFAULT 8080
 #define SERVE_HASH_DEFAULT 16
@@ -25,83 +12,6 @@
 #define SERVE_MOVETIME_DEFAULT 30000
 #define SERVE_NODES_DEFAULT 50000000
 #define SERVE_SEARCHES_MAX 64
-#define DYGRAPHS_DIR "/usr/share/javascript/dygraphs"
-
-static bool is_dir(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* web/ next to the binary's directory (bin/../web), else ./web. */
-static void find_web_dir(char *buf, size_t len)
-{
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            if (snprintf(buf, len, "%s/../web", exe) < (int)len && is_dir(buf))
-                return;
-        }
-    }
-    snprintf(buf, len, "web");
-}
-
-/* The weights of every variant: name for the --variant, the shipped best for the others. */
-static bool load_weights(const Variant *chosen, const char *name, Weights *weights,
-                         const Weights **by_variant)
-{
-    for (int i = 0; i < SERVER_MAX_VARIANTS && variant_at(i); i++) {
-        const Variant *v = variant_at(i);
-        if (!v->eval)
-            continue;
-        char err[512];
-        const char *which = v == chosen && name ? name : "best";
-        if (!weights_by_name(&weights[i], v, which, err, sizeof err)) {
-            cli_usage_error("--weights %s: %s", which, err);
-            return false;
-        }
-        by_variant[i] = &weights[i];
-    }
-    return true;
-}
-
-/* The database exists with this build's schema before the first reader opens it. */
-static bool prepare_db(const char *path)
-{
-    Store *s = cli_open_store(path);
-    store_close(s);
-    return s != NULL;
-}
-
-/* Listens first, so that an address or port it cannot have leaves no new database behind;
- * the URL is said once the database is ready. */
-static int serve(Server *srv, const char *host, int port, const char *db)
-{
-    char err[512];
-    bool bad_address;
-    HttpServer *http = http_start(host, port, server_handle, srv, srv->search_workers, err,
-                                  sizeof err, &bad_address);
-    if (!http)
-        return bad_address ? cli_usage_error("%s", err) : cli_runtime_error("%s", err);
-    if (!prepare_db(db)) {
-        http_stop(http);
-        return EXIT_RUNTIME;
-    }
-    const char *bracket = strchr(host, ':') ? "[" : "";
-    printf("serving http://%s%s%s:%d/\n", bracket, host, *bracket ? "]" : "", http_port(http));
-    fflush(stdout);
-    /* Requests run on the server's threads; this one waits for Ctrl-C or SIGTERM. */
-    while (!atomic_load(srv->stop)) {
-        struct timespec tick = { 0, 50 * 1000 * 1000 };
-        nanosleep(&tick, NULL);
-    }
-    http_stop(http);
-    return EXIT_INTERRUPTED;
-}
 
 typedef struct ServeArgs {
     const Variant *variant;
@@ -153,50 +63,17 @@ static int run_serve(int argc, char **argv)
     int status = parse_args(argc, argv, &a);
     if (status >= 0)
         return status;
-    const Variant *variant = a.variant;
-    const char *db = a.db, *host = a.host, *weights_name = a.weights_name, *web = a.web, *egdb_dir = a.egdb_dir;
-    long port = a.port, hash = a.hash, movetime = a.movetime, searches = a.searches;
-    uint64_t nodes = a.nodes;
-    char web_dir[PATH_MAX];
-    if (web) {
-        if (!is_dir(web))
-            return cli_usage_error("--web %s: not a directory", web);
-        snprintf(web_dir, sizeof web_dir, "%s", web);
-    } else {
-        find_web_dir(web_dir, sizeof web_dir);
-    }
-    Weights weights[SERVER_MAX_VARIANTS];
-    memset(weights, 0, sizeof weights);
-    Server srv = {
-        .db_path = db,
-        .web_dir = web_dir,
-        .dygraphs_dir = DYGRAPHS_DIR,
-        .default_variant = variant,
-        .hash_mb = (size_t)hash,
-        .search_cap = { .movetime_ms = (int)movetime, .nodes = nodes },
-        .search_workers = (int)searches,
+    ServeConfig cfg = {
+        .variant = a.variant, .weights_name = a.weights_name, .db = a.db, .host = a.host, .web = a.web,
+        .egdb_dir = a.egdb_dir, .port = (int)a.port, .hash_mb = (size_t)a.hash,
+        .cap = { .movetime_ms = (int)a.movetime, .nodes = a.nodes }, .searches = (int)a.searches,
     };
-    if (egdb_dir)
-        egdb_open_each(egdb_dir, srv.egdb, SERVER_MAX_VARIANTS);
-    int code = EXIT_USAGE;
-    if (load_weights(variant, weights_name, weights, srv.weights)) {
-        code = EXIT_RUNTIME;
-        srv.stop = interrupt_flag();
-        signal(SIGPIPE, SIG_IGN); /* a browser that hangs up is that request's failure only */
-        srv.games = game_table_new();
-        pthread_mutex_init(&srv.save_lock, NULL);
-        if (srv.games)
-            code = serve(&srv, host, (int)port, db);
-        else
-            cli_runtime_error("out of memory");
-        game_table_free(srv.games);
-        pthread_mutex_destroy(&srv.save_lock);
+    char err[1024];
+    switch (serve_run(&cfg, stdout, err, sizeof err)) {
+    case SERVE_STOPPED: return EXIT_INTERRUPTED;
+    case SERVE_BAD_INPUT: return cli_usage_error("%s", err);
+    default: return cli_runtime_error("%s", err);
     }
-    for (int i = 0; i < SERVER_MAX_VARIANTS; i++) {
-        weights_free(&weights[i]);
-        egdb_close(srv.egdb[i]);
-    }
-    return code;
 }
 
 const Command cmd_serve = {
@@ -209,7 +86,7 @@ const Command cmd_serve = {
     "http://HOST:PORT/ until Ctrl-C or SIGTERM (exit 130), and prints\n"
     "'serving http://HOST:PORT/' when it listens.  Nothing is fetched from the\n"
     "network: the charts use the Debian package libjs-dygraphs\n"
-    "(" DYGRAPHS_DIR ").\n"
+    "(" SERVE_DYGRAPHS_DIR ").\n"
     "\n"
     "  --port N        the port (default 8080; 0: a free port, printed)\n"
     "  --host ADDR     the address to listen on (default 127.0.0.1: this machine)\n"
