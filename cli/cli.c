@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench.h"
 #include "cli.h"
@@ -51,6 +52,13 @@ bool cli_long(const char *option, const char *text, long min, long max, long *ou
     }
     *out = v;
     return true;
+}
+
+double cli_now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* OpenMP's count is the process's CPU affinity mask (taskset), not every CPU online. */

@@ -31,6 +31,8 @@ bool cli_u64(const char *option, const char *text, uint64_t *out);
  * count is lowered to the number of CPUs, with a note on stderr.  False after printing the
  * error. */
 bool cli_threads(const char *text, int *out);
+/* A monotonic clock in seconds, for the times commands print. */
+double cli_now_seconds(void);
 /* The CPUs this process may run on (its affinity mask; at least 1). */
 int cli_cpu_count(void);
 /* --depth, --nodes or --movetime (option->name) into the SearchLimits option->dest, for a

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "book_build.h"
 #include "book_openings.h"
@@ -19,13 +18,6 @@
 #define BOOK_MIN_GAMES_DEFAULT 2
 #define BOOK_MARGIN_DEFAULT 50
 #define BOOK_MAX_PLY_DEFAULT 40
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 typedef struct BookArgs {
     const char *db, *out, *fen, *rules;
@@ -61,14 +53,14 @@ static int run_build(int argc, char **argv)
     if (code >= 0) return code;
     if (!a.db || !a.out) return cli_usage_error("book build needs --db FILE and --out BOOK (see 'dama book --help')");
     if (optind < argc) return cli_usage_error("unexpected argument '%s' (see 'dama book --help')", argv[optind]);
-    double t0 = now_seconds();
+    double t0 = cli_now_seconds();
     BookBuildOptions opt = { a.variant, (int)a.min_games, (int)a.margin, (int)a.max_ply };
     Book book;
     BookBuildStats st;
     char err[6144]; /* "book build: DB: why" */
     if (!book_build_file(a.db, &opt, a.out, &book, &st, err, sizeof err))
         return cli_runtime_error("%s", err);
-    double t = now_seconds() - t0;
+    double t = cli_now_seconds() - t0;
     printf("book build positions %d moves %d seen %lld distinct %lld unmatched %lld file %s time %.3f\n",
            book.npositions, book.nmoves, (long long)st.positions_seen, (long long)st.distinct,
            (long long)st.unmatched, a.out, t);

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -10,13 +9,6 @@
 #include "merge_shards.h"
 #include "store_open.h"
 #include "variant.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* DAMA_TEST_MERGE_STALL: the tests' way to kill or interrupt a merge inside its
  * transaction; a Ctrl-C ends the stall, and the merge then rolls back. */
@@ -75,14 +67,14 @@ static int run_merge(int argc, char **argv)
     code = store_merge_check_all(into, shards, n, variant, err, sizeof err);
     if (code != EXIT_OK)
         return fprintf(stderr, "dama: %s\n", err), code;
-    double start = now_seconds();
+    double start = cli_now_seconds();
     Store *store = cli_open_store(into);
     if (!store)
         return EXIT_RUNTIME;
     MergeTotals t = { 0 };
     code = merge_all(store, shards, n, &t);
     store_close(store);
-    double seconds = now_seconds() - start;
+    double seconds = cli_now_seconds() - start;
     if (code == EXIT_OK)
         printf("merged shards %d runs %lld games %lld positions %lld skipped-games %lld differing-games %lld "
                "time %.2f positions/s %.0f\n", n, (long long)t.runs, (long long)t.games, (long long)t.positions,

@@ -1,6 +1,5 @@
 /* `dama export`: tables and statistics of the database as CSV files. */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,19 +10,6 @@
 #include "interrupt.h"
 #include "store_open.h"
 #include "variant.h"
-
-/* Ctrl-C and SIGTERM stop the export between rows.  They are unblocked too: a process
- * started with them blocked (and one pending) must still stop, at once. */
-static const atomic_bool *export_interrupt_flag(void)
-{
-    const atomic_bool *stop = interrupt_flag();
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigprocmask(SIG_UNBLOCK, &set, NULL);
-    return stop;
-}
 
 static bool is_directory(const char *path)
 {
@@ -79,7 +65,7 @@ static int run_export(int argc, char **argv)
     Store *store = cli_open_store_readonly(db_path);
     if (!store)
         return EXIT_RUNTIME;
-    eo.stop = export_interrupt_flag();
+    eo.stop = interrupt_flag_unblocked(); /* Ctrl-C and SIGTERM stop it between rows */
     char err[1024];
     code = export_job_run(store, db_path, what, &eo, out, dir, stdout, err, sizeof err);
     if (code)

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "commands.h"
 #include "move_texts.h"
@@ -10,13 +9,6 @@
 #include "perft.h"
 #include "position.h"
 #include "variant.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* A line of perft --divide: the move as a player writes it, its leaves. */
 typedef struct DivideLine {
@@ -56,11 +48,11 @@ static int run_perft(int argc, char **argv)
     if (!cli_long("DEPTH", argv[optind], 0, 64, &depth) || !engine_context_finish(&ctx))
         return EXIT_USAGE;
 
-    double start = now_seconds();
+    double start = cli_now_seconds();
     DivideLine line = { ctx.variant, &ctx.pos, &ctx.rules };
     uint64_t nodes = divide ? perft_divide(ctx.variant, &ctx.pos, &ctx.rules, (int)depth, &opt, print_divide, &line)
                             : perft(ctx.variant, &ctx.pos, &ctx.rules, (int)depth, &opt);
-    double secs = now_seconds() - start;
+    double secs = cli_now_seconds() - start;
     printf("nodes %llu time %.3f nps %.0f\n", (unsigned long long)nodes, secs,
            secs > 0 ? (double)nodes / secs : 0.0);
     return EXIT_OK;

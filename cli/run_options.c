@@ -71,12 +71,6 @@ static bool parse_numbers(const char *option, const char *arg, int count, int ma
     return true;
 }
 
-/* The side an --engine-param is for: 0 for "a:NAME=VALUE", 1 for "b:...", -1 for both. */
-static int engine_param_side(const char *arg)
-{
-    return (arg[0] == 'a' || arg[0] == 'b') && arg[1] == ':' ? arg[0] - 'a' : -1;
-}
-
 bool run_option_limit(const CliOption *option, const char *value)
 {
     RunOptions *ro = option->dest;
@@ -123,7 +117,7 @@ bool run_option_engine_margin(const CliOption *option, const char *value)
 bool run_option_engine_param(const CliOption *option, const char *value)
 {
     RunSettings *run = &((RunOptions *)option->dest)->run;
-    const char *kv = engine_param_side(value) >= 0 ? value + 2 : value;
+    const char *kv = run_settings_param_side(value) >= 0 ? value + 2 : value;
     if (!strchr(kv, '=') || kv[0] == '=')
         return cli_usage_error("bad value '%s' for --engine-param: expected [a:|b:]NAME=VALUE", value), false;
     if (run->nengine_params == ENGINE_MAX_PARAMS)
@@ -215,26 +209,16 @@ void run_options_free(RunOptions *ro)
 
 void run_options_engine(const RunOptions *ro, int side, const char *command, EngineConfig *out)
 {
-    *out = (EngineConfig){ .command = command, .variant = ro->run.cfg.setup.variant,
-                           .margin_ms = ro->run.engine_margin_ms, .timeout_ms = ro->run.engine_timeout_ms,
-                           .new_player = engine_player_new };
-    for (int i = 0; i < ro->run.nengine_params; i++) {
-        int only = engine_param_side(ro->run.engine_params[i]);
-        if (only < 0 || only == side)
-            out->params[out->nparams++] = ro->run.engine_params[i] + (only < 0 ? 0 : 2);
-    }
-    size_t n = 0; /* the --rules given, joined as one option list */
-    for (int i = 0; i < ro->nrules_text && n < sizeof out->rules; i++)
-        n += (size_t)snprintf(out->rules + n, sizeof out->rules - n, "%s%s", i ? "," : "", ro->rules_text[i]);
+    run_settings_engine(&ro->run, side, command, ro->rules_text, ro->nrules_text, out);
 }
 
 bool run_options_engine_sides(const RunOptions *ro, const bool outside[2])
 {
-    for (int i = 0; i < ro->run.nengine_params; i++) {
-        int only = engine_param_side(ro->run.engine_params[i]);
-        if (only >= 0 && !outside[only])
-            return cli_usage_error("--engine-param %s: side %c is not an outside engine here", ro->run.engine_params[i],
-                                   "ab"[only]), false;
+    int i = run_settings_misplaced_param(&ro->run, outside);
+    if (i >= 0) {
+        int side = run_settings_param_side(ro->run.engine_params[i]);
+        return cli_usage_error("--engine-param %s: side %c is not an outside engine here", ro->run.engine_params[i],
+                               "ab"[side]), false;
     }
     return true;
 }

@@ -29,6 +29,17 @@ char *run_settings_identity(const RunSettings *rs);
  * false with err saying why. */
 bool run_settings_load_openings(RunSettings *rs, const char *book_path, int book_ply, const atomic_bool *stop,
                                 char *err, size_t errlen);
+/* The side an --engine-param is for: 0 for "a:NAME=VALUE", 1 for "b:...", -1 for both. */
+int run_settings_param_side(const char *param);
+/* The outside engine of side (0: A, 1: B) run by command with rs's engine options (the
+ * --engine-param for both sides and those for its own) and variant, and the rule options
+ * rules_text[0..nrules) joined as one list. */
+void run_settings_engine(const RunSettings *rs, int side, const char *command, const char *const *rules_text,
+                         int nrules, EngineConfig *out);
+/* The index of the first --engine-param naming a side (a: or b:) that is not an outside
+ * engine (outside[side] false); -1 when there is none. */
+int run_settings_misplaced_param(const RunSettings *rs, const bool outside[2]);
+
 /* fmt's text at the end of the params text in buf (len bytes), as much as fits. */
 void params_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
