@@ -7,6 +7,7 @@
 
 #include "annotate_job.h"
 #include "commands.h"
+#include "store_open.h"
 #include "interrupt.h"
 #include "search.h"
 #include "variant.h"
@@ -77,10 +78,8 @@ static int run_annotate(int argc, char **argv)
     if (!engine_context_finish(&ctx))
         return EXIT_USAGE;
     Weights weights;
-    char err[512];
-    if (!weights_by_name(&weights, ctx.variant, o.weights_name ? o.weights_name : "best", err,
-                                  sizeof err))
-        return cli_usage_error("%s", err);
+    if (!cli_weights(&weights, ctx.variant, o.weights_name, "best"))
+        return EXIT_USAGE;
     code = annotate(&ctx, &o, &weights);
     weights_free(&weights);
     return code;

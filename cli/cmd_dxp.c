@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "store_open.h"
 #include "dxp_follower.h"
 #include "dxp_initiator.h"
 #include "dxp_link.h"
@@ -104,9 +105,8 @@ static int run_dxp(int argc, char **argv)
         return cli_usage_error("--fen and --moves are the initiator's (--connect): a follower "
                                "plays the position the game request gives");
     Weights w;
-    char err[512];
-    if (!weights_by_name(&w, ctx.variant, opt.weights_name, err, sizeof err))
-        return cli_usage_error("%s", err);
+    if (!cli_weights(&w, ctx.variant, opt.weights_name, NULL))
+        return EXIT_USAGE;
     code = opt.listen ? run_listen(&opt, ctx.variant, &ctx.rules, &w)
                           : run_connect(&opt, ctx.variant, &ctx.rules, &w, &ctx.pos);
     weights_free(&w);

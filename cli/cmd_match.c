@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "store_open.h"
 #include "engine_player.h"
 #include "game.h"
 #include "match_dxp.h"
@@ -58,11 +59,9 @@ static int match_with_weights(RunOptions *ro, const SprtConfig *sprt, const char
                               const char *const commands[2], const char *const given[2],
                               const MatchDxp *dxp, bool resume, Weights w[2])
 {
-    char err[512];
     for (int i = 0; i < 2; i++) /* an engine's side keeps weights to probe random openings */
-        if (!weights_by_name(&w[i], ro->run.cfg.setup.variant, paths[i] ? paths[i] : "default",
-                                      err, sizeof err))
-            return cli_usage_error("%s", err);
+        if (!cli_weights(&w[i], ro->run.cfg.setup.variant, paths[i], "default"))
+            return EXIT_USAGE;
     EngineConfig engines[2];
     if (!run_options_engine_sides(ro, (bool[2]){ commands[0] != NULL, commands[1] != NULL }))
         return EXIT_USAGE;

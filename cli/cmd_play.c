@@ -82,8 +82,8 @@ static int run_play(int argc, char **argv)
     Weights weights;
     char err[512];
     interrupt_flag(); /* from the reading of --weights on, Ctrl-C or SIGTERM: exit 130 */
-    if (!weights_by_name(&weights, ctx.variant, po.weights_name, err, sizeof err))
-        return cli_usage_error("%s", err);
+    if (!cli_weights(&weights, ctx.variant, po.weights_name, NULL))
+        return EXIT_USAGE;
     Store *store = NULL;
     if (po.db && !(store = cli_open_store(po.db))) {
         weights_free(&weights);

@@ -9,6 +9,7 @@
 #include "bench.h"
 #include "book_file.h"
 #include "commands.h"
+#include "store_open.h"
 #include "egdb_search.h"
 #include "game.h"
 #include "interrupt.h"
@@ -34,13 +35,7 @@ typedef struct SearchOptions {
  * printing the error. */
 static bool search_options_finish(SearchOptions *so, const Variant *v, const char *fallback)
 {
-    char err[512];
-    if (!weights_by_name(&so->weights, v, so->weights_name ? so->weights_name : fallback,
-                                  err, sizeof err)) {
-        cli_usage_error("%s", err);
-        return false;
-    }
-    return true;
+    return cli_weights(&so->weights, v, so->weights_name, fallback);
 }
 
 static void report_iteration(void *ctx, const SearchInfo *info)

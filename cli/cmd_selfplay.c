@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "store_open.h"
 #include "run_options.h"
 #include "run_jobs.h"
 #include "weights_store.h"
@@ -26,7 +27,6 @@ static int run_selfplay(int argc, char **argv)
     run_options_init(&ro);
     ro.run.cfg.setup.noise = 10;
     const char *weights_path = NULL; /* read once the variant is known */
-    char err[512];
     const CliOption options[] = {
         RUN_OPTIONS(&ro),
         TEXT_ARG("weights", &weights_path),
@@ -40,9 +40,9 @@ static int run_selfplay(int argc, char **argv)
     if (!run_options_finish(&ro))
         return EXIT_USAGE;
     Weights weights;
-    if (!weights_by_name(&weights, ro.run.cfg.setup.variant, weights_path ? weights_path : "default", err, sizeof err)) {
+    if (!cli_weights(&weights, ro.run.cfg.setup.variant, weights_path, "default")) {
         run_options_free(&ro);
-        return cli_usage_error("%s", err);
+        return EXIT_USAGE;
     }
     const char *weights_note = weights_path ? weights_path : "built-in hand-set weights";
     code = selfplay_job(&ro.run, &weights, weights_note, resume ? RESUME_REQUIRED : RESUME_NEVER);

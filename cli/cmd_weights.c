@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "store_open.h"
 #include "interrupt.h"
 #include "tune_options.h"
 #include "variant.h"
@@ -44,8 +45,8 @@ static int run_weights(int argc, char **argv)
     interrupt_flag(); /* reading a file stops on Ctrl-C or SIGTERM: exit 130 */
     if (check) {
         /* The file as it is: --eval only says which kind it must be. */
-        if (!weights_by_name(&w, v, check, err, sizeof err))
-            return cli_usage_error("%s", err);
+        if (!cli_weights(&w, v, check, NULL))
+            return EXIT_USAGE;
         bool pattern = eval_spec_is_pattern(w.spec);
         if ((eval == EVAL_PATTERN && !pattern) || (eval == EVAL_LINEAR && pattern)) {
             weights_free(&w);
