@@ -13,8 +13,7 @@ enum ExitCode { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED 
 
 typedef struct Command {
     const char *name;
-    const char *summary; /* one line for `dama help` */
-    const char *help;    /* full text for `dama CMD --help` */
+    const char *summary; /* one line for `dama help`; the full text is cli/help/NAME.txt */
     int (*run)(int argc, char **argv);
 } Command;
 

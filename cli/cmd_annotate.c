@@ -15,10 +15,6 @@
 #include "weights.h"
 #include "weights_store.h"
 
-/* The default level: deep enough to see a piece hung to a multi-capture, a few seconds a
- * game on one core. */
-#define ANNOTATE_DEFAULT_DEPTH 10
-
 typedef struct AnnotateOptions {
     SearchLimits limits;
     const char *weights_name, *in, *db, *out, *csv;
@@ -85,43 +81,7 @@ static int run_annotate(int argc, char **argv)
     return code;
 }
 
-#define TEXT_OF_(x) #x
-#define TEXT_OF(x) TEXT_OF_(x)
 const Command cmd_annotate = {
     "annotate", "mark a game's mistakes by the score each move lost, with the better line",
-    "usage: dama annotate (--in FILE.pdn | --game ID | --run R) [--db FILE]\n"
-    "                     [--out FILE.pdn] [--csv FILE.csv] [--threads T]\n"
-    "                     [--depth D | --nodes N | --movetime MS] [--weights FILE]\n"
-    "                     [--hash MB] [--variant NAME] [--rules OPTIONS]\n"
-    "\n"
-    "Searches every position of the games (each on its own, in parallel; with --nodes\n"
-    "the results do not depend on --threads) and gives each move, from the mover's\n"
-    "view in hundredths of a man, its score before (the position's) and after (minus\n"
-    "the next position's), the loss between them with both scores capped at +-500,\n"
-    "and a mark: ?! (PDN $6) from a loss of 50, ? ($2) from 100, ?? ($4) from 200.\n"
-    "The search's best move and an only legal move are never marked; a marked move's\n"
-    "comment names the best move and its line (docs/annotate.md).\n"
-    "\n"
-    "  --in FILE.pdn    the games of a PDN file\n"
-    "  --game ID        a stored game\n"
-    "  --run R          every game of run R\n"
-    "  --db FILE        the database of --game/--run (default dama.db); the searched\n"
-    "                   positions are stored in it as a run of kind 'analysis', which\n"
-    "                   the replay page of 'dama serve' shows as marks\n"
-    "  --out FILE.pdn   the annotated games as PDN: after each move a comment\n"
-    "                   {before -> after} and, when marked, its NAG and the best line\n"
-    "                   (default: stdout)\n"
-    "  --csv FILE.csv   one row per move: game_id,ply,move,mover,score_before,\n"
-    "                   score_after,loss,mark,best_move,best_line (docs/csv.md)\n"
-    "  --threads T      positions searched at once (default: the CPUs)\n"
-    "  --depth D        search depth (default " TEXT_OF(ANNOTATE_DEFAULT_DEPTH) " when no limit is given)\n"
-    "  --nodes N        stop each search after N nodes\n"
-    "  --movetime MS    search each position for MS milliseconds\n"
-    "  --weights FILE   evaluation weights: a file, 'best' (default), 'default',\n"
-    "                   'material'\n"
-    "  --hash MB        transposition table per thread (default 16)\n"
-    "  -v, --variant NAME  {GAMES}\n"
-    "  --rules OPTIONS  the variant's rule options (see 'dama analyze --help')\n"
-    "  --fen, --moves   not used: the games give their positions\n",
     run_annotate,
 };

@@ -165,35 +165,5 @@ static int run_book(int argc, char **argv)
 
 const Command cmd_book = {
     "book", "an opening book from the database's games, and the opening explorer",
-    "usage: dama book build --db FILE --out BOOK [--variant NAME] [--min-games N]\n"
-    "                       [--margin CP] [--max-ply P]\n"
-    "       dama book check BOOK\n"
-    "       dama book openings BOOK --ply K [--margin CP]\n"
-    "       dama book explore --db FILE --fen FEN [--variant NAME] [--rules OPTIONS]\n"
-    "                         [--out FILE.csv]\n"
-    "\n"
-    "build: every game of the variant in FILE (self-play, matches, imports), each\n"
-    "position before ply P of its game with the move that followed.  A position stays\n"
-    "when at least N games left it; of its moves, those played in N games or more\n"
-    "whose average search score (from the mover's view, of the position the move\n"
-    "leads to) is within CP of the best such move's.  The same database gives the\n"
-    "same file, byte for byte (format: docs/book.md).  Prints: book build positions\n"
-    "N moves M seen S distinct D unmatched U file BOOK time T\n"
-    "check: reads BOOK as every user of it does (header, checksum, each line, each\n"
-    "move's legality); a damaged or cut file is refused by name (exit 2).\n"
-    "openings: the book's positions at ply K whose best move scores within +-CP: one\n"
-    "FEN a line, an openings file for selfplay and match (--openings FILE).\n"
-    "explore: the moves the games played from FEN, as CSV (stdout by default):\n"
-    "move,games,white_wins,draws,black_wins,stm_score,mean_score,scored_games\n"
-    "\n"
-    "  --db FILE          the database (read only)\n"
-    "  --out BOOK|FILE    where to write\n"
-    "  -v, --variant NAME {GAMES}\n"
-    "  --min-games N      games a position and a move need (default 2)\n"
-    "  --margin CP        hundredths of a man (default 50)\n"
-    "  --max-ply P        positions before this ply of their game (default 40; 0 all)\n"
-    "  --ply K            openings: the ply of the positions listed\n"
-    "  --fen FEN          explore: the position\n"
-    "  --rules OPTIONS    explore: the rules the moves are read under\n",
     run_book,
 };

@@ -96,30 +96,5 @@ static int run_db(int argc, char **argv)
 
 const Command cmd_db = {
     "db", "database files: merge self-play shards (and any dama files) into one",
-    "usage: dama db merge --into FILE [--variant NAME|any] SHARD.db...\n"
-    "\n"
-    "Copies everything each SHARD.db holds (runs, weights, openings, games,\n"
-    "positions, tuning runs, matches, analyses, the training journal, imported PDN\n"
-    "games) into FILE, created when missing, one transaction per shard: a shard is\n"
-    "wholly in or wholly out, even when the merge is killed.  Ids are remapped;\n"
-    "weights are matched by hash, openings by position, runs by identity and games by\n"
-    "run and game index, so merging a shard twice adds nothing, and the shards of one\n"
-    "'dama selfplay --shard K/N' run (same options on any machines) become one run\n"
-    "with the games of the unsharded run, 'partial' until all N shards are merged\n"
-    "done, then 'done'.  A shard file is only read, never changed; one of an older\n"
-    "schema is migrated in a temporary copy.  Every shard is checked before FILE is\n"
-    "touched: a missing file, one that is no dama database, a newer schema or runs of\n"
-    "another variant stop the merge with one line naming the file (exit 2; an I/O\n"
-    "failure exits 1).  Progress on stderr when it is a terminal.  Prints last:\n"
-    "merged shards S runs R games G positions P skipped-games K differing-games D\n"
-    "time T positions/s X  (runs: new in FILE; skipped-games: games FILE held\n"
-    "already; differing-games: of those, the ones whose moves or result differ there,\n"
-    "as in runs that are not reproducible, e.g. with --movetime; FILE keeps its own)\n"
-    "\n"
-    "  --into FILE        the database merged into (created when missing)\n"
-    "  -v, --variant NAME every run, opening and weight set of the shards must be of\n"
-    "                     this variant (default turkish; one file may hold both\n"
-    "                     variants, each merged with its own --variant); 'any' takes\n"
-    "                     both\n",
     run_db,
 };

@@ -131,29 +131,5 @@ static int run_egdb(int argc, char **argv)
 
 const Command cmd_egdb = {
     "egdb", "endgame databases: build, probe and verify win/draw/loss tables",
-    "usage: dama egdb build --pieces N --dir DIR [-v NAME] [--rules OPTS] [--quiet]\n"
-    "       dama egdb probe --dir DIR --fen FEN [--moves M] [-v NAME] [--rules OPTS]\n"
-    "       dama egdb verify --dir DIR [--pieces N] [-v NAME] [--rules OPTS]\n"
-    "\n"
-    "build solves every position of 2..N pieces (men and kings, either side to\n"
-    "move) with dama's own move generator and writes one file a material class,\n"
-    "DIR/VARIANT-ABCD.egdb (A/B: men/kings of the side to move, C/D: of the other\n"
-    "side).  Values are win/draw/loss by perfect play to the end the rules give, the\n"
-    "move-count draw rules left out (docs/egdb.md).  Classes already in DIR and valid\n"
-    "are kept: an interrupted build (Ctrl-C, exit 130) resumes with the same\n"
-    "command.  Progress and ETA on stderr.\n"
-    "probe prints win, draw or loss for the side to move of the position (exit 1 and\n"
-    "'unknown' when no usable file holds it).  verify checks every position of every\n"
-    "class file in DIR against its successors' values and prints one line a class;\n"
-    "exit 1 when any fails.  A missing, truncated or corrupted file is named on\n"
-    "stderr and never used.\n"
-    "\n"
-    "  --dir DIR          the directory of the database files\n"
-    "  --pieces N         build: up to N pieces (2 to 6); verify: classes up to N\n"
-    "  -v, --variant NAME {GAMES}; verify: every game when not given\n"
-    "  --rules OPTS       rule options (see 'dama perft --help'); files record them\n"
-    "  --fen FEN          probe: the position\n"
-    "  --moves MOVES      probe: moves played from --fen first\n"
-    "  --quiet            build: no progress lines\n",
     run_egdb,
 };

@@ -109,64 +109,15 @@ static int run_position(int argc, char **argv)
 
 const Command cmd_perft = {
     "perft", "count the leaves of the move tree (tests and benchmarks the rules)",
-    "usage: dama perft [--variant NAME] [--fen FEN] [--moves LIST] [--rules OPTIONS]\n"
-    "                  [--paths] [--divide] [--no-bulk] DEPTH\n"
-    "\n"
-    "Counts the positions DEPTH plies below the position (a whole capture sequence is\n"
-    "one ply) and prints, as its last line: nodes N time S nps X\n"
-    "\n"
-    "  -v, --variant NAME  {GAMES}\n"
-    "  --fen FEN        position, PDN style 'W:Wa2,a3,Kd4:Ba6,Ke8' ('W:W31-50:B1-20'\n"
-    "                   in International), or 'start' (default)\n"
-    "  --moves LIST     moves played from --fen first (\"32-28 18-23\"; move numbers\n"
-    "                   are skipped); the count starts where they lead\n"
-    "  --rules OPTIONS  comma separated; {RULES}\n"
-    "  --paths          count every capture path as kish and pydraughts do; by\n"
-    "                   default two paths with the same from, to and captured pieces\n"
-    "                   are one move\n"
-    "  --divide         first print one line per root move: MOVE COUNT\n"
-    "  --no-bulk        make every leaf move instead of counting the last ply's moves\n",
     run_perft,
 };
 
 const Command cmd_moves = {
     "moves", "list the legal moves of a position",
-    "usage: dama moves [--variant NAME] [--fen FEN] [--moves LIST] [--rules OPTIONS]\n"
-    "                  [--paths]\n"
-    "\n"
-    "Prints the legal moves, one per line, sorted, in long form (every landing\n"
-    "square); in International as a player writes them: 26x37, the landing squares\n"
-    "only where needed.\n"
-    "\n"
-    "  --fen FEN        position, PDN style 'W:Wa2,a3,Kd4:Ba6,Ke8' ('W:W31-50:B1-20'\n"
-    "                   in International), or 'start' (default)\n"
-    "  --rules OPTIONS  comma separated; {RULES}\n"
-    "  --moves LIST     moves played from --fen first (\"32-28 18-23\"; move numbers\n"
-    "                   are skipped)\n"
-    "  --paths          list every capture path (a king's capture that reaches the\n"
-    "                   same result by two paths is then listed twice)\n"
-    "  -v, --variant NAME  {GAMES}\n",
     run_moves,
 };
 
 const Command cmd_position = {
     "position", "the position after a list of moves: FEN, result and legal moves",
-    "usage: dama position [--variant NAME] [--fen FEN] [--moves LIST]\n"
-    "                     [--rules OPTIONS]\n"
-    "\n"
-    "Plays LIST from the position (each move checked against the rules; the error\n"
-    "names the move, exit 2) and prints five lines:\n"
-    "  fen FEN            the position reached\n"
-    "  side white|black   the side to move\n"
-    "  ply N              moves played\n"
-    "  result R           none, or how the game ended there, e.g. 'draw (repetition)'\n"
-    "  moves N M1 M2 ...  the legal moves, sorted (none once the game is over)\n"
-    "The draw rules see the moves played: a position repeated a third time is a draw.\n"
-    "\n"
-    "  --fen FEN        start position (default: start)\n"
-    "  --moves LIST     moves from it, separated by blanks (\"32-28 18-23\"; move\n"
-    "                   numbers like '12.' are skipped)\n"
-    "  --rules OPTIONS  the variant's rule options\n"
-    "  -v, --variant NAME  {GAMES}\n",
     run_position,
 };

@@ -53,30 +53,5 @@ static int run_selfplay(int argc, char **argv)
 
 const Command cmd_selfplay = {
     "selfplay", "play the engine against itself and store every game and position",
-    "usage: dama selfplay [--db FILE] [--games N] [--threads T]\n"
-    "                     [--nodes K | --depth D] [--weights FILE] [--openings FILE |\n"
-    "                     --random-plies P] [--seed S] [--shard K/N] [--resume]\n"
-    "\n"
-    "Plays N games in parallel, each opening twice with colours swapped, and stores\n"
-    "every game and position in the SQLite file.  A run is reproducible: game i uses\n"
-    "seed S+i.  Ctrl-C stops starting games, saves the finished ones and exits with\n"
-    "code 130; --resume then plays the games still missing.\n"
-    "Prints last: selfplay run R games N white W draws D black B mars M positions P\n"
-    "time S ...  (games: those played by this call; ' shard K/N' ends the line of a\n"
-    "shard)\n"
-    "\n"
-    "  --weights FILE     evaluation weights (default: the built-in hand-set weights)\n"
-    "  --resume           continue the last selfplay run (the same options): only the\n"
-    "                     games not yet stored are played\n"
-    "  --games N          games of the whole run (default 100), also with --shard;\n"
-    "                     played in pairs with colours swapped\n"
-    "  --shard K/N        play shard K of N (1 <= K <= N): the K-th of N contiguous\n"
-    "                     blocks of the run's P = (games+1)/2 pairs, pairs (K-1)*P/N\n"
-    "                     to K*P/N - 1 (rounded down), with the game indices and\n"
-    "                     seeds of the whole run: N shards on any machines are\n"
-    "                     exactly the games of the one run, and 'dama db merge' folds\n"
-    "                     them into it; --resume continues a shard\n"
-    "  --noise CP         evaluation noise, in hundredths of a man (default 10)\n"
-    RUN_OPTIONS_HELP,
     run_selfplay,
 };

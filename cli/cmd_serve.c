@@ -78,34 +78,5 @@ static int run_serve(int argc, char **argv)
 
 const Command cmd_serve = {
     "serve", "the web page: play against the engine, browse games, watch training",
-    "usage: dama serve [--port 8080] [--host 127.0.0.1] [--db FILE] [--variant NAME]\n"
-    "                  [--weights FILE] [--web DIR] [--hash MB] [--max-movetime MS]\n"
-    "                  [--max-nodes N] [--max-searches N] [--egdb DIR]\n"
-    "\n"
-    "Serves the page of web/ and its JSON API (README.md, \"JSON API\") on\n"
-    "http://HOST:PORT/ until Ctrl-C or SIGTERM (exit 130), and prints\n"
-    "'serving http://HOST:PORT/' when it listens.  Nothing is fetched from the\n"
-    "network: the charts use the Debian package libjs-dygraphs\n"
-    "(" SERVE_DYGRAPHS_DIR ").\n"
-    "\n"
-    "  --port N        the port (default 8080; 0: a free port, printed)\n"
-    "  --host ADDR     the address to listen on (default 127.0.0.1: this machine)\n"
-    "  --db FILE       the database: finished games are saved in it (a run of kind\n"
-    "                  'play'), and its games, runs and training are shown (default\n"
-    "                  dama.db; created when missing; read while `dama train` writes)\n"
-    "  --variant NAME  the variant of a request that names none (default turkish)\n"
-    "  --weights FILE  the engine's weights for --variant (default best: the shipped\n"
-    "                  weights); the other variant plays with its shipped weights\n"
-    "  --web DIR       the page's files (default: web/ beside the binary's folder)\n"
-    "  --hash MB       transposition table of each engine search (default 16)\n"
-    "  --max-movetime MS  every search's time at most, whatever a request asks\n"
-    "                  (default 30000)\n"
-    "  --max-nodes N   every search's nodes at most (default 50000000)\n"
-    "  --max-searches N  searches at once (default: one a core); up to 64 more wait,\n"
-    "                  beyond that a request is answered 503\n"    "  --egdb DIR      endgame databases ('dama egdb build') every engine search\n"
-    "                  probes, of each variant found there (default rules only); a\n"
-    "                  missing or damaged one is reported and not used\n"
-    "\n"
-    "A search stops when its client goes away.  Connections: README.md, \"JSON API\".\n",
     run_serve,
 };

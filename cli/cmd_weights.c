@@ -73,21 +73,5 @@ static int run_weights(int argc, char **argv)
 
 const Command cmd_weights = {
     "weights", "print a variant's built-in weights as a weights file, or check a file",
-    "usage: dama weights [--variant NAME] [--eval linear|pattern]\n"
-    "                    [default | material]\n"
-    "       dama weights [--variant NAME] [--eval linear|pattern] --check FILE\n"
-    "\n"
-    "Prints the weights file of the built-in hand-set weights (default) or of the\n"
-    "material- only baseline (material) to standard output: every weight with the\n"
-    "reason of its term, ready to edit and give to --weights, --start or --a/--b.\n"
-    "With --eval pattern, the file is for the variant's pattern evaluation: the same\n"
-    "linear weights, every pattern weight 0, after the text head a binary table (so\n"
-    "standard output must not be a terminal).  With --check, reads FILE as weights of\n"
-    "the variant (linear or pattern, as its 'eval' line says; --eval insists on one)\n"
-    "and prints 'FILE: N weights for VARIANT, eval KIND, hash HEX', or the first\n"
-    "error as FILE:LINE: reason (exit 2).\n"
-    "\n"
-    "  -v, --variant NAME  {GAMES}\n"
-    "  --eval KIND         linear or pattern (default: linear, or the file's)\n",
     run_weights,
 };

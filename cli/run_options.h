@@ -6,59 +6,6 @@
 #include "run_settings.h"
 
 /* The options of the commands that may play outside engines (match, train). */
-#define OUTSIDE_ENGINE_OPTIONS_HELP \
-    "  --engine-margin MS wall time an outside engine may take beyond a move's budget\n" \
-    "                     (--movetime, or its clock's time) before it loses on time\n" \
-    "                     (time-forfeit); with a clock, any side overspending by more\n" \
-    "                     loses (default 1000)\n" \
-    "  --engine-timeout MS an outside engine's budget for a move under --nodes or\n" \
-    "                     --depth, and for its start-up (default 60000)\n" \
-    "  --engine-param [a:|b:]NAME=VALUE  sent to every outside engine as set-param\n" \
-    "                     before init, or with a: or b: to that side's only\n" \
-    "                     (repeatable); the variant is always set, and the --rules\n" \
-    "                     when the engine has a rules parameter (as dama hub has)\n" \
-    "An outside engine is a command run by /bin/sh -c that speaks the Hub protocol\n" \
-    "(as 'dama hub' and Scan do), one process per thread.  It loses a game when it\n" \
-    "exits or closes its output or says error (engine-crash), gives no move in time\n" \
-    "(time-forfeit) or names a move that is not legal (illegal-move); the match goes\n" \
-    "on, with the engine restarted after a crash or a time forfeit.\n"
-
-/* The help lines for RUN_LONG_OPTIONS, shared by every command's --help text; --games and
- * --noise mean something else in each command, so each command describes them.  {GAMES}
- * and {RULES} are the registry's (cli/help_text.h). */
-#define RUN_OPTIONS_HELP \
-    "  -v, --variant NAME {GAMES}\n" \
-    "  --db FILE          SQLite database (default dama.db)\n" \
-    "  --threads T        parallel games (default and most: the CPUs; more are\n" \
-    "                     lowered to that); the results do not depend on it\n" \
-    "  --nodes K          search nodes per move (default 3000; deterministic)\n" \
-    "  --depth D          search depth per move instead of nodes\n" \
-    "  --movetime MS      search time per move instead (not reproducible)\n" \
-    "  --clock S+I        a clock instead: S seconds per side per game, I more after\n" \
-    "                     each move (e.g. 10+0.1; not reproducible)\n" \
-    "  --openings FILE    start positions, one FEN a line (default: random openings)\n" \
-    "  --openings-book BOOK  start positions from an opening book ('dama book'):\n" \
-    "                     its positions at ply --book-ply (default 4) whose best move\n" \
-    "                     scores within the book's margin\n" \
-    "  --random-plies P   random legal plies from the start, kept if balanced\n" \
-    "                     (default 6)\n" \
-    "  --seed S           game i uses seed S+i (default 1)\n" \
-    "  --move-cap N       plies before a game is adjudicated a draw (default 300)\n" \
-    "  --hash MB          transposition table per player (default 2)\n" \
-    "  --batch N          games per database transaction (default 64)\n" \
-    "  --win-adjudication CP:N  a side wins once both searches scored it CP or more\n" \
-    "                     ahead for N plies running (saves time on clear games;\n" \
-    "                     default off)\n" \
-    "  --draw-adjudication CP:N:PLY  a draw once |score| <= CP for N plies running,\n" \
-    "                     from ply PLY on (default off); the rules' end of game comes\n" \
-    "                     first\n" \
-    "  --egdb DIR         endgame databases ('dama egdb build'): both searches probe\n" \
-    "                     them, and a game they hold ends with their value (reason\n" \
-    "                     egdb; a win only while the draw counters are far from\n" \
-    "                     their limits); a missing or damaged one is reported and\n" \
-    "                     not used (default off)\n" \
-    "  --rules OPTIONS    the variant's rule options ({RULES})\n"
-
 typedef struct RunOptions {
     RunSettings run;           /* what the run needs (train/run_settings.h) */
     const char *openings_book_path; /* --openings-book: run.openings_path names it once read */
