@@ -158,21 +158,6 @@ bool run_option_rules(const CliOption *option, const char *value)
     return cli_add_rules(ro->rules_text, &ro->nrules_text, value);
 }
 
-/* The databases of --egdb and of the sides' own (--egdb-a, --egdb-b), once the rules are
- * known; one that cannot be used is reported and left out. */
-static void run_options_open_egdb(RunOptions *ro)
-{
-    RunnerConfig *c = &ro->run.cfg;
-    if (ro->egdb_dir && (ro->egdb = egdb_open_checked(ro->egdb_dir, c->setup.variant, &c->setup.rules))) {
-        c->setup.egdb = ro->egdb;
-        c->egdb_search[0] = c->egdb_search[1] = ro->egdb;
-    }
-    for (int i = 0; i < 2; i++)
-        if (ro->egdb_side_dir[i]
-            && (ro->egdb_side[i] = egdb_open_checked(ro->egdb_side_dir[i], c->setup.variant, &c->setup.rules)))
-            c->egdb_search[i] = ro->egdb_side[i];
-}
-
 bool run_options_finish(RunOptions *ro)
 {
     char err[512];
@@ -181,7 +166,7 @@ bool run_options_finish(RunOptions *ro)
     const atomic_bool *stop = interrupt_flag();
     if (!cli_apply_rules(ro->run.cfg.setup.variant, &ro->run.cfg.setup.rules, ro->rules_text, ro->nrules_text))
         return false;
-    run_options_open_egdb(ro);
+    run_settings_open_egdb(&ro->run, ro->egdb_dir, ro->egdb_side_dir, ro->egdb);
     if (ro->openings_book_path && (ro->run.openings_path || ro->random_plies_given)) {
         cli_usage_error("--openings-book cannot be combined with --openings or --random-plies");
         return false;
@@ -201,10 +186,10 @@ bool run_options_finish(RunOptions *ro)
 void run_options_free(RunOptions *ro)
 {
     openings_free(&ro->run.book);
-    egdb_close(ro->egdb);
-    egdb_close(ro->egdb_side[0]);
-    egdb_close(ro->egdb_side[1]);
-    ro->egdb = ro->egdb_side[0] = ro->egdb_side[1] = NULL;
+    for (int i = 0; i < 3; i++) {
+        egdb_close(ro->egdb[i]);
+        ro->egdb[i] = NULL;
+    }
 }
 
 void run_options_engine(const RunOptions *ro, int side, const char *command, EngineConfig *out)

@@ -15,9 +15,10 @@ typedef struct RunOptions {
     const char *rules_text[MAX_RULES_OPTIONS]; /* the --rules given: read by finish, once */
     int nrules_text;                           /* the variant is known */
     /* --egdb DIR: both sides probe, games are adjudicated; egdb_side_dir (match's --egdb-a,
-     * --egdb-b): that side's search only.  Opened by finish (into run.cfg), closed by free. */
+     * --egdb-b): that side's search only.  Opened by finish (into run.cfg: egdb[0] the
+     * shared, egdb[1 + i] side i's), closed by free. */
     const char *egdb_dir, *egdb_side_dir[2];
-    Egdb *egdb, *egdb_side[2];
+    Egdb *egdb[3];
 } RunOptions;
 
 void run_options_init(RunOptions *ro);

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "book_openings.h"
+#include "dxp_player.h"
+#include "egdb_search.h"
 #include "engine_player.h"
 #include "position.h"
 #include "run_settings.h"
@@ -115,6 +117,25 @@ void run_settings_engine(const RunSettings *rs, int side, const char *command, c
     size_t n = 0; /* the --rules given, joined as one option list */
     for (int i = 0; i < nrules && n < sizeof out->rules; i++)
         n += (size_t)snprintf(out->rules + n, sizeof out->rules - n, "%s%s", i ? "," : "", rules_text[i]);
+}
+
+void run_settings_open_egdb(RunSettings *rs, const char *dir, const char *const side_dir[2], Egdb *egdb[3])
+{
+    GameSetup *setup = &rs->cfg.setup;
+    if (dir && (egdb[0] = egdb_open_checked(dir, setup->variant, &setup->rules))) {
+        setup->egdb = egdb[0];
+        rs->cfg.egdb_search[0] = rs->cfg.egdb_search[1] = egdb[0];
+    }
+    for (int i = 0; i < 2; i++)
+        if (side_dir[i] && (egdb[1 + i] = egdb_open_checked(side_dir[i], setup->variant, &setup->rules)))
+            rs->cfg.egdb_search[i] = egdb[1 + i];
+}
+
+void run_settings_dxp_engine(EngineConfig *out, const char *address)
+{
+    out->dxp_address = address;
+    out->new_player = dxp_player_new;
+    snprintf(out->name, sizeof out->name, "dxp:%s", address);
 }
 
 int run_settings_misplaced_param(const RunSettings *rs, const bool outside[2])
