@@ -45,11 +45,9 @@ bool cli_long(const char *option, const char *text, long min, long max, long *ou
     char *end;
     errno = 0;
     long v = strtol(text, &end, 10);
-    if (errno || end == text || *end || v < min || v > max) {
-        cli_usage_error("bad value '%s' for %s: expected a whole number from %ld to %ld", text,
-                        option, min, max);
-        return false;
-    }
+    if (errno || end == text || *end || v < min || v > max)
+        return cli_usage_error("bad value '%s' for %s: expected a whole number from %ld to %ld", text,
+                               option, min, max), false;
     *out = v;
     return true;
 }
@@ -103,10 +101,8 @@ bool cli_u64(const char *option, const char *text, uint64_t *out)
     char *end;
     errno = 0;
     unsigned long long v = strtoull(text, &end, 10);
-    if (errno || end == text || *end || text[0] == '-') {
-        cli_usage_error("bad value '%s' for %s: expected a non-negative whole number", text, option);
-        return false;
-    }
+    if (errno || end == text || *end || text[0] == '-')
+        return cli_usage_error("bad value '%s' for %s: expected a non-negative whole number", text, option), false;
     *out = v;
     return true;
 }
@@ -147,12 +143,8 @@ bool cli_option_variant(const CliOption *option, const char *value)
 
 void engine_context_init(EngineContext *ctx)
 {
-    ctx->variant = &turkish_variant;
+    *ctx = (EngineContext){ .variant = &turkish_variant };
     ctx->rules = rules_default(ctx->variant);
-    ctx->nrules_text = 0;
-    ctx->fen = NULL;
-    ctx->moves_text = NULL;
-    ctx->rules_only = false;
 }
 
 bool engine_context_variant(const CliOption *option, const char *value)
@@ -196,14 +188,11 @@ bool engine_context_finish(EngineContext *ctx)
     if (!ctx->fen) {
         ctx->variant->start(&ctx->pos);
     } else if (!position_from_fen(&ctx->pos, ctx->variant, ctx->fen, err, sizeof err)) {
-        cli_usage_error("%s", err);
-        return false;
+        return cli_usage_error("%s", err), false;
     }
     game_init(&ctx->game, ctx->variant, &ctx->rules, &ctx->pos);
-    if (ctx->moves_text && !game_play_text(&ctx->game, ctx->moves_text, err, sizeof err)) {
-        cli_usage_error("--moves: %s", err);
-        return false;
-    }
+    if (ctx->moves_text && !game_play_text(&ctx->game, ctx->moves_text, err, sizeof err))
+        return cli_usage_error("--moves: %s", err), false;
     ctx->pos = ctx->game.pos;
     return true;
 }
@@ -211,8 +200,5 @@ bool engine_context_finish(EngineContext *ctx)
 bool cli_bench_signature(const Variant *v, char *buf, size_t len)
 {
     char err[512];
-    if (bench_signature(v, buf, len, err, sizeof err))
-        return true;
-    cli_runtime_error("%s", err);
-    return false;
+    return bench_signature(v, buf, len, err, sizeof err) || (cli_runtime_error("%s", err), false);
 }

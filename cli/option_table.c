@@ -113,7 +113,6 @@ static int cli_getopt(int argc, char **argv, const struct option *longopts)
     return opt == 'v' ? OPT_VARIANT : opt;
 }
 
-
 /* One option's value into its destination; false after printing the error. */
 static bool store_value(const CliOption *o, const char *value)
 {
@@ -165,6 +164,8 @@ int cli_parse(int argc, char **argv, const char *command, const CliOption *optio
         if (strcmp(o->name, "variant") == 0)
             variant = count;
     }
+    if (options[count].name) /* a table longer than this parser takes: a bug, said at once */
+        return cli_runtime_error("%s has more than %d options", command, MAX_OPTIONS);
     longopts[count] = (struct option){ "help", no_argument, 0, OPT_HELP };
     longopts[count + 1] = (struct option){ 0, 0, 0, 0 };
     int id;
