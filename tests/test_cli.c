@@ -304,7 +304,7 @@ static void test_help_no_duplicates(void **state)
 
 /* The long options the parser of `dama ARGV... --help` takes, one per line into names:
  * the command runs in a child (its help to /dev/null) and hands back the table its
- * cli_getopt call was given.  Empty when the command reads no options (help, version). */
+ * cli_parse call was given.  Empty when the command reads no options (help, version). */
 static void parser_options(const char *const *args, int nargs, char *names, size_t len)
 {
     int fds[2];
