@@ -109,6 +109,8 @@ $(VERSION_OBJS): OBJ_DEFS = -DDAMA_COMMIT='"$(DAMA_COMMIT)"'
 SHIPPED_WEIGHTS = $(wildcard data/weights/*-pattern.txt)
 SHIPPED_OBJS = $(patsubst %.c,%.o,$(wildcard engine/games/*/*_shipped.c))
 $(foreach d,$(OPT_DIR) $(SAN_DIR) $(VG_DIR) $(FUZZ_DIR)/obj,$(addprefix $(d)/,$(SHIPPED_OBJS))): $(SHIPPED_WEIGHTS)
+# The commands' help texts, cli/help/*.txt, are built in the same way (cli/help_files.c).
+$(foreach d,$(OPT_DIR) $(SAN_DIR) $(VG_DIR) $(FUZZ_DIR)/obj,$(d)/cli/help_files.o): $(wildcard cli/help/*.txt)
 
 .PHONY: all test js-test js-lint browser-test layer-check layer-table sanitize valgrind bench fuzz clean
 all: bin/dama

@@ -10,6 +10,10 @@
 
 #include "search.h"
 
+/* The default level (depth) when no limit is given: deep enough to see a piece hung to a multi-capture, a few seconds a
+ * game on one core. */
+#define ANNOTATE_DEFAULT_DEPTH 10
+
 typedef struct AnnotateJob {
     const Variant *variant;
     Rules rules;

@@ -4,17 +4,16 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <getopt.h>
 
 #include "game.h"
+#include "option_table.h"
 #include "types.h"
 
 enum ExitCode { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 };
 
 typedef struct Command {
     const char *name;
-    const char *summary; /* one line for `dama help` */
-    const char *help;    /* full text for `dama CMD --help` */
+    const char *summary; /* one line for `dama help`; the full text is cli/help/NAME.txt */
     int (*run)(int argc, char **argv);
 } Command;
 
@@ -31,12 +30,18 @@ bool cli_u64(const char *option, const char *text, uint64_t *out);
  * count is lowered to the number of CPUs, with a note on stderr.  False after printing the
  * error. */
 bool cli_threads(const char *text, int *out);
+/* A monotonic clock in seconds, for the times commands print. */
+double cli_now_seconds(void);
 /* The CPUs this process may run on (its affinity mask; at least 1). */
 int cli_cpu_count(void);
-/* One search limit of a command that searches one position at a time (analyze, bench,
- * play): option is "--depth", "--nodes" or "--movetime"; false after printing the error. */
-struct SearchLimits;
-bool cli_search_limit(struct SearchLimits *limits, const char *option, const char *text);
+/* --depth, --nodes or --movetime (option->name) into the SearchLimits option->dest, for a
+ * command that searches one position at a time (analyze, bench, play); false after the
+ * error.  SEARCH_LIMIT_OPTIONS are the three entries. */
+bool cli_option_search_limit(const CliOption *option, const char *value);
+#define SEARCH_LIMIT_OPTIONS(limits) \
+    CALL_ARG("depth", (limits), cli_option_search_limit), \
+    CALL_ARG("nodes", (limits), cli_option_search_limit), \
+    CALL_ARG("movetime", (limits), cli_option_search_limit)
 
 /* "bench depth 6: N" (bench_signature): the signature of search and evaluation that run
  * records keep; false after printing why the bench could not run (a broken build). */
@@ -46,6 +51,8 @@ bool cli_bench_signature(const Variant *v, char *buf, size_t len);
  * cli_variant also refuses a variant without an evaluation (every command but perft, moves). */
 const Variant *cli_variant_any(const char *name);
 const Variant *cli_variant(const char *name);
+/* --variant into the const Variant * option->dest, by cli_variant; false after the error. */
+bool cli_option_variant(const CliOption *option, const char *value);
 
 /* The options every engine command shares: --variant, --rules, --fen, --moves. */
 #define MAX_RULES_OPTIONS 16
@@ -62,31 +69,25 @@ typedef struct EngineContext {
 } EngineContext;
 
 void engine_context_init(EngineContext *ctx);
-/* Handles one of the shared options; returns 1 if used, 0 if not ours, -1 on error. */
-int engine_context_option(EngineContext *ctx, int opt, const char *arg);
+/* One --rules into texts (*count of them so far, MAX_RULES_OPTIONS at most): they are
+ * read once the variant is known, by cli_apply_rules; false after the error. */
+bool cli_add_rules(const char **texts, int *count, const char *value);
+/* rules: v's defaults with the texts applied in order; false after printing the error. */
+bool cli_apply_rules(const Variant *v, Rules *rules, const char *const *texts, int count);
+/* --variant and --rules into an EngineContext (option->dest); false after the error. */
+bool engine_context_variant(const CliOption *option, const char *value);
+bool engine_context_rules(const CliOption *option, const char *value);
 /* Sets up the position once all options are read and plays the --moves (each checked
  * against the rules, refused once the game is over); false after printing the error. */
 bool engine_context_finish(EngineContext *ctx);
 
-/* getopt_long entries and ids for the shared options. */
-enum { OPT_VARIANT = 1000, OPT_RULES, OPT_FEN, OPT_HELP, OPT_MOVES, OPT_FIRST_FREE = 1100 };
-#define ENGINE_LONG_OPTIONS \
-    { "variant", required_argument, 0, OPT_VARIANT }, \
-    { "rules", required_argument, 0, OPT_RULES }, \
-    { "fen", required_argument, 0, OPT_FEN }, \
-    { "moves", required_argument, 0, OPT_MOVES }, \
-    { "help", no_argument, 0, OPT_HELP }
+/* The option table entries of the shared options, for the EngineContext *ctx. */
+#define ENGINE_OPTIONS(ctx) \
+    CALL_ARG("variant", (ctx), engine_context_variant), \
+    CALL_ARG("rules", (ctx), engine_context_rules), \
+    TEXT_ARG("fen", &(ctx)->fen), \
+    TEXT_ARG("moves", &(ctx)->moves_text)
 
-/* Runs getopt_long with our error messages: returns the option, -1 at the end, or '?'
- * after printing what was wrong.  Long options are taken by their whole names only
- * (--name or --name=value), never abbreviated: "dama CMD: unknown option --game (did you
- * mean --games?)". */
-int cli_getopt(int argc, char **argv, const struct option *longopts);
-/* The command being run (main sets it), named in cli_getopt's errors with a subcommand. */
-void cli_set_command(const char *name);
-/* The option table of the last cli_getopt call: the help test checks every command's help
- * against the options its parser takes. */
-const struct option *cli_getopt_options(void);
 /* Prints a command's help to stdout. */
 int cli_print_help(const char *name);
 

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "book_build.h"
 #include "book_openings.h"
@@ -16,32 +15,9 @@
 #include "store_open.h"
 #include "variant.h"
 
-enum { OPT_B_DB = OPT_FIRST_FREE, OPT_B_OUT, OPT_B_MIN_GAMES, OPT_B_MARGIN, OPT_B_MAX_PLY, OPT_B_PLY };
-
 #define BOOK_MIN_GAMES_DEFAULT 2
 #define BOOK_MARGIN_DEFAULT 50
 #define BOOK_MAX_PLY_DEFAULT 40
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static const struct option book_options[] = {
-    { "db", required_argument, 0, OPT_B_DB },
-    { "out", required_argument, 0, OPT_B_OUT },
-    { "min-games", required_argument, 0, OPT_B_MIN_GAMES },
-    { "margin", required_argument, 0, OPT_B_MARGIN },
-    { "max-ply", required_argument, 0, OPT_B_MAX_PLY },
-    { "ply", required_argument, 0, OPT_B_PLY },
-    { "variant", required_argument, 0, OPT_VARIANT },
-    { "rules", required_argument, 0, OPT_RULES },
-    { "fen", required_argument, 0, OPT_FEN },
-    { "help", no_argument, 0, OPT_HELP },
-    { 0, 0, 0, 0 },
-};
 
 typedef struct BookArgs {
     const char *db, *out, *fen, *rules;
@@ -55,26 +31,19 @@ static int parse_args(int argc, char **argv, BookArgs *a)
 {
     *a = (BookArgs){ .variant = &turkish_variant, .min_games = BOOK_MIN_GAMES_DEFAULT,
                      .margin = BOOK_MARGIN_DEFAULT, .max_ply = BOOK_MAX_PLY_DEFAULT };
-    int o;
-    while ((o = cli_getopt(argc, argv, book_options)) != -1) {
-        switch (o) {
-        case OPT_HELP: return cli_print_help("book");
-        case OPT_B_DB: a->db = optarg; break;
-        case OPT_B_OUT: a->out = optarg; break;
-        case OPT_FEN: a->fen = optarg; break;
-        case OPT_RULES: a->rules = optarg; break;
-        case OPT_VARIANT: if (!(a->variant = cli_variant(optarg))) return EXIT_USAGE; break;
-        case OPT_B_MIN_GAMES: if (!cli_long("--min-games", optarg, 1, 1000000000, &a->min_games)) return EXIT_USAGE; break;
-        case OPT_B_MARGIN: if (!cli_long("--margin", optarg, 0, 100000, &a->margin)) return EXIT_USAGE; break;
-        case OPT_B_MAX_PLY: if (!cli_long("--max-ply", optarg, 0, 100000, &a->max_ply)) return EXIT_USAGE; break;
-        case OPT_B_PLY:
-            if (!cli_long("--ply", optarg, 0, 100000, &a->ply)) return EXIT_USAGE;
-            a->has_ply = true;
-            break;
-        default: return EXIT_USAGE;
-        }
-    }
-    return -1;
+    const CliOption options[] = {
+        TEXT_ARG("db", &a->db),
+        TEXT_ARG("out", &a->out),
+        LONG_ARG("min-games", &a->min_games, 1, 1000000000),
+        LONG_ARG("margin", &a->margin, 0, 100000),
+        LONG_ARG("max-ply", &a->max_ply, 0, 100000),
+        { .name = "ply", .kind = ARG_LONG, .dest = &a->ply, .min = 0, .max = 100000, .seen = &a->has_ply },
+        CALL_ARG("variant", &a->variant, cli_option_variant),
+        TEXT_ARG("rules", &a->rules),
+        TEXT_ARG("fen", &a->fen),
+        { 0 },
+    };
+    return cli_parse(argc, argv, "book", options, argc);
 }
 
 static int run_build(int argc, char **argv)
@@ -84,14 +53,14 @@ static int run_build(int argc, char **argv)
     if (code >= 0) return code;
     if (!a.db || !a.out) return cli_usage_error("book build needs --db FILE and --out BOOK (see 'dama book --help')");
     if (optind < argc) return cli_usage_error("unexpected argument '%s' (see 'dama book --help')", argv[optind]);
-    double t0 = now_seconds();
+    double t0 = cli_now_seconds();
     BookBuildOptions opt = { a.variant, (int)a.min_games, (int)a.margin, (int)a.max_ply };
     Book book;
     BookBuildStats st;
     char err[6144]; /* "book build: DB: why" */
     if (!book_build_file(a.db, &opt, a.out, &book, &st, err, sizeof err))
         return cli_runtime_error("%s", err);
-    double t = now_seconds() - t0;
+    double t = cli_now_seconds() - t0;
     printf("book build positions %d moves %d seen %lld distinct %lld unmatched %lld file %s time %.3f\n",
            book.npositions, book.nmoves, (long long)st.positions_seen, (long long)st.distinct,
            (long long)st.unmatched, a.out, t);
@@ -196,35 +165,5 @@ static int run_book(int argc, char **argv)
 
 const Command cmd_book = {
     "book", "an opening book from the database's games, and the opening explorer",
-    "usage: dama book build --db FILE --out BOOK [--variant NAME] [--min-games N]\n"
-    "                       [--margin CP] [--max-ply P]\n"
-    "       dama book check BOOK\n"
-    "       dama book openings BOOK --ply K [--margin CP]\n"
-    "       dama book explore --db FILE --fen FEN [--variant NAME] [--rules OPTIONS]\n"
-    "                         [--out FILE.csv]\n"
-    "\n"
-    "build: every game of the variant in FILE (self-play, matches, imports), each\n"
-    "position before ply P of its game with the move that followed.  A position stays\n"
-    "when at least N games left it; of its moves, those played in N games or more\n"
-    "whose average search score (from the mover's view, of the position the move\n"
-    "leads to) is within CP of the best such move's.  The same database gives the\n"
-    "same file, byte for byte (format: docs/book.md).  Prints: book build positions\n"
-    "N moves M seen S distinct D unmatched U file BOOK time T\n"
-    "check: reads BOOK as every user of it does (header, checksum, each line, each\n"
-    "move's legality); a damaged or cut file is refused by name (exit 2).\n"
-    "openings: the book's positions at ply K whose best move scores within +-CP: one\n"
-    "FEN a line, an openings file for selfplay and match (--openings FILE).\n"
-    "explore: the moves the games played from FEN, as CSV (stdout by default):\n"
-    "move,games,white_wins,draws,black_wins,stm_score,mean_score,scored_games\n"
-    "\n"
-    "  --db FILE          the database (read only)\n"
-    "  --out BOOK|FILE    where to write\n"
-    "  -v, --variant NAME {GAMES}\n"
-    "  --min-games N      games a position and a move need (default 2)\n"
-    "  --margin CP        hundredths of a man (default 50)\n"
-    "  --max-ply P        positions before this ply of their game (default 40; 0 all)\n"
-    "  --ply K            openings: the ply of the positions listed\n"
-    "  --fen FEN          explore: the position\n"
-    "  --rules OPTIONS    explore: the rules the moves are read under\n",
     run_book,
 };

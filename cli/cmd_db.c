@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -10,15 +9,6 @@
 #include "merge_shards.h"
 #include "store_open.h"
 #include "variant.h"
-
-enum { OPT_INTO = OPT_FIRST_FREE };
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* DAMA_TEST_MERGE_STALL: the tests' way to kill or interrupt a merge inside its
  * transaction; a Ctrl-C ends the stall, and the merge then rolls back. */
@@ -47,33 +37,25 @@ static int merge_all(Store *store, char **shards, int n, MergeTotals *t)
     return code;
 }
 
+/* --variant: a variant's name, or NULL for "any". */
+static bool merge_variant_option(const CliOption *option, const char *value)
+{
+    const Variant *v = strcmp(value, "any") == 0 ? NULL : cli_variant(value);
+    *(const char **)option->dest = v ? v->name : NULL;
+    return v || strcmp(value, "any") == 0;
+}
+
 static int run_merge(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "into", required_argument, 0, OPT_INTO },
-        { "variant", required_argument, 0, OPT_VARIANT },
-        { "help", no_argument, 0, OPT_HELP },
-        { 0, 0, 0, 0 },
-    };
     const char *into = NULL, *variant = turkish_variant.name;
-    int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        switch (o) {
-        case OPT_HELP: return cli_print_help("db");
-        case OPT_INTO: into = optarg; break;
-        case OPT_VARIANT:
-            if (strcmp(optarg, "any") == 0) {
-                variant = NULL;
-            } else {
-                const Variant *v = cli_variant(optarg);
-                if (!v)
-                    return EXIT_USAGE;
-                variant = v->name;
-            }
-            break;
-        default: return EXIT_USAGE;
-        }
-    }
+    const CliOption options[] = {
+        TEXT_ARG("into", &into),
+        CALL_ARG("variant", &variant, merge_variant_option),
+        { 0 },
+    };
+    int code = cli_parse(argc, argv, "db", options, argc);
+    if (code >= 0)
+        return code;
     if (!into)
         return cli_usage_error("db merge needs --into FILE (see 'dama db --help')");
     if (optind >= argc)
@@ -82,17 +64,17 @@ static int run_merge(int argc, char **argv)
     int n = argc - optind;
     /* Every shard is checked before the target is touched: bad input leaves it as it was. */
     char err[1024];
-    int code = store_merge_check_all(into, shards, n, variant, err, sizeof err);
+    code = store_merge_check_all(into, shards, n, variant, err, sizeof err);
     if (code != EXIT_OK)
         return fprintf(stderr, "dama: %s\n", err), code;
-    double start = now_seconds();
+    double start = cli_now_seconds();
     Store *store = cli_open_store(into);
     if (!store)
         return EXIT_RUNTIME;
     MergeTotals t = { 0 };
     code = merge_all(store, shards, n, &t);
     store_close(store);
-    double seconds = now_seconds() - start;
+    double seconds = cli_now_seconds() - start;
     if (code == EXIT_OK)
         printf("merged shards %d runs %lld games %lld positions %lld skipped-games %lld differing-games %lld "
                "time %.2f positions/s %.0f\n", n, (long long)t.runs, (long long)t.games, (long long)t.positions,
@@ -114,30 +96,5 @@ static int run_db(int argc, char **argv)
 
 const Command cmd_db = {
     "db", "database files: merge self-play shards (and any dama files) into one",
-    "usage: dama db merge --into FILE [--variant NAME|any] SHARD.db...\n"
-    "\n"
-    "Copies everything each SHARD.db holds (runs, weights, openings, games,\n"
-    "positions, tuning runs, matches, analyses, the training journal, imported PDN\n"
-    "games) into FILE, created when missing, one transaction per shard: a shard is\n"
-    "wholly in or wholly out, even when the merge is killed.  Ids are remapped;\n"
-    "weights are matched by hash, openings by position, runs by identity and games by\n"
-    "run and game index, so merging a shard twice adds nothing, and the shards of one\n"
-    "'dama selfplay --shard K/N' run (same options on any machines) become one run\n"
-    "with the games of the unsharded run, 'partial' until all N shards are merged\n"
-    "done, then 'done'.  A shard file is only read, never changed; one of an older\n"
-    "schema is migrated in a temporary copy.  Every shard is checked before FILE is\n"
-    "touched: a missing file, one that is no dama database, a newer schema or runs of\n"
-    "another variant stop the merge with one line naming the file (exit 2; an I/O\n"
-    "failure exits 1).  Progress on stderr when it is a terminal.  Prints last:\n"
-    "merged shards S runs R games G positions P skipped-games K differing-games D\n"
-    "time T positions/s X  (runs: new in FILE; skipped-games: games FILE held\n"
-    "already; differing-games: of those, the ones whose moves or result differ there,\n"
-    "as in runs that are not reproducible, e.g. with --movetime; FILE keeps its own)\n"
-    "\n"
-    "  --into FILE        the database merged into (created when missing)\n"
-    "  -v, --variant NAME every run, opening and weight set of the shards must be of\n"
-    "                     this variant (default turkish; one file may hold both\n"
-    "                     variants, each merged with its own --variant); 'any' takes\n"
-    "                     both\n",
     run_db,
 };

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "store_open.h"
 #include "dxp_follower.h"
 #include "dxp_initiator.h"
 #include "dxp_link.h"
@@ -19,9 +20,6 @@
 #define DXP_DEFAULT_MINUTES 5
 #define DXP_DEFAULT_TIMEOUT_MS 300000L
 #define DXP_DEFAULT_HASH_MB 64
-
-enum { OPT_LISTEN = OPT_FIRST_FREE, OPT_CONNECT, OPT_DXP_GAMES, OPT_DXP_TIME, OPT_DXP_TIMEOUT,
-       OPT_DXP_ONCE, OPT_DXP_WEIGHTS, OPT_DXP_HASH, OPT_DXP_DEPTH, OPT_DXP_NODES, OPT_DXP_MOVETIME };
 
 typedef struct DxpOptions {
     const char *listen, *connect;
@@ -70,58 +68,29 @@ static int run_connect(const DxpOptions *opt, const Variant *v, const Rules *rul
     return session_code(dxp_initiator_run(&cfg, err, sizeof err), "--connect", err);
 }
 
-static int dxp_option(DxpOptions *o, int opt, const char *arg)
-{
-    switch (opt) {
-    case OPT_LISTEN: o->listen = arg; return 1;
-    case OPT_CONNECT: o->connect = arg; return 1;
-    case OPT_DXP_GAMES: return cli_long("--games", arg, 1, 100000, &o->games) ? 1 : -1;
-    case OPT_DXP_TIME: return cli_long("--time", arg, 1, 999, &o->minutes) ? 1 : -1;
-    case OPT_DXP_TIMEOUT: return cli_long("--timeout", arg, 100, 86400000L, &o->timeout_ms) ? 1 : -1;
-    case OPT_DXP_HASH: return cli_long("--hash", arg, 1, 4096, &o->hash_mb) ? 1 : -1;
-    case OPT_DXP_ONCE: o->once = true; return 1;
-    case OPT_DXP_WEIGHTS: o->weights_name = arg; return 1;
-    case OPT_DXP_DEPTH: return cli_search_limit(&o->level, "--depth", arg) ? 1 : -1;
-    case OPT_DXP_NODES: return cli_search_limit(&o->level, "--nodes", arg) ? 1 : -1;
-    case OPT_DXP_MOVETIME: return cli_search_limit(&o->level, "--movetime", arg) ? 1 : -1;
-    default: return 0;
-    }
-}
-
 static int run_dxp(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        ENGINE_LONG_OPTIONS,
-        { "listen", required_argument, 0, OPT_LISTEN },
-        { "connect", required_argument, 0, OPT_CONNECT },
-        { "games", required_argument, 0, OPT_DXP_GAMES },
-        { "time", required_argument, 0, OPT_DXP_TIME },
-        { "timeout", required_argument, 0, OPT_DXP_TIMEOUT },
-        { "once", no_argument, 0, OPT_DXP_ONCE },
-        { "weights", required_argument, 0, OPT_DXP_WEIGHTS },
-        { "hash", required_argument, 0, OPT_DXP_HASH },
-        { "depth", required_argument, 0, OPT_DXP_DEPTH },
-        { "nodes", required_argument, 0, OPT_DXP_NODES },
-        { "movetime", required_argument, 0, OPT_DXP_MOVETIME },
-        { 0, 0, 0, 0 },
-    };
     EngineContext ctx;
     engine_context_init(&ctx);
     ctx.variant = &international_variant; /* DXP is International's protocol */
     DxpOptions opt = { .weights_name = "best", .games = 2, .minutes = DXP_DEFAULT_MINUTES,
                        .timeout_ms = DXP_DEFAULT_TIMEOUT_MS, .hash_mb = DXP_DEFAULT_HASH_MB };
-    int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        if (o == OPT_HELP)
-            return cli_print_help("dxp");
-        if (o == '?')
-            return EXIT_USAGE;
-        int used = dxp_option(&opt, o, optarg);
-        if (used < 0 || (used == 0 && engine_context_option(&ctx, o, optarg) <= 0))
-            return EXIT_USAGE;
-    }
-    if (optind != argc)
-        return cli_usage_error("unexpected argument '%s' (see 'dama dxp --help')", argv[optind]);
+    const CliOption options[] = {
+        ENGINE_OPTIONS(&ctx),
+        TEXT_ARG("listen", &opt.listen),
+        TEXT_ARG("connect", &opt.connect),
+        LONG_ARG("games", &opt.games, 1, 100000),
+        LONG_ARG("time", &opt.minutes, 1, 999),
+        LONG_ARG("timeout", &opt.timeout_ms, 100, 86400000L),
+        SET_ARG("once", &opt.once),
+        TEXT_ARG("weights", &opt.weights_name),
+        LONG_ARG("hash", &opt.hash_mb, 1, 4096),
+        SEARCH_LIMIT_OPTIONS(&opt.level),
+        { 0 },
+    };
+    int code = cli_parse(argc, argv, "dxp", options, 0);
+    if (code >= 0)
+        return code;
     if (!opt.listen == !opt.connect)
         return cli_usage_error("dxp needs one of --listen [HOST:]PORT (dama follows) and "
                                "--connect HOST:PORT (dama initiates)");
@@ -136,10 +105,9 @@ static int run_dxp(int argc, char **argv)
         return cli_usage_error("--fen and --moves are the initiator's (--connect): a follower "
                                "plays the position the game request gives");
     Weights w;
-    char err[512];
-    if (!weights_by_name(&w, ctx.variant, opt.weights_name, err, sizeof err))
-        return cli_usage_error("%s", err);
-    int code = opt.listen ? run_listen(&opt, ctx.variant, &ctx.rules, &w)
+    if (!cli_weights(&w, ctx.variant, opt.weights_name, NULL))
+        return EXIT_USAGE;
+    code = opt.listen ? run_listen(&opt, ctx.variant, &ctx.rules, &w)
                           : run_connect(&opt, ctx.variant, &ctx.rules, &w, &ctx.pos);
     weights_free(&w);
     return code;
@@ -147,41 +115,5 @@ static int run_dxp(int argc, char **argv)
 
 const Command cmd_dxp = {
     "dxp", "dama as a DXP (DamExchange) engine: International matches over TCP, either role",
-    "usage: dama dxp --listen [HOST:]PORT [--once]\n"
-    "       dama dxp --connect HOST:PORT [--games N] [--time MIN] [--fen FEN]\n"
-    "                [--weights FILE] [--hash MB]\n"
-    "                [--depth D | --nodes N | --movetime MS]\n"
-    "                [--timeout MS] [--rules OPTIONS] [--variant international]\n"
-    "\n"
-    "The DamExchange protocol (docs/dxp.md) plays International draughts between\n"
-    "two programs over TCP (port 27531 by custom).  One side, the initiator, asks\n"
-    "for games (colours, thinking time, start position); the follower plays them.\n"
-    "  --listen [HOST:]PORT  follow: wait for initiators (127.0.0.1 when HOST is\n"
-    "                     left out; PORT 0 takes a free port), one connection after\n"
-    "                     another; the first line says 'dxp listening on HOST:PORT'\n"
-    "  --once             end when the first connection closes\n"
-    "  --connect HOST:PORT initiate: play --games N (default 2) games against the\n"
-    "                     follower there, dama white in the odd ones\n"
-    "  --time MIN         the thinking time of each side for a whole game that the\n"
-    "                     game requests give (default 5)\n"
-    "  --fen FEN          the start position of the requested games (default: the\n"
-    "                     start)\n"
-    "  --moves LIST       moves played from --fen before the games start\n"
-    "  --variant NAME     international only (the protocol's game)\n"
-    "  --weights FILE     dama's evaluation (default 'best', the shipped weights)\n"
-    "  --depth D, --nodes N, --movetime MS  dama's search limit per move; without\n"
-    "                     one dama plays by the game's clock (the request's minutes,\n"
-    "                     1 when it says 0)\n"
-    "  --timeout MS       how long dama waits beyond the peer's clock for a message\n"
-    "                     before it closes the connection (default 300000); as\n"
-    "                     initiator also the margin before the peer loses on time\n"
-    "Each game ends with a line 'game N: WHITE - BLACK SCORE (REASON)', scores 2-0,\n"
-    "1-1, 0-2; the last line is 'dxp games N wins W draws D losses L unknown U\n"
-    "(dama's view)'.  The side to move ends a game (GAMEEND): the rules' end, a peer\n"
-    "that gives up, claims a draw or a win, or plays an illegal move.  A peer that\n"
-    "sends garbage is ignored message by message; one that says nothing in time,\n"
-    "floods or disconnects ends the connection, never dama.  Exit 0, 1 when the\n"
-    "connection cannot be made, 2 for bad usage (another variant than\n"
-    "International), 130 after Ctrl-C.\n",
     run_dxp,
 };

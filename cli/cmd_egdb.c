@@ -9,15 +9,8 @@
 #include "interrupt.h"
 #include "variant.h"
 
-enum { OPT_PIECES = OPT_FIRST_FREE, OPT_DIR, OPT_QUIET };
-
-/* The options of build and verify: the files of which variant and rules, where, how many. */
-#define EGDB_FILE_OPTIONS \
-    { "variant", required_argument, 0, OPT_VARIANT }, \
-    { "rules", required_argument, 0, OPT_RULES }, \
-    { "help", no_argument, 0, OPT_HELP }, \
-    { "pieces", required_argument, 0, OPT_PIECES }, \
-    { "dir", required_argument, 0, OPT_DIR }
+/* The options a subcommand takes besides --variant, --rules and --dir. */
+enum { EGDB_POSITION = 1, EGDB_PIECES = 2, EGDB_QUIET = 4 };
 
 typedef struct EgdbArgs {
     EngineContext ctx;
@@ -27,62 +20,41 @@ typedef struct EgdbArgs {
     bool quiet;
 } EgdbArgs;
 
-/* Reads the options of one subcommand (argv[0] is its name); false after the error. */
-static bool parse_args(int argc, char **argv, const struct option *longopts, EgdbArgs *a, int *status)
+/* Reads the options of one subcommand (argv[0] is its name), those of which and the
+ * shared ones: -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, int which, EgdbArgs *a)
 {
+    *a = (EgdbArgs){ .dir = NULL };
     engine_context_init(&a->ctx);
     a->ctx.rules_only = true;
-    a->dir = NULL;
-    a->pieces = 0;
-    a->variant_given = false;
-    a->quiet = false;
-    int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        switch (o) {
-        case OPT_HELP: *status = cli_print_help("egdb"); return false;
-        case OPT_DIR: a->dir = optarg; break;
-        case OPT_QUIET: a->quiet = true; break;
-        case OPT_PIECES:
-            if (!cli_long("--pieces", optarg, 2, EGDB_MAX_PIECES, &a->pieces)) {
-                *status = EXIT_USAGE;
-                return false;
-            }
-            break;
-        case '?': *status = EXIT_USAGE; return false;
-        default:
-            if (o == OPT_VARIANT)
-                a->variant_given = true;
-            if (engine_context_option(&a->ctx, o, optarg) < 0) {
-                *status = EXIT_USAGE;
-                return false;
-            }
-        }
+    CliOption options[8] = {
+        { .name = "variant", .kind = ARG_CALL, .dest = &a->ctx, .call = engine_context_variant,
+          .seen = &a->variant_given },
+        CALL_ARG("rules", &a->ctx, engine_context_rules),
+    };
+    int n = 2;
+    if (which & EGDB_POSITION) {
+        options[n++] = (CliOption)TEXT_ARG("fen", &a->ctx.fen);
+        options[n++] = (CliOption)TEXT_ARG("moves", &a->ctx.moves_text);
     }
-    if (optind != argc) {
-        *status = cli_usage_error("unexpected argument '%s' (see 'dama egdb --help')", argv[optind]);
-        return false;
-    }
-    if (!a->dir) {
-        *status = cli_usage_error("egdb %s needs --dir DIR (see 'dama egdb --help')", argv[0]);
-        return false;
-    }
-    if (!engine_context_finish(&a->ctx)) {
-        *status = EXIT_USAGE;
-        return false;
-    }
-    return true;
+    if (which & EGDB_PIECES)
+        options[n++] = (CliOption)LONG_ARG("pieces", &a->pieces, 2, EGDB_MAX_PIECES);
+    options[n++] = (CliOption)TEXT_ARG("dir", &a->dir);
+    if (which & EGDB_QUIET)
+        options[n++] = (CliOption)SET_ARG("quiet", &a->quiet);
+    int code = cli_parse(argc, argv, "egdb", options, 0);
+    if (code >= 0)
+        return code;
+    if (!a->dir)
+        return cli_usage_error("egdb %s needs --dir DIR (see 'dama egdb --help')", argv[0]);
+    return engine_context_finish(&a->ctx) ? -1 : EXIT_USAGE;
 }
 
 static int run_build(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        EGDB_FILE_OPTIONS,
-        { "quiet", no_argument, 0, OPT_QUIET },
-        { 0, 0, 0, 0 },
-    };
     EgdbArgs a;
-    int status = EXIT_OK;
-    if (!parse_args(argc, argv, longopts, &a, &status))
+    int status = parse_args(argc, argv, EGDB_PIECES | EGDB_QUIET, &a);
+    if (status >= 0)
         return status;
     if (a.pieces == 0)
         return cli_usage_error("egdb build needs --pieces N (2 to %d)", EGDB_MAX_PIECES);
@@ -106,14 +78,9 @@ static int run_build(int argc, char **argv)
 
 static int run_probe(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        ENGINE_LONG_OPTIONS,
-        { "dir", required_argument, 0, OPT_DIR },
-        { 0, 0, 0, 0 },
-    };
     EgdbArgs a;
-    int status = EXIT_OK;
-    if (!parse_args(argc, argv, longopts, &a, &status))
+    int status = parse_args(argc, argv, EGDB_POSITION, &a);
+    if (status >= 0)
         return status;
     Egdb *db = egdb_open(a.ctx.variant, &a.ctx.rules, a.dir);
     if (!db)
@@ -130,13 +97,9 @@ static int run_probe(int argc, char **argv)
 
 static int run_verify(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        EGDB_FILE_OPTIONS,
-        { 0, 0, 0, 0 },
-    };
     EgdbArgs a;
-    int status = EXIT_OK;
-    if (!parse_args(argc, argv, longopts, &a, &status))
+    int status = parse_args(argc, argv, EGDB_PIECES, &a);
+    if (status >= 0)
         return status;
     EgdbVerifyTotals t;
     if (!egdb_verify_dir(a.variant_given ? a.ctx.variant : NULL, &a.ctx.rules, a.dir,
@@ -149,30 +112,14 @@ static int run_verify(int argc, char **argv)
     return failures ? EXIT_RUNTIME : EXIT_OK;
 }
 
-/* `dama egdb --help`, read by a parser that takes every subcommand's options (the help
- * names them all). */
-static int run_help(int argc, char **argv)
-{
-    static const struct option longopts[] = {
-        ENGINE_LONG_OPTIONS,
-        { "pieces", required_argument, 0, OPT_PIECES },
-        { "dir", required_argument, 0, OPT_DIR },
-        { "quiet", no_argument, 0, OPT_QUIET },
-        { 0, 0, 0, 0 },
-    };
-    int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1)
-        if (o == OPT_HELP)
-            return cli_print_help("egdb");
-    return EXIT_USAGE;
-}
-
 static int run_egdb(int argc, char **argv)
 {
     if (argc < 2)
         return cli_usage_error("egdb needs a subcommand: build, probe or verify (see 'dama egdb --help')");
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
-        return run_help(argc, argv);
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        EgdbArgs a; /* read with every subcommand's options, which the help names */
+        return parse_args(argc, argv, EGDB_POSITION | EGDB_PIECES | EGDB_QUIET, &a);
+    }
     if (strcmp(argv[1], "build") == 0)
         return run_build(argc - 1, argv + 1);
     if (strcmp(argv[1], "probe") == 0)
@@ -184,29 +131,5 @@ static int run_egdb(int argc, char **argv)
 
 const Command cmd_egdb = {
     "egdb", "endgame databases: build, probe and verify win/draw/loss tables",
-    "usage: dama egdb build --pieces N --dir DIR [-v NAME] [--rules OPTS] [--quiet]\n"
-    "       dama egdb probe --dir DIR --fen FEN [--moves M] [-v NAME] [--rules OPTS]\n"
-    "       dama egdb verify --dir DIR [--pieces N] [-v NAME] [--rules OPTS]\n"
-    "\n"
-    "build solves every position of 2..N pieces (men and kings, either side to\n"
-    "move) with dama's own move generator and writes one file a material class,\n"
-    "DIR/VARIANT-ABCD.egdb (A/B: men/kings of the side to move, C/D: of the other\n"
-    "side).  Values are win/draw/loss by perfect play to the end the rules give, the\n"
-    "move-count draw rules left out (docs/egdb.md).  Classes already in DIR and valid\n"
-    "are kept: an interrupted build (Ctrl-C, exit 130) resumes with the same\n"
-    "command.  Progress and ETA on stderr.\n"
-    "probe prints win, draw or loss for the side to move of the position (exit 1 and\n"
-    "'unknown' when no usable file holds it).  verify checks every position of every\n"
-    "class file in DIR against its successors' values and prints one line a class;\n"
-    "exit 1 when any fails.  A missing, truncated or corrupted file is named on\n"
-    "stderr and never used.\n"
-    "\n"
-    "  --dir DIR          the directory of the database files\n"
-    "  --pieces N         build: up to N pieces (2 to 6); verify: classes up to N\n"
-    "  -v, --variant NAME {GAMES}; verify: every game when not given\n"
-    "  --rules OPTS       rule options (see 'dama perft --help'); files record them\n"
-    "  --fen FEN          probe: the position\n"
-    "  --moves MOVES      probe: moves played from --fen first\n"
-    "  --quiet            build: no progress lines\n",
     run_egdb,
 };

@@ -1,6 +1,5 @@
 /* `dama export`: tables and statistics of the database as CSV files. */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,76 +11,41 @@
 #include "store_open.h"
 #include "variant.h"
 
-enum { OPT_E_DB = OPT_FIRST_FREE, OPT_E_RUN, OPT_E_OUT, OPT_E_K, OPT_E_BUCKET, OPT_E_UNFINISHED };
-
-/* Ctrl-C and SIGTERM stop the export between rows.  They are unblocked too: a process
- * started with them blocked (and one pending) must still stop, at once. */
-static const atomic_bool *export_interrupt_flag(void)
-{
-    const atomic_bool *stop = interrupt_flag();
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigprocmask(SIG_UNBLOCK, &set, NULL);
-    return stop;
-}
-
 static bool is_directory(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* --k: a number above 0 (at most 10) into the double option->dest. */
+static bool k_option(const CliOption *option, const char *value)
+{
+    char *end;
+    errno = 0;
+    double k = strtod(value, &end);
+    if (errno || end == value || *end || !(k > 0) || k > 10)
+        return cli_usage_error("bad value '%s' for --k: expected a number above 0", value), false;
+    *(double *)option->dest = k;
+    return true;
+}
+
 static int run_export(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "db", required_argument, 0, OPT_E_DB },
-        { "run", required_argument, 0, OPT_E_RUN },
-        { "out", required_argument, 0, OPT_E_OUT },
-        { "k", required_argument, 0, OPT_E_K },
-        { "bucket", required_argument, 0, OPT_E_BUCKET },
-        { "include-unfinished", no_argument, 0, OPT_E_UNFINISHED },
-        { "variant", required_argument, 0, OPT_VARIANT },
-        { "help", no_argument, 0, OPT_HELP },
-        { 0, 0, 0, 0 },
-    };
     const char *db_path = "dama.db", *out = NULL;
     ExportOptions eo = { .variant = &turkish_variant, .k = EXPORT_DEFAULT_K, .bucket = EXPORT_DEFAULT_BUCKET, .warnings = stderr };
-    int o;
-    long n;
-    uint64_t u;
-    char *end;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        switch (o) {
-        case OPT_HELP: return cli_print_help("export");
-        case OPT_E_DB: db_path = optarg; break;
-        case OPT_E_OUT: out = optarg; break;
-        case OPT_E_UNFINISHED: eo.include_unfinished = true; break;
-        case OPT_VARIANT: if (!(eo.variant = cli_variant(optarg))) return EXIT_USAGE; break;
-        case OPT_E_RUN:
-            if (!cli_u64("--run", optarg, &u))
-                return EXIT_USAGE;
-            if (u == 0 || u > INT64_MAX)
-                return cli_usage_error("bad value '%s' for --run: expected a positive number", optarg);
-            eo.run_id = (int64_t)u;
-            break;
-        case OPT_E_K:
-            errno = 0;
-            eo.k = strtod(optarg, &end);
-            if (errno || end == optarg || *end || !(eo.k > 0) || eo.k > 10)
-                return cli_usage_error("bad value '%s' for --k: expected a number above 0", optarg);
-            break;
-        case OPT_E_BUCKET:
-            if (!cli_long("--bucket", optarg, 1, 10000, &n))
-                return EXIT_USAGE;
-            eo.bucket = (int)n;
-            break;
-        default: return EXIT_USAGE;
-        }
-    }
-    if (argc - optind > 1)
-        return cli_usage_error("unexpected argument '%s' (see 'dama export --help')", argv[optind + 1]);
+    const CliOption options[] = {
+        TEXT_ARG("db", &db_path),
+        ID_ARG("run", &eo.run_id),
+        TEXT_ARG("out", &out),
+        CALL_ARG("k", &eo.k, k_option),
+        INT_ARG("bucket", &eo.bucket, 1, 10000),
+        SET_ARG("include-unfinished", &eo.include_unfinished),
+        CALL_ARG("variant", &eo.variant, cli_option_variant),
+        { 0 },
+    };
+    int code = cli_parse(argc, argv, "export", options, 1);
+    if (code >= 0)
+        return code;
     const char *what = optind < argc ? argv[optind] : NULL;
     if (what && strcmp(what, "all") != 0 && !export_known(what)) {
         char list[256] = "";
@@ -101,9 +65,9 @@ static int run_export(int argc, char **argv)
     Store *store = cli_open_store_readonly(db_path);
     if (!store)
         return EXIT_RUNTIME;
-    eo.stop = export_interrupt_flag();
+    eo.stop = interrupt_flag_unblocked(); /* Ctrl-C and SIGTERM stop it between rows */
     char err[1024];
-    int code = export_job_run(store, db_path, what, &eo, out, dir, stdout, err, sizeof err);
+    code = export_job_run(store, db_path, what, &eo, out, dir, stdout, err, sizeof err);
     if (code)
         fprintf(stderr, "dama: %s\n", err);
     store_close(store);
@@ -112,52 +76,5 @@ static int run_export(int argc, char **argv)
 
 const Command cmd_export = {
     "export", "write tables and statistics of the database to CSV files",
-    "usage: dama export [--variant NAME] [--db FILE] [--run R] WHAT --out FILE.csv\n"
-    "       dama export [--variant NAME] [--db FILE] [--run R] [WHAT | all]\n"
-    "                   --out DIR/\n"
-    "\n"
-    "Streams rows from one read snapshot of the database (self-play may keep writing;\n"
-    "with DIR/ every file comes from the same snapshot, so they agree) into a CSV\n"
-    "file: a header line, then one row per record; RFC 4180 quoting, UTF-8, '\\n'\n"
-    "line ends.  docs/csv.md describes every column.  Each file is written to a\n"
-    "temporary name and renamed when complete.  With a directory (an\n"
-    "existing one, or a name ending in '/'), every WHAT goes to DIR/WHAT.csv.  The\n"
-    "database is opened read-only (a read-only file or directory is fine) and never\n"
-    "created.  Prints one line per file: export WHAT rows N file PATH time S rows/s\n"
-    "R.  Statistics (summary, openings, calibration) count the games of runs that\n"
-    "ended 'done'; --include-unfinished adds running, interrupted, failed and stale\n"
-    "runs (as does naming one with --run).\n"
-    "\n"
-    "WHAT:\n"
-    "  runs         every pipeline run: kind, status, times, params\n"
-    "  games        one row per game: result, reason, plies, mars, opening, moves\n"
-    "  positions    game_id, ply, fen, the four bitboards (signed 64-bit with the\n"
-    "               bitboard's bits, as stored; a1 = bit 0, h8 = bit 63 = negative),\n"
-    "               side, score, capture_pending, the game's result (white, black,\n"
-    "               draw) and stm_result, stm_points from the side to move\n"
-    "  summary      by run: games, W/D/L and score by colour, mars wins, draws by\n"
-    "               reason, min/max/mean/stddev of the game length in plies\n"
-    "  openings     by opening: games, W/D/L, white score, mean length\n"
-    "  calibration  stored search scores in buckets: positions, mean score, expected\n"
-    "               score 1 / (1 + exp(-K * score)) (the tuner's logistic) against\n"
-    "               the observed score; forced wins and losses are left out\n"
-    "  tuning       one row per tuning epoch (train and validation loss) with its\n"
-    "               tuning run\n"
-    "  tune_runs    one row per tuning run: K, losses, positions, parent and result\n"
-    "               weights\n"
-    "  matches      Elo with its interval, LLR with its bounds, verdict, W/D/L,\n"
-    "               generations, and the training decision (promoted or rejected)\n"
-    "               when there was one\n"
-    "  weights      one row per stored weight set, one column per weight name\n"
-    "  analyses     results of batch analyses (dama analyze --db)\n"
-    "\n"
-    "  -v, --variant NAME  {GAMES}: only that game's rows; a database may hold several\n"
-    "  --db FILE      the database (default dama.db); it must exist\n"
-    "  --run R        only run R's rows (weights: the sets run R used or produced)\n"
-    "  --out PATH     FILE.csv, or DIR/ for one file per WHAT\n"
-    "  --k K          calibration: logistic scale per hundredth of a man (default\n"
-    "                 0.0055)\n"
-    "  --bucket W     calibration: bucket width in hundredths of a man (default 50)\n"
-    "  --include-unfinished  statistics count runs that did not end 'done' too\n",
     run_export,
 };

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "commands.h"
 #include "move_texts.h"
@@ -10,15 +9,6 @@
 #include "perft.h"
 #include "position.h"
 #include "variant.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-enum { OPT_PATHS = OPT_FIRST_FREE, OPT_DIVIDE, OPT_NOBULK };
 
 /* A line of perft --divide: the move as a player writes it, its leaves. */
 typedef struct DivideLine {
@@ -37,42 +27,32 @@ static void print_divide(void *ctx, const Move *move, uint64_t leaves)
 
 static int run_perft(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        ENGINE_LONG_OPTIONS,
-        { "paths", no_argument, 0, OPT_PATHS },
-        { "divide", no_argument, 0, OPT_DIVIDE },
-        { "no-bulk", no_argument, 0, OPT_NOBULK },
-        { 0, 0, 0, 0 },
-    };
     EngineContext ctx;
     engine_context_init(&ctx);
     ctx.rules_only = true;
     PerftOptions opt = { .count_paths = false, .bulk = true };
     bool divide = false;
-    int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        switch (o) {
-        case OPT_HELP: return cli_print_help("perft");
-        case OPT_PATHS: opt.count_paths = true; break;
-        case OPT_DIVIDE: divide = true; break;
-        case OPT_NOBULK: opt.bulk = false; break;
-        case '?': return EXIT_USAGE;
-        default:
-            if (engine_context_option(&ctx, o, optarg) < 0)
-                return EXIT_USAGE;
-        }
-    }
+    const CliOption options[] = {
+        ENGINE_OPTIONS(&ctx),
+        SET_ARG("paths", &opt.count_paths),
+        SET_ARG("divide", &divide),
+        CLEAR_ARG("no-bulk", &opt.bulk),
+        { 0 },
+    };
+    int code = cli_parse(argc, argv, "perft", options, argc);
+    if (code >= 0)
+        return code;
     if (optind != argc - 1)
         return cli_usage_error("perft needs one DEPTH (see 'dama perft --help')");
     long depth;
     if (!cli_long("DEPTH", argv[optind], 0, 64, &depth) || !engine_context_finish(&ctx))
         return EXIT_USAGE;
 
-    double start = now_seconds();
+    double start = cli_now_seconds();
     DivideLine line = { ctx.variant, &ctx.pos, &ctx.rules };
     uint64_t nodes = divide ? perft_divide(ctx.variant, &ctx.pos, &ctx.rules, (int)depth, &opt, print_divide, &line)
                             : perft(ctx.variant, &ctx.pos, &ctx.rules, (int)depth, &opt);
-    double secs = now_seconds() - start;
+    double secs = cli_now_seconds() - start;
     printf("nodes %llu time %.3f nps %.0f\n", (unsigned long long)nodes, secs,
            secs > 0 ? (double)nodes / secs : 0.0);
     return EXIT_OK;
@@ -82,28 +62,14 @@ static int run_perft(int argc, char **argv)
 
 static int run_moves(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        ENGINE_LONG_OPTIONS,
-        { "paths", no_argument, 0, OPT_PATHS },
-        { 0, 0, 0, 0 },
-    };
     EngineContext ctx;
     engine_context_init(&ctx);
     ctx.rules_only = true;
     bool paths = false;
-    int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        switch (o) {
-        case OPT_HELP: return cli_print_help("moves");
-        case OPT_PATHS: paths = true; break;
-        case '?': return EXIT_USAGE;
-        default:
-            if (engine_context_option(&ctx, o, optarg) < 0)
-                return EXIT_USAGE;
-        }
-    }
-    if (optind != argc)
-        return cli_usage_error("unexpected argument '%s' (see 'dama moves --help')", argv[optind]);
+    const CliOption options[] = { ENGINE_OPTIONS(&ctx), SET_ARG("paths", &paths), { 0 } };
+    int code = cli_parse(argc, argv, "moves", options, 0);
+    if (code >= 0)
+        return code;
     if (!engine_context_finish(&ctx))
         return EXIT_USAGE;
 
@@ -117,22 +83,13 @@ static int run_moves(int argc, char **argv)
 /* `dama position`: where a list of moves leads, for scripts that have no move generator. */
 static int run_position(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        ENGINE_LONG_OPTIONS,
-        { 0, 0, 0, 0 },
-    };
     EngineContext ctx;
     engine_context_init(&ctx);
     ctx.rules_only = true;
-    int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        if (o == OPT_HELP)
-            return cli_print_help("position");
-        if (o == '?' || engine_context_option(&ctx, o, optarg) <= 0)
-            return EXIT_USAGE;
-    }
-    if (optind != argc)
-        return cli_usage_error("unexpected argument '%s' (see 'dama position --help')", argv[optind]);
+    const CliOption options[] = { ENGINE_OPTIONS(&ctx), { 0 } };
+    int code = cli_parse(argc, argv, "position", options, 0);
+    if (code >= 0)
+        return code;
     if (!engine_context_finish(&ctx))
         return EXIT_USAGE;
     char fen[512], end_text[64];
@@ -152,64 +109,15 @@ static int run_position(int argc, char **argv)
 
 const Command cmd_perft = {
     "perft", "count the leaves of the move tree (tests and benchmarks the rules)",
-    "usage: dama perft [--variant NAME] [--fen FEN] [--moves LIST] [--rules OPTIONS]\n"
-    "                  [--paths] [--divide] [--no-bulk] DEPTH\n"
-    "\n"
-    "Counts the positions DEPTH plies below the position (a whole capture sequence is\n"
-    "one ply) and prints, as its last line: nodes N time S nps X\n"
-    "\n"
-    "  -v, --variant NAME  {GAMES}\n"
-    "  --fen FEN        position, PDN style 'W:Wa2,a3,Kd4:Ba6,Ke8' ('W:W31-50:B1-20'\n"
-    "                   in International), or 'start' (default)\n"
-    "  --moves LIST     moves played from --fen first (\"32-28 18-23\"; move numbers\n"
-    "                   are skipped); the count starts where they lead\n"
-    "  --rules OPTIONS  comma separated; {RULES}\n"
-    "  --paths          count every capture path as kish and pydraughts do; by\n"
-    "                   default two paths with the same from, to and captured pieces\n"
-    "                   are one move\n"
-    "  --divide         first print one line per root move: MOVE COUNT\n"
-    "  --no-bulk        make every leaf move instead of counting the last ply's moves\n",
     run_perft,
 };
 
 const Command cmd_moves = {
     "moves", "list the legal moves of a position",
-    "usage: dama moves [--variant NAME] [--fen FEN] [--moves LIST] [--rules OPTIONS]\n"
-    "                  [--paths]\n"
-    "\n"
-    "Prints the legal moves, one per line, sorted, in long form (every landing\n"
-    "square); in International as a player writes them: 26x37, the landing squares\n"
-    "only where needed.\n"
-    "\n"
-    "  --fen FEN        position, PDN style 'W:Wa2,a3,Kd4:Ba6,Ke8' ('W:W31-50:B1-20'\n"
-    "                   in International), or 'start' (default)\n"
-    "  --rules OPTIONS  comma separated; {RULES}\n"
-    "  --moves LIST     moves played from --fen first (\"32-28 18-23\"; move numbers\n"
-    "                   are skipped)\n"
-    "  --paths          list every capture path (a king's capture that reaches the\n"
-    "                   same result by two paths is then listed twice)\n"
-    "  -v, --variant NAME  {GAMES}\n",
     run_moves,
 };
 
 const Command cmd_position = {
     "position", "the position after a list of moves: FEN, result and legal moves",
-    "usage: dama position [--variant NAME] [--fen FEN] [--moves LIST]\n"
-    "                     [--rules OPTIONS]\n"
-    "\n"
-    "Plays LIST from the position (each move checked against the rules; the error\n"
-    "names the move, exit 2) and prints five lines:\n"
-    "  fen FEN            the position reached\n"
-    "  side white|black   the side to move\n"
-    "  ply N              moves played\n"
-    "  result R           none, or how the game ended there, e.g. 'draw (repetition)'\n"
-    "  moves N M1 M2 ...  the legal moves, sorted (none once the game is over)\n"
-    "The draw rules see the moves played: a position repeated a third time is a draw.\n"
-    "\n"
-    "  --fen FEN        start position (default: start)\n"
-    "  --moves LIST     moves from it, separated by blanks (\"32-28 18-23\"; move\n"
-    "                   numbers like '12.' are skipped)\n"
-    "  --rules OPTIONS  the variant's rule options\n"
-    "  -v, --variant NAME  {GAMES}\n",
     run_position,
 };

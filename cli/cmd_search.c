@@ -9,6 +9,7 @@
 #include "bench.h"
 #include "book_file.h"
 #include "commands.h"
+#include "store_open.h"
 #include "egdb_search.h"
 #include "game.h"
 #include "interrupt.h"
@@ -20,33 +21,6 @@
 #include "weights.h"
 #include "weights_store.h"
 
-enum {
-    OPT_DEPTH = OPT_FIRST_FREE, OPT_NODES, OPT_MOVETIME, OPT_WEIGHTS, OPT_HASH,
-    /* batch analysis */
-    OPT_A_IN, OPT_A_FORMAT, OPT_A_DB, OPT_A_OUT, OPT_A_THREADS, OPT_A_STRICT, OPT_A_GAME, OPT_A_RUN, OPT_A_SAMPLE,
-    OPT_A_SEED, OPT_A_PLIES, OPT_A_BOOK, OPT_A_EGDB
-};
-
-#define BATCH_LONG_OPTIONS \
-    { "in", required_argument, 0, OPT_A_IN }, \
-    { "format", required_argument, 0, OPT_A_FORMAT }, \
-    { "db", required_argument, 0, OPT_A_DB }, \
-    { "out", required_argument, 0, OPT_A_OUT }, \
-    { "threads", required_argument, 0, OPT_A_THREADS }, \
-    { "strict", no_argument, 0, OPT_A_STRICT }, \
-    { "game", required_argument, 0, OPT_A_GAME }, \
-    { "run", required_argument, 0, OPT_A_RUN }, \
-    { "sample", required_argument, 0, OPT_A_SAMPLE }, \
-    { "seed", required_argument, 0, OPT_A_SEED }, \
-    { "plies", required_argument, 0, OPT_A_PLIES }
-
-#define SEARCH_LONG_OPTIONS \
-    { "depth", required_argument, 0, OPT_DEPTH }, \
-    { "nodes", required_argument, 0, OPT_NODES }, \
-    { "movetime", required_argument, 0, OPT_MOVETIME }, \
-    { "weights", required_argument, 0, OPT_WEIGHTS }, \
-    { "hash", required_argument, 0, OPT_HASH }
-
 typedef struct SearchOptions {
     SearchLimits limits;
     Weights weights;
@@ -56,38 +30,12 @@ typedef struct SearchOptions {
     Egdb *egdb;               /*   opened by search_options_finish; NULL: none usable */
 } SearchOptions;
 
-/* Handles --depth/--nodes/--movetime/--weights/--hash: 1 used, 0 not ours, -1 error. */
-static int search_option(SearchOptions *so, int opt, const char *arg)
-{
-    long n;
-    switch (opt) {
-    case OPT_DEPTH: return cli_search_limit(&so->limits, "--depth", arg) ? 1 : -1;
-    case OPT_NODES: return cli_search_limit(&so->limits, "--nodes", arg) ? 1 : -1;
-    case OPT_MOVETIME: return cli_search_limit(&so->limits, "--movetime", arg) ? 1 : -1;
-    case OPT_HASH:
-        if (!cli_long("--hash", arg, 1, 65536, &n)) return -1;
-        so->hash_mb = n;
-        return 1;
-    case OPT_WEIGHTS:
-        so->weights_name = arg; /* read by search_options_finish, once the variant is known */
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 /* The weights of variant v: the file or name of --weights, or else fallback ("best" for
  * analyze, "default" for bench, whose node count is the search's signature); false after
  * printing the error. */
 static bool search_options_finish(SearchOptions *so, const Variant *v, const char *fallback)
 {
-    char err[512];
-    if (!weights_by_name(&so->weights, v, so->weights_name ? so->weights_name : fallback,
-                                  err, sizeof err)) {
-        cli_usage_error("%s", err);
-        return false;
-    }
-    return true;
+    return cli_weights(&so->weights, v, so->weights_name, fallback);
 }
 
 static void report_iteration(void *ctx, const SearchInfo *info)
@@ -114,16 +62,18 @@ typedef struct BatchOptions {
     int nplies;
 } BatchOptions;
 
-static bool parse_plies(BatchOptions *bo, const char *arg)
+/* --plies LIST into the BatchOptions option->dest. */
+static bool plies_option(const CliOption *option, const char *value)
 {
+    BatchOptions *bo = option->dest;
     bo->nplies = 0;
-    const char *p = arg;
+    const char *p = value;
     for (;;) {
         char *end;
         long v = strtol(p, &end, 10);
         if (end == p || v < 0 || v > MAX_GAME_PLIES || bo->nplies == 64 || (*end && *end != ','))
             return cli_usage_error("bad value '%s' for --plies: expected up to 64 plies from 0 to %d "
-                                   "separated by commas, like 10,20,30", arg, MAX_GAME_PLIES), false;
+                                   "separated by commas, like 10,20,30", value, MAX_GAME_PLIES), false;
         bo->plies[bo->nplies++] = (int)v;
         if (!*end)
             return true;
@@ -131,40 +81,13 @@ static bool parse_plies(BatchOptions *bo, const char *arg)
     }
 }
 
-/* 1 used, 0 not ours, -1 error (printed). */
-static int batch_option(BatchOptions *bo, int opt, const char *arg)
+/* --format: fen or pdn. */
+static bool format_option(const CliOption *option, const char *value)
 {
-    uint64_t u;
-    switch (opt) {
-    case OPT_A_IN: bo->in = arg; return 1;
-    case OPT_A_FORMAT:
-        if (strcmp(arg, "fen") != 0 && strcmp(arg, "pdn") != 0)
-            return cli_usage_error("bad value '%s' for --format: expected fen or pdn", arg), -1;
-        bo->format = arg;
-        return 1;
-    case OPT_A_DB: bo->db = arg; return 1;
-    case OPT_A_OUT: bo->out = arg; return 1;
-    case OPT_A_THREADS:
-        if (!cli_threads(arg, &bo->threads)) return -1;
-        return 1;
-    case OPT_A_STRICT: bo->strict = true; return 1;
-    case OPT_A_GAME:
-    case OPT_A_RUN:
-    case OPT_A_SAMPLE:
-        if (!cli_u64(opt == OPT_A_GAME ? "--game" : opt == OPT_A_RUN ? "--run" : "--sample", arg, &u))
-            return -1;
-        if (u == 0 || u > INT64_MAX)
-            return cli_usage_error("bad value '%s' for %s: expected a positive number", arg,
-                                   opt == OPT_A_GAME ? "--game" : opt == OPT_A_RUN ? "--run" : "--sample"), -1;
-        *(opt == OPT_A_GAME ? &bo->game : opt == OPT_A_RUN ? &bo->run : &bo->sample) = (int64_t)u;
-        return 1;
-    case OPT_A_SEED:
-        return cli_u64("--seed", arg, &bo->seed) ? 1 : -1;
-    case OPT_A_PLIES:
-        return parse_plies(bo, arg) ? 1 : -1;
-    default:
-        return 0;
-    }
+    if (strcmp(value, "fen") != 0 && strcmp(value, "pdn") != 0)
+        return cli_usage_error("bad value '%s' for --format: expected fen or pdn", value), false;
+    *(const char **)option->dest = value;
+    return true;
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -221,45 +144,35 @@ static int analyze_position(const EngineContext *ctx, SearchOptions *so, const c
 
 static int run_analyze(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        ENGINE_LONG_OPTIONS,
-        SEARCH_LONG_OPTIONS,
-        BATCH_LONG_OPTIONS,
-        { "book", required_argument, 0, OPT_A_BOOK },
-        { "egdb", required_argument, 0, OPT_A_EGDB },
-        { 0, 0, 0, 0 },
-    };
     const char *book_path = NULL;
     EngineContext ctx;
     engine_context_init(&ctx);
     SearchOptions so = { .hash_mb = 0 };
     BatchOptions bo = { .threads = 0 };
-    bool batch = false;
-    int o, r;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        if (o == OPT_HELP)
-            return cli_print_help("analyze");
-        if (o == '?')
-            return EXIT_USAGE;
-        if (o == OPT_A_BOOK) {
-            book_path = optarg;
-            continue;
-        }
-        if (o == OPT_A_EGDB) {
-            so.egdb_dir = optarg;
-            continue;
-        }
-        if ((r = engine_context_option(&ctx, o, optarg)) < 0)
-            return EXIT_USAGE;
-        if (r == 0 && (r = search_option(&so, o, optarg)) < 0)
-            return EXIT_USAGE;
-        if (r == 0 && (r = batch_option(&bo, o, optarg)) < 0)
-            return EXIT_USAGE;
-        if (r == 1 && o >= OPT_A_IN)
-            batch = true;
-    }
-    if (optind != argc)
-        return cli_usage_error("unexpected argument '%s' (see 'dama analyze --help')", argv[optind]);
+    bool batch = false; /* a batch option was given */
+    const CliOption options[] = {
+        ENGINE_OPTIONS(&ctx),
+        SEARCH_LIMIT_OPTIONS(&so.limits),
+        TEXT_ARG("weights", &so.weights_name), /* read once the variant is known */
+        LONG_ARG("hash", &so.hash_mb, 1, 65536),
+        { .name = "in", .kind = ARG_TEXT, .dest = &bo.in, .seen = &batch },
+        { .name = "format", .kind = ARG_CALL, .dest = &bo.format, .call = format_option, .seen = &batch },
+        { .name = "db", .kind = ARG_TEXT, .dest = &bo.db, .seen = &batch },
+        { .name = "out", .kind = ARG_TEXT, .dest = &bo.out, .seen = &batch },
+        { .name = "threads", .kind = ARG_THREADS, .dest = &bo.threads, .seen = &batch },
+        { .name = "strict", .kind = ARG_SET, .dest = &bo.strict, .seen = &batch },
+        { .name = "game", .kind = ARG_ID, .dest = &bo.game, .seen = &batch },
+        { .name = "run", .kind = ARG_ID, .dest = &bo.run, .seen = &batch },
+        { .name = "sample", .kind = ARG_ID, .dest = &bo.sample, .seen = &batch },
+        { .name = "seed", .kind = ARG_U64, .dest = &bo.seed, .seen = &batch },
+        { .name = "plies", .kind = ARG_CALL, .dest = &bo, .call = plies_option, .seen = &batch },
+        TEXT_ARG("book", &book_path),
+        TEXT_ARG("egdb", &so.egdb_dir),
+        { 0 },
+    };
+    int code = cli_parse(argc, argv, "analyze", options, 0);
+    if (code >= 0)
+        return code;
     if (batch) {
         if (!bo.in && !bo.game && !bo.run)
             return cli_usage_error("the batch options (--out, --db, --threads, --strict, ...) need "
@@ -276,7 +189,7 @@ static int run_analyze(int argc, char **argv)
         return EXIT_USAGE;
     if (so.egdb_dir)
         so.egdb = egdb_open_checked(so.egdb_dir, ctx.variant, &ctx.rules);
-    int code = batch ? run_batch(&ctx, &so, &bo) : analyze_position(&ctx, &so, book_path);
+    code = batch ? run_batch(&ctx, &so, &bo) : analyze_position(&ctx, &so, book_path);
     egdb_close(so.egdb);
     weights_free(&so.weights);
     return code;
@@ -365,27 +278,18 @@ static void print_bench_line(void *ctx, int index, const Position *pos, const Se
 
 static int run_bench(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "depth", required_argument, 0, OPT_DEPTH },
-        { "weights", required_argument, 0, OPT_WEIGHTS },
-        { "variant", required_argument, 0, OPT_VARIANT },
-        { "help", no_argument, 0, OPT_HELP },
-        { 0, 0, 0, 0 },
-    };
     EngineContext ctx;
     engine_context_init(&ctx);
     SearchOptions so = { .limits = { .depth = BENCH_DEPTH } };
-    int o, r;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        if (o == OPT_HELP)
-            return cli_print_help("bench");
-        if (o == '?' || (r = engine_context_option(&ctx, o, optarg)) < 0)
-            return EXIT_USAGE;
-        if (r == 0 && search_option(&so, o, optarg) < 0)
-            return EXIT_USAGE;
-    }
-    if (optind != argc)
-        return cli_usage_error("unexpected argument '%s' (see 'dama bench --help')", argv[optind]);
+    const CliOption options[] = {
+        CALL_ARG("depth", &so.limits, cli_option_search_limit),
+        TEXT_ARG("weights", &so.weights_name),
+        CALL_ARG("variant", &ctx, engine_context_variant),
+        { 0 },
+    };
+    int code = cli_parse(argc, argv, "bench", options, 0);
+    if (code >= 0)
+        return code;
     if (!engine_context_finish(&ctx) || !search_options_finish(&so, ctx.variant, "default"))
         return EXIT_USAGE;
     uint64_t nodes;
@@ -402,101 +306,10 @@ static int run_bench(int argc, char **argv)
 
 const Command cmd_analyze = {
     "analyze", "search a position, or a batch of positions into CSV and the database",
-    "usage: dama analyze [--variant NAME] [--fen FEN] [--moves LIST] [--weights FILE]\n"
-    "                    [--depth D | --nodes N | --movetime MS] [--rules OPTIONS]\n"
-    "                    [--hash MB] [--book BOOK] [--egdb DIR]\n"
-    "       dama analyze (--in FILE [--format fen|pdn] [--plies LIST]\n"
-    "                     | --game ID [--plies LIST]\n"
-    "                     | --run R [--sample N] [--seed S])\n"
-    "                    [--db FILE] [--out FILE.csv] [--threads T] [--strict]\n"
-    "                    [--weights FILE] [--depth D | --nodes N | --movetime MS]\n"
-    "\n"
-    "Searches the position by iterative deepening and prints one line per iteration,\n"
-    "  info depth D score S nodes N nps X pv MOVES\n"
-    "then 'bestmove MOVE'.  S is in hundredths of a man from the side to move, or\n"
-    "winN/lossN for a forced win or loss in N plies.  A search limited by --nodes is\n"
-    "deterministic.  A finished game (by the rules) is not searched: one line says\n"
-    "how it ended, such as 'game over: black wins (no-moves)' or 'game over: draw\n"
-    "(one-each)'.\n"
-    "\n"
-    "  -v, --variant NAME  {GAMES}\n"
-    "  --fen FEN        position (default: start)\n"
-    "  --book BOOK      an opening book ('dama book build'): a position in it is not\n"
-    "                   searched; 'book MOVE games G score S' lines (best first) then\n"
-    "                   'bestmove' the best\n"
-    "  --egdb DIR       endgame databases ('dama egdb build') the search probes (not\n"
-    "                   at the root); then 'info egdb probes P hits H' before\n"
-    "                   'bestmove'; a database win scores 20000 less the plies to\n"
-    "                   it plus the evaluation; a missing or damaged database is\n"
-    "                   reported by name and not used\n"
-    "  --moves LIST     moves played from --fen first, e.g. \"32-28 18-23\": the game\n"
-    "                   so far, whose repetitions and draw counters the search sees\n"
-    "  --weights FILE   evaluation weights of the variant: a file, 'best' (the\n"
-    "                   default: the shipped pattern weights,\n"
-    "                   data/weights/VARIANT-pattern.txt, built in), 'default'\n"
-    "                   (hand-set) or 'material'\n"
-    "  --depth D        iterations up to depth D (default 12 when no limit is given)\n"
-    "  --nodes N        stop after N nodes\n"
-    "  --movetime MS    search for MS milliseconds, all of them: the last iteration,\n"
-    "                   cut by the time, still counts once it has searched the\n"
-    "                   previous best move (its best move so far is searched one ply\n"
-    "                   deeper than the last completed iteration's); 'info' lines are\n"
-    "                   completed iterations (the limits combine: the search stops at\n"
-    "                   the first one reached)\n"
-    "  --hash MB        transposition table size (default 64; in a batch 16 per\n"
-    "                   thread)\n"
-    "  --rules OPTIONS  the variant's rule options ({RULES})\n"
-    "\n"
-    "Batch analysis searches many positions in parallel, each on its own with a\n"
-    "cleared searcher (so with --nodes the results do not depend on --threads), and\n"
-    "writes one CSV row per position in input order:\n"
-    "  item_id,fen,best_move,score,score_text,depth,nodes,time_ms,pv\n"
-    "(docs/csv.md; the names of 'dama export analyses').  score is a number (a forced\n"
-    "win in n plies is 30000 - n), score_text the form above (35, -120, win7, loss4);\n"
-    "item_id is the position's label.  A bad input line is reported on stderr as\n"
-    "FILE:LINE: reason and skipped; the last stderr line is 'analyzed N positions, M\n"
-    "bad lines', and the exit code is 2 when a line was bad.\n"
-    "\n"
-    "  --in FILE        one position a line: 'FEN' or 'FEN ; label' (the label, the\n"
-    "                   CSV's item_id, is by default the line number); '#' comment\n"
-    "                   lines and blank lines are skipped\n"
-    "  --format pdn     FILE holds PDN games ([FEN] tags, long or short move text):\n"
-    "                   every position of every game, id gameG:plyP (default: pdn for\n"
-    "                   *.pdn)\n"
-    "  --plies LIST     with PDN or --game: only these plies, e.g. 10,20,30 (0 =\n"
-    "                   start)\n"
-    "  --game ID        every position of a stored game (id gameID:plyP)\n"
-    "  --run R          positions of run R's games ...\n"
-    "  --sample N       ... N of them, chosen by a hash of (game, ply, seed): the\n"
-    "                   same N every time (default: all)\n"
-    "  --seed S         the sample's seed (default 1)\n"
-    "  --db FILE        database to read --game/--run from (default dama.db) and to\n"
-    "                   store the results in: one run of kind 'analysis' and its rows\n"
-    "                   in analyses, in one transaction.  With --in, results are\n"
-    "                   stored only when --db is given.\n"
-    "  --out FILE.csv   the CSV file, written to a temporary name and renamed\n"
-    "                   (default: stdout)\n"
-    "  --threads T      positions searched at once (default and most: the CPUs;\n"
-    "                   more are lowered to that)\n"
-    "  --strict         stop at the first bad line: exit 2, nothing written\n",
     run_analyze,
 };
 
-#define TEXT_OF_(x) #x
-#define TEXT_OF(x) TEXT_OF_(x) /* a number macro as a string literal, for the help text */
 const Command cmd_bench = {
     "bench", "search a fixed set of positions; the node count is the search's signature",
-    "usage: dama bench [--variant NAME] [--depth D] [--weights NAME]\n"
-    "\n"
-    "Searches a fixed set of openings, middlegames and endgames with kings of the\n"
-    "variant (-v, --variant {GAMES})\n"
-    "to depth D (default " TEXT_OF(BENCH_DEPTH) "), each with a fresh " TEXT_OF(BENCH_HASH_MB) " MB hash table, and\n"
-    "prints last: bench N nodes X nps.  N changes only when the search or evaluation\n"
-    "changes; at depth " TEXT_OF(BENCH_SIGNATURE_DEPTH) " with the default weights it is the signature stored\n"
-    "with every run ('bench depth " TEXT_OF(BENCH_SIGNATURE_DEPTH) ": N').\n"
-    "\n"
-    "  --weights NAME   'default' (hand-set, the default), 'best' (the shipped\n"
-    "                   pattern weights: what analyze and hub play with), 'material'\n"
-    "                   or a file\n",
     run_bench,
 };

@@ -4,65 +4,48 @@
 #include <string.h>
 
 #include "commands.h"
+#include "store_open.h"
 #include "run_options.h"
 #include "run_jobs.h"
 #include "weights_store.h"
 
-enum { OPT_WEIGHTS_S = OPT_RUN_FIRST_FREE, OPT_RESUME_S, OPT_SHARD_S };
+/* --shard K/N into the RunnerConfig option->dest; false after the error. */
+static bool shard_option(const CliOption *option, const char *value)
+{
+    RunnerConfig *c = option->dest;
+    char tail;
+    if (sscanf(value, "%d/%d%c", &c->shard, &c->shards, &tail) != 2 || c->shards < 1 || c->shards > 1000000
+        || c->shard < 1 || c->shard > c->shards)
+        return cli_usage_error("bad value '%s' for --shard: expected K/N with 1 <= K <= N", value), false;
+    return true;
+}
 
 static int run_selfplay(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        RUN_LONG_OPTIONS,
-        { "weights", required_argument, 0, OPT_WEIGHTS_S },
-        { "resume", no_argument, 0, OPT_RESUME_S },
-        { "shard", required_argument, 0, OPT_SHARD_S },
-        { 0, 0, 0, 0 },
-    };
     bool resume = false;
-    int shard = 0, shards = 0;
     RunOptions ro;
     run_options_init(&ro);
     ro.run.cfg.setup.noise = 10;
-    const char *weights_path = NULL;
-    char err[512];
-    int o, r;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        if (o == OPT_HELP)
-            return cli_print_help("selfplay");
-        if (o == '?')
-            return EXIT_USAGE;
-        if (o == OPT_RESUME_S) {
-            resume = true;
-            continue;
-        }
-        if (o == OPT_SHARD_S) {
-            char tail;
-            if (sscanf(optarg, "%d/%d%c", &shard, &shards, &tail) != 2 || shards < 1 || shards > 1000000 ||
-                shard < 1 || shard > shards)
-                return cli_usage_error("bad value '%s' for --shard: expected K/N with 1 <= K <= N", optarg);
-            continue;
-        }
-        if (o == OPT_WEIGHTS_S) {
-            weights_path = optarg; /* read once the variant is known */
-            continue;
-        }
-        if ((r = run_options_parse(&ro, o, optarg)) < 0)
-            return EXIT_USAGE;
-    }
-    if (optind != argc)
-        return cli_usage_error("unexpected argument '%s' (see 'dama selfplay --help')", argv[optind]);
+    const char *weights_path = NULL; /* read once the variant is known */
+    const CliOption options[] = {
+        RUN_OPTIONS(&ro),
+        TEXT_ARG("weights", &weights_path),
+        SET_ARG("resume", &resume),
+        CALL_ARG("shard", &ro.run.cfg, shard_option),
+        { 0 },
+    };
+    int code = cli_parse(argc, argv, "selfplay", options, 0);
+    if (code >= 0)
+        return code;
     if (!run_options_finish(&ro))
         return EXIT_USAGE;
-    ro.run.cfg.shard = shard;
-    ro.run.cfg.shards = shards;
     Weights weights;
-    if (!weights_by_name(&weights, ro.run.cfg.setup.variant, weights_path ? weights_path : "default", err, sizeof err)) {
+    if (!cli_weights(&weights, ro.run.cfg.setup.variant, weights_path, "default")) {
         run_options_free(&ro);
-        return cli_usage_error("%s", err);
+        return EXIT_USAGE;
     }
     const char *weights_note = weights_path ? weights_path : "built-in hand-set weights";
-    int code = selfplay_job(&ro.run, &weights, weights_note, resume ? RESUME_REQUIRED : RESUME_NEVER);
+    code = selfplay_job(&ro.run, &weights, weights_note, resume ? RESUME_REQUIRED : RESUME_NEVER);
     run_options_free(&ro);
     weights_free(&weights);
     return code;
@@ -70,30 +53,5 @@ static int run_selfplay(int argc, char **argv)
 
 const Command cmd_selfplay = {
     "selfplay", "play the engine against itself and store every game and position",
-    "usage: dama selfplay [--db FILE] [--games N] [--threads T]\n"
-    "                     [--nodes K | --depth D] [--weights FILE] [--openings FILE |\n"
-    "                     --random-plies P] [--seed S] [--shard K/N] [--resume]\n"
-    "\n"
-    "Plays N games in parallel, each opening twice with colours swapped, and stores\n"
-    "every game and position in the SQLite file.  A run is reproducible: game i uses\n"
-    "seed S+i.  Ctrl-C stops starting games, saves the finished ones and exits with\n"
-    "code 130; --resume then plays the games still missing.\n"
-    "Prints last: selfplay run R games N white W draws D black B mars M positions P\n"
-    "time S ...  (games: those played by this call; ' shard K/N' ends the line of a\n"
-    "shard)\n"
-    "\n"
-    "  --weights FILE     evaluation weights (default: the built-in hand-set weights)\n"
-    "  --resume           continue the last selfplay run (the same options): only the\n"
-    "                     games not yet stored are played\n"
-    "  --games N          games of the whole run (default 100), also with --shard;\n"
-    "                     played in pairs with colours swapped\n"
-    "  --shard K/N        play shard K of N (1 <= K <= N): the K-th of N contiguous\n"
-    "                     blocks of the run's P = (games+1)/2 pairs, pairs (K-1)*P/N\n"
-    "                     to K*P/N - 1 (rounded down), with the game indices and\n"
-    "                     seeds of the whole run: N shards on any machines are\n"
-    "                     exactly the games of the one run, and 'dama db merge' folds\n"
-    "                     them into it; --resume continues a shard\n"
-    "  --noise CP         evaluation noise, in hundredths of a man (default 10)\n"
-    RUN_OPTIONS_HELP,
     run_selfplay,
 };

@@ -6,13 +6,12 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "store_open.h"
 #include "interrupt.h"
 #include "tune_options.h"
 #include "variant.h"
 #include "weights.h"
 #include "weights_store.h"
-
-enum { OPT_W_CHECK = OPT_FIRST_FREE, OPT_W_EVAL };
 
 /* What --check says of a file that reads: enough to tell two weights files apart. */
 static void print_check(const char *path, const Weights *w, const Variant *v)
@@ -26,28 +25,18 @@ static void print_check(const char *path, const Weights *w, const Variant *v)
 
 static int run_weights(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        { "variant", required_argument, 0, OPT_VARIANT },
-        { "check", required_argument, 0, OPT_W_CHECK },
-        { "eval", required_argument, 0, OPT_W_EVAL },
-        { "help", no_argument, 0, OPT_HELP },
-        { 0, 0, 0, 0 },
-    };
     const Variant *v = &turkish_variant;
     const char *check = NULL;
     EvalChoice eval = EVAL_AS_GIVEN;
-    int o;
-    while ((o = cli_getopt(argc, argv, longopts)) != -1) {
-        switch (o) {
-        case OPT_HELP: return cli_print_help("weights");
-        case OPT_VARIANT: if (!(v = cli_variant(optarg))) return EXIT_USAGE; break;
-        case OPT_W_CHECK: check = optarg; break;
-        case OPT_W_EVAL: if (!eval_choice_parse(optarg, &eval)) return EXIT_USAGE; break;
-        default: return EXIT_USAGE;
-        }
-    }
-    if (argc - optind > 1)
-        return cli_usage_error("unexpected argument '%s' (see 'dama weights --help')", argv[optind + 1]);
+    const CliOption options[] = {
+        CALL_ARG("variant", &v, cli_option_variant),
+        TEXT_ARG("check", &check),
+        CALL_ARG("eval", &eval, tune_option_eval),
+        { 0 },
+    };
+    int code = cli_parse(argc, argv, "weights", options, 1);
+    if (code >= 0)
+        return code;
     const char *name = optind < argc ? argv[optind] : "default";
     if (check && optind < argc)
         return cli_usage_error("--check reads a file: give no SET with it");
@@ -56,8 +45,8 @@ static int run_weights(int argc, char **argv)
     interrupt_flag(); /* reading a file stops on Ctrl-C or SIGTERM: exit 130 */
     if (check) {
         /* The file as it is: --eval only says which kind it must be. */
-        if (!weights_by_name(&w, v, check, err, sizeof err))
-            return cli_usage_error("%s", err);
+        if (!cli_weights(&w, v, check, NULL))
+            return EXIT_USAGE;
         bool pattern = eval_spec_is_pattern(w.spec);
         if ((eval == EVAL_PATTERN && !pattern) || (eval == EVAL_LINEAR && pattern)) {
             weights_free(&w);
@@ -84,21 +73,5 @@ static int run_weights(int argc, char **argv)
 
 const Command cmd_weights = {
     "weights", "print a variant's built-in weights as a weights file, or check a file",
-    "usage: dama weights [--variant NAME] [--eval linear|pattern]\n"
-    "                    [default | material]\n"
-    "       dama weights [--variant NAME] [--eval linear|pattern] --check FILE\n"
-    "\n"
-    "Prints the weights file of the built-in hand-set weights (default) or of the\n"
-    "material- only baseline (material) to standard output: every weight with the\n"
-    "reason of its term, ready to edit and give to --weights, --start or --a/--b.\n"
-    "With --eval pattern, the file is for the variant's pattern evaluation: the same\n"
-    "linear weights, every pattern weight 0, after the text head a binary table (so\n"
-    "standard output must not be a terminal).  With --check, reads FILE as weights of\n"
-    "the variant (linear or pattern, as its 'eval' line says; --eval insists on one)\n"
-    "and prints 'FILE: N weights for VARIANT, eval KIND, hash HEX', or the first\n"
-    "error as FILE:LINE: reason (exit 2).\n"
-    "\n"
-    "  -v, --variant NAME  {GAMES}\n"
-    "  --eval KIND         linear or pattern (default: linear, or the file's)\n",
     run_weights,
 };

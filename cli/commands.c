@@ -59,7 +59,7 @@ int cli_print_help(const char *name)
     const Command *c = command_find(name);
     if (!c)
         return cli_usage_error("unknown command '%s' (see 'dama help')", name);
-    help_text_print(c->help, stdout);
+    help_text_print(help_file(c->name), stdout);
     return EXIT_OK;
 }
 
@@ -87,11 +87,6 @@ static int run_help(int argc, char **argv)
 
 static const Command cmd_help = {
     "help", "the list of commands, or one command's options",
-    "usage: dama help [COMMAND]\n"
-    "       dama COMMAND --help\n"
-    "\n"
-    "Without COMMAND, lists the commands; with one, prints its options (the same text\n"
-    "as 'dama COMMAND --help').  'dama --help' and 'dama -h' are 'dama help'.\n",
     run_help,
 };
 
@@ -118,14 +113,5 @@ static int run_version(int argc, char **argv)
 
 static const Command cmd_version = {
     "version", "the version, the git commit of the build and the bench signatures",
-    "usage: dama --version   (or dama version)\n"
-    "\n"
-    "Prints:\n"
-    "  dama VERSION\n"
-    "  commit C          (git rev-parse --short HEAD when built; 'unknown' outside\n"
-    "                    git)\n"
-    "  bench depth 6: N  (the search's signature on Turkish draughts, also stored\n"
-    "                    with every run), then one line per other variant:\n"
-    "  international bench depth 6: N\n",
     run_version,
 };

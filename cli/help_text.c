@@ -1,7 +1,10 @@
 /* Help text with the games of the registry written in (help_text.h). */
 #include <string.h>
 
+#include "annotate_job.h"
+#include "bench.h"
 #include "help_text.h"
+#include "serve.h"
 #include "hub_text.h"
 #include "variant.h"
 
@@ -58,18 +61,33 @@ static void put_rules(Text *t)
     }
 }
 
+#define TEXT_OF_(x) #x
+#define TEXT_OF(x) TEXT_OF_(x) /* a number macro as a string literal */
+
+/* The placeholders: the first four from the registry, the others fixed values. */
+static const struct {
+    const char *name, *text; /* text NULL: from the registry */
+} placeholders[] = {
+    { "{GAMES}", NULL }, { "{GAME_NAMES}", NULL }, { "{RULES}", NULL }, { "{HUB_GAMES}", NULL },
+    { "{BENCH_DEPTH}", TEXT_OF(BENCH_DEPTH) },
+    { "{BENCH_HASH_MB}", TEXT_OF(BENCH_HASH_MB) },
+    { "{BENCH_SIGNATURE_DEPTH}", TEXT_OF(BENCH_SIGNATURE_DEPTH) },
+    { "{ANNOTATE_DEPTH}", TEXT_OF(ANNOTATE_DEFAULT_DEPTH) },
+    { "{DYGRAPHS_DIR}", SERVE_DYGRAPHS_DIR },
+};
+
 /* The line (without its newline) with the placeholders expanded; true when it held one,
  * *first its column. */
 static bool expand(const char *line, size_t len, Text *t, size_t *first)
 {
-    static const char *const names[] = { "{GAMES}", "{GAME_NAMES}", "{RULES}", "{HUB_GAMES}" };
-    const size_t count = sizeof names / sizeof names[0];
+    const size_t count = sizeof placeholders / sizeof placeholders[0];
     bool any = false;
     t->len = 0;
     t->buf[0] = '\0';
     for (size_t i = 0; i < len;) {
         size_t k = 0;
-        while (k < count && (len - i < strlen(names[k]) || memcmp(line + i, names[k], strlen(names[k])) != 0))
+        while (k < count && (len - i < strlen(placeholders[k].name)
+                             || memcmp(line + i, placeholders[k].name, strlen(placeholders[k].name)) != 0))
             k++;
         if (k == count) {
             put(t, line + i++, 1);
@@ -77,18 +95,18 @@ static bool expand(const char *line, size_t len, Text *t, size_t *first)
         }
         if (!any)
             *first = t->len;
-        if (k == 0)
+        char games[256];
+        if (placeholders[k].text)
+            puts_text(t, placeholders[k].text);
+        else if (k == 0)
             put_games(t);
-        else if (k == 1) {
-            char games[256];
+        else if (k == 1)
             puts_text(t, variant_names("|", games, sizeof games));
-        } else if (k == 2)
+        else if (k == 2)
             put_rules(t);
-        else {
-            char games[256];
+        else
             puts_text(t, hub_game_list(games, sizeof games));
-        }
-        i += strlen(names[k]);
+        i += strlen(placeholders[k].name);
         any = true;
     }
     return any;
@@ -129,6 +147,18 @@ void help_text_print(const char *help, FILE *out)
         size_t len = strcspn(line, "\n");
         Text t;
         size_t first = 0;
+        /* a line that is "{FILE}" alone: the shared text cli/help/file.txt (lower case) */
+        char file[32];
+        if (line[0] == '{' && len > 2 && len < sizeof file && line[len - 1] == '}') {
+            for (size_t i = 1; i + 1 < len; i++)
+                file[i - 1] = (char)(line[i] >= 'A' && line[i] <= 'Z' ? line[i] - 'A' + 'a' : line[i]);
+            file[len - 2] = '\0';
+            if (help_file(file)) {
+                help_text_print(help_file(file), out);
+                line += len + (line[len] == '\n');
+                continue;
+            }
+        }
         if (expand(line, len, &t, &first))
             print_wrapped(t.buf, first, out);
         else

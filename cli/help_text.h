@@ -10,11 +10,16 @@
  *   {GAME_NAMES}  turkish|international
  *   {RULES}       Turkish: promotion=man|stop|king, ...; International: majority=on|off, ...
  *   {HUB_GAMES}   turkish, international (also called normal or standard)
+ * and fixed values written in: {BENCH_DEPTH}, {BENCH_HASH_MB}, {BENCH_SIGNATURE_DEPTH},
+ * {ANNOTATE_DEPTH}, {DYGRAPHS_DIR}.  A line that is {RUN_OPTIONS} or {OUTSIDE_ENGINES}
+ * alone is the shared text of cli/help/run_options.txt or outside_engines.txt.
  * A line that holds one is wrapped at 80 columns, its continuation lines indented to the
  * line's description column (after the option and two blanks), or not at all in prose. */
 #define HELP_COLUMNS 80
 
 /* Writes help to out with the placeholders expanded. */
 void help_text_print(const char *help, FILE *out);
+/* The text of cli/help/NAME.txt, built into the binary (help_files.c); NULL if none. */
+const char *help_file(const char *name);
 
 #endif

@@ -3,7 +3,6 @@
 
 #include "cli.h"
 #include "dxp_link.h"
-#include "dxp_player.h"
 #include "interrupt.h"
 #include "match_dxp.h"
 #include "variant.h"
@@ -30,8 +29,6 @@ int match_dxp_side(const RunOptions *ro, int side, const MatchDxp *dxp, EngineCo
 {
     run_options_engine(ro, side, dxp->command[side] ? dxp->command[side] : "", out);
     out->stop = interrupt_flag();
-    out->dxp_address = dxp->address[side];
-    out->new_player = dxp_player_new;
-    snprintf(out->name, sizeof out->name, "dxp:%s", dxp->address[side]);
+    run_settings_dxp_engine(out, dxp->address[side]);
     return EXIT_OK;
 }

@@ -6,37 +6,49 @@
 #include "cli.h"
 #include "tune_options.h"
 
-bool eval_choice_parse(const char *text, EvalChoice *out)
+bool tune_option_eval(const CliOption *option, const char *value)
 {
-    if (strcmp(text, "linear") == 0)
+    EvalChoice *out = option->dest;
+    if (strcmp(value, "linear") == 0)
         *out = EVAL_LINEAR;
-    else if (strcmp(text, "pattern") == 0)
+    else if (strcmp(value, "pattern") == 0)
         *out = EVAL_PATTERN;
     else
-        return cli_usage_error("bad value '%s' for --eval: expected linear or pattern", text), false;
+        return cli_usage_error("bad value '%s' for --eval: expected linear or pattern", value), false;
     return true;
 }
 
-bool tune_real_parse(TuneRealOption option, const char *text, double *out)
+bool tune_option_real(const CliOption *option, const char *value)
 {
     static const struct {
         const char *name, *expected;
         double min, max;
         bool min_open, max_open; /* min < v rather than min <= v; v < max rather than <= */
-    } opts[] = {
-        [TUNE_OPT_LR] = { "--lr", "a positive number", 0, INFINITY, true, false },
-        [TUNE_OPT_REG] = { "--reg", "a number >= 0", 0, 1e30, false, true },
-        [TUNE_OPT_LAMBDA] = { "--lambda", "a number in [0, 1]", 0, 1, false, false },
-        [TUNE_OPT_VALIDATION] = { "--validation", "a number in [0, 1)", 0, 1, false, true },
+    } ranges[] = {
+        { "lr", "a positive number", 0, INFINITY, true, false },
+        { "reg", "a number >= 0", 0, 1e30, false, true },
+        { "lambda", "a number in [0, 1]", 0, 1, false, false },
+        { "validation", "a number in [0, 1)", 0, 1, false, true },
     };
+    int r = 0;
+    while (r < 3 && strcmp(ranges[r].name, option->name) != 0)
+        r++;
     char *end;
-    double v = strtod(text, &end);
+    double v = strtod(value, &end);
     /* Comparisons that are false for NaN: it is refused. */
-    bool above = opts[option].min_open ? v > opts[option].min : v >= opts[option].min;
-    bool below = opts[option].max_open ? v < opts[option].max : v <= opts[option].max;
-    if (end == text || *end || !above || !below)
-        return cli_usage_error("bad value '%s' for %s: expected %s", text, opts[option].name,
-                               opts[option].expected), false;
-    *out = v;
+    bool above = ranges[r].min_open ? v > ranges[r].min : v >= ranges[r].min;
+    bool below = ranges[r].max_open ? v < ranges[r].max : v <= ranges[r].max;
+    if (end == value || *end || !above || !below)
+        return cli_usage_error("bad value '%s' for --%s: expected %s", value, option->name,
+                               ranges[r].expected), false;
+    *(double *)option->dest = v;
+    return true;
+}
+
+bool sprt_option(const CliOption *option, const char *value)
+{
+    char err[512];
+    if (!sprt_parse(option->dest, value, err, sizeof err))
+        return cli_usage_error("%s", err), false;
     return true;
 }

@@ -5,17 +5,17 @@
 
 #include <stdbool.h>
 
+#include "match_step.h"
 #include "weights_store.h"
 
-/* "linear" or "pattern"; false after printing the usage error. */
-bool eval_choice_parse(const char *text, EvalChoice *out);
-typedef enum TuneRealOption {
-    TUNE_OPT_LR,         /* --lr: positive */
-    TUNE_OPT_REG,        /* --reg: >= 0 (below 1e30) */
-    TUNE_OPT_LAMBDA,     /* --lambda: in [0, 1] */
-    TUNE_OPT_VALIDATION, /* --validation: in [0, 1) */
-} TuneRealOption;
-/* text as the value of option; false after printing the usage error (out unchanged). */
-bool tune_real_parse(TuneRealOption option, const char *text, double *out);
+#include "option_table.h"
+
+/* --eval: "linear" or "pattern" into the EvalChoice option->dest; false after the error. */
+bool tune_option_eval(const CliOption *option, const char *value);
+/* --lr (positive), --reg (>= 0, below 1e30), --lambda (in [0, 1]) or --validation (in
+ * [0, 1)) into the double option->dest; false after the error (the value unchanged). */
+bool tune_option_real(const CliOption *option, const char *value);
+/* --sprt: the SprtConfig option->dest (sprt_parse); false after the error. */
+bool sprt_option(const CliOption *option, const char *value);
 
 #endif

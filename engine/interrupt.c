@@ -29,3 +29,14 @@ const atomic_bool *interrupt_flag(void)
 const atomic_bool *interrupt_state(void) { return &interrupted; }
 
 bool interrupt_requested(void) { return atomic_load(&interrupted); }
+
+const atomic_bool *interrupt_flag_unblocked(void)
+{
+    const atomic_bool *stop = interrupt_flag();
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    return stop;
+}

@@ -9,6 +9,9 @@
 /* Installs SIGINT/SIGTERM handlers that only set the returned flag (and ignores SIGXFSZ, so
  * that a file size limit ends in a failed write that is reported). */
 const atomic_bool *interrupt_flag(void);
+/* interrupt_flag, with SIGINT and SIGTERM unblocked too: a process started with them
+ * blocked (and one pending) still stops, at once. */
+const atomic_bool *interrupt_flag_unblocked(void);
 /* The same flag without installing the handlers: false for ever while none are installed
  * (then a signal's default action ends the process). */
 const atomic_bool *interrupt_state(void);

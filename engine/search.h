@@ -12,7 +12,7 @@
 
 #define MAX_PLY 128
 /* The deepest iteration a search runs (the tree needs a ply beyond it): the bound of every
- * depth a user may ask for (cli_search_limit, Hub's depth, the server's level). */
+ * depth a user may ask for (cli_option_search_limit, Hub's depth, the server's level). */
 #define SEARCH_DEPTH_MAX (MAX_PLY - 2)
 /* Scores: hundredths of a man; a win in n plies scores SCORE_WIN - n. */
 #define SCORE_WIN 30000

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "hub_engine.h"
+#include "search.h"
 #include "test_util.h"
 
 
@@ -302,7 +304,7 @@ static void test_help_no_duplicates(void **state)
 
 /* The long options the parser of `dama ARGV... --help` takes, one per line into names:
  * the command runs in a child (its help to /dev/null) and hands back the table its
- * cli_getopt call was given.  Empty when the command reads no options (help, version). */
+ * cli_parse call was given.  Empty when the command reads no options (help, version). */
 static void parser_options(const char *const *args, int nargs, char *names, size_t len)
 {
     int fds[2];
@@ -403,6 +405,45 @@ static void test_help_names_every_option(void **state)
 
 /* Exit codes as README states them: 2 for bad usage or a bad text input, 1 when the
  * database or an output cannot be used. */
+/* The value errors of the option tables' kinds and calls, each as the hand-written parsers
+ * said it (cli/option_table.c replaced them; these messages are theirs, to the letter). */
+static void test_option_value_errors(void **state)
+{
+    (void)state;
+    char want[256];
+    test_dama_expect("selfplay --shard 3/2", 2, "dama: bad value '3/2' for --shard: expected K/N with 1 <= K <= N\n");
+    test_dama_expect("export --k 0 --out x.csv", 2, "dama: bad value '0' for --k: expected a number above 0\n");
+    test_dama_expect("pdn export --run 0", 2, "dama: bad value '0' for --run: expected a positive number\n");
+    test_dama_expect("annotate --game -3", 2, "dama: bad value '-3' for --game: expected a non-negative whole number\n");
+    test_dama_expect("analyze --sample 0", 2, "dama: bad value '0' for --sample: expected a positive number\n");
+    test_dama_expect("analyze --format xml", 2, "dama: bad value 'xml' for --format: expected fen or pdn\n");
+    test_dama_expect("tune --lr 0", 2, "dama: bad value '0' for --lr: expected a positive number\n");
+    test_dama_expect("tune --validation 1", 2, "dama: bad value '1' for --validation: expected a number in [0, 1)\n");
+    test_dama_expect("train --reg -1", 2, "dama: bad value '-1' for --reg: expected a number >= 0\n");
+    test_dama_expect("weights --eval nnue", 2, "dama: bad value 'nnue' for --eval: expected linear or pattern\n");
+    test_dama_expect("train --gauntlet ''", 2, "dama: --gauntlet: empty command\n");
+    test_dama_expect("match --name-b \"$(printf 'a\\tb')\"", 2, "dama: --name-b: a control character in the name\n");
+    test_dama_expect("match --engine-margin -1", 2,
+                     "dama: bad value '-1' for --engine-margin: expected a whole number from 0 to 3600000\n");
+    test_dama_expect("match --clock 10+1 --nodes 5", 2, "dama: --clock and --nodes cannot be combined: give one search limit\n");
+    test_dama_expect("selfplay --win-adjudication x", 2,
+                     "dama: bad value 'x' for --win-adjudication: expected CP:PLIES, e.g. 800:6\n");
+    test_dama_expect("selfplay --draw-adjudication 5:0:80", 2,
+                     "dama: bad value '5:0:80' for --draw-adjudication: PLIES must be at least 1\n");
+    test_dama_expect("selfplay --clock x", 2, "dama: bad value 'x' for --clock: expected SECONDS+INCREMENT, e.g. 60+0.5\n");
+    test_dama_expect("play --nodes 0", 2, "dama: bad value '0' for --nodes: expected a positive number\n");
+    snprintf(want, sizeof want, "dama: bad value '0' for --depth: expected a whole number from 1 to %d\n", SEARCH_DEPTH_MAX);
+    test_dama_expect("bench --depth 0", 2, want);
+    snprintf(want, sizeof want, "dama: bad value '0' for --hash: expected a whole number from 1 to %d\n", HUB_HASH_MAX);
+    test_dama_expect("hub --hash 0", 2, want);
+    test_dama_expect("hub --egdb $(printf %01100d 0)", 2, "dama: --egdb: too long\n"); /* 1024 bytes at most */
+    test_dama_expect("perft --rules a --rules b --rules c --rules d --rules e --rules f --rules g --rules h --rules i"
+                     " --rules j --rules k --rules l --rules m --rules n --rules o --rules p --rules q 1", 2,
+                     "dama: too many --rules options (at most 16): join them with commas\n");
+    test_dama_expect("db merge --into x.db --variant chess y.db", 2, "dama: unknown variant 'chess'");
+    test_dama_expect("perft -v international 1", 0, "nodes 9 ");
+}
+
 static void test_exit_codes(void **state)
 {
     (void)state;
@@ -436,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_help_no_duplicates),
         cmocka_unit_test(test_help_names_every_option),
         cmocka_unit_test(test_exit_codes),
+        cmocka_unit_test(test_option_value_errors),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
 }

@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "book_openings.h"
+#include "dxp_player.h"
+#include "egdb_search.h"
+#include "engine_player.h"
 #include "position.h"
 #include "run_settings.h"
 #include "variant.h"
@@ -94,4 +97,53 @@ bool run_settings_load_openings(RunSettings *rs, const char *book_path, int book
     }
     rs->cfg.book = &rs->book;
     return true;
+}
+
+int run_settings_param_side(const char *param)
+{
+    return (param[0] == 'a' || param[0] == 'b') && param[1] == ':' ? param[0] - 'a' : -1;
+}
+
+void run_settings_engine(const RunSettings *rs, int side, const char *command, const char *const *rules_text,
+                         int nrules, EngineConfig *out)
+{
+    *out = (EngineConfig){ .command = command, .variant = rs->cfg.setup.variant, .margin_ms = rs->engine_margin_ms,
+                           .timeout_ms = rs->engine_timeout_ms, .new_player = engine_player_new };
+    for (int i = 0; i < rs->nengine_params; i++) {
+        int only = run_settings_param_side(rs->engine_params[i]);
+        if (only < 0 || only == side)
+            out->params[out->nparams++] = rs->engine_params[i] + (only < 0 ? 0 : 2);
+    }
+    size_t n = 0; /* the --rules given, joined as one option list */
+    for (int i = 0; i < nrules && n < sizeof out->rules; i++)
+        n += (size_t)snprintf(out->rules + n, sizeof out->rules - n, "%s%s", i ? "," : "", rules_text[i]);
+}
+
+void run_settings_open_egdb(RunSettings *rs, const char *dir, const char *const side_dir[2], Egdb *egdb[3])
+{
+    GameSetup *setup = &rs->cfg.setup;
+    if (dir && (egdb[0] = egdb_open_checked(dir, setup->variant, &setup->rules))) {
+        setup->egdb = egdb[0];
+        rs->cfg.egdb_search[0] = rs->cfg.egdb_search[1] = egdb[0];
+    }
+    for (int i = 0; i < 2; i++)
+        if (side_dir[i] && (egdb[1 + i] = egdb_open_checked(side_dir[i], setup->variant, &setup->rules)))
+            rs->cfg.egdb_search[i] = egdb[1 + i];
+}
+
+void run_settings_dxp_engine(EngineConfig *out, const char *address)
+{
+    out->dxp_address = address;
+    out->new_player = dxp_player_new;
+    snprintf(out->name, sizeof out->name, "dxp:%s", address);
+}
+
+int run_settings_misplaced_param(const RunSettings *rs, const bool outside[2])
+{
+    for (int i = 0; i < rs->nengine_params; i++) {
+        int only = run_settings_param_side(rs->engine_params[i]);
+        if (only >= 0 && !outside[only])
+            return i;
+    }
+    return -1;
 }
