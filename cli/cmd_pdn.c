@@ -1,4 +1,4 @@
-/* `dama pdn export` and `dama pdn import`: games as PDN 3.0 files, both variants. */
+/* `dama pdn export` and `dama pdn import`: games as PDN 3.0 files, every game dama plays. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,7 +145,7 @@ const Command cmd_pdn = {
     "       dama pdn import [--variant NAME] [--db FILE] [--rules OPTIONS]\n"
     "                       FILE.pdn...\n"
     "\n"
-    "PDN 3.0 (Portable Draughts Notation), both variants.\n"
+    "PDN 3.0 (Portable Draughts Notation), every game dama plays.\n"
     "\n"
     "export writes the variant's games (every game, run R's, or game ID) in run, game\n"
     "index order to FILE (stdout without --out), written under a temporary name and\n"
@@ -154,7 +154,7 @@ const Command cmd_pdn = {
     "                       KIND run R\", the run's host, the game's day (UTC), game\n"
     "                       index + 1, the sides' names)\n"
     "  Result               2-0 (White wins), 0-2, 1-1 (a draw), * (unfinished)\n"
-    "  GameType             30 Turkish, 20 International\n"
+    "  GameType             {GAMETYPES}\n"
     "  FEN                  the start when it is not the initial position (openings)\n"
     "  DamaRun DamaGameIndex DamaSeed DamaWhiteWeights DamaBlackWeights DamaReason\n"
     "                       the run, the game's index and seed, the weights (id and\n"
