@@ -244,8 +244,8 @@ static void test_names(void **state)
 }
 
 /* A Brazilian game in PDN with alphanumeric moves, as lidraughts and pydraughts write
- * them, imported and exported again with numbers and GameType 26. */
-static void test_pdn_round_trip(void **state)
+ * them, imported and exported again with numbers and GameType 26; a Hub GUI's game. */
+static void test_pdn_and_hub(void **state)
 {
     (void)state;
     char dir[64], path[128], out[4096];
@@ -264,6 +264,23 @@ static void test_pdn_round_trip(void **state)
     /* without the variant the GameType tells which game it is */
     assert_int_equal(test_dama_run(out, sizeof out, "pdn import --db %s/t.db %s", dir, path), 2);
     assert_non_null(strstr(out, "GameType: 26 is brazilian draughts, not turkish"));
+    /* the Hub protocol with lidraughts' name of the game: a legal first move */
+    snprintf(path, sizeof path, "%s/hub.txt", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("hub\nset-param name=variant value=brazilian\ninit\npos start\nlevel nodes=500\ngo think\n", f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(test_dama_run(out, sizeof out, "hub < %s", path), 0);
+    const char *done = strstr(out, "done move=");
+    assert_non_null(done);
+    static const char *const first_moves[] = { "21-17", "22-17", "22-18", "23-18", "23-19", "24-19", "24-20" };
+    bool legal = false;
+    for (size_t i = 0; i < sizeof first_moves / sizeof first_moves[0]; i++)
+        legal |= strncmp(done + strlen("done move="), first_moves[i], 5) == 0;
+    assert_true(legal);
+    /* and the help of pdn names its GameType from the registry */
+    assert_int_equal(test_dama_run(out, sizeof out, "pdn --help"), 0);
+    assert_non_null(strstr(out, "26 Brazilian"));
     assert_int_equal(test_tmpdir_remove(dir), 0);
 }
 
@@ -287,7 +304,7 @@ int main(void)
         cmocka_unit_test(test_capture_rules),
         cmocka_unit_test(test_draw_rules),
         cmocka_unit_test(test_names),
-        cmocka_unit_test(test_pdn_round_trip),
+        cmocka_unit_test(test_pdn_and_hub),
         cmocka_unit_test(test_bench_signature),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
