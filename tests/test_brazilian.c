@@ -55,43 +55,44 @@ static void test_perft_from_start(void **state)
     assert_non_null(strstr(out, "nodes 187302 "));
 }
 
-/* pydraughts 0.6.7's counts (scripts/perft-vs-pydraughts brazilian --depth 3 --random 20,
- * seed 25, with the hand-set positions first: a flying king's capture round the corner, a
- * man jumping onto the crowning row and off it again, the majority rule, kings on both
- * sides), in pydraughts' own alphanumeric FEN: every capture path, and moves merged by
- * from, to and captured set. */
+/* pydraughts 0.6.7's counts: `scripts/perft-vs-pydraughts brazilian --depth 4 --random 20
+ * --fens tests/vectors/brazilian/hand-positions.txt` (seed 25; depths 1-4 all equal, depth
+ * 4 pinned).  The start, the positions worked by hand (a flying king's capture round the
+ * corner, a man jumping onto the crowning row and off it again, the majority rule, kings on
+ * both sides), then 20 positions of random games, in pydraughts' alphanumeric FEN: every
+ * capture path, and moves merged by from, to and captured set. */
 static const struct {
     const char *fen;
     int depth;
     uint64_t paths, merged;
 } pydraughts_counts[] = {
-    { "W:Wa1,c3,e3,g3,c1,e1,g1,b2,d2,f2,h2,a3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8", 3, 302, 302 },
-    { "W:WKa1:Bc3,f6,b6", 3, 78, 46 },
-    { "W:Wd6:Be7,g7,b4", 3, 2, 2 },
-    { "W:WKh2,c3:Bd4,f4,d6,b6", 3, 20, 20 },
-    { "W:WKb2,Kg3,e3,a3:BKh8,Kc7,d6,f6", 3, 1, 1 },
-    { "B:WKd4,c3,e3,g1:Bb6,Kh2,a7", 3, 309, 309 },
-    { "W:WKa1,Kc1,e3:BKh8", 3, 162, 162 },
-    { "W:Wc3,e3,g3,b2,h2,a3:Be5,h6,a7,e7,g7", 3, 150, 149 },
-    { "W:Wa1,c3,e3,g3,b4,g1,b2,d2,f2,h2,a3:Bd4,a5,g5,d6,h6,a7,c7,e7,b8,f8,h8", 3, 39, 39 },
-    { "B:Wc3,c5,g1,a3:Bg7,f8,h2", 3, 66, 66 },
-    { "W:Wc3,f4,g1,d2:Be5,b6,d6,h6", 3, 25, 25 },
-    { "W:Wg3,b2,h2:Bh6,a7,g7,f8,h8,Kd4,Kc5", 3, 51, 51 },
-    { "W:Wb4:Bg5,Kg1", 3, 9, 9 },
-    { "B:Wa1,f4,c1,g7,e1,g1,b2,f2,a3:Ba5,b6,h6,c7,e7,d8,f8,h8", 3, 52, 52 },
-    { "W:Wa1,c3,g3,c1,h6,e1,g1,d2,f2,h2,a3:Bh4,b6,d6,e7,g7,b8,d8,f8,h8", 3, 486, 486 },
-    { "B:Wg3,c7,g1,b2,f2,a3:Bh4,a7,h8", 3, 21, 21 },
-    { "B:Wa1,c3,a5,c1,e7,e1,g1,d2,h2:Be5,d8,f8,h8", 3, 98, 98 },
-    { "B:Wa1,c3,h4,c1,h6,e1,g1,b2,h2:Bc5,a7,c7,e7,g7,d8,f8,h8,a3", 3, 290, 290 },
-    { "W:Wa1,e3,h4,c1,e1,b2,Kf8:Bb6,a7,h8", 3, 312, 312 },
-    { "W:Wa1,c1,g1,a3:Bc5,e5,h6,a7,e7,g7,b8,f8,h8,Ke1", 3, 227, 227 },
-    { "B:Wa1,c3,h6,a7,g1:Bc7,d8,f8,h8", 3, 152, 152 },
-    { "B:Wa1,f4,c1,g7,b2,f2,a3:Bb6,a7,e7,d8", 3, 188, 188 },
-    { "W:Wb2:Bb4,f4,h4,c5,a7,e7,g7,d8,f8", 3, 2, 2 },
-    { "B:Wa1,h2,Kd8:Bb4,d4", 3, 111, 111 },
-    { "B:Wa1,g3,d4,h4,b2,d2,f2:Bc5,g5,b6,f6,a7,g7,b8,f8", 3, 10, 10 },
-    { "W:Wa1,g3,a7,e1,g1,b2,d2,f2,h2:Ba5,f6,h6,c7,e7,d8,f8,h8", 3, 479, 479 },
-    { "W:Wa1,h4,c1,h6,e1,g1,h2,a3:Be5,a7,c7,e7,b8,f8,h8", 3, 678, 678 },
+    { "W:Wa1,c3,e3,g3,c1,e1,g1,b2,d2,f2,h2,a3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8", 4, 1469, 1469 },
+    { "W:WKa1:Bc3,f6,b6", 4, 119, 73 },
+    { "W:Wd6:Be7,g7,b4", 4, 3, 3 },
+    { "W:WKh2,c3:Bd4,f4,d6,b6", 4, 28, 28 },
+    { "W:WKb2,Kg3,e3,a3:BKh8,Kc7,d6,f6", 4, 13, 13 },
+    { "B:WKd4,c3,e3,g1:Bb6,Kh2,a7", 4, 2362, 2362 },
+    { "W:WKa1,Kc1,e3:BKh8", 4, 421, 421 },
+    { "W:Wc3,e3,g3,b2,h2,a3:Be5,h6,a7,e7,g7", 4, 655, 654 },
+    { "W:Wa1,c3,e3,g3,b4,g1,b2,d2,f2,h2,a3:Bd4,a5,g5,d6,h6,a7,c7,e7,b8,f8,h8", 4, 141, 141 },
+    { "B:Wc3,c5,g1,a3:Bg7,f8,h2", 4, 328, 328 },
+    { "W:Wc3,f4,g1,d2:Be5,b6,d6,h6", 4, 105, 105 },
+    { "W:Wg3,b2,h2:Bh6,a7,g7,f8,h8,Kd4,Kc5", 4, 566, 566 },
+    { "W:Wb4:Bg5,Kg1", 4, 22, 22 },
+    { "B:Wa1,f4,c1,g7,e1,g1,b2,f2,a3:Ba5,b6,h6,c7,e7,d8,f8,h8", 4, 329, 329 },
+    { "W:Wa1,c3,g3,c1,h6,e1,g1,d2,f2,h2,a3:Bh4,b6,d6,e7,g7,b8,d8,f8,h8", 4, 3118, 3118 },
+    { "B:Wg3,c7,g1,b2,f2,a3:Bh4,a7,h8", 4, 123, 123 },
+    { "B:Wa1,c3,a5,c1,e7,e1,g1,d2,h2:Be5,d8,f8,h8", 4, 727, 727 },
+    { "B:Wa1,c3,h4,c1,h6,e1,g1,b2,h2:Bc5,a7,c7,e7,g7,d8,f8,h8,a3", 4, 1579, 1579 },
+    { "W:Wa1,e3,h4,c1,e1,b2,Kf8:Bb6,a7,h8", 4, 896, 896 },
+    { "W:Wa1,c1,g1,a3:Bc5,e5,h6,a7,e7,g7,b8,f8,h8,Ke1", 4, 1769, 1769 },
+    { "B:Wa1,c3,h6,a7,g1:Bc7,d8,f8,h8", 4, 721, 721 },
+    { "B:Wa1,f4,c1,g7,b2,f2,a3:Bb6,a7,e7,d8", 4, 1277, 1277 },
+    { "W:Wb2:Bb4,f4,h4,c5,a7,e7,g7,d8,f8", 4, 3, 3 },
+    { "B:Wa1,h2,Kd8:Bb4,d4", 4, 627, 627 },
+    { "B:Wa1,g3,d4,h4,b2,d2,f2:Bc5,g5,b6,f6,a7,g7,b8,f8", 4, 28, 28 },
+    { "W:Wa1,g3,a7,e1,g1,b2,d2,f2,h2:Ba5,f6,h6,c7,e7,d8,f8,h8", 4, 3630, 3630 },
+    { "W:Wa1,h4,c1,h6,e1,g1,h2,a3:Be5,a7,c7,e7,b8,f8,h8", 4, 5091, 5091 },
 };
 
 static void test_perft_against_pydraughts(void **state)
