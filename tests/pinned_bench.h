@@ -14,5 +14,6 @@
  * commands that play search with, so a change of the pattern evaluation's value shows. */
 #define PINNED_SIGNATURE_BEST "bench depth 6: 41804"
 #define PINNED_SIGNATURE_INTERNATIONAL_BEST "bench depth 6: 25467"
+#define PINNED_SIGNATURE_BRAZILIAN_BEST "bench depth 6: 17806"
 
 #endif

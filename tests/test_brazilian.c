@@ -293,6 +293,11 @@ static void test_bench_signature(void **state)
     char sig[64], err[512];
     assert_true(bench_signature(V, sig, sizeof sig, err, sizeof err));
     assert_string_equal(sig, PINNED_SIGNATURE_BRAZILIAN);
+    /* and with the shipped pattern weights, what analyze and hub play with */
+    char out[8192], want[64];
+    assert_int_equal(test_dama_run(out, sizeof out, "bench -v br --weights best --depth %d", BENCH_SIGNATURE_DEPTH), 0);
+    snprintf(want, sizeof want, "bench %s nodes ", strchr(PINNED_SIGNATURE_BRAZILIAN_BEST, ':') + 2);
+    assert_non_null(strstr(out, want));
 }
 
 int main(void)
