@@ -148,13 +148,13 @@ static void test_fen(void **state)
     Position start = from_fen("start");
     Position alnum = from_fen("W:Wa1,c3,e3,g3,c1,e1,g1,b2,d2,f2,h2,a3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8");
     Position numbers = from_fen("W:W21-32:B1-12");
-    assert_memory_equal(&start, &alnum, sizeof start);
-    assert_memory_equal(&start, &numbers, sizeof start);
+    assert_true(position_equal(&start, &alnum));
+    assert_true(position_equal(&start, &numbers));
     assert_int_equal(popcount(start.men[WHITE]), 12);
     char fen[256];
     position_to_fen(&start, V, fen, sizeof fen);
     Position back = from_fen(fen);
-    assert_memory_equal(&start, &back, sizeof start);
+    assert_true(position_equal(&start, &back));
     Position kings = from_fen("B:WKa1,c3:BKh8,b6");
     position_to_fen(&kings, V, fen, sizeof fen);
     assert_string_equal(fen, "B:W22,K29:BK4,9"); /* in square order */
