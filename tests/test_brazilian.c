@@ -255,7 +255,7 @@ static void test_pdn_and_hub(void **state)
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fputs("[Event \"Brazilian\"]\n[GameType \"26\"]\n[Result \"*\"]\n\n"
-          "1. c3-d4 f6-e5 2. d4xf6 g7xe5 3. b2-c3 *\n", f);
+          "1. c3-d4 f6-e5 2. d4:f6 g7xe5 3. b2-c3 *\n", f);
     assert_int_equal(fclose(f), 0);
     assert_int_equal(test_dama_run(out, sizeof out, "pdn import -v br --db %s/g.db %s", dir, path), 0);
     assert_non_null(strstr(out, "imported 1 "));
