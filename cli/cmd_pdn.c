@@ -1,4 +1,4 @@
-/* `dama pdn export` and `dama pdn import`: games as PDN 3.0 files, both variants. */
+/* `dama pdn export` and `dama pdn import`: games as PDN 3.0 files, every game dama plays. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

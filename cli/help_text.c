@@ -1,4 +1,5 @@
 /* Help text with the games of the registry written in (help_text.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include "annotate_job.h"
@@ -61,14 +62,28 @@ static void put_rules(Text *t)
     }
 }
 
+/* "30 Turkish, 20 International": each game's PDN GameType and the first word of its
+ * title. */
+static void put_gametypes(Text *t)
+{
+    for (int i = 0; variant_at(i); i++) {
+        const Variant *v = variant_at(i);
+        char number[16];
+        snprintf(number, sizeof number, "%s%d ", i ? ", " : "", v->pdn_gametype);
+        puts_text(t, number);
+        put(t, v->title, strcspn(v->title, " "));
+    }
+}
+
 #define TEXT_OF_(x) #x
 #define TEXT_OF(x) TEXT_OF_(x) /* a number macro as a string literal */
 
-/* The placeholders: the first four from the registry, the others fixed values. */
+/* The placeholders: the first five from the registry, the others fixed values. */
 static const struct {
     const char *name, *text; /* text NULL: from the registry */
 } placeholders[] = {
     { "{GAMES}", NULL }, { "{GAME_NAMES}", NULL }, { "{RULES}", NULL }, { "{HUB_GAMES}", NULL },
+    { "{GAMETYPES}", NULL },
     { "{BENCH_DEPTH}", TEXT_OF(BENCH_DEPTH) },
     { "{BENCH_HASH_MB}", TEXT_OF(BENCH_HASH_MB) },
     { "{BENCH_SIGNATURE_DEPTH}", TEXT_OF(BENCH_SIGNATURE_DEPTH) },
@@ -104,8 +119,10 @@ static bool expand(const char *line, size_t len, Text *t, size_t *first)
             puts_text(t, variant_names("|", games, sizeof games));
         else if (k == 2)
             put_rules(t);
-        else
+        else if (k == 3)
             puts_text(t, hub_game_list(games, sizeof games));
+        else
+            put_gametypes(t);
         i += strlen(placeholders[k].name);
         any = true;
     }

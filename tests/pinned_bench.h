@@ -8,9 +8,12 @@
 #define PINNED_SIGNATURE "bench depth 6: 46631"
 /* International's own bench set and evaluation (engine/games/international/international.c) */
 #define PINNED_SIGNATURE_INTERNATIONAL "bench depth 6: 29111"
+/* Brazilian's (engine/games/brazilian/brazilian.c; tests/test_brazilian.c checks it) */
+#define PINNED_SIGNATURE_BRAZILIAN "bench depth 6: 21185"
 /* The same bench with the shipped pattern weights (`dama bench --weights best`): what the
  * commands that play search with, so a change of the pattern evaluation's value shows. */
 #define PINNED_SIGNATURE_BEST "bench depth 6: 41804"
 #define PINNED_SIGNATURE_INTERNATIONAL_BEST "bench depth 6: 25467"
+#define PINNED_SIGNATURE_BRAZILIAN_BEST "bench depth 6: 17806"
 
 #endif

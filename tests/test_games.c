@@ -38,6 +38,9 @@ static const struct {
      * (a1), 50 the bottom right dark square (i1) */
     { "international", "International draughts", 10, 10, 50, 20, LABELS_NUMBERS, true,
       { { "1", 0, 1 }, { "5", 0, 9 }, { "46", 9, 0 }, { "50", 9, 8 } } },
+    /* square 1 is b8, 4 h8, 29 a1 (White's left corner), 32 g1 */
+    { "brazilian", "Brazilian draughts", 8, 8, 32, 26, LABELS_NUMBERS, true,
+      { { "1", 0, 1 }, { "4", 0, 7 }, { "29", 7, 0 }, { "32", 7, 6 } } },
 };
 
 static int fact_index(const char *name)

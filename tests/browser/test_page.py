@@ -14,6 +14,7 @@ any other trouble is a failure (exit 1).  Waits are explicit (WebDriverWait on w
 page shows), never sleeps.
 """
 
+import json
 import os
 import re
 import shutil
@@ -22,6 +23,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DAMA = os.path.abspath(os.path.join(ROOT, os.environ.get("DAMA_BIN", "bin/dama")))
@@ -449,9 +451,13 @@ def test_games_and_geometry(page, url):
     page.driver.get(url + "/#play")
     page.wait_for(lambda: len(page.css("#play-board .square")) == 64, "the Turkish board of 64 squares")
     options = [(o.get_attribute("value"), o.text) for o in page.css("#play-variant option")]
-    assert options == [("turkish", "Turkish draughts (8×8)"), ("international", "International draughts (10×10)")], options
+    # every game the server has (its registry), Turkish and International first
+    with urllib.request.urlopen(url + "/api/info") as answer:
+        games = json.load(answer)["games"]
+    assert options == [(g["name"], "%s (%d×%d)" % (g["title"], g["rows"], g["columns"])) for g in games], options
+    assert options[:2] == [("turkish", "Turkish draughts (8×8)"), ("international", "International draughts (10×10)")], options
     replay = [o.get_attribute("value") for o in page.css("#replay-variant option")]
-    assert replay == ["", "turkish", "international"], replay
+    assert replay == [""] + [g["name"] for g in games], replay
     page.select("#play-variant", "international")
     page.wait_for(lambda: len(page.css("#play-board .square")) == 50, "the International board of 50 squares")
     assert len(page.pieces("play-board")) == 40, "not the start position: %s" % page.pieces("play-board")

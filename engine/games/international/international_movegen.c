@@ -19,6 +19,7 @@
  * this file again with its INTL_ROWS and INTL_COLUMNS, its DIAGONAL_GAME name (the
  * functions become NAME_generate, ... and NAME_variant is the game) defined first;
  * tests/test_diagonal_8x8.c does so. */
+#include "diagonal_game.h"
 #include "international.h"
 #include "international_board.h"
 #include "movelist.h"
@@ -27,14 +28,7 @@
 #include "variant.h"
 
 /* The game compiled: its functions are DIAGONAL_FN(generate), ..., its Variant
- * DIAGONAL_VARIANT. */
-#ifndef DIAGONAL_GAME
-#define DIAGONAL_GAME international
-#endif
-#define DIAGONAL_PASTE(game, name) game##_##name
-#define DIAGONAL_NAME(game, name) DIAGONAL_PASTE(game, name)
-#define DIAGONAL_FN(name) DIAGONAL_NAME(DIAGONAL_GAME, name)
-#define DIAGONAL_VARIANT DIAGONAL_FN(variant)
+ * DIAGONAL_VARIANT (diagonal_game.h). */
 extern const Variant DIAGONAL_VARIANT;
 bool DIAGONAL_FN(capture_pending)(const Position *pos);
 void DIAGONAL_FN(generate)(const Position *pos, const Rules *rules, MoveList *list);
