@@ -222,7 +222,7 @@ static void test_database_takes_registry_games(void **state)
         snprintf(fen, sizeof fen, "W:W%d:B%d", i + 1, i + 2); /* text only: not parsed */
         assert_true(store_opening_put(s, v->name, fen, NULL) > 0);
     }
-    const char *unknown[] = { "chess", "tr", "Turkish", "russian" };
+    const char *unknown[] = { "chess", "tr", "Turkish", "frisian" };
     for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
         assert_true(store_run_begin(s, "selfplay", unknown[i], NULL, NULL, NULL, 0) < 0);
         assert_non_null(strstr(store_error(s), "unknown variant"));
