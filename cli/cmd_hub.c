@@ -119,7 +119,7 @@ const Command cmd_hub = {
     "                [--egdb DIR]\n"
     "\n"
     "Plays through the Hub protocol, version 2 (the Hub GUI, Scan's protocol), for\n"
-    "both variants: commands on stdin, one a line, answers on stdout.  The options\n"
+    "every game: commands on stdin, one a line, answers on stdout.  The options\n"
     "give the parameters' defaults (variant turkish, hash 64).  A line is a command\n"
     "then name=value arguments (a value with spaces or '=' in double quotes) or bare\n"
     "flags.  Unknown commands and arguments are ignored; a line that cannot be read,\n"

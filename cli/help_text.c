@@ -1,4 +1,5 @@
 /* Help text with the games of the registry written in (help_text.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include "help_text.h"
@@ -58,11 +59,38 @@ static void put_rules(Text *t)
     }
 }
 
+/* "30 Turkish, 20 International": each game's PDN GameType and the first word of its
+ * title. */
+static void put_gametypes(Text *t)
+{
+    for (int i = 0; variant_at(i); i++) {
+        const Variant *v = variant_at(i);
+        char number[16];
+        snprintf(number, sizeof number, "%s%d ", i ? ", " : "", v->pdn_gametype);
+        puts_text(t, number);
+        put(t, v->title, strcspn(v->title, " "));
+    }
+}
+
+/* "Turkish, International and Russian draughts": the first words of the titles. */
+static void put_titles(Text *t)
+{
+    int n = 0;
+    while (variant_at(n))
+        n++;
+    for (int i = 0; i < n; i++) {
+        puts_text(t, i == 0 ? "" : i == n - 1 ? " and " : ", ");
+        put(t, variant_at(i)->title, strcspn(variant_at(i)->title, " "));
+    }
+    puts_text(t, " draughts");
+}
+
 /* The line (without its newline) with the placeholders expanded; true when it held one,
  * *first its column. */
 static bool expand(const char *line, size_t len, Text *t, size_t *first)
 {
-    static const char *const names[] = { "{GAMES}", "{GAME_NAMES}", "{RULES}", "{HUB_GAMES}" };
+    static const char *const names[] = { "{GAMES}", "{GAME_NAMES}", "{RULES}", "{HUB_GAMES}", "{GAMETYPES}",
+                                         "{TITLES}" };
     const size_t count = sizeof names / sizeof names[0];
     bool any = false;
     t->len = 0;
@@ -84,10 +112,13 @@ static bool expand(const char *line, size_t len, Text *t, size_t *first)
             puts_text(t, variant_names("|", games, sizeof games));
         } else if (k == 2)
             put_rules(t);
-        else {
+        else if (k == 3) {
             char games[256];
             puts_text(t, hub_game_list(games, sizeof games));
-        }
+        } else if (k == 4)
+            put_gametypes(t);
+        else
+            put_titles(t);
         i += strlen(names[k]);
         any = true;
     }

@@ -10,6 +10,8 @@
  *   {GAME_NAMES}  turkish|international
  *   {RULES}       Turkish: promotion=man|stop|king, ...; International: majority=on|off, ...
  *   {HUB_GAMES}   turkish, international (also called normal or standard)
+ *   {GAMETYPES}   30 Turkish, 20 International (each game's PDN GameType)
+ *   {TITLES}      Turkish and International draughts
  * A line that holds one is wrapped at 80 columns, its continuation lines indented to the
  * line's description column (after the option and two blanks), or not at all in prose. */
 #define HELP_COLUMNS 80

@@ -13,6 +13,7 @@
 
 #include "bitboard.h"
 #include "game.h"
+#include "help_text.h"
 #include "shipped_weights.h"
 #include "store.h"
 #include "test_util.h"
@@ -232,6 +233,30 @@ static void test_database_takes_registry_games(void **state)
     assert_int_equal(test_tmpdir_remove(dir), 0);
 }
 
+/* Help text names the games through the registry: {GAMETYPES} gives each game's PDN
+ * GameType and name, {TITLES} the games in words, the first two as they always were. */
+static void test_help_names_registry_games(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    help_text_print("GameType {GAMETYPES}\n{TITLES}\n", f);
+    fclose(f);
+    assert_non_null(strstr(text, "GameType 30 Turkish, 20 International"));
+    assert_non_null(strstr(text, "\nTurkish, International"));
+    for (int i = 0; variant_at(i); i++) {
+        char item[64];
+        snprintf(item, sizeof item, "%d %.*s", variant_at(i)->pdn_gametype,
+                 (int)strcspn(variant_at(i)->title, " "), variant_at(i)->title);
+        if (!strstr(text, item))
+            fail_msg("'%s' not in: %s", item, text);
+    }
+    assert_non_null(strstr(text, " draughts\n"));
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -241,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_game_reasons),
         cmocka_unit_test(test_shipped_weights),
         cmocka_unit_test(test_database_takes_registry_games),
+        cmocka_unit_test(test_help_names_registry_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
