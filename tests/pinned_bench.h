@@ -12,5 +12,8 @@
  * commands that play search with, so a change of the pattern evaluation's value shows. */
 #define PINNED_SIGNATURE_BEST "bench depth 6: 41804"
 #define PINNED_SIGNATURE_INTERNATIONAL_BEST "bench depth 6: 25467"
+/* Russian's own bench set (engine/games/russian/russian.c), hand-set and shipped weights
+ * (tests/test_russian.c checks them) */
+#define PINNED_SIGNATURE_RUSSIAN "bench depth 6: 15086"
 
 #endif

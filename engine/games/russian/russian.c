@@ -64,11 +64,22 @@ int russian_parse_square(const char *text, int *used)
     return intl_bit_of_number(n);
 }
 
-/* The bench set (bench.h): the start, then positions of self-play games with the
- * hand-set weights, from the opening through the middlegame to endgames with kings.
+/* The bench set (bench.h): the start, then positions of the first self-play games of the
+ * training from material-only weights (docs/experiments.md), from the opening through the middlegame to endgames with kings.
  * Changing it changes the signature; so does any change to search or evaluation. */
 static const char *const bench_fens[] = {
     "start",
+    "W:Wd4,f4,h4,a3,e3,g3,d2,h2,a1,e1:Bb8,f8,c7,g7,b6,d6,f6,h6,g5,b4",
+    "W:Wh4,a3,c3,d2,c1,e1,g1:Bb8,h8,c7,b6,f6,h6,c5",
+    "W:Wb4,d4,c3,g3,b2,a1,g1:Bb8,d8,a7,b6,d6,h6",
+    "W:Wd4,f4,a3,c3,d2,a1:Bb8,a7,f6,h6,c5",
+    "W:Wd4,a3,e3,d2,h2,e1:Bc7,b6,d6,c5,g5",
+    "W:Wb4,h4,g3,b2:Bd6,h6,d4",
+    "W:Wc5,a3,b2:Bh6,f4",
+    "W:WKb8,Kh8,c5,h2,a1:Bf8,g5,f4",
+    "W:Wd6,Kd4,c3:Bh6,Kh4",
+    "W:WKd6,c3,h2:Bb4",
+    "B:WKa3,Kc1,Ke1:BKd4",
 };
 
 /* Black's men step down-left or down-right: backwards, a man came from up-left or
