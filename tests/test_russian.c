@@ -25,7 +25,9 @@
 #include "pinned_bench.h"
 #include "position.h"
 #include "russian.h"
+#include "shipped_weights.h"
 #include "variant.h"
+#include "weights.h"
 
 static const Variant *V = &russian_variant;
 
@@ -349,6 +351,19 @@ static void test_bench_signature(void **state)
     if (!bench_signature(V, sig, sizeof sig, err, sizeof err))
         fail_msg("%s", err);
     assert_string_equal(sig, PINNED_SIGNATURE_RUSSIAN);
+    /* the shipped pattern weights (data/weights/russian-pattern.txt), as `--weights best` */
+    const unsigned char *data;
+    size_t len;
+    assert_true(shipped_weights(V->name, &data, &len));
+    WEIGHTS_SCOPED w = { 0 };
+    if (!weights_parse_variant(&w, V, (const char *)data, len, "best", err, sizeof err))
+        fail_msg("%s", err);
+    assert_true(eval_spec_is_pattern(w.spec));
+    uint64_t nodes;
+    double seconds;
+    assert_true(bench_run(V, &w, BENCH_SIGNATURE_DEPTH, NULL, NULL, &nodes, &seconds, err, sizeof err));
+    snprintf(sig, sizeof sig, "bench depth %d: %llu", BENCH_SIGNATURE_DEPTH, (unsigned long long)nodes);
+    assert_string_equal(sig, PINNED_SIGNATURE_RUSSIAN_BEST);
 }
 
 int main(void)
