@@ -374,6 +374,20 @@ static void test_pdn_real_game(void **state)
     free(text);
 }
 
+/* A game from a setup in square numbers (tests/data/pdn/russian-tsirik-borisov.pdn),
+ * Black to move first: replayed to the position pydraughts reaches with the same moves. */
+static void test_pdn_real_game_from_numbered_setup(void **state)
+{
+    (void)state;
+    static Replay r;
+    char err[256], fen[160];
+    if (pdn_read_file("tests/data/pdn/russian-tsirik-borisov.pdn", replay_game, &r, NULL, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(r.moves, 14);
+    position_to_fen(&r.end, V, fen, sizeof fen);
+    assert_string_equal(fen, "B:WKh6,g1:Bc7,b6,h4");
+}
+
 /* The bench signature (tests/pinned_bench.h): a change of search or evaluation shows. */
 static void test_bench_signature(void **state)
 {
@@ -410,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_draw_rules),
         cmocka_unit_test(test_rule_options),
         cmocka_unit_test(test_pdn_real_game),
+        cmocka_unit_test(test_pdn_real_game_from_numbered_setup),
         cmocka_unit_test(test_bench_signature),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
