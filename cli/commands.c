@@ -45,8 +45,8 @@ const Command *command_find(const char *name)
 
 void print_overview(FILE *out)
 {
-    fputs("usage: dama COMMAND [OPTIONS]\n\n"
-          "dama plays, trains and analyses Turkish and International draughts.\n\ncommands:\n", out);
+    fputs("usage: dama COMMAND [OPTIONS]\n\n", out);
+    help_text_print("dama plays, trains and analyses {TITLES}.\n\ncommands:\n", out);
     for (int i = 0; dama_commands[i]; i++)
         fprintf(out, "  %-10s %s\n", dama_commands[i]->name, dama_commands[i]->summary);
     fputs("\n'dama help CMD' or 'dama CMD --help' explains one; 'dama --version' is 'dama version'.\n"

@@ -75,15 +75,28 @@ static void put_gametypes(Text *t)
     }
 }
 
+/* "Turkish, International and Russian draughts": the first words of the titles. */
+static void put_titles(Text *t)
+{
+    int n = 0;
+    while (variant_at(n))
+        n++;
+    for (int i = 0; i < n; i++) {
+        puts_text(t, i == 0 ? "" : i == n - 1 ? " and " : ", ");
+        put(t, variant_at(i)->title, strcspn(variant_at(i)->title, " "));
+    }
+    puts_text(t, " draughts");
+}
+
 #define TEXT_OF_(x) #x
 #define TEXT_OF(x) TEXT_OF_(x) /* a number macro as a string literal */
 
-/* The placeholders: the first five from the registry, the others fixed values. */
+/* The placeholders: the first six from the registry, the others fixed values. */
 static const struct {
     const char *name, *text; /* text NULL: from the registry */
 } placeholders[] = {
     { "{GAMES}", NULL }, { "{GAME_NAMES}", NULL }, { "{RULES}", NULL }, { "{HUB_GAMES}", NULL },
-    { "{GAMETYPES}", NULL },
+    { "{GAMETYPES}", NULL }, { "{TITLES}", NULL },
     { "{BENCH_DEPTH}", TEXT_OF(BENCH_DEPTH) },
     { "{BENCH_HASH_MB}", TEXT_OF(BENCH_HASH_MB) },
     { "{BENCH_SIGNATURE_DEPTH}", TEXT_OF(BENCH_SIGNATURE_DEPTH) },
@@ -121,8 +134,10 @@ static bool expand(const char *line, size_t len, Text *t, size_t *first)
             put_rules(t);
         else if (k == 3)
             puts_text(t, hub_game_list(games, sizeof games));
-        else
+        else if (k == 4)
             put_gametypes(t);
+        else
+            put_titles(t);
         i += strlen(placeholders[k].name);
         any = true;
     }

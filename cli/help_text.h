@@ -11,6 +11,7 @@
  *   {RULES}       Turkish: promotion=man|stop|king, ...; International: majority=on|off, ...
  *   {HUB_GAMES}   turkish, international (also called normal or standard)
  *   {GAMETYPES}   30 Turkish, 20 International (each game's PDN GameType)
+ *   {TITLES}      Turkish and International draughts
  * and fixed values written in: {BENCH_DEPTH}, {BENCH_HASH_MB}, {BENCH_SIGNATURE_DEPTH},
  * {ANNOTATE_DEPTH}, {DYGRAPHS_DIR}.  A line that is {RUN_OPTIONS} or {OUTSIDE_ENGINES}
  * alone is the shared text of cli/help/run_options.txt or outside_engines.txt.

@@ -15,5 +15,9 @@
 #define PINNED_SIGNATURE_BEST "bench depth 6: 41804"
 #define PINNED_SIGNATURE_INTERNATIONAL_BEST "bench depth 6: 25467"
 #define PINNED_SIGNATURE_BRAZILIAN_BEST "bench depth 6: 17806"
+/* Russian's own bench set (engine/games/russian/russian.c), hand-set and shipped weights
+ * (tests/test_russian.c checks them) */
+#define PINNED_SIGNATURE_RUSSIAN "bench depth 6: 15086"
+#define PINNED_SIGNATURE_RUSSIAN_BEST "bench depth 6: 13035"
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "bitboard.h"
 #include "game.h"
+#include "help_text.h"
 #include "shipped_weights.h"
 #include "store.h"
 #include "test_util.h"
@@ -225,7 +226,7 @@ static void test_database_takes_registry_games(void **state)
         snprintf(fen, sizeof fen, "W:W%d:B%d", i + 1, i + 2); /* text only: not parsed */
         assert_true(store_opening_put(s, v->name, fen, NULL) > 0);
     }
-    const char *unknown[] = { "chess", "tr", "Turkish", "russian" };
+    const char *unknown[] = { "chess", "tr", "Turkish", "frisian" };
     for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
         assert_true(store_run_begin(s, "selfplay", unknown[i], NULL, NULL, NULL, 0) < 0);
         assert_non_null(strstr(store_error(s), "unknown variant"));
@@ -233,6 +234,30 @@ static void test_database_takes_registry_games(void **state)
     }
     store_close(s);
     assert_int_equal(test_tmpdir_remove(dir), 0);
+}
+
+/* Help text names the games through the registry: {GAMETYPES} gives each game's PDN
+ * GameType and name, {TITLES} the games in words, the first two as they always were. */
+static void test_help_names_registry_games(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    help_text_print("GameType {GAMETYPES}\n{TITLES}\n", f);
+    fclose(f);
+    assert_non_null(strstr(text, "GameType 30 Turkish, 20 International"));
+    assert_non_null(strstr(text, "\nTurkish, International"));
+    for (int i = 0; variant_at(i); i++) {
+        char item[64];
+        snprintf(item, sizeof item, "%d %.*s", variant_at(i)->pdn_gametype,
+                 (int)strcspn(variant_at(i)->title, " "), variant_at(i)->title);
+        if (!strstr(text, item))
+            fail_msg("'%s' not in: %s", item, text);
+    }
+    assert_non_null(strstr(text, " draughts\n"));
+    free(text);
 }
 
 int main(void)
@@ -244,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_game_reasons),
         cmocka_unit_test(test_shipped_weights),
         cmocka_unit_test(test_database_takes_registry_games),
+        cmocka_unit_test(test_help_names_registry_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,8 @@
 #define DAMA_GAMES(GAME)                                                                      \
     GAME(turkish)                                                                             \
     GAME(international)                                                                       \
-    GAME(brazilian)
+    GAME(brazilian)                                                                           \
+    GAME(russian)
 
 /* Each game's folder defines NAME_variant (its GAME.c). */
 #define DECLARE_GAME(name) extern const Variant name##_variant;

@@ -18,7 +18,19 @@
  * a diagonal game with International's rules on another board (Brazilian, 8x8) compiles
  * this file again with its INTL_ROWS and INTL_COLUMNS, its DIAGONAL_GAME name (the
  * functions become NAME_generate, ... and NAME_variant is the game) defined first;
- * tests/test_diagonal_8x8.c does so. */
+ * tests/test_diagonal_8x8.c does so.
+ *
+ * Switches for a game with other capture rules (International defines none of them, and
+ * compiles to the same code without them):
+ *   DIAGONAL_CROWN_IN_CAPTURE  a man that lands on its crowning row during a capture is
+ *                              crowned at once and goes on capturing as a king (Russian);
+ *                              a king must then also land where it can go on capturing
+ *                              whenever one of its landing squares allows it;
+ *   DIAGONAL_MAJORITY(rules)   whether the longest capture is compulsory (International:
+ *                              its majority option; a game without the rule: false). */
+#ifndef DIAGONAL_MAJORITY
+#define DIAGONAL_MAJORITY(rules) (international_rules(rules).majority)
+#endif
 #include "diagonal_game.h"
 #include "international.h"
 #include "international_board.h"
@@ -47,6 +59,9 @@ uint64_t DIAGONAL_FN(perft)(const Position *pos, const Rules *rules, int depth, 
 typedef struct CaptureSearch {
     Bitboard land, jumpable;
     Bitboard crown;    /* where the moving piece is crowned (nowhere for a king) */
+#ifdef DIAGONAL_CROWN_IN_CAPTURE
+    Bitboard crowned;  /* where a man was crowned on the path being built, or 0 */
+#endif
     Move cur;          /* the path being built */
     CaptureSink out;   /* where complete sequences go */
 } CaptureSearch;
@@ -57,10 +72,16 @@ static void record(CaptureSearch *cs, Bitboard at, int depth)
     m->to = (uint8_t)lsb(at);
     m->njumps = (uint8_t)depth;
     m->promotes = (at & cs->crown) != 0;
+#ifdef DIAGONAL_CROWN_IN_CAPTURE
+    m->promotes |= cs->crowned != 0;
+#endif
     capture_sink_take(&cs->out, m);
 }
 
 static void man_jumps(CaptureSearch *cs, Bitboard at, int depth);
+#ifdef DIAGONAL_CROWN_IN_CAPTURE
+static inline bool kings_can_jump(Bitboard kings, Bitboard enemy, Bitboard empty);
+#endif
 static void king_jumps(CaptureSearch *cs, Bitboard at, int depth);
 
 /* Takes the piece on victim, lands on to, and goes on from there. */
@@ -69,10 +90,20 @@ static inline void jump(CaptureSearch *cs, Bitboard victim, Bitboard to, int dep
     cs->jumpable ^= victim;
     cs->cur.captured ^= victim;
     cs->cur.path[depth] = (uint8_t)lsb(to);
+#ifdef DIAGONAL_CROWN_IN_CAPTURE
+    Bitboard crowned_before = cs->crowned;
+    if (man && (to & cs->crown)) { /* crowned here: goes on as a king */
+        cs->crowned = to;
+        man = false;
+    }
+#endif
     if (man)
         man_jumps(cs, to, depth + 1);
     else
         king_jumps(cs, to, depth + 1);
+#ifdef DIAGONAL_CROWN_IN_CAPTURE
+    cs->crowned = crowned_before;
+#endif
     cs->jumpable ^= victim;
     cs->cur.captured ^= victim;
 }
@@ -107,9 +138,24 @@ static inline bool king_jump_dir(CaptureSearch *cs, Bitboard at, int depth, int 
     Bitboard to = intl_step_onto(v & cs->jumpable, dir, cs->land);
     if (!to)
         return false;
+#ifdef DIAGONAL_CROWN_IN_CAPTURE
+    /* The capture goes on where it can: when some landing square has a further jump, the
+     * king lands on one of those.  (With the majority rule this follows from it.) */
+    Bitboard going_on = 0;
+    cs->jumpable ^= v;
+    for (Bitboard t = to; t; t = intl_step_onto(t, dir, cs->land))
+        if (kings_can_jump(t, cs->jumpable, cs->land))
+            going_on |= t;
+    cs->jumpable ^= v;
+    for (; to; to = intl_step_onto(to, dir, cs->land))
+        if (!going_on || (to & going_on))
+            jump(cs, v, to, depth, false);
+    return true;
+#else
     for (; to; to = intl_step_onto(to, dir, cs->land))
         jump(cs, v, to, depth, false);
     return true;
+#endif
 }
 
 static void king_jumps(CaptureSearch *cs, Bitboard at, int depth)
@@ -184,6 +230,10 @@ ALWAYS_INLINE enum CaptureKind find_jumps(const Sides *s, Bitboard jumps[4])
     Bitboard on = 0;
     for (int dir = 0; dir < 4; dir++)
         on |= jumping_in(dir, landings, s->enemy, s->empty);
+#ifdef DIAGONAL_CROWN_IN_CAPTURE
+    /* a man crowned by its jump may go on as a king: the search finds out */
+    on |= landings & (INTL_ROW_TOP_BB | INTL_ROW_BOTTOM_BB);
+#endif
     return !any ? NO_CAPTURE : on ? MEN_SEARCH : SINGLE_JUMPS;
 }
 
@@ -283,6 +333,9 @@ static void search_captures(const Position *pos, const Sides *s, const Bitboard 
     cs.out = out;
     cs.jumpable = s->enemy;
     cs.crown = intl_promotion_bb(pos->side);
+#ifdef DIAGONAL_CROWN_IN_CAPTURE
+    cs.crowned = 0;
+#endif
     for (Bitboard men = jumps[0] | jumps[1] | jumps[2] | jumps[3]; men; men &= men - 1) {
         Bitboard from = men & -men;
         cs.land = s->empty | from;
@@ -363,7 +416,7 @@ static void generate_found(const Position *pos, const Rules *rules, const Sides 
     else
         search_captures(pos, s, jumps,
                         (CaptureSink){ .pos = pos, .variant = &DIAGONAL_VARIANT, .list = list,
-                                       .any_length = !international_rules(rules).majority });
+                                       .any_length = !DIAGONAL_MAJORITY(rules) });
 }
 
 static void generate(const Position *pos, const Rules *rules, MoveList *list)
@@ -391,7 +444,7 @@ void DIAGONAL_FN(for_each_path)(const Position *pos, const Rules *rules,
     search_captures(pos, &s, jumps,
                     (CaptureSink){ .pos = pos, .variant = &DIAGONAL_VARIANT, .visit = visit,
                                    .ctx = ctx, .want = list.moves[0].njumps,
-                                   .any_length = !international_rules(rules).majority });
+                                   .any_length = !DIAGONAL_MAJORITY(rules) });
 }
 
 /* Moves of a position with no capture, counted with popcounts. */
@@ -431,7 +484,7 @@ ALWAYS_INLINE uint64_t count_as(const Position *pos, int side, const Rules *rule
         uint64_t quiet_n = count_quiet(side, &s);
         return jumps_n ? jumps_n : quiet_n;
     }
-    if (kind == MEN_SEARCH && international_rules(rules).majority) {
+    if (kind == MEN_SEARCH && DIAGONAL_MAJORITY(rules)) {
         Longest best = men_longest(&s, jumps);
         if (count_paths || best >> 32 < 4)
             return (uint32_t)best;
