@@ -40,10 +40,14 @@ static void put_games(Text *t)
     }
     const char *sep = " (short ";
     for (int i = 0; i < n; i++)
-        if (variant_at(i)->aliases) {
-            puts_text(t, sep);
-            puts_text(t, variant_at(i)->aliases);
-            sep = ", ";
+        for (const char *a = variant_at(i)->aliases; a && *a;) { /* space-separated */
+            size_t len = strcspn(a, " ");
+            if (len) {
+                puts_text(t, sep);
+                put(t, a, len);
+                sep = ", ";
+            }
+            a += len + (a[len] == ' ');
         }
     if (strcmp(sep, ", ") == 0)
         puts_text(t, ")");
