@@ -7,7 +7,6 @@
 
 #include "batch_job.h"
 #include "bench.h"
-#include "book_file.h"
 #include "commands.h"
 #include "store_open.h"
 #include "egdb_search.h"
@@ -15,6 +14,7 @@
 #include "interrupt.h"
 #include "notation.h"
 #include "position.h"
+#include "position_job.h"
 #include "search.h"
 #include "variant.h"
 #include "version.h"
@@ -195,74 +195,24 @@ static int run_analyze(int argc, char **argv)
     return code;
 }
 
-/* analyze without batch options: one position, its best move. */
-/* The book's moves for the position, best first, and its best as bestmove: -1 when the
- * position is not in the book (then it is searched), else an exit code. */
-static int book_answer(const EngineContext *ctx, const char *path)
-{
-    Book b;
-    char err[1024], text[128];
-    if (!book_read(&b, path, interrupt_flag(), err, sizeof err))
-        return cli_usage_error("--book: %s", err);
-    if (b.variant != ctx->variant) {
-        const char *name = b.variant->name; /* a static Variant's: outlives the book */
-        book_free(&b);
-        return cli_usage_error("--book: %s is a book of %s, not %s", path, name, ctx->variant->name);
-    }
-    Move best;
-    int code = -1;
-    if (book_choose(&b, &ctx->pos, &ctx->rules, BOOK_BEST, 0, &best)) {
-        const BookPosition *p = book_find(&b, &ctx->pos);
-        for (int i = p->first; i < p->first + p->nmoves; i++)
-            printf("book %s games %d score %d\n", b.moves[i].text, b.moves[i].games, b.moves[i].score);
-        printf("bestmove %s\n", move_to_text(ctx->variant, &best, text, sizeof text));
-        code = EXIT_OK;
-    }
-    book_free(&b);
-    return code;
-}
-
+/* analyze without batch options: one position, its best move (analysis/position_job.c). */
 static int analyze_position(const EngineContext *ctx, SearchOptions *so, const char *book_path)
 {
-    if (!so->limits.depth && !so->limits.nodes && !so->limits.movetime_ms)
-        so->limits.depth = 12;
-    if (!so->hash_mb)
-        so->hash_mb = 64;
-
-    /* A finished game has no move to look for: say how it ended (by the --moves played: a
-     * position given alone has no history, so no-progress and repetition cannot apply). */
-    GameEnd end;
-    end.result = game_result(&ctx->game, &end.reason);
-    if (end.result != RESULT_NONE) {
-        char text[64];
-        printf("game over: %s\n", game_end_text(end, text, sizeof text));
-        return EXIT_OK;
-    }
-    int code = book_path ? book_answer(ctx, book_path) : -1;
-    if (code >= 0)
-        return code;
-
-    Searcher *s = searcher_new(ctx->variant, &ctx->rules, &so->weights, (size_t)so->hash_mb);
-    if (!s)
-        return cli_runtime_error("out of memory for a %ld MB hash table", so->hash_mb);
-    s->stop_request = interrupt_flag();
-    egdb_search_attach(s, so->egdb);
-    /* The game so far: the search sees repetitions and the draw counters of the --moves. */
-    const Game *g = &ctx->game;
-    s->root_endgame_plies = g->endgame_plies;
-    SearchInfo info = search(s, &ctx->pos, &g->keys[g->ply - g->since_capture], g->since_capture, &so->limits,
-                             report_iteration, (void *)ctx->variant);
-    char text[128];
-    if (so->egdb)
-        printf("info egdb probes %llu hits %llu\n", (unsigned long long)info.egdb_probes,
-               (unsigned long long)info.egdb_hits);
-    /* Interrupted: the last completed iteration's move is still the answer. */
-    if (info.pv_length > 0)
-        printf("bestmove %s\n", move_to_text(ctx->variant, &info.pv[0], text, sizeof text));
-    else
-        printf("bestmove none\n");
-    searcher_free(s);
-    return info.interrupted ? EXIT_INTERRUPTED : EXIT_OK;
+    PositionJob job = {
+        .variant = ctx->variant, .rules = ctx->rules, .game = &ctx->game, .weights = &so->weights,
+        .limits = so->limits, .hash_mb = so->hash_mb ? so->hash_mb : 64, .egdb = so->egdb,
+        .book_path = book_path, .report = report_iteration, .report_ctx = (void *)ctx->variant,
+        .stop = interrupt_flag(),
+    };
+    if (!job.limits.depth && !job.limits.nodes && !job.limits.movetime_ms)
+        job.limits.depth = 12;
+    char err[1024];
+    int code = position_job_run(&job, stdout, err, sizeof err);
+    if (code == EXIT_USAGE)
+        return cli_usage_error("--book: %s", err);
+    if (code == EXIT_RUNTIME)
+        return cli_runtime_error("%s", err);
+    return code;
 }
 
 static void print_bench_line(void *ctx, int index, const Position *pos, const SearchInfo *info)
