@@ -144,8 +144,8 @@ static void test_dataset_add(void **state)
     assert_int_equal(got[1].value, -1);
     assert_int_equal(got[2].feature, 3);
     assert_int_equal(got[2].value, 5);
-    /* Packed: 3 bytes a term (a step word, a value byte), no escapes. */
-    assert_int_equal(ds->nbytes, 9);
+    /* Packed: a word a term, values +1, -1 and +2 in it, others in a byte of the extras. */
+    assert_int_equal(ds->nbytes, 3 * 2 + 1);
     assert_true(dataset_add(ds, 8, 0.5f, 0, NULL, 0)); /* no terms: eval 0 */
 
     const EvalFeatureTerm bad[1] = { { 4, 1 } }, neg[1] = { { -1, 1 } }, big[1] = { { 1, 32768 } },
@@ -200,21 +200,24 @@ static void test_dataset_add(void **state)
     dataset_free(ds);
     dataset_free(NULL);
 
-    /* A step of 65535 is the escape's own mark: that step and larger ones go in full, one
-     * less in the word; int8's edges in the byte, one past them escaped (-128 is the mark). */
+    /* A step of 16383 (14 bits all set) is the escape's own mark: that step and larger ones
+     * go in full, one less in the word; int8's edges in a byte, one past them escaped (-128
+     * is the mark); +1, -1 and +2 in the word's code, -2 in a byte. */
     ds = dataset_new(300000, 2);
     assert_non_null(ds);
-    const EvalFeatureTerm steps[6] = { { 0, 127 }, { 65535, -127 }, { 65535 + 65534, 128 },
-                                       { 65535 + 65534 + 65536, -128 }, { 299999, 1 }, { 7, -1 } };
-    assert_true(dataset_add(ds, 1, 0.5f, 1, steps, 6));
-    assert_int_equal(dataset_terms(ds, 0, got), 6);
-    for (int j = 0; j < 6; j++) {
+    const EvalFeatureTerm steps[8] = { { 0, 127 },        { 16382, -127 },          { 16382 + 16383, 128 },
+                                       { 16382 + 16383 + 16384, -128 }, { 299999, 1 }, { 7, -1 },
+                                       { 8, 2 },          { 9, -2 } };
+    assert_true(dataset_add(ds, 1, 0.5f, 1, steps, 8));
+    assert_int_equal(dataset_terms(ds, 0, got), 8);
+    for (int j = 0; j < 8; j++) {
         assert_int_equal(got[j].feature, steps[j].feature);
         assert_int_equal(got[j].value, steps[j].value);
     }
-    /* 3 bytes a term, 4 more for each feature in full (steps 65535, 65536 and 103394, and
-     * 7 going back) and 2 more for each escaped value (128, -128). */
-    assert_int_equal(ds->nbytes, 6 * 3 + 4 * 4 + 2 * 2);
+    /* 2 bytes a term; 4 more for each feature in full (steps 16383, 16384 and 250850, and
+     * 7 going back); a byte for each value in the extras (127, -127, -2) and 3 for each
+     * escaped one (128, -128). */
+    assert_int_equal(ds->nbytes, 8 * 2 + 4 * 4 + 3 * 1 + 2 * 3);
     dataset_free(ds);
 }
 
@@ -832,6 +835,92 @@ static void test_same_bits_on_any_team(void **state)
     free(frozen);
 }
 
+/* FNV-1a over the bytes of n doubles: one number for a whole fit's bits. */
+static uint64_t fit_hash(const double *w, int n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    const unsigned char *b = (const unsigned char *)w;
+    for (size_t i = 0; i < (size_t)n * sizeof *w; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Fits whose bits were printed by the tuner of commit 9ba286a (3-byte terms, one shared
+ * weight vector read by every thread): the packing of the terms and the threads' own
+ * copies of the weights, which Adam keeps up to date step by step, change no sum.  Random
+ * features (values -3..3, steps back and far) and the Turkish pattern evaluation's own
+ * features (sorted pattern states), full batches and mini-batches, two threads. */
+static void test_fit_bits_as_before(void **state)
+{
+    (void)state;
+    enum { F = 300, W = 2 * F, N = 30011, WALK = 3000 };
+    double *w_true = malloc(W * sizeof *w_true), *fit = malloc(W * sizeof *fit);
+    unsigned char *frozen = calloc(W, 1);
+    assert_true(w_true && fit && frozen);
+    random_weights(71, w_true, W);
+    Dataset *ds = make_dataset(72, N, F, 12, LABEL_SAMPLED, w_true, 0.01);
+    frozen[0] = frozen[1] = 1;
+    const size_t batches[] = { 0, 777 };
+    const uint64_t random_pins[] = { 0xdc0b2c1b94920bb4ull, 0x62149d1effdad167ull };
+    for (int bi = 0; bi < 2; bi++) {
+        TexelOptions o = texel_default_options();
+        o.frozen = frozen;
+        o.epochs = 3;
+        o.batch_size = batches[bi];
+        o.reg = 1e-10;
+        o.threads = 2;
+        for (int j = 0; j < W; j++)
+            fit[j] = j < 2 ? w_true[j] : w_true[j] * 0.7;
+        TexelResult r;
+        assert_true(texel_train(ds, NULL, fit, &o, NULL, NULL, &r));
+        print_message("random batch %zu: 0x%016llx\n", batches[bi], (unsigned long long)fit_hash(fit, W));
+        assert_true(fit_hash(fit, W) == random_pins[bi]);
+    }
+    dataset_free(ds);
+
+    const Variant *v = variant_by_name("turkish");
+    const EvalSpec *spec = v->pattern_eval;
+    Position *pos = malloc(WALK * sizeof *pos);
+    assert_non_null(pos);
+    int n = walk_positions(v, 99, pos, WALK);
+    ds = dataset_new(eval_spec_features(spec), spec->phase_max);
+    assert_non_null(ds);
+    uint64_t s = 17;
+    for (int i = 0; i < n; i++) {
+        EvalFeatureTerm f[EVAL_MAX_FEATURE_TERMS];
+        int phase, k = eval_features(spec, &pos[i], f, &phase);
+        assert_true(dataset_add(ds, i / 40, (float)rnd_int(&s, 0, 2) * 0.5f, phase, f, k));
+    }
+    const int pw = ds->num_weights;
+    double *pfit = calloc((size_t)pw, sizeof *pfit);
+    unsigned char *pfrozen = calloc((size_t)pw, 1);
+    assert_true(pfit && pfrozen);
+    pfit[0] = pfit[1] = 100.0;
+    pfrozen[0] = pfrozen[1] = 1;
+    const uint64_t pattern_pins[] = { 0xaf6ff4f161ee7402ull, 0x3e1e503150c17188ull };
+    for (int bi = 0; bi < 2; bi++) {
+        TexelOptions o = texel_default_options();
+        o.frozen = pfrozen;
+        o.epochs = 3;
+        o.batch_size = bi ? 256 : 0;
+        o.K = 0.004;
+        o.threads = 2;
+        for (int j = 2; j < pw; j++)
+            pfit[j] = 0.0;
+        TexelResult r;
+        assert_true(texel_train(ds, NULL, pfit, &o, NULL, NULL, &r));
+        print_message("turkish pattern batch %zu: 0x%016llx\n", o.batch_size, (unsigned long long)fit_hash(pfit, pw));
+        assert_true(fit_hash(pfit, pw) == pattern_pins[bi]);
+    }
+    dataset_free(ds);
+    free(pos);
+    free(pfit);
+    free(pfrozen);
+    free(w_true);
+    free(fit);
+    free(frozen);
+}
+
 /* The penalty toward the start weights: a huge one keeps every weight within a step of its
  * start, none leaves them free to move, and a moderate one ends (full batch, run to
  * convergence) where the objective's gradient vanishes: data gradient + 2 reg (w - start) = 0. */
@@ -1042,6 +1131,18 @@ static void test_packed_file(void **state)
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a term running past the end");
     bytes[48 + 16 * (ds->npos - 1) + 12]--;
+    /* The last run is `wide`'s, 17 bytes: words (6); 32767 escaped (3); feature 0 in full
+     * (4), -32768 escaped (3); -2 in a byte (1).  Its last word made a step escape wants 4
+     * bytes of extras more than the file has; its code made +2, one byte fewer. */
+    unsigned char *last_word = bytes + size - 17 + 4, saved[2] = { last_word[0], last_word[1] };
+    last_word[0] = last_word[1] = 0xFF;
+    write_bytes(bad_path, bytes, size);
+    assert_refused(bad_path, "extras running past the end");
+    last_word[0] = (unsigned char)((saved[0] & ~3) | 2);
+    last_word[1] = saved[1];
+    write_bytes(bad_path, bytes, size);
+    assert_refused(bad_path, "a run shorter than the terms");
+    last_word[0] = saved[0];
     write_bytes(bad_path, bytes, size);
     Dataset *again = dataset_map(bad_path, err, sizeof err); /* repaired: mapped again */
     assert_non_null(again);
@@ -1075,6 +1176,7 @@ int main(void)
         cmocka_unit_test(test_recovery_sampled),
         cmocka_unit_test(test_train_stops_and_options),
         cmocka_unit_test(test_same_bits_on_any_team),
+        cmocka_unit_test(test_fit_bits_as_before),
         cmocka_unit_test(test_regularisation),
         cmocka_unit_test(test_position_set),
         cmocka_unit_test(test_packed_file),

@@ -9,8 +9,8 @@
 _Static_assert(sizeof(DatasetPosition) == 16, "DatasetPosition must stay 16 bytes");
 _Static_assert(EVAL_MAX_FEATURE_TERMS <= UINT16_MAX, "DatasetPosition.count is 16 bits");
 
-/* Most bytes one term takes: its word, a feature in full and a value. */
-enum { TERM_MAX_BYTES = 8 };
+/* Most bytes one term takes: its word, a feature in full, a value byte and word. */
+enum { TERM_MAX_BYTES = 9 };
 
 Dataset *dataset_new(int num_features, int phase_max)
 {
@@ -77,23 +77,23 @@ static uint8_t *put_word(uint8_t *p, uint32_t w)
     return p + 2;
 }
 
-/* The step word of a term after the term of feature prev and its value byte (dataset.h);
- * esc gets the escape words it needs (0 to 3), *nesc their count. */
-static uint32_t term_step(uint32_t prev, uint32_t feature, int32_t value, uint8_t *byte, uint16_t *esc,
-                          int *nesc)
+/* Writes the word of a term after the term of feature prev at *word and its extras at *e
+ * (advanced past them), as dataset.h lays them out. */
+static void put_term(uint8_t *word, uint8_t **e, uint32_t prev, uint32_t feature, int32_t value)
 {
     bool near = feature >= prev && feature - prev < DATASET_STEP_ESCAPE;
-    bool small = value > DATASET_VALUE_ESCAPE && value <= INT8_MAX;
-    int k = 0;
+    uint32_t code = value == 1 ? 0 : value == -1 ? 1 : value == 2 ? 2 : DATASET_CODE_EXTRA;
+    put_word(word, (near ? feature - prev : DATASET_STEP_ESCAPE) << 2 | code);
     if (!near) {
-        esc[k++] = (uint16_t)(feature & 0xFFFF);
-        esc[k++] = (uint16_t)(feature >> 16);
+        *e = put_word(*e, feature & 0xFFFF);
+        *e = put_word(*e, feature >> 16);
     }
+    if (code != DATASET_CODE_EXTRA)
+        return;
+    bool small = value > DATASET_VALUE_ESCAPE && value <= INT8_MAX;
+    *(*e)++ = (uint8_t)(int8_t)(small ? value : DATASET_VALUE_ESCAPE);
     if (!small)
-        esc[k++] = (uint16_t)(int16_t)value;
-    *nesc = k;
-    *byte = (uint8_t)(int8_t)(small ? value : DATASET_VALUE_ESCAPE);
-    return near ? feature - prev : DATASET_STEP_ESCAPE;
+        *e = put_word(*e, (uint32_t)(uint16_t)(int16_t)value);
 }
 
 bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f, int n)
@@ -113,26 +113,39 @@ bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const Eva
     if (!reserve_bytes(ds, 1, (size_t)kept * TERM_MAX_BYTES))
         return false;
 
-    /* The steps, the values, then the escapes (dataset.h). */
-    uint8_t *start = ds->owned_terms + ds->nbytes, *e = start + 3 * (size_t)kept;
+    /* The words, then the extras (dataset.h). */
+    uint8_t *start = ds->owned_terms + ds->nbytes, *e = start + 2 * (size_t)kept;
     uint32_t prev = 0;
     for (int i = 0, j = 0; i < n; i++)
         if (f[i].value != 0) {
-            uint16_t esc[3];
-            int nesc;
-            uint32_t step = term_step(prev, (uint32_t)f[i].feature, f[i].value, &start[2 * (size_t)kept + (size_t)j], esc, &nesc);
-            put_word(start + 2 * (size_t)j++, step);
-            for (int k = 0; k < nesc; k++)
-                e = put_word(e, esc[k]);
+            put_term(start + 2 * (size_t)j++, &e, prev, (uint32_t)f[i].feature, f[i].value);
             prev = (uint32_t)f[i].feature;
         }
-    uint8_t *p = e;
     ds->game[ds->npos] = game_id;
     ds->pos[ds->npos++] = (DatasetPosition){ .offset = ds->nbytes, .label = label, .count = (uint16_t)kept,
                                              .phase = (uint8_t)phase };
-    ds->nbytes += (size_t)(p - start);
+    ds->nbytes += (size_t)(e - start);
     ds->nterms += (size_t)kept;
     return true;
+}
+
+size_t dataset_run_size(const uint8_t *p, int n, size_t avail)
+{
+    size_t size = 2 * (size_t)n;
+    if (n < 0 || avail < size)
+        return SIZE_MAX;
+    for (int j = 0; j < n; j++) {
+        uint32_t word = dataset_word(p + 2 * (size_t)j);
+        size += (word >> 2 == DATASET_STEP_ESCAPE ? 4 : 0);
+        if ((word & 3) == DATASET_CODE_EXTRA) {
+            if (size >= avail)
+                return SIZE_MAX;
+            size += (int8_t)p[size] == DATASET_VALUE_ESCAPE ? 3 : 1;
+        }
+        if (size > avail)
+            return SIZE_MAX;
+    }
+    return size;
 }
 
 int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out)

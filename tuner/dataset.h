@@ -10,16 +10,17 @@
  *
  * The terms of all positions are packed in one byte arena that is only ever appended to
  * (grown by doubling, or sized once with dataset_reserve); a position records where its run
- * starts.  A position's run of n terms is n 16-bit words (this machine's byte order), the
- * steps feature - previous feature of the position (0 before the first), then n int8
- * values, then the escapes, in the order of their terms: two words (low first) with the
- * feature of a term whose step is DATASET_STEP_ESCAPE (features out of order or far apart),
- * and an int16 word with the value of a term whose value byte is DATASET_VALUE_ESCAPE
- * (values outside int8), the feature before the value.  eval_features writes features
- * ascending and small values, so a term takes 3 bytes (6 unpacked): the words and bytes
- * are at fixed places and the escapes rare, so unpacking has no chain of loads and no
- * branch the data mispredicts.  The order of the terms is kept, so the kernels' sums are
- * the same as from unpacked terms.  Labels may be blended (e.g. result and search score)
+ * starts.  A position's run of n terms is n 16-bit words (this machine's byte order), then
+ * the extras.  A term's word is step << 2 | code: step = feature - previous feature of the
+ * position (0 before the first), and code 0, 1 or 2 for the values +1, -1 and +2, the values
+ * of almost every pattern occurrence, or DATASET_CODE_EXTRA for a value in the extras.  The
+ * extras, in the order of their terms: the feature as two words (low first) of a term whose
+ * step is DATASET_STEP_ESCAPE (features out of order or far apart), then the value of a term
+ * of code DATASET_CODE_EXTRA as an int8 byte, or as DATASET_VALUE_ESCAPE and an int16 word
+ * outside int8.  eval_features writes features ascending: a pattern occurrence takes 2 bytes
+ * and a linear feature 3 (today's Turkish pattern positions about 2.2 a term).  The order of
+ * the terms is kept, so the kernels' sums are the same as from unpacked terms.  Labels may
+ * be blended (e.g. result and search score)
  * after they are added. */
 #ifndef DAMA_DATASET_H
 #define DAMA_DATASET_H
@@ -61,8 +62,10 @@ typedef struct Dataset {
     size_t mapped_len;
 } Dataset;
 
-/* A step or value byte of these marks a term whose feature or value is in the escapes. */
-#define DATASET_STEP_ESCAPE 0xFFFF
+/* A step of DATASET_STEP_ESCAPE or a code of DATASET_CODE_EXTRA sends the term's feature
+ * or value to the extras; a value byte of DATASET_VALUE_ESCAPE says an int16 word follows. */
+#define DATASET_STEP_ESCAPE 0x3FFF
+#define DATASET_CODE_EXTRA 3
 #define DATASET_VALUE_ESCAPE INT8_MIN
 
 static inline uint32_t dataset_word(const uint8_t *p)
@@ -72,18 +75,21 @@ static inline uint32_t dataset_word(const uint8_t *p)
     return w;
 }
 
-/* Unpacks term j of the n-term run at p, its escapes read from *e onwards (advanced past
- * them); f holds the previous term's feature (0 before the first) and gets this one's. */
-static inline int32_t dataset_term(const uint8_t *p, int n, int j, const uint8_t **e, uint32_t *f)
+/* Unpacks term j of the run at p, its extras read from *e onwards (advanced past them); f
+ * holds the previous term's feature (0 before the first) and gets this one's. */
+static inline int32_t dataset_term(const uint8_t *p, int j, const uint8_t **e, uint32_t *f)
 {
-    uint32_t step = dataset_word(p + 2 * (size_t)j);
-    int32_t value = (int8_t)p[2 * (size_t)n + (size_t)j];
+    uint32_t word = dataset_word(p + 2 * (size_t)j), step = word >> 2, code = word & 3;
     if (step == DATASET_STEP_ESCAPE) { /* rare: a spec's ascending features are near */
         *f = dataset_word(*e) | dataset_word(*e + 2) << 16;
         *e += 4;
     } else {
         *f += step;
     }
+    if (code != DATASET_CODE_EXTRA) /* bytes 0, 1, 2 of 0x02FF01: +1, -1, +2 */
+        return (int8_t)(uint8_t)(0x02FF01u >> (8 * code));
+    int32_t value = (int8_t)**e;
+    *e += 1;
     if (value == DATASET_VALUE_ESCAPE) { /* rare: values are counts on a board */
         value = (int16_t)dataset_word(*e);
         *e += 2;
@@ -96,14 +102,18 @@ static inline int32_t dataset_term(const uint8_t *p, int n, int j, const uint8_t
 static inline const uint8_t *dataset_unpack(const uint8_t *p, int n, uint32_t *restrict feature,
                                             int32_t *restrict value)
 {
-    const uint8_t *e = p + 3 * (size_t)n; /* the escapes */
+    const uint8_t *e = p + 2 * (size_t)n; /* the extras */
     uint32_t f = 0;
     for (int j = 0; j < n; j++) {
-        value[j] = dataset_term(p, n, j, &e, &f);
+        value[j] = dataset_term(p, j, &e, &f);
         feature[j] = f;
     }
     return e;
 }
+
+/* The bytes of the n-term run at p, reading no byte at or past p + avail; SIZE_MAX when the
+ * run would (a damaged file). */
+size_t dataset_run_size(const uint8_t *p, int n, size_t avail);
 
 /* Writes the count terms of position i into out (room for EVAL_MAX_FEATURE_TERMS) in the
  * order they were added; returns the count. */
@@ -113,8 +123,8 @@ int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out);
  * outside 1 .. 255) or out of memory. */
 Dataset *dataset_new(int num_features, int phase_max);
 
-/* Reserve room for more positions and terms (3 bytes each) so a loader of known size
- * rarely reallocates. */
+/* Reserve room for more positions and terms (3 bytes each, a linear feature's size) so a
+ * loader of known size rarely reallocates. */
 bool dataset_reserve(Dataset *ds, size_t positions, size_t terms);
 
 /* Append one position: the n features eval_features wrote and its phase.  Values 0 are

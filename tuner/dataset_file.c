@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 static const char MAGIC[8] = "DAMATEX";
-enum { FILE_VERSION = 1, BYTE_ORDER_MARK = 0x01020304 };
+enum { FILE_VERSION = 2, BYTE_ORDER_MARK = 0x01020304 };
 
 typedef struct FileHeader {
     char magic[8];
@@ -76,20 +76,12 @@ bool dataset_save(const Dataset *ds, const char *path, char *err, size_t errlen)
     return ok;
 }
 
-/* Checks one position's run [b, end): its words and escapes within end, features in
+/* Checks one position's run [b, end): its words and extras within end, features in
  * range, no value 0; the byte after the run, or NULL with the reason. */
 static const uint8_t *check_terms(const uint8_t *b, const uint8_t *end, int count, int num_features,
                                   const char **why)
 {
-    if ((size_t)(end - b) < 3 * (size_t)count) {
-        *why = "a position's terms run past the end";
-        return NULL;
-    }
-    size_t escapes = 0;
-    for (int j = 0; j < count; j++)
-        escapes += (dataset_word(b + 2 * (size_t)j) == DATASET_STEP_ESCAPE ? 4 : 0) +
-                   ((int8_t)b[2 * (size_t)count + (size_t)j] == DATASET_VALUE_ESCAPE ? 2 : 0);
-    if ((size_t)(end - b) - 3 * (size_t)count < escapes) {
+    if (dataset_run_size(b, count, (size_t)(end - b)) == SIZE_MAX) {
         *why = "a position's terms run past the end";
         return NULL;
     }

@@ -4,7 +4,7 @@
  * split of a mapped dataset copies only its records (24 bytes a position) into memory.
  *
  * Layout (this machine's byte order, checked by a marker; dataset.h has the term packing):
- *     header    48 bytes: "DAMATEX\0", version 1, byte-order marker 0x01020304,
+ *     header    48 bytes: "DAMATEX\0", version 2 (1: 3-byte terms), byte-order marker 0x01020304,
  *               num_features, phase_max (int32 each), positions, terms, term bytes (uint64)
  *     records   positions x 16 bytes (DatasetPosition), offsets into the term bytes
  *     game ids  positions x int64
