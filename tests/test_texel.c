@@ -183,15 +183,15 @@ static void test_dataset_add(void **state)
     assert_int_equal(dataset_terms(ds, 5003, got), 3);
     assert_int_equal(got[2].value, 5);
     assert_int_equal(got[2].feature, 3);
-    /* 16 bytes a position record, 8 its game id, and the packed bytes, capacity counted. */
-    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->pos_cap * 24 + ds->bytes_cap);
+    /* 12 bytes a position record, 8 its game id, and the packed bytes, capacity counted. */
+    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->pos_cap * 20 + ds->bytes_cap);
     assert_true(ds->pos_cap >= ds->npos && ds->bytes_cap >= ds->nbytes);
     /* Trimmed once loaded: no slack left, every term still there; more can be added. */
     assert_true(ds->bytes_cap > ds->nbytes); /* the doubling left some */
     assert_true(dataset_trim(ds));
     assert_int_equal(ds->bytes_cap, ds->nbytes);
     assert_int_equal(ds->pos_cap, ds->npos);
-    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->npos * 24 + ds->nbytes);
+    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->npos * 20 + ds->nbytes);
     assert_int_equal(dataset_terms(ds, 3, got), 6);
     assert_int_equal(got[5].value, -32768);
     assert_true(dataset_add(ds, 9, 0.5f, 2, small, 1));
@@ -528,7 +528,7 @@ static void test_split_by_game(void **state)
     random_weights(3, w, W);
     for (size_t i = 0, k = 0; i < ds->npos; i++)
         if (k < va->npos && ds->game[i] == va->game[k] &&
-            ds->pos[i].offset == va->pos[k].offset) {
+            dataset_offset(&ds->pos[i]) == dataset_offset(&va->pos[k])) {
             assert_near(texel_eval(va, k, w), texel_eval(ds, i, w), 0.0);
             k++;
         }
@@ -1111,8 +1111,8 @@ static void test_packed_file(void **state)
     fclose(f);
     snprintf(err, sizeof err, "%s/none.texel", dir);
     assert_refused(err, "no file");
-    const size_t records = 48 + 16 * ds->npos, games = records + 8 * ds->npos;
-    const size_t cuts[] = { 0, 7, 47, 48, 49, records - 1, records, games - 1, games, games + 1, size - 1 };
+    const size_t games = 48 + 8 * ds->npos, records = games + 12 * ds->npos;
+    const size_t cuts[] = { 0, 7, 47, 48, 49, games - 1, games, records - 1, records, records + 1, size - 1 };
     for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
         write_bytes(bad_path, bytes, cuts[i]);
         assert_refused(bad_path, "a cut");
@@ -1121,16 +1121,16 @@ static void test_packed_file(void **state)
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a bad magic");
     bytes[0] ^= 1;
-    bytes[48 + 16 * 3 + 14] = PHASE_MAX + 1; /* position 3's phase */
+    bytes[games + 12 * 3 + 10] = PHASE_MAX + 1; /* position 3's phase */
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a phase above phase_max");
     assert_null(dataset_map(bad_path, err, sizeof err));
     assert_non_null(strstr(err, "position 3")); /* the record named */
-    bytes[48 + 16 * 3 + 14] = 0;
-    bytes[48 + 16 * (ds->npos - 1) + 12]++; /* the last position's count: one term more */
+    bytes[games + 12 * 3 + 10] = 0;
+    bytes[games + 12 * (ds->npos - 1) + 8]++; /* the last position's count: one term more */
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a term running past the end");
-    bytes[48 + 16 * (ds->npos - 1) + 12]--;
+    bytes[games + 12 * (ds->npos - 1) + 8]--;
     /* The last run is `wide`'s, 17 bytes: words (6); 32767 escaped (3); feature 0 in full
      * (4), -32768 escaped (3); -2 in a byte (1).  Its last word made a step escape wants 4
      * bytes of extras more than the file has; its code made +2, one byte fewer. */

@@ -25,7 +25,7 @@ double texel_sigmoid(double K, double eval)
 static inline double unpack_eval(const Dataset *ds, const DatasetPosition *p, const double *w, size_t stride,
                                  uint32_t *restrict f, int32_t *restrict v)
 {
-    const uint8_t *b = ds->terms + p->offset, *e = b + 2 * (size_t)p->count;
+    const uint8_t *b = ds->terms + dataset_offset(p), *e = b + 2 * (size_t)p->count;
     const int n = p->count;
     uint32_t feature = 0;
     double m0 = 0, m1 = 0, e0 = 0, e1 = 0;
@@ -228,7 +228,7 @@ enum { PREFETCH_RECORD_AHEAD = 16, PREFETCH_TERMS_AHEAD = 6 };
 /* The first lines of a mini-batch position's terms: 2 bytes a word, a few extras. */
 static inline void prefetch_terms(const uint8_t *terms, const DatasetPosition *p)
 {
-    const uint8_t *b = terms + p->offset;
+    const uint8_t *b = terms + dataset_offset(p);
     for (size_t line = 0; line < 2 * (size_t)p->count + 16; line += 64)
         __builtin_prefetch(b + line);
 }
