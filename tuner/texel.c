@@ -284,6 +284,46 @@ static double block_gradient(const Dataset *ds, const size_t *order, size_t begi
     return sse;
 }
 
+/* Adds the blocks' sums of features lo .. hi - 1 into grad in block order and lists the
+ * features touched at out (first touch order; ascending when many, so the update walks
+ * its arrays forwards instead of jumping about); returns their number.  Leaves the seen
+ * flags of the range all zero. */
+static size_t merge_range(TexelBatchGradient *bg, int blocks, size_t lo, size_t hi, uint32_t *out)
+{
+    uint8_t *restrict seen = bg->seen;
+    double *restrict grad = bg->grad;
+    size_t nt = 0;
+    for (int b = 0; b < blocks; b++) {
+        const BlockOut *o = &bg->out[b];
+        for (size_t i = 0; i < o->len; i++) {
+            size_t f = o->feature[i];
+            if (f < lo || f >= hi)
+                continue;
+            if (!seen[f]) {
+                seen[f] = 1;
+                out[nt++] = (uint32_t)f;
+                grad[2 * f] = o->value[2 * i];
+                grad[2 * f + 1] = o->value[2 * i + 1];
+            } else {
+                grad[2 * f] += o->value[2 * i];
+                grad[2 * f + 1] += o->value[2 * i + 1];
+            }
+        }
+    }
+    if (nt > (hi - lo) / 16) { /* many: list them again by one scan of the flags */
+        nt = 0;
+        for (size_t f = lo; f < hi; f++)
+            if (seen[f]) {
+                seen[f] = 0;
+                out[nt++] = (uint32_t)f;
+            }
+    } else {
+        for (size_t i = 0; i < nt; i++)
+            seen[out[i]] = 0;
+    }
+    return nt;
+}
+
 /* Copies w into every thread's copy, one copy a thread. */
 static void copy_weights(TexelBatchGradient *bg, const double *w, int team)
 {
@@ -331,37 +371,27 @@ static bool batch_gradient(TexelBatchGradient *bg, const Dataset *ds, const size
         bg->partial[b] = block_gradient(ds, order, block_begin(n, b, blocks), block_begin(n, b + 1, blocks),
                                         K, gscale, &bg->scratch[omp_get_thread_num()], &bg->out[b]);
 
-    /* Step 3: merge the lists in block order (the same sums on any team). */
-    size_t nt = 0;
+    /* Step 3: merge the lists in block order (the same sums on any team), each thread the
+     * features of its own range: it reads every list and keeps its range's entries. */
     double total = 0;
-    for (int b = 0; b < blocks; b++) {
-        const BlockOut *o = &bg->out[b];
+    for (int b = 0; b < blocks; b++)
         total += bg->partial[b];
-        for (size_t i = 0; i < o->len; i++) {
-            size_t f = o->feature[i];
-            if (!bg->seen[f]) {
-                bg->seen[f] = 1;
-                bg->touched[nt++] = (uint32_t)f;
-                bg->grad[2 * f] = o->value[2 * i];
-                bg->grad[2 * f + 1] = o->value[2 * i + 1];
-            } else {
-                bg->grad[2 * f] += o->value[2 * i];
-                bg->grad[2 * f + 1] += o->value[2 * i + 1];
-            }
-        }
+    size_t count[MAX_BLOCKS];
+    int ranges = 1; /* the team the system gave, which may be smaller than asked */
+#pragma omp parallel num_threads(team) if (team > 1)
+    {
+        const int t = omp_get_thread_num(), nth = omp_get_num_threads();
+        if (t == 0)
+            ranges = nth;
+        const size_t nf = (size_t)bg->num_features;
+        const size_t lo = nf * (size_t)t / (size_t)nth, hi = nf * (size_t)(t + 1) / (size_t)nth;
+        count[t] = merge_range(bg, blocks, lo, hi, bg->touched + lo);
     }
-    if (nt > (size_t)bg->num_features / 16) {
-        /* Many touched: list them again in ascending order by one scan of the flags, so the
-         * update walks its arrays forwards instead of jumping about. */
-        nt = 0;
-        for (size_t f = 0; f < (size_t)bg->num_features; f++)
-            if (bg->seen[f]) {
-                bg->seen[f] = 0;
-                bg->touched[nt++] = (uint32_t)f;
-            }
-    } else {
-        for (size_t i = 0; i < nt; i++)
-            bg->seen[bg->touched[i]] = 0;
+    size_t nt = 0;
+    for (int t = 0; t < ranges; t++) { /* the ranges' lists, one after the other */
+        const size_t lo = (size_t)bg->num_features * (size_t)t / (size_t)ranges;
+        memmove(bg->touched + nt, bg->touched + lo, count[t] * sizeof *bg->touched);
+        nt += count[t];
     }
     *ntouched = nt;
     *sse = total;
@@ -596,7 +626,8 @@ static void adam_update(Adam *a, const TexelOptions *opt, double lr, const uint3
     const BetaPowers *bp = &a->powers;
     const double reg2 = 2.0 * opt->reg;
     /* Each weight on its own: any team gives the same bits. */
-#pragma omp parallel for schedule(static) num_threads(team_size(opt->threads, MAX_BLOCKS, nt)) if (nt > 16384)
+    const int team = nt > 2048 ? team_size(opt->threads, MAX_BLOCKS, PARALLEL_MIN) : 1;
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
     for (size_t i = 0; i < nt; i++) {
         const size_t f = touched[i], t = ++a->steps[f];
         const double b1t = t < bp->len ? bp->p1[t] : 0.0, b2t = t < bp->len ? bp->p2[t] : 0.0;
