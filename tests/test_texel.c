@@ -1131,9 +1131,9 @@ static void test_packed_file(void **state)
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a term running past the end");
     bytes[games + 12 * (ds->npos - 1) + 8]--;
-    /* The last run is `wide`'s, 17 bytes: words (6); 32767 escaped (3); feature 0 in full
-     * (4), -32768 escaped (3); -2 in a byte (1).  Its last word made a step escape wants 4
-     * bytes of extras more than the file has; its code made +2, one byte fewer. */
+    /* The last run is `wide`'s, 17 bytes: words (6); value bytes (3: the escape mark twice,
+     * -2); escapes (8: 32767, feature 0 in full, -32768).  Its last word made a step escape
+     * wants 4 bytes more than the file has; its code made +2, one byte fewer. */
     unsigned char *last_word = bytes + size - 17 + 4, saved[2] = { last_word[0], last_word[1] };
     last_word[0] = last_word[1] = 0xFF;
     write_bytes(bad_path, bytes, size);

@@ -77,23 +77,32 @@ static uint8_t *put_word(uint8_t *p, uint32_t w)
     return p + 2;
 }
 
-/* Writes the word of a term after the term of feature prev at *word and its extras at *e
- * (advanced past them), as dataset.h lays them out. */
-static void put_term(uint8_t *word, uint8_t **e, uint32_t prev, uint32_t feature, int32_t value)
+/* Where the next word, value byte and escape of a run being written go. */
+typedef struct RunWriter {
+    uint8_t *word, *value, *escape;
+} RunWriter;
+
+static uint32_t value_code(int32_t value)
+{
+    return value == 1 ? 0 : value == -1 ? 1 : value == 2 ? 2 : DATASET_CODE_EXTRA;
+}
+
+/* Writes a term after the term of feature prev, as dataset.h lays them out. */
+static void put_term(RunWriter *w, uint32_t prev, uint32_t feature, int32_t value)
 {
     bool near = feature >= prev && feature - prev < DATASET_STEP_ESCAPE;
-    uint32_t code = value == 1 ? 0 : value == -1 ? 1 : value == 2 ? 2 : DATASET_CODE_EXTRA;
-    put_word(word, (near ? feature - prev : DATASET_STEP_ESCAPE) << 2 | code);
+    uint32_t code = value_code(value);
+    w->word = put_word(w->word, (near ? feature - prev : DATASET_STEP_ESCAPE) << 2 | code);
     if (!near) {
-        *e = put_word(*e, feature & 0xFFFF);
-        *e = put_word(*e, feature >> 16);
+        w->escape = put_word(w->escape, feature & 0xFFFF);
+        w->escape = put_word(w->escape, feature >> 16);
     }
     if (code != DATASET_CODE_EXTRA)
         return;
     bool small = value > DATASET_VALUE_ESCAPE && value <= INT8_MAX;
-    *(*e)++ = (uint8_t)(int8_t)(small ? value : DATASET_VALUE_ESCAPE);
+    *w->value++ = (uint8_t)(int8_t)(small ? value : DATASET_VALUE_ESCAPE);
     if (!small)
-        *e = put_word(*e, (uint32_t)(uint16_t)(int16_t)value);
+        w->escape = put_word(w->escape, (uint32_t)(uint16_t)(int16_t)value);
 }
 
 bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f, int n)
@@ -103,50 +112,52 @@ bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const Eva
         return false;
     if (!(label >= 0.0f && label <= 1.0f) || phase < 0 || phase > ds->phase_max) /* NaN too */
         return false;
-    int kept = 0;
+    int kept = 0, values = 0;
     for (int i = 0; i < n; i++) {
         if (f[i].feature < 0 || f[i].feature >= ds->num_features || f[i].value < INT16_MIN ||
             f[i].value > INT16_MAX)
             return false;
         kept += f[i].value != 0;
+        values += f[i].value != 0 && value_code(f[i].value) == DATASET_CODE_EXTRA;
     }
     if (!reserve_bytes(ds, 1, (size_t)kept * TERM_MAX_BYTES))
         return false;
 
-    /* The words, then the extras (dataset.h). */
-    uint8_t *start = ds->owned_terms + ds->nbytes, *e = start + 2 * (size_t)kept;
+    /* The words, the value bytes, then the escapes (dataset.h). */
+    uint8_t *start = ds->owned_terms + ds->nbytes;
+    RunWriter w = { start, start + 2 * (size_t)kept, start + 2 * (size_t)kept + (size_t)values };
     uint32_t prev = 0;
-    for (int i = 0, j = 0; i < n; i++)
+    for (int i = 0; i < n; i++)
         if (f[i].value != 0) {
-            put_term(start + 2 * (size_t)j++, &e, prev, (uint32_t)f[i].feature, f[i].value);
+            put_term(&w, prev, (uint32_t)f[i].feature, f[i].value);
             prev = (uint32_t)f[i].feature;
         }
     ds->game[ds->npos] = game_id;
     DatasetPosition *p = &ds->pos[ds->npos++];
     *p = (DatasetPosition){ .label = label, .count = (uint16_t)kept, .phase = (uint8_t)phase };
     dataset_set_offset(p, ds->nbytes);
-    ds->nbytes += (size_t)(e - start);
+    ds->nbytes += (size_t)(w.escape - start);
     ds->nterms += (size_t)kept;
     return true;
 }
 
 size_t dataset_run_size(const uint8_t *p, int n, size_t avail)
 {
-    size_t size = 2 * (size_t)n;
-    if (n < 0 || avail < size)
+    if (n < 0 || avail < 2 * (size_t)n)
         return SIZE_MAX;
-    for (int j = 0; j < n; j++) {
+    size_t values = 0;
+    for (int j = 0; j < n; j++)
+        values += (dataset_word(p + 2 * (size_t)j) & 3) == DATASET_CODE_EXTRA;
+    size_t size = 2 * (size_t)n + values, value = 2 * (size_t)n;
+    if (size > avail)
+        return SIZE_MAX;
+    for (int j = 0; j < n; j++) { /* the escapes the words and value bytes call for */
         uint32_t word = dataset_word(p + 2 * (size_t)j);
-        size += (word >> 2 == DATASET_STEP_ESCAPE ? 4 : 0);
-        if ((word & 3) == DATASET_CODE_EXTRA) {
-            if (size >= avail)
-                return SIZE_MAX;
-            size += (int8_t)p[size] == DATASET_VALUE_ESCAPE ? 3 : 1;
-        }
-        if (size > avail)
-            return SIZE_MAX;
+        size += word >> 2 == DATASET_STEP_ESCAPE ? 4 : 0;
+        if ((word & 3) == DATASET_CODE_EXTRA)
+            size += (int8_t)p[value++] == DATASET_VALUE_ESCAPE ? 2 : 0;
     }
-    return size;
+    return size > avail ? SIZE_MAX : size;
 }
 
 int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out)

@@ -11,16 +11,17 @@
  * The terms of all positions are packed in one byte arena that is only ever appended to
  * (grown by doubling, or sized once with dataset_reserve); a position records where its run
  * starts.  A position's run of n terms is n 16-bit words (this machine's byte order), then
- * the extras.  A term's word is step << 2 | code: step = feature - previous feature of the
- * position (0 before the first), and code 0, 1 or 2 for the values +1, -1 and +2, the values
- * of almost every pattern occurrence, or DATASET_CODE_EXTRA for a value in the extras.  The
- * extras, in the order of their terms: the feature as two words (low first) of a term whose
- * step is DATASET_STEP_ESCAPE (features out of order or far apart), then the value of a term
- * of code DATASET_CODE_EXTRA as an int8 byte, or as DATASET_VALUE_ESCAPE and an int16 word
- * outside int8.  eval_features writes features ascending: a pattern occurrence takes 2 bytes
- * and a linear feature 3 (today's Turkish pattern positions about 2.2 a term).  The order of
- * the terms is kept, so the kernels' sums are the same as from unpacked terms.  Labels may
- * be blended (e.g. result and search score)
+ * the value bytes, then the escapes.  A term's word is step << 2 | code: step = feature -
+ * previous feature of the position (0 before the first), and code 0, 1 or 2 for the values
+ * +1, -1 and +2, the values of almost every pattern occurrence, or DATASET_CODE_EXTRA for a
+ * value in the value bytes: one int8 byte a term of that code, in term order, or
+ * DATASET_VALUE_ESCAPE for a value outside int8, which then is an int16 word in the
+ * escapes.  The escapes, in term order: the feature as two words (low first) of a term
+ * whose step is DATASET_STEP_ESCAPE (features out of order or far apart), and the int16
+ * values (a term's feature before its value).  eval_features writes features ascending: a
+ * pattern occurrence takes 2 bytes and a linear feature 3 (today's Turkish pattern
+ * positions about 2.1 a term).  The order of the terms is kept, so the kernels' sums are
+ * the same as from unpacked terms.  Labels may be blended (e.g. result and search score)
  * after they are added. */
 #ifndef DAMA_DATASET_H
 #define DAMA_DATASET_H
@@ -76,8 +77,9 @@ typedef struct Dataset {
     size_t mapped_len;
 } Dataset;
 
-/* A step of DATASET_STEP_ESCAPE or a code of DATASET_CODE_EXTRA sends the term's feature
- * or value to the extras; a value byte of DATASET_VALUE_ESCAPE says an int16 word follows. */
+/* A step of DATASET_STEP_ESCAPE sends the term's feature to the escapes, a code of
+ * DATASET_CODE_EXTRA its value to the value bytes, where DATASET_VALUE_ESCAPE sends it on to
+ * the escapes as an int16 word. */
 #define DATASET_STEP_ESCAPE 0x3FFF
 #define DATASET_CODE_EXTRA 3
 #define DATASET_VALUE_ESCAPE INT8_MIN
@@ -89,24 +91,55 @@ static inline uint32_t dataset_word(const uint8_t *p)
     return w;
 }
 
-/* Unpacks term j of the run at p, its extras read from *e onwards (advanced past them); f
- * holds the previous term's feature (0 before the first) and gets this one's. */
-static inline int32_t dataset_term(const uint8_t *p, int j, const uint8_t **e, uint32_t *f)
+/* A reader of one position's run: its words, its next value byte and its next escape. */
+typedef struct DatasetRun {
+    const uint8_t *word, *value, *escape; /* escape: NULL until the first one is read */
+    int n;
+    uint32_t feature;                     /* the last term's; 0 before the first */
+} DatasetRun;
+
+static inline DatasetRun dataset_run(const uint8_t *p, int n)
 {
-    uint32_t word = dataset_word(p + 2 * (size_t)j), step = word >> 2, code = word & 3;
+    return (DatasetRun){ .word = p, .value = p + 2 * (size_t)n, .escape = NULL, .n = n, .feature = 0 };
+}
+
+/* Where the run's escapes start: after its value bytes, one a word of code
+ * DATASET_CODE_EXTRA.  Only a run with an escape asks, so the scan is rare. */
+static inline const uint8_t *dataset_run_escapes(const DatasetRun *r)
+{
+    size_t values = 0;
+    for (int j = 0; j < r->n; j++)
+        values += (dataset_word(r->word + 2 * (size_t)j) & 3) == DATASET_CODE_EXTRA;
+    return r->word + 2 * (size_t)r->n + values;
+}
+
+/* Unpacks term j (terms are read in order): returns its value, r->feature gets its
+ * feature.  The value bytes stand at places only the codes decide, so a term's reads never
+ * wait for an earlier term's value. */
+static inline int32_t dataset_term(DatasetRun *r, int j)
+{
+    uint32_t word = dataset_word(r->word + 2 * (size_t)j), step = word >> 2, code = word & 3;
     if (step == DATASET_STEP_ESCAPE) { /* rare: a spec's ascending features are near */
-        *f = dataset_word(*e) | dataset_word(*e + 2) << 16;
-        *e += 4;
+        if (!r->escape)
+            r->escape = dataset_run_escapes(r);
+        r->feature = dataset_word(r->escape) | dataset_word(r->escape + 2) << 16;
+        r->escape += 4;
     } else {
-        *f += step;
+        r->feature += step;
     }
-    if (code != DATASET_CODE_EXTRA) /* bytes 0, 1, 2 of 0x02FF01: +1, -1, +2 */
-        return (int8_t)(uint8_t)(0x02FF01u >> (8 * code));
-    int32_t value = (int8_t)**e;
-    *e += 1;
+    /* The value's byte: the code's own (+1, -1, +2) or the next value byte, chosen without a
+     * branch: codes follow the random signs of pattern occurrences, which no predictor
+     * learns. */
+    static const uint8_t code_value[4] = { 1, 0xFF, 2, 0 };
+    const bool extra = code == DATASET_CODE_EXTRA;
+    const uint8_t *byte = extra ? r->value : &code_value[code];
+    int32_t value = (int8_t)*byte;
+    r->value += extra;
     if (value == DATASET_VALUE_ESCAPE) { /* rare: values are counts on a board */
-        value = (int16_t)dataset_word(*e);
-        *e += 2;
+        if (!r->escape)
+            r->escape = dataset_run_escapes(r);
+        value = (int16_t)dataset_word(r->escape);
+        r->escape += 2;
     }
     return value;
 }
@@ -116,13 +149,12 @@ static inline int32_t dataset_term(const uint8_t *p, int j, const uint8_t **e, u
 static inline const uint8_t *dataset_unpack(const uint8_t *p, int n, uint32_t *restrict feature,
                                             int32_t *restrict value)
 {
-    const uint8_t *e = p + 2 * (size_t)n; /* the extras */
-    uint32_t f = 0;
+    DatasetRun r = dataset_run(p, n);
     for (int j = 0; j < n; j++) {
-        value[j] = dataset_term(p, j, &e, &f);
-        feature[j] = f;
+        value[j] = dataset_term(&r, j);
+        feature[j] = r.feature;
     }
-    return e;
+    return r.escape ? r.escape : r.value; /* every escape read: the escapes end the run */
 }
 
 /* The bytes of the n-term run at p, reading no byte at or past p + avail; SIZE_MAX when the

@@ -25,18 +25,17 @@ double texel_sigmoid(double K, double eval)
 static inline double unpack_eval(const Dataset *ds, const DatasetPosition *p, const double *w, size_t stride,
                                  uint32_t *restrict f, int32_t *restrict v)
 {
-    const uint8_t *b = ds->terms + dataset_offset(p), *e = b + 2 * (size_t)p->count;
     const int n = p->count;
-    uint32_t feature = 0;
+    DatasetRun r = dataset_run(ds->terms + dataset_offset(p), n);
     double m0 = 0, m1 = 0, e0 = 0, e1 = 0;
     int j = 0;
     for (; j + 2 <= n; j += 2) {
-        int32_t va = dataset_term(b, j, &e, &feature);
-        const double *a = w + stride * feature;
-        f[j] = feature;
-        int32_t vb = dataset_term(b, j + 1, &e, &feature);
-        const double *c = w + stride * feature;
-        f[j + 1] = feature;
+        int32_t va = dataset_term(&r, j);
+        const double *a = w + stride * r.feature;
+        f[j] = r.feature;
+        int32_t vb = dataset_term(&r, j + 1);
+        const double *c = w + stride * r.feature;
+        f[j + 1] = r.feature;
         v[j] = va;
         v[j + 1] = vb;
         m0 += a[0] * va;
@@ -45,9 +44,9 @@ static inline double unpack_eval(const Dataset *ds, const DatasetPosition *p, co
         e1 += c[1] * vb;
     }
     if (j < n) {
-        int32_t va = dataset_term(b, j, &e, &feature);
-        const double *a = w + stride * feature;
-        f[j] = feature;
+        int32_t va = dataset_term(&r, j);
+        const double *a = w + stride * r.feature;
+        f[j] = r.feature;
         v[j] = va;
         m0 += a[0] * va;
         e0 += a[1] * va;
