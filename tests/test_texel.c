@@ -144,8 +144,8 @@ static void test_dataset_add(void **state)
     assert_int_equal(got[1].value, -1);
     assert_int_equal(got[2].feature, 3);
     assert_int_equal(got[2].value, 5);
-    /* Packed: a word a term, values +1, -1 and +2 in it, others in a byte of the extras. */
-    assert_int_equal(ds->nbytes, 3 * 2 + 1);
+    /* Packed: 3 bytes a term (a step word, a value byte), no escapes. */
+    assert_int_equal(ds->nbytes, 9);
     assert_true(dataset_add(ds, 8, 0.5f, 0, NULL, 0)); /* no terms: eval 0 */
 
     const EvalFeatureTerm bad[1] = { { 4, 1 } }, neg[1] = { { -1, 1 } }, big[1] = { { 1, 32768 } },
@@ -200,24 +200,21 @@ static void test_dataset_add(void **state)
     dataset_free(ds);
     dataset_free(NULL);
 
-    /* A step of 16383 (14 bits all set) is the escape's own mark: that step and larger ones
-     * go in full, one less in the word; int8's edges in a byte, one past them escaped (-128
-     * is the mark); +1, -1 and +2 in the word's code, -2 in a byte. */
+    /* A step of 65535 is the escape's own mark: that step and larger ones go in full, one
+     * less in the word; int8's edges in the byte, one past them escaped (-128 is the mark). */
     ds = dataset_new(300000, 2);
     assert_non_null(ds);
-    const EvalFeatureTerm steps[8] = { { 0, 127 },        { 16382, -127 },          { 16382 + 16383, 128 },
-                                       { 16382 + 16383 + 16384, -128 }, { 299999, 1 }, { 7, -1 },
-                                       { 8, 2 },          { 9, -2 } };
-    assert_true(dataset_add(ds, 1, 0.5f, 1, steps, 8));
-    assert_int_equal(dataset_terms(ds, 0, got), 8);
-    for (int j = 0; j < 8; j++) {
+    const EvalFeatureTerm steps[6] = { { 0, 127 }, { 65535, -127 }, { 65535 + 65534, 128 },
+                                       { 65535 + 65534 + 65536, -128 }, { 299999, 1 }, { 7, -1 } };
+    assert_true(dataset_add(ds, 1, 0.5f, 1, steps, 6));
+    assert_int_equal(dataset_terms(ds, 0, got), 6);
+    for (int j = 0; j < 6; j++) {
         assert_int_equal(got[j].feature, steps[j].feature);
         assert_int_equal(got[j].value, steps[j].value);
     }
-    /* 2 bytes a term; 4 more for each feature in full (steps 16383, 16384 and 250850, and
-     * 7 going back); a byte for each value in the extras (127, -127, -2) and 3 for each
-     * escaped one (128, -128). */
-    assert_int_equal(ds->nbytes, 8 * 2 + 4 * 4 + 3 * 1 + 2 * 3);
+    /* 3 bytes a term, 4 more for each feature in full (steps 65535, 65536 and 103394, and
+     * 7 going back) and 2 more for each escaped value (128, -128). */
+    assert_int_equal(ds->nbytes, 6 * 3 + 4 * 4 + 2 * 2);
     dataset_free(ds);
 }
 
@@ -1131,18 +1128,20 @@ static void test_packed_file(void **state)
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a term running past the end");
     bytes[games + 12 * (ds->npos - 1) + 8]--;
-    /* The last run is `wide`'s, 17 bytes: words (6); value bytes (3: the escape mark twice,
-     * -2); escapes (8: 32767, feature 0 in full, -32768).  Its last word made a step escape
-     * wants 4 bytes more than the file has; its code made +2, one byte fewer. */
-    unsigned char *last_word = bytes + size - 17 + 4, saved[2] = { last_word[0], last_word[1] };
-    last_word[0] = last_word[1] = 0xFF;
+    /* The last run is `wide`'s, 17 bytes: steps (6), values (3), escapes (8: 32767,
+     * feature 0 in full, -32768).  Its last step made the escape mark wants 4 bytes more
+     * than the file has; its second value byte made 5, one word fewer. */
+    unsigned char *last_step = bytes + size - 17 + 4, saved[2] = { last_step[0], last_step[1] };
+    last_step[0] = last_step[1] = 0xFF;
     write_bytes(bad_path, bytes, size);
-    assert_refused(bad_path, "extras running past the end");
-    last_word[0] = (unsigned char)((saved[0] & ~3) | 2);
-    last_word[1] = saved[1];
+    assert_refused(bad_path, "escapes running past the end");
+    last_step[0] = saved[0];
+    last_step[1] = saved[1];
+    unsigned char *second_value = bytes + size - 17 + 7, value_saved = *second_value;
+    *second_value = 5;
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a run shorter than the terms");
-    last_word[0] = saved[0];
+    *second_value = value_saved;
     write_bytes(bad_path, bytes, size);
     Dataset *again = dataset_map(bad_path, err, sizeof err); /* repaired: mapped again */
     assert_non_null(again);

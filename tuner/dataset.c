@@ -9,8 +9,8 @@
 _Static_assert(sizeof(DatasetPosition) == 12, "DatasetPosition must stay 12 bytes");
 _Static_assert(EVAL_MAX_FEATURE_TERMS <= UINT16_MAX, "DatasetPosition.count is 16 bits");
 
-/* Most bytes one term takes: its word, a feature in full, a value byte and word. */
-enum { TERM_MAX_BYTES = 9 };
+/* Most bytes one term takes: its word, a feature in full and a value. */
+enum { TERM_MAX_BYTES = 8 };
 
 Dataset *dataset_new(int num_features, int phase_max)
 {
@@ -77,32 +77,23 @@ static uint8_t *put_word(uint8_t *p, uint32_t w)
     return p + 2;
 }
 
-/* Where the next word, value byte and escape of a run being written go. */
-typedef struct RunWriter {
-    uint8_t *word, *value, *escape;
-} RunWriter;
-
-static uint32_t value_code(int32_t value)
-{
-    return value == 1 ? 0 : value == -1 ? 1 : value == 2 ? 2 : DATASET_CODE_EXTRA;
-}
-
-/* Writes a term after the term of feature prev, as dataset.h lays them out. */
-static void put_term(RunWriter *w, uint32_t prev, uint32_t feature, int32_t value)
+/* The step word of a term after the term of feature prev and its value byte (dataset.h);
+ * esc gets the escape words it needs (0 to 3), *nesc their count. */
+static uint32_t term_step(uint32_t prev, uint32_t feature, int32_t value, uint8_t *byte, uint16_t *esc,
+                          int *nesc)
 {
     bool near = feature >= prev && feature - prev < DATASET_STEP_ESCAPE;
-    uint32_t code = value_code(value);
-    w->word = put_word(w->word, (near ? feature - prev : DATASET_STEP_ESCAPE) << 2 | code);
-    if (!near) {
-        w->escape = put_word(w->escape, feature & 0xFFFF);
-        w->escape = put_word(w->escape, feature >> 16);
-    }
-    if (code != DATASET_CODE_EXTRA)
-        return;
     bool small = value > DATASET_VALUE_ESCAPE && value <= INT8_MAX;
-    *w->value++ = (uint8_t)(int8_t)(small ? value : DATASET_VALUE_ESCAPE);
+    int k = 0;
+    if (!near) {
+        esc[k++] = (uint16_t)(feature & 0xFFFF);
+        esc[k++] = (uint16_t)(feature >> 16);
+    }
     if (!small)
-        w->escape = put_word(w->escape, (uint32_t)(uint16_t)(int16_t)value);
+        esc[k++] = (uint16_t)(int16_t)value;
+    *nesc = k;
+    *byte = (uint8_t)(int8_t)(small ? value : DATASET_VALUE_ESCAPE);
+    return near ? feature - prev : DATASET_STEP_ESCAPE;
 }
 
 bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f, int n)
@@ -112,52 +103,37 @@ bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const Eva
         return false;
     if (!(label >= 0.0f && label <= 1.0f) || phase < 0 || phase > ds->phase_max) /* NaN too */
         return false;
-    int kept = 0, values = 0;
+    int kept = 0;
     for (int i = 0; i < n; i++) {
         if (f[i].feature < 0 || f[i].feature >= ds->num_features || f[i].value < INT16_MIN ||
             f[i].value > INT16_MAX)
             return false;
         kept += f[i].value != 0;
-        values += f[i].value != 0 && value_code(f[i].value) == DATASET_CODE_EXTRA;
     }
     if (!reserve_bytes(ds, 1, (size_t)kept * TERM_MAX_BYTES))
         return false;
 
-    /* The words, the value bytes, then the escapes (dataset.h). */
-    uint8_t *start = ds->owned_terms + ds->nbytes;
-    RunWriter w = { start, start + 2 * (size_t)kept, start + 2 * (size_t)kept + (size_t)values };
+    /* The steps, the values, then the escapes (dataset.h). */
+    uint8_t *start = ds->owned_terms + ds->nbytes, *e = start + 3 * (size_t)kept;
     uint32_t prev = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0, j = 0; i < n; i++)
         if (f[i].value != 0) {
-            put_term(&w, prev, (uint32_t)f[i].feature, f[i].value);
+            uint16_t esc[3];
+            int nesc;
+            uint32_t step = term_step(prev, (uint32_t)f[i].feature, f[i].value, &start[2 * (size_t)kept + (size_t)j], esc, &nesc);
+            put_word(start + 2 * (size_t)j++, step);
+            for (int k = 0; k < nesc; k++)
+                e = put_word(e, esc[k]);
             prev = (uint32_t)f[i].feature;
         }
+    uint8_t *p = e;
     ds->game[ds->npos] = game_id;
-    DatasetPosition *p = &ds->pos[ds->npos++];
-    *p = (DatasetPosition){ .label = label, .count = (uint16_t)kept, .phase = (uint8_t)phase };
-    dataset_set_offset(p, ds->nbytes);
-    ds->nbytes += (size_t)(w.escape - start);
+    DatasetPosition *rec = &ds->pos[ds->npos++];
+    *rec = (DatasetPosition){ .label = label, .count = (uint16_t)kept, .phase = (uint8_t)phase };
+    dataset_set_offset(rec, ds->nbytes);
+    ds->nbytes += (size_t)(p - start);
     ds->nterms += (size_t)kept;
     return true;
-}
-
-size_t dataset_run_size(const uint8_t *p, int n, size_t avail)
-{
-    if (n < 0 || avail < 2 * (size_t)n)
-        return SIZE_MAX;
-    size_t values = 0;
-    for (int j = 0; j < n; j++)
-        values += (dataset_word(p + 2 * (size_t)j) & 3) == DATASET_CODE_EXTRA;
-    size_t size = 2 * (size_t)n + values, value = 2 * (size_t)n;
-    if (size > avail)
-        return SIZE_MAX;
-    for (int j = 0; j < n; j++) { /* the escapes the words and value bytes call for */
-        uint32_t word = dataset_word(p + 2 * (size_t)j);
-        size += word >> 2 == DATASET_STEP_ESCAPE ? 4 : 0;
-        if ((word & 3) == DATASET_CODE_EXTRA)
-            size += (int8_t)p[value++] == DATASET_VALUE_ESCAPE ? 2 : 0;
-    }
-    return size > avail ? SIZE_MAX : size;
 }
 
 int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out)

@@ -10,17 +10,15 @@
  *
  * The terms of all positions are packed in one byte arena that is only ever appended to
  * (grown by doubling, or sized once with dataset_reserve); a position records where its run
- * starts.  A position's run of n terms is n 16-bit words (this machine's byte order), then
- * the value bytes, then the escapes.  A term's word is step << 2 | code: step = feature -
- * previous feature of the position (0 before the first), and code 0, 1 or 2 for the values
- * +1, -1 and +2, the values of almost every pattern occurrence, or DATASET_CODE_EXTRA for a
- * value in the value bytes: one int8 byte a term of that code, in term order, or
- * DATASET_VALUE_ESCAPE for a value outside int8, which then is an int16 word in the
- * escapes.  The escapes, in term order: the feature as two words (low first) of a term
- * whose step is DATASET_STEP_ESCAPE (features out of order or far apart), and the int16
- * values (a term's feature before its value).  eval_features writes features ascending: a
- * pattern occurrence takes 2 bytes and a linear feature 3 (today's Turkish pattern
- * positions about 2.1 a term).  The order of the terms is kept, so the kernels' sums are
+ * starts.  A position's run of n terms is n 16-bit words (this machine's byte order), the
+ * steps feature - previous feature of the position (0 before the first), then n int8
+ * values, then the escapes, in the order of their terms: two words (low first) with the
+ * feature of a term whose step is DATASET_STEP_ESCAPE (features out of order or far apart),
+ * and an int16 word with the value of a term whose value byte is DATASET_VALUE_ESCAPE
+ * (values outside int8), the feature before the value.  eval_features writes features
+ * ascending and small values, so a term takes 3 bytes (6 unpacked): the words and bytes
+ * are at fixed places and the escapes rare, so unpacking has no chain of loads and no
+ * branch the data mispredicts.  The order of the terms is kept, so the kernels' sums are
  * the same as from unpacked terms.  Labels may be blended (e.g. result and search score)
  * after they are added. */
 #ifndef DAMA_DATASET_H
@@ -77,11 +75,8 @@ typedef struct Dataset {
     size_t mapped_len;
 } Dataset;
 
-/* A step of DATASET_STEP_ESCAPE sends the term's feature to the escapes, a code of
- * DATASET_CODE_EXTRA its value to the value bytes, where DATASET_VALUE_ESCAPE sends it on to
- * the escapes as an int16 word. */
-#define DATASET_STEP_ESCAPE 0x3FFF
-#define DATASET_CODE_EXTRA 3
+/* A step or value byte of these marks a term whose feature or value is in the escapes. */
+#define DATASET_STEP_ESCAPE 0xFFFF
 #define DATASET_VALUE_ESCAPE INT8_MIN
 
 static inline uint32_t dataset_word(const uint8_t *p)
@@ -91,55 +86,21 @@ static inline uint32_t dataset_word(const uint8_t *p)
     return w;
 }
 
-/* A reader of one position's run: its words, its next value byte and its next escape. */
-typedef struct DatasetRun {
-    const uint8_t *word, *value, *escape; /* escape: NULL until the first one is read */
-    int n;
-    uint32_t feature;                     /* the last term's; 0 before the first */
-} DatasetRun;
-
-static inline DatasetRun dataset_run(const uint8_t *p, int n)
+/* Unpacks term j of the n-term run at p, its escapes read from *e onwards (advanced past
+ * them); f holds the previous term's feature (0 before the first) and gets this one's. */
+static inline int32_t dataset_term(const uint8_t *p, int n, int j, const uint8_t **e, uint32_t *f)
 {
-    return (DatasetRun){ .word = p, .value = p + 2 * (size_t)n, .escape = NULL, .n = n, .feature = 0 };
-}
-
-/* Where the run's escapes start: after its value bytes, one a word of code
- * DATASET_CODE_EXTRA.  Only a run with an escape asks, so the scan is rare. */
-static inline const uint8_t *dataset_run_escapes(const DatasetRun *r)
-{
-    size_t values = 0;
-    for (int j = 0; j < r->n; j++)
-        values += (dataset_word(r->word + 2 * (size_t)j) & 3) == DATASET_CODE_EXTRA;
-    return r->word + 2 * (size_t)r->n + values;
-}
-
-/* Unpacks term j (terms are read in order): returns its value, r->feature gets its
- * feature.  The value bytes stand at places only the codes decide, so a term's reads never
- * wait for an earlier term's value. */
-static inline int32_t dataset_term(DatasetRun *r, int j)
-{
-    uint32_t word = dataset_word(r->word + 2 * (size_t)j), step = word >> 2, code = word & 3;
+    uint32_t step = dataset_word(p + 2 * (size_t)j);
+    int32_t value = (int8_t)p[2 * (size_t)n + (size_t)j];
     if (step == DATASET_STEP_ESCAPE) { /* rare: a spec's ascending features are near */
-        if (!r->escape)
-            r->escape = dataset_run_escapes(r);
-        r->feature = dataset_word(r->escape) | dataset_word(r->escape + 2) << 16;
-        r->escape += 4;
+        *f = dataset_word(*e) | dataset_word(*e + 2) << 16;
+        *e += 4;
     } else {
-        r->feature += step;
+        *f += step;
     }
-    /* The value's byte: the code's own (+1, -1, +2) or the next value byte, chosen without a
-     * branch: codes follow the random signs of pattern occurrences, which no predictor
-     * learns. */
-    static const uint8_t code_value[4] = { 1, 0xFF, 2, 0 };
-    const bool extra = code == DATASET_CODE_EXTRA;
-    const uint8_t *byte = extra ? r->value : &code_value[code];
-    int32_t value = (int8_t)*byte;
-    r->value += extra;
     if (value == DATASET_VALUE_ESCAPE) { /* rare: values are counts on a board */
-        if (!r->escape)
-            r->escape = dataset_run_escapes(r);
-        value = (int16_t)dataset_word(r->escape);
-        r->escape += 2;
+        value = (int16_t)dataset_word(*e);
+        *e += 2;
     }
     return value;
 }
@@ -149,17 +110,14 @@ static inline int32_t dataset_term(DatasetRun *r, int j)
 static inline const uint8_t *dataset_unpack(const uint8_t *p, int n, uint32_t *restrict feature,
                                             int32_t *restrict value)
 {
-    DatasetRun r = dataset_run(p, n);
+    const uint8_t *e = p + 3 * (size_t)n; /* the escapes */
+    uint32_t f = 0;
     for (int j = 0; j < n; j++) {
-        value[j] = dataset_term(&r, j);
-        feature[j] = r.feature;
+        value[j] = dataset_term(p, n, j, &e, &f);
+        feature[j] = f;
     }
-    return r.escape ? r.escape : r.value; /* every escape read: the escapes end the run */
+    return e;
 }
-
-/* The bytes of the n-term run at p, reading no byte at or past p + avail; SIZE_MAX when the
- * run would (a damaged file). */
-size_t dataset_run_size(const uint8_t *p, int n, size_t avail);
 
 /* Writes the count terms of position i into out (room for EVAL_MAX_FEATURE_TERMS) in the
  * order they were added; returns the count. */
@@ -169,8 +127,8 @@ int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out);
  * outside 1 .. 255) or out of memory. */
 Dataset *dataset_new(int num_features, int phase_max);
 
-/* Reserve room for more positions and terms (3 bytes each, a linear feature's size) so a
- * loader of known size rarely reallocates. */
+/* Reserve room for more positions and terms (3 bytes each) so a loader of known size
+ * rarely reallocates. */
 bool dataset_reserve(Dataset *ds, size_t positions, size_t terms);
 
 /* Append one position: the n features eval_features wrote and its phase.  Values 0 are

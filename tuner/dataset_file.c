@@ -76,12 +76,20 @@ bool dataset_save(const Dataset *ds, const char *path, char *err, size_t errlen)
     return ok;
 }
 
-/* Checks one position's run [b, end): its words and extras within end, features in
+/* Checks one position's run [b, end): its words and escapes within end, features in
  * range, no value 0; the byte after the run, or NULL with the reason. */
 static const uint8_t *check_terms(const uint8_t *b, const uint8_t *end, int count, int num_features,
                                   const char **why)
 {
-    if (dataset_run_size(b, count, (size_t)(end - b)) == SIZE_MAX) {
+    if ((size_t)(end - b) < 3 * (size_t)count) {
+        *why = "a position's terms run past the end";
+        return NULL;
+    }
+    size_t escapes = 0;
+    for (int j = 0; j < count; j++)
+        escapes += (dataset_word(b + 2 * (size_t)j) == DATASET_STEP_ESCAPE ? 4 : 0) +
+                   ((int8_t)b[2 * (size_t)count + (size_t)j] == DATASET_VALUE_ESCAPE ? 2 : 0);
+    if ((size_t)(end - b) - 3 * (size_t)count < escapes) {
         *why = "a position's terms run past the end";
         return NULL;
     }

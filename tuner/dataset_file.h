@@ -4,8 +4,8 @@
  * split of a mapped dataset copies only its records (20 bytes a position) into memory.
  *
  * Layout (this machine's byte order, checked by a marker; dataset.h has the term packing):
- *     header    48 bytes: "DAMATEX\0", version 2 (1: 3-byte terms,
- *               16-byte records before the game ids), byte-order marker 0x01020304,
+ *     header    48 bytes: "DAMATEX\0", version 2 (1: 16-byte records
+ *               before the game ids), byte-order marker 0x01020304,
  *               num_features, phase_max (int32 each), positions, terms, term bytes (uint64)
  *     game ids  positions x int64
  *     records   positions x 12 bytes (DatasetPosition), offsets into the term bytes

@@ -25,17 +25,18 @@ double texel_sigmoid(double K, double eval)
 static inline double unpack_eval(const Dataset *ds, const DatasetPosition *p, const double *w, size_t stride,
                                  uint32_t *restrict f, int32_t *restrict v)
 {
+    const uint8_t *b = ds->terms + dataset_offset(p), *e = b + 3 * (size_t)p->count;
     const int n = p->count;
-    DatasetRun r = dataset_run(ds->terms + dataset_offset(p), n);
+    uint32_t feature = 0;
     double m0 = 0, m1 = 0, e0 = 0, e1 = 0;
     int j = 0;
     for (; j + 2 <= n; j += 2) {
-        int32_t va = dataset_term(&r, j);
-        const double *a = w + stride * r.feature;
-        f[j] = r.feature;
-        int32_t vb = dataset_term(&r, j + 1);
-        const double *c = w + stride * r.feature;
-        f[j + 1] = r.feature;
+        int32_t va = dataset_term(b, n, j, &e, &feature);
+        const double *a = w + stride * feature;
+        f[j] = feature;
+        int32_t vb = dataset_term(b, n, j + 1, &e, &feature);
+        const double *c = w + stride * feature;
+        f[j + 1] = feature;
         v[j] = va;
         v[j + 1] = vb;
         m0 += a[0] * va;
@@ -44,9 +45,9 @@ static inline double unpack_eval(const Dataset *ds, const DatasetPosition *p, co
         e1 += c[1] * vb;
     }
     if (j < n) {
-        int32_t va = dataset_term(&r, j);
-        const double *a = w + stride * r.feature;
-        f[j] = r.feature;
+        int32_t va = dataset_term(b, n, j, &e, &feature);
+        const double *a = w + stride * feature;
+        f[j] = feature;
         v[j] = va;
         m0 += a[0] * va;
         e0 += a[1] * va;
@@ -224,11 +225,11 @@ static bool block_out_reserve(BlockOut *o, size_t need)
  * record first, so that the terms' address is in the cache when their turn comes. */
 enum { PREFETCH_RECORD_AHEAD = 16, PREFETCH_TERMS_AHEAD = 6 };
 
-/* The first lines of a mini-batch position's terms: 2 bytes a word, a few extras. */
+/* The first lines of a mini-batch position's terms: 3 bytes a term, a few escapes. */
 static inline void prefetch_terms(const uint8_t *terms, const DatasetPosition *p)
 {
     const uint8_t *b = terms + dataset_offset(p);
-    for (size_t line = 0; line < 2 * (size_t)p->count + 16; line += 64)
+    for (size_t line = 0; line < 3 * (size_t)p->count; line += 64)
         __builtin_prefetch(b + line);
 }
 
