@@ -174,6 +174,16 @@ static void test_dataset_add(void **state)
         assert_int_equal(got[j].value, mixed[j].value);
     }
 
+    /* A record's offset has 40 bits: 32 low, 8 high, each part where it belongs. */
+    DatasetPosition rec = { .label = 0.5f, .count = 7, .phase = 3 };
+    const uint64_t offsets[] = { 0, 0xFFFFFFFFull, 0x100000000ull, 0xAB12345678ull, DATASET_MAX_BYTES - 1 };
+    for (size_t k = 0; k < sizeof offsets / sizeof *offsets; k++) {
+        dataset_set_offset(&rec, offsets[k]);
+        assert_true(dataset_offset(&rec) == offsets[k]);
+        assert_true(rec.offset_low == (uint32_t)offsets[k] && rec.offset_high == offsets[k] >> 32);
+        assert_true(rec.count == 7 && rec.phase == 3 && rec.label == 0.5f);
+    }
+
     /* Grows past its first block without losing anything. */
     for (int i = 0; i < 5000; i++)
         assert_true(dataset_add(ds, 100 + i, 0.0f, 2, f, 4));
