@@ -325,9 +325,9 @@ static size_t merge_range(TexelBatchGradient *bg, int blocks, size_t lo, size_t 
 }
 
 /* Copies w into every thread's copy, one copy a thread. */
-static void copy_weights(TexelBatchGradient *bg, const double *w, int team)
+static void copy_weights(TexelBatchGradient *bg, const double *w)
 {
-#pragma omp parallel num_threads(team) if (team > 1)
+#pragma omp parallel num_threads(bg->threads) if (bg->threads > 1)
     for (int c = omp_get_thread_num(); c < bg->threads; c += omp_get_num_threads()) {
         double *restrict wa = bg->scratch[c].wa;
         for (size_t f = 0; f < (size_t)bg->num_features; f++) {
@@ -365,7 +365,7 @@ static bool batch_gradient(TexelBatchGradient *bg, const Dataset *ds, const size
 
     /* Step 2: the blocks, in parallel, each through its thread's copy of the weights. */
     if (!synced)
-        copy_weights(bg, w, bg->threads);
+        copy_weights(bg, w);
 #pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
     for (int b = 0; b < blocks; b++)
         bg->partial[b] = block_gradient(ds, order, block_begin(n, b, blocks), block_begin(n, b + 1, blocks),
