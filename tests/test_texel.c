@@ -174,6 +174,16 @@ static void test_dataset_add(void **state)
         assert_int_equal(got[j].value, mixed[j].value);
     }
 
+    /* A record's offset has 40 bits: 32 low, 8 high, each part where it belongs. */
+    DatasetPosition rec = { .label = 0.5f, .count = 7, .phase = 3 };
+    const uint64_t offsets[] = { 0, 0xFFFFFFFFull, 0x100000000ull, 0xAB12345678ull, DATASET_MAX_BYTES - 1 };
+    for (size_t k = 0; k < sizeof offsets / sizeof *offsets; k++) {
+        dataset_set_offset(&rec, offsets[k]);
+        assert_true(dataset_offset(&rec) == offsets[k]);
+        assert_true(rec.offset_low == (uint32_t)offsets[k] && rec.offset_high == offsets[k] >> 32);
+        assert_true(rec.count == 7 && rec.phase == 3 && rec.label == 0.5f);
+    }
+
     /* Grows past its first block without losing anything. */
     for (int i = 0; i < 5000; i++)
         assert_true(dataset_add(ds, 100 + i, 0.0f, 2, f, 4));
@@ -183,15 +193,15 @@ static void test_dataset_add(void **state)
     assert_int_equal(dataset_terms(ds, 5003, got), 3);
     assert_int_equal(got[2].value, 5);
     assert_int_equal(got[2].feature, 3);
-    /* 16 bytes a position record, 8 its game id, and the packed bytes, capacity counted. */
-    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->pos_cap * 24 + ds->bytes_cap);
+    /* 12 bytes a position record, 8 its game id, and the packed bytes, capacity counted. */
+    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->pos_cap * 20 + ds->bytes_cap);
     assert_true(ds->pos_cap >= ds->npos && ds->bytes_cap >= ds->nbytes);
     /* Trimmed once loaded: no slack left, every term still there; more can be added. */
     assert_true(ds->bytes_cap > ds->nbytes); /* the doubling left some */
     assert_true(dataset_trim(ds));
     assert_int_equal(ds->bytes_cap, ds->nbytes);
     assert_int_equal(ds->pos_cap, ds->npos);
-    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->npos * 24 + ds->nbytes);
+    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->npos * 20 + ds->nbytes);
     assert_int_equal(dataset_terms(ds, 3, got), 6);
     assert_int_equal(got[5].value, -32768);
     assert_true(dataset_add(ds, 9, 0.5f, 2, small, 1));
@@ -525,7 +535,7 @@ static void test_split_by_game(void **state)
     random_weights(3, w, W);
     for (size_t i = 0, k = 0; i < ds->npos; i++)
         if (k < va->npos && ds->game[i] == va->game[k] &&
-            ds->pos[i].offset == va->pos[k].offset) {
+            dataset_offset(&ds->pos[i]) == dataset_offset(&va->pos[k])) {
             assert_near(texel_eval(va, k, w), texel_eval(ds, i, w), 0.0);
             k++;
         }
@@ -832,6 +842,92 @@ static void test_same_bits_on_any_team(void **state)
     free(frozen);
 }
 
+/* FNV-1a over the bytes of n doubles: one number for a whole fit's bits. */
+static uint64_t fit_hash(const double *w, int n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    const unsigned char *b = (const unsigned char *)w;
+    for (size_t i = 0; i < (size_t)n * sizeof *w; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Fits whose bits were printed by the tuner of commit 9ba286a (3-byte terms, one shared
+ * weight vector read by every thread): the packing of the terms and the threads' own
+ * copies of the weights, which Adam keeps up to date step by step, change no sum.  Random
+ * features (values -3..3, steps back and far) and the Turkish pattern evaluation's own
+ * features (sorted pattern states), full batches and mini-batches, two threads. */
+static void test_fit_bits_as_before(void **state)
+{
+    (void)state;
+    enum { F = 300, W = 2 * F, N = 30011, WALK = 3000 };
+    double *w_true = malloc(W * sizeof *w_true), *fit = malloc(W * sizeof *fit);
+    unsigned char *frozen = calloc(W, 1);
+    assert_true(w_true && fit && frozen);
+    random_weights(71, w_true, W);
+    Dataset *ds = make_dataset(72, N, F, 12, LABEL_SAMPLED, w_true, 0.01);
+    frozen[0] = frozen[1] = 1;
+    const size_t batches[] = { 0, 777 };
+    const uint64_t random_pins[] = { 0xdc0b2c1b94920bb4ull, 0x62149d1effdad167ull };
+    for (int bi = 0; bi < 2; bi++) {
+        TexelOptions o = texel_default_options();
+        o.frozen = frozen;
+        o.epochs = 3;
+        o.batch_size = batches[bi];
+        o.reg = 1e-10;
+        o.threads = 2;
+        for (int j = 0; j < W; j++)
+            fit[j] = j < 2 ? w_true[j] : w_true[j] * 0.7;
+        TexelResult r;
+        assert_true(texel_train(ds, NULL, fit, &o, NULL, NULL, &r));
+        print_message("random batch %zu: 0x%016llx\n", batches[bi], (unsigned long long)fit_hash(fit, W));
+        assert_true(fit_hash(fit, W) == random_pins[bi]);
+    }
+    dataset_free(ds);
+
+    const Variant *v = variant_by_name("turkish");
+    const EvalSpec *spec = v->pattern_eval;
+    Position *pos = malloc(WALK * sizeof *pos);
+    assert_non_null(pos);
+    int n = walk_positions(v, 99, pos, WALK);
+    ds = dataset_new(eval_spec_features(spec), spec->phase_max);
+    assert_non_null(ds);
+    uint64_t s = 17;
+    for (int i = 0; i < n; i++) {
+        EvalFeatureTerm f[EVAL_MAX_FEATURE_TERMS];
+        int phase, k = eval_features(spec, &pos[i], f, &phase);
+        assert_true(dataset_add(ds, i / 40, (float)rnd_int(&s, 0, 2) * 0.5f, phase, f, k));
+    }
+    const int pw = ds->num_weights;
+    double *pfit = calloc((size_t)pw, sizeof *pfit);
+    unsigned char *pfrozen = calloc((size_t)pw, 1);
+    assert_true(pfit && pfrozen);
+    pfit[0] = pfit[1] = 100.0;
+    pfrozen[0] = pfrozen[1] = 1;
+    const uint64_t pattern_pins[] = { 0xaf6ff4f161ee7402ull, 0x3e1e503150c17188ull };
+    for (int bi = 0; bi < 2; bi++) {
+        TexelOptions o = texel_default_options();
+        o.frozen = pfrozen;
+        o.epochs = 3;
+        o.batch_size = bi ? 256 : 0;
+        o.K = 0.004;
+        o.threads = 2;
+        for (int j = 2; j < pw; j++)
+            pfit[j] = 0.0;
+        TexelResult r;
+        assert_true(texel_train(ds, NULL, pfit, &o, NULL, NULL, &r));
+        print_message("turkish pattern batch %zu: 0x%016llx\n", o.batch_size, (unsigned long long)fit_hash(pfit, pw));
+        assert_true(fit_hash(pfit, pw) == pattern_pins[bi]);
+    }
+    dataset_free(ds);
+    free(pos);
+    free(pfit);
+    free(pfrozen);
+    free(w_true);
+    free(fit);
+    free(frozen);
+}
+
 /* The penalty toward the start weights: a huge one keeps every weight within a step of its
  * start, none leaves them free to move, and a moderate one ends (full batch, run to
  * convergence) where the objective's gradient vanishes: data gradient + 2 reg (w - start) = 0. */
@@ -1022,8 +1118,8 @@ static void test_packed_file(void **state)
     fclose(f);
     snprintf(err, sizeof err, "%s/none.texel", dir);
     assert_refused(err, "no file");
-    const size_t records = 48 + 16 * ds->npos, games = records + 8 * ds->npos;
-    const size_t cuts[] = { 0, 7, 47, 48, 49, records - 1, records, games - 1, games, games + 1, size - 1 };
+    const size_t games = 48 + 8 * ds->npos, records = games + 12 * ds->npos;
+    const size_t cuts[] = { 0, 7, 47, 48, 49, games - 1, games, records - 1, records, records + 1, size - 1 };
     for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
         write_bytes(bad_path, bytes, cuts[i]);
         assert_refused(bad_path, "a cut");
@@ -1032,16 +1128,30 @@ static void test_packed_file(void **state)
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a bad magic");
     bytes[0] ^= 1;
-    bytes[48 + 16 * 3 + 14] = PHASE_MAX + 1; /* position 3's phase */
+    bytes[games + 12 * 3 + 10] = PHASE_MAX + 1; /* position 3's phase */
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a phase above phase_max");
     assert_null(dataset_map(bad_path, err, sizeof err));
     assert_non_null(strstr(err, "position 3")); /* the record named */
-    bytes[48 + 16 * 3 + 14] = 0;
-    bytes[48 + 16 * (ds->npos - 1) + 12]++; /* the last position's count: one term more */
+    bytes[games + 12 * 3 + 10] = 0;
+    bytes[games + 12 * (ds->npos - 1) + 8]++; /* the last position's count: one term more */
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a term running past the end");
-    bytes[48 + 16 * (ds->npos - 1) + 12]--;
+    bytes[games + 12 * (ds->npos - 1) + 8]--;
+    /* The last run is `wide`'s, 17 bytes: steps (6), values (3), escapes (8: 32767,
+     * feature 0 in full, -32768).  Its last step made the escape mark wants 4 bytes more
+     * than the file has; its second value byte made 5, one word fewer. */
+    unsigned char *last_step = bytes + size - 17 + 4, saved[2] = { last_step[0], last_step[1] };
+    last_step[0] = last_step[1] = 0xFF;
+    write_bytes(bad_path, bytes, size);
+    assert_refused(bad_path, "escapes running past the end");
+    last_step[0] = saved[0];
+    last_step[1] = saved[1];
+    unsigned char *second_value = bytes + size - 17 + 7, value_saved = *second_value;
+    *second_value = 5;
+    write_bytes(bad_path, bytes, size);
+    assert_refused(bad_path, "a run shorter than the terms");
+    *second_value = value_saved;
     write_bytes(bad_path, bytes, size);
     Dataset *again = dataset_map(bad_path, err, sizeof err); /* repaired: mapped again */
     assert_non_null(again);
@@ -1075,6 +1185,7 @@ int main(void)
         cmocka_unit_test(test_recovery_sampled),
         cmocka_unit_test(test_train_stops_and_options),
         cmocka_unit_test(test_same_bits_on_any_team),
+        cmocka_unit_test(test_fit_bits_as_before),
         cmocka_unit_test(test_regularisation),
         cmocka_unit_test(test_position_set),
         cmocka_unit_test(test_packed_file),

@@ -6,7 +6,7 @@
 #include <sys/mman.h>
 
 /* The kernels stream these records: keep them packed. */
-_Static_assert(sizeof(DatasetPosition) == 16, "DatasetPosition must stay 16 bytes");
+_Static_assert(sizeof(DatasetPosition) == 12, "DatasetPosition must stay 12 bytes");
 _Static_assert(EVAL_MAX_FEATURE_TERMS <= UINT16_MAX, "DatasetPosition.count is 16 bits");
 
 /* Most bytes one term takes: its word, a feature in full and a value. */
@@ -57,7 +57,7 @@ static bool reserve_bytes(Dataset *ds, size_t positions, size_t bytes)
               grow((void **)&ds->game, ds->pos_cap, &game_cap, pos_cap, sizeof *ds->game);
     if (ok)
         ds->pos_cap = pos_cap; /* both arrays hold pos_cap once both have grown */
-    ok = ok && bytes <= SIZE_MAX - ds->nbytes && grow(&t, ds->bytes_cap, &ds->bytes_cap, ds->nbytes + bytes, 1);
+    ok = ok && bytes <= DATASET_MAX_BYTES - ds->nbytes && grow(&t, ds->bytes_cap, &ds->bytes_cap, ds->nbytes + bytes, 1);
     ds->owned_terms = t;
     ds->terms = t;
     return ok;
@@ -128,8 +128,9 @@ bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const Eva
         }
     uint8_t *p = e;
     ds->game[ds->npos] = game_id;
-    ds->pos[ds->npos++] = (DatasetPosition){ .offset = ds->nbytes, .label = label, .count = (uint16_t)kept,
-                                             .phase = (uint8_t)phase };
+    DatasetPosition *rec = &ds->pos[ds->npos++];
+    *rec = (DatasetPosition){ .label = label, .count = (uint16_t)kept, .phase = (uint8_t)phase };
+    dataset_set_offset(rec, ds->nbytes);
     ds->nbytes += (size_t)(p - start);
     ds->nterms += (size_t)kept;
     return true;
@@ -140,7 +141,7 @@ int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out)
     const DatasetPosition *p = &ds->pos[i];
     uint32_t f[EVAL_MAX_FEATURE_TERMS];
     int32_t v[EVAL_MAX_FEATURE_TERMS];
-    dataset_unpack(ds->terms + p->offset, p->count, f, v);
+    dataset_unpack(ds->terms + dataset_offset(p), p->count, f, v);
     for (int j = 0; j < p->count; j++)
         out[j] = (EvalFeatureTerm){ (int32_t)f[j], v[j] };
     return p->count;

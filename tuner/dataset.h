@@ -31,14 +31,28 @@
 
 #include "evaluate.h"
 
-/* One position, 16 bytes. */
+/* One position, 12 bytes: the offset of its run in 40 bits (a terabyte of terms). */
 typedef struct DatasetPosition {
-    uint64_t offset; /* its first byte in Dataset.terms */
-    float label;     /* expected score for the side to move: 1 win, 0.5 draw, 0 loss, or a blend */
-    uint16_t count;  /* number of terms (at most EVAL_MAX_FEATURE_TERMS) */
-    uint8_t phase;   /* men on the board, 0 .. phase_max */
-    uint8_t unused;
+    uint32_t offset_low; /* its first byte in Dataset.terms: offset_low + offset_high 2^32 */
+    float label;         /* expected score for the side to move: 1 win, 0.5 draw, 0 loss, or a blend */
+    uint16_t count;      /* number of terms (at most EVAL_MAX_FEATURE_TERMS) */
+    uint8_t phase;       /* men on the board, 0 .. phase_max */
+    uint8_t offset_high;
 } DatasetPosition;
+
+/* Most bytes of terms a dataset holds: what the record's 40 bits address. */
+#define DATASET_MAX_BYTES ((uint64_t)1 << 40)
+
+static inline uint64_t dataset_offset(const DatasetPosition *p)
+{
+    return p->offset_low | (uint64_t)p->offset_high << 32;
+}
+
+static inline void dataset_set_offset(DatasetPosition *p, uint64_t offset)
+{
+    p->offset_low = (uint32_t)offset;
+    p->offset_high = (uint8_t)(offset >> 32);
+}
 
 /* Read its fields freely; change it only through the functions below. */
 typedef struct Dataset {
@@ -145,7 +159,7 @@ bool dataset_split(const Dataset *ds, double validation_fraction, uint64_t seed,
                    Dataset **train, Dataset **valid);
 
 /* Frees the position records of a split's parent, keeping its terms, which the views read:
- * the fit needs only the views' own copies of the records (24 bytes a position saved with
+ * the fit needs only the views' own copies of the records (20 bytes a position saved with
  * the game ids).
  * ds then holds no positions; free it after the views, as before. */
 void dataset_release_positions(Dataset *ds);

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 static const char MAGIC[8] = "DAMATEX";
-enum { FILE_VERSION = 1, BYTE_ORDER_MARK = 0x01020304 };
+enum { FILE_VERSION = 2, BYTE_ORDER_MARK = 0x01020304 };
 
 typedef struct FileHeader {
     char magic[8];
@@ -30,7 +30,7 @@ static size_t position_bytes(const Dataset *ds, size_t i)
 {
     uint32_t f[EVAL_MAX_FEATURE_TERMS];
     int32_t v[EVAL_MAX_FEATURE_TERMS];
-    const uint8_t *start = ds->terms + ds->pos[i].offset;
+    const uint8_t *start = ds->terms + dataset_offset(&ds->pos[i]);
     return (size_t)(dataset_unpack(start, ds->pos[i].count, f, v) - start);
 }
 
@@ -50,7 +50,8 @@ bool dataset_save(const Dataset *ds, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return false;
     }
-    /* Step 1: the records with their new offsets, and the header that counts them. */
+    /* Step 1: the header that counts the records, the game ids (8-byte aligned after the
+     * header), and the records with their new offsets. */
     FileHeader h = { .version = FILE_VERSION, .byte_order = BYTE_ORDER_MARK, .num_features = ds->num_features,
                      .phase_max = ds->phase_max, .npos = ds->npos };
     memcpy(h.magic, MAGIC, sizeof h.magic);
@@ -58,18 +59,17 @@ bool dataset_save(const Dataset *ds, const char *path, char *err, size_t errlen)
         h.nbytes += position_bytes(ds, i);
         h.nterms += ds->pos[i].count;
     }
-    bool ok = write_all(out, &h, sizeof h);
+    bool ok = write_all(out, &h, sizeof h) && write_all(out, ds->game, ds->npos * sizeof *ds->game);
     uint64_t at = 0;
     for (size_t i = 0; ok && i < ds->npos; i++) {
         DatasetPosition p = ds->pos[i];
-        p.offset = at;
+        dataset_set_offset(&p, at);
         at += position_bytes(ds, i);
         ok = write_all(out, &p, sizeof p);
     }
-    /* Step 2: the game ids, then each position's terms in order. */
-    ok = ok && write_all(out, ds->game, ds->npos * sizeof *ds->game);
+    /* Step 2: each position's terms in order. */
     for (size_t i = 0; ok && i < ds->npos; i++)
-        ok = write_all(out, ds->terms + ds->pos[i].offset, position_bytes(ds, i));
+        ok = write_all(out, ds->terms + dataset_offset(&ds->pos[i]), position_bytes(ds, i));
     ok = fclose(out) == 0 && ok;
     if (!ok)
         snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
@@ -145,7 +145,7 @@ Dataset *dataset_map(const char *path, char *err, size_t errlen)
     memcpy(&h, map, sizeof h);
     const char *why = check_header(&h, size);
     const uint8_t *base = (const uint8_t *)map;
-    const DatasetPosition *pos = (const DatasetPosition *)(base + sizeof h);
+    const DatasetPosition *pos = (const DatasetPosition *)(base + sizeof h + h.npos * sizeof(int64_t));
     const uint8_t *terms = base + sizeof h + h.npos * (sizeof *pos + sizeof(int64_t));
     const uint8_t *first = terms, *end = terms + h.nbytes;
     size_t bad = 0;
@@ -156,7 +156,7 @@ Dataset *dataset_map(const char *path, char *err, size_t errlen)
         const DatasetPosition *p = &pos[i];
         bad = i;
         in_record = true;
-        if (p->offset != (uint64_t)(terms - first) || p->count > EVAL_MAX_FEATURE_TERMS ||
+        if (dataset_offset(p) != (uint64_t)(terms - first) || p->count > EVAL_MAX_FEATURE_TERMS ||
             p->phase > h.phase_max || !(p->label >= 0.0f && p->label <= 1.0f))
             why = "a bad record (offset, count, phase or label)";
         else
@@ -178,7 +178,7 @@ Dataset *dataset_map(const char *path, char *err, size_t errlen)
         return NULL;
     }
     ds->pos = (DatasetPosition *)pos; /* read-only pages: borrowed, so nothing writes them */
-    ds->game = (int64_t *)(base + sizeof h + h.npos * sizeof *pos);
+    ds->game = (int64_t *)(base + sizeof h);
     ds->npos = ds->pos_cap = (size_t)h.npos;
     ds->terms = first;
     ds->nbytes = ds->bytes_cap = (size_t)h.nbytes;

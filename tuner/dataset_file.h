@@ -1,13 +1,14 @@
 /* A dataset saved as one packed file and read back by mapping it: the fit then reads the
  * terms from the file through the page cache, so a data set larger than memory is paged in
  * and out by the system instead of refused.  The records and game ids are mapped too; a
- * split of a mapped dataset copies only its records (24 bytes a position) into memory.
+ * split of a mapped dataset copies only its records (20 bytes a position) into memory.
  *
  * Layout (this machine's byte order, checked by a marker; dataset.h has the term packing):
- *     header    48 bytes: "DAMATEX\0", version 1, byte-order marker 0x01020304,
+ *     header    48 bytes: "DAMATEX\0", version 2 (1: 16-byte records
+ *               before the game ids), byte-order marker 0x01020304,
  *               num_features, phase_max (int32 each), positions, terms, term bytes (uint64)
- *     records   positions x 16 bytes (DatasetPosition), offsets into the term bytes
  *     game ids  positions x int64
+ *     records   positions x 12 bytes (DatasetPosition), offsets into the term bytes
  *     terms     term bytes, each position's run right after the previous one's
  * Passes over the whole set (the loss, full-batch gradients) read the terms in file order,
  * which the system reads ahead; a mini-batch's shuffled order jumps about the file, so a set

@@ -18,23 +18,24 @@ double texel_sigmoid(double K, double eval)
 }
 
 /* eval of one position, unpacking its terms (dataset.h) into f and v as it goes, for the
- * gradient.  Each feature reads its MG and EG weight, side by side in w; two accumulators
- * per phase break the add latency chain (the compiler may not reorder FP adds); the order
- * is fixed, so results are too. */
-static inline double unpack_eval(const Dataset *ds, const DatasetPosition *p, const double *w,
+ * gradient.  Feature j's MG and EG weights are w[stride j] and w[stride j + 1] (stride 2:
+ * the weights as given; 4: a gradient thread's copy, its sums beside them).  Two
+ * accumulators per phase break the add latency chain (the compiler may not reorder FP
+ * adds); the order is fixed, so results are too. */
+static inline double unpack_eval(const Dataset *ds, const DatasetPosition *p, const double *w, size_t stride,
                                  uint32_t *restrict f, int32_t *restrict v)
 {
-    const uint8_t *b = ds->terms + p->offset, *e = b + 3 * (size_t)p->count;
+    const uint8_t *b = ds->terms + dataset_offset(p), *e = b + 3 * (size_t)p->count;
     const int n = p->count;
     uint32_t feature = 0;
     double m0 = 0, m1 = 0, e0 = 0, e1 = 0;
     int j = 0;
     for (; j + 2 <= n; j += 2) {
         int32_t va = dataset_term(b, n, j, &e, &feature);
-        const double *a = w + 2 * (size_t)feature;
+        const double *a = w + stride * feature;
         f[j] = feature;
         int32_t vb = dataset_term(b, n, j + 1, &e, &feature);
-        const double *c = w + 2 * (size_t)feature;
+        const double *c = w + stride * feature;
         f[j + 1] = feature;
         v[j] = va;
         v[j + 1] = vb;
@@ -45,7 +46,7 @@ static inline double unpack_eval(const Dataset *ds, const DatasetPosition *p, co
     }
     if (j < n) {
         int32_t va = dataset_term(b, n, j, &e, &feature);
-        const double *a = w + 2 * (size_t)feature;
+        const double *a = w + stride * feature;
         f[j] = feature;
         v[j] = va;
         m0 += a[0] * va;
@@ -59,7 +60,7 @@ static inline double position_eval(const Dataset *ds, const DatasetPosition *p, 
 {
     uint32_t f[EVAL_MAX_FEATURE_TERMS];
     int32_t v[EVAL_MAX_FEATURE_TERMS];
-    return unpack_eval(ds, p, w, f, v);
+    return unpack_eval(ds, p, w, 2, f, v);
 }
 
 double texel_eval(const Dataset *ds, size_t i, const double *w)
@@ -134,10 +135,14 @@ double texel_loss(const Dataset *ds, const double *w, double K, int threads)
 
 /* ---- The sparse gradient ---- */
 
-/* One thread's dense accumulator, kept all zero between blocks: a block clears what it
- * wrote through its touched list, so clearing costs what the block touched. */
+/* One thread's copy of the weights with its dense accumulator beside them: feature f's MG
+ * and EG weights at wa[4f], wa[4f + 1] and its sums at wa[4f + 2], wa[4f + 3], so the line a
+ * term's weights bring into the cache is the one its sums go to (the weights and sums of a
+ * pattern evaluation are megabytes, read at random: one cache miss a term instead of two).
+ * The sums are kept all zero between blocks: a block clears what it wrote through its
+ * touched list, so clearing costs what the block touched. */
 typedef struct Scratch {
-    double *acc;   /* 2 per feature */
+    double *wa;    /* 4 per feature */
     uint8_t *seen; /* 1 per feature */
 } Scratch;
 
@@ -171,9 +176,9 @@ TexelBatchGradient *texel_batch_gradient_new(const Dataset *ds, int threads)
     bg->touched = malloc(nf * sizeof *bg->touched);
     bool ok = bg->grad && bg->seen && bg->touched;
     for (int t = 0; ok && t < bg->threads; t++) {
-        bg->scratch[t].acc = calloc(2 * nf, sizeof *bg->scratch[t].acc);
+        bg->scratch[t].wa = calloc(4 * nf, sizeof *bg->scratch[t].wa);
         bg->scratch[t].seen = calloc(nf, 1);
-        ok = bg->scratch[t].acc && bg->scratch[t].seen;
+        ok = bg->scratch[t].wa && bg->scratch[t].seen;
     }
     if (!ok) {
         texel_batch_gradient_free(bg);
@@ -187,7 +192,7 @@ void texel_batch_gradient_free(TexelBatchGradient *bg)
     if (!bg)
         return;
     for (int t = 0; t < MAX_BLOCKS; t++) {
-        free(bg->scratch[t].acc);
+        free(bg->scratch[t].wa);
         free(bg->scratch[t].seen);
         free(bg->out[t].feature);
         free(bg->out[t].value);
@@ -215,21 +220,30 @@ static bool block_out_reserve(BlockOut *o, size_t need)
     return true;
 }
 
-/* How far ahead a mini-batch's kernel prefetches the terms of the positions it reads
- * out of order (a full batch streams them and needs no help). */
-enum { PREFETCH_AHEAD = 4 };
+/* How far ahead a mini-batch's kernel prefetches the records and then the terms of the
+ * positions it reads out of order (a full batch streams them and needs no help): the
+ * record first, so that the terms' address is in the cache when their turn comes. */
+enum { PREFETCH_RECORD_AHEAD = 16, PREFETCH_TERMS_AHEAD = 6 };
+
+/* The first lines of a mini-batch position's terms: 3 bytes a term, a few escapes. */
+static inline void prefetch_terms(const uint8_t *terms, const DatasetPosition *p)
+{
+    const uint8_t *b = terms + dataset_offset(p);
+    for (size_t line = 0; line < 3 * (size_t)p->count; line += 64)
+        __builtin_prefetch(b + line);
+}
 
 /* One block: its squared errors, and gscale * (p - y) p (1 - p) * coef summed per touched
  * feature into the thread's accumulator, then moved into the block's list.  Local restrict
  * pointers: the byte flags would otherwise alias everything and force reloads. */
 static double block_gradient(const Dataset *ds, const size_t *order, size_t begin, size_t end,
-                             const double *w, double K, double gscale, Scratch *s, BlockOut *o)
+                             double K, double gscale, Scratch *s, BlockOut *o)
 {
     const double inv_pm = 1.0 / ds->phase_max;
     const int pm = ds->phase_max;
     const DatasetPosition *restrict pos = ds->pos;
     const uint8_t *restrict terms = ds->terms;
-    double *restrict acc = s->acc;
+    double *restrict wa = s->wa;
     uint8_t *restrict seen = s->seen;
     uint32_t *restrict list = o->feature;
     uint32_t f[EVAL_MAX_FEATURE_TERMS];
@@ -237,11 +251,13 @@ static double block_gradient(const Dataset *ds, const size_t *order, size_t begi
     double sse = 0;
     size_t len = 0;
     for (size_t k = begin; k < end; k++) {
-        if (order && k + PREFETCH_AHEAD < end)
-            __builtin_prefetch(terms + pos[order[k + PREFETCH_AHEAD]].offset);
+        if (order && k + PREFETCH_RECORD_AHEAD < end)
+            __builtin_prefetch(&pos[order[k + PREFETCH_RECORD_AHEAD]]);
+        if (order && k + PREFETCH_TERMS_AHEAD < end)
+            prefetch_terms(terms, &pos[order[k + PREFETCH_TERMS_AHEAD]]);
         const DatasetPosition *p = &pos[order ? order[k] : k];
         const int n = p->count;
-        double prob = texel_sigmoid(K, unpack_eval(ds, p, w, f, v)); /* f, v: the sums read them */
+        double prob = texel_sigmoid(K, unpack_eval(ds, p, wa, 4, f, v)); /* f, v: the sums read them */
         double d = prob - p->label;
         sse += d * d;
         double g = gscale * d * prob * (1.0 - prob);
@@ -252,25 +268,81 @@ static double block_gradient(const Dataset *ds, const size_t *order, size_t begi
                 seen[fj] = 1;
                 list[len++] = fj;
             }
-            acc[2 * (size_t)fj] += gm * v[j];
-            acc[2 * (size_t)fj + 1] += ge * v[j];
+            wa[4 * (size_t)fj + 2] += gm * v[j];
+            wa[4 * (size_t)fj + 3] += ge * v[j];
         }
     }
     double *restrict out = o->value;
     for (size_t i = 0; i < len; i++) {
         size_t fj = list[i];
-        out[2 * i] = acc[2 * fj];
-        out[2 * i + 1] = acc[2 * fj + 1];
-        acc[2 * fj] = acc[2 * fj + 1] = 0.0;
+        out[2 * i] = wa[4 * fj + 2];
+        out[2 * i + 1] = wa[4 * fj + 3];
+        wa[4 * fj + 2] = wa[4 * fj + 3] = 0.0;
         seen[fj] = 0;
     }
     o->len = len;
     return sse;
 }
 
-bool texel_batch_gradient(TexelBatchGradient *bg, const Dataset *ds, const size_t *order, size_t n,
-                          const double *w, double K, double *sse, const uint32_t **touched,
-                          size_t *ntouched, const double **grad)
+/* Adds the blocks' sums of features lo .. hi - 1 into grad in block order and lists the
+ * features touched at out (first touch order; ascending when many, so the update walks
+ * its arrays forwards instead of jumping about); returns their number.  Leaves the seen
+ * flags of the range all zero. */
+static size_t merge_range(TexelBatchGradient *bg, int blocks, size_t lo, size_t hi, uint32_t *out)
+{
+    uint8_t *restrict seen = bg->seen;
+    double *restrict grad = bg->grad;
+    size_t nt = 0;
+    for (int b = 0; b < blocks; b++) {
+        const BlockOut *o = &bg->out[b];
+        for (size_t i = 0; i < o->len; i++) {
+            size_t f = o->feature[i];
+            if (f < lo || f >= hi)
+                continue;
+            if (!seen[f]) {
+                seen[f] = 1;
+                out[nt++] = (uint32_t)f;
+                grad[2 * f] = o->value[2 * i];
+                grad[2 * f + 1] = o->value[2 * i + 1];
+            } else {
+                grad[2 * f] += o->value[2 * i];
+                grad[2 * f + 1] += o->value[2 * i + 1];
+            }
+        }
+    }
+    if (nt > (hi - lo) / 16) { /* many: list them again by one scan of the flags */
+        nt = 0;
+        for (size_t f = lo; f < hi; f++)
+            if (seen[f]) {
+                seen[f] = 0;
+                out[nt++] = (uint32_t)f;
+            }
+    } else {
+        for (size_t i = 0; i < nt; i++)
+            seen[out[i]] = 0;
+    }
+    return nt;
+}
+
+/* Copies w into every thread's copy, one copy a thread. */
+static void copy_weights(TexelBatchGradient *bg, const double *w)
+{
+#pragma omp parallel num_threads(bg->threads) if (bg->threads > 1)
+    for (int c = omp_get_thread_num(); c < bg->threads; c += omp_get_num_threads()) {
+        double *restrict wa = bg->scratch[c].wa;
+        for (size_t f = 0; f < (size_t)bg->num_features; f++) {
+            wa[4 * f] = w[2 * f];
+            wa[4 * f + 1] = w[2 * f + 1];
+        }
+    }
+}
+
+/* texel_batch_gradient; synced: the threads' copies already hold w (texel_train keeps them
+ * so: it updates them with the weights it changes, instead of copying every weight each
+ * step, which would cost a mini-batch of a large pattern evaluation more than its terms). */
+static bool batch_gradient(TexelBatchGradient *bg, const Dataset *ds, const size_t *order, size_t n,
+                           const double *w, bool synced, double K, double *sse, const uint32_t **touched,
+                           size_t *ntouched, const double **grad)
 {
     *touched = bg->touched;
     *grad = bg->grad;
@@ -291,47 +363,46 @@ bool texel_batch_gradient(TexelBatchGradient *bg, const Dataset *ds, const size_
             return false;
     }
 
-    /* Step 2: the blocks, in parallel, each through its thread's accumulator. */
+    /* Step 2: the blocks, in parallel, each through its thread's copy of the weights. */
+    if (!synced)
+        copy_weights(bg, w);
 #pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
     for (int b = 0; b < blocks; b++)
         bg->partial[b] = block_gradient(ds, order, block_begin(n, b, blocks), block_begin(n, b + 1, blocks),
-                                        w, K, gscale, &bg->scratch[omp_get_thread_num()], &bg->out[b]);
+                                        K, gscale, &bg->scratch[omp_get_thread_num()], &bg->out[b]);
 
-    /* Step 3: merge the lists in block order (the same sums on any team). */
-    size_t nt = 0;
+    /* Step 3: merge the lists in block order (the same sums on any team), each thread the
+     * features of its own range: it reads every list and keeps its range's entries. */
     double total = 0;
-    for (int b = 0; b < blocks; b++) {
-        const BlockOut *o = &bg->out[b];
+    for (int b = 0; b < blocks; b++)
         total += bg->partial[b];
-        for (size_t i = 0; i < o->len; i++) {
-            size_t f = o->feature[i];
-            if (!bg->seen[f]) {
-                bg->seen[f] = 1;
-                bg->touched[nt++] = (uint32_t)f;
-                bg->grad[2 * f] = o->value[2 * i];
-                bg->grad[2 * f + 1] = o->value[2 * i + 1];
-            } else {
-                bg->grad[2 * f] += o->value[2 * i];
-                bg->grad[2 * f + 1] += o->value[2 * i + 1];
-            }
-        }
+    size_t count[MAX_BLOCKS];
+    int ranges = 1; /* the team the system gave, which may be smaller than asked */
+#pragma omp parallel num_threads(team) if (team > 1)
+    {
+        const int t = omp_get_thread_num(), nth = omp_get_num_threads();
+        if (t == 0)
+            ranges = nth;
+        const size_t nf = (size_t)bg->num_features;
+        const size_t lo = nf * (size_t)t / (size_t)nth, hi = nf * (size_t)(t + 1) / (size_t)nth;
+        count[t] = merge_range(bg, blocks, lo, hi, bg->touched + lo);
     }
-    if (nt > (size_t)bg->num_features / 16) {
-        /* Many touched: list them again in ascending order by one scan of the flags, so the
-         * update walks its arrays forwards instead of jumping about. */
-        nt = 0;
-        for (size_t f = 0; f < (size_t)bg->num_features; f++)
-            if (bg->seen[f]) {
-                bg->seen[f] = 0;
-                bg->touched[nt++] = (uint32_t)f;
-            }
-    } else {
-        for (size_t i = 0; i < nt; i++)
-            bg->seen[bg->touched[i]] = 0;
+    size_t nt = 0;
+    for (int t = 0; t < ranges; t++) { /* the ranges' lists, one after the other */
+        const size_t lo = (size_t)bg->num_features * (size_t)t / (size_t)ranges;
+        memmove(bg->touched + nt, bg->touched + lo, count[t] * sizeof *bg->touched);
+        nt += count[t];
     }
     *ntouched = nt;
     *sse = total;
     return true;
+}
+
+bool texel_batch_gradient(TexelBatchGradient *bg, const Dataset *ds, const size_t *order, size_t n,
+                          const double *w, double K, double *sse, const uint32_t **touched,
+                          size_t *ntouched, const double **grad)
+{
+    return batch_gradient(bg, ds, order, n, w, false, K, sse, touched, ntouched, grad);
 }
 
 bool texel_gradient(const Dataset *ds, const double *w, double K, double *grad, int threads)
@@ -532,6 +603,7 @@ typedef struct Adam {
     size_t *order;                /* mini-batch order; NULL for full batch */
     BetaPowers powers;
     TexelBatchGradient *bg;
+    bool synced; /* bg's copies of the weights hold w: adam_update keeps them so */
 } Adam;
 
 static void adam_free(Adam *a)
@@ -554,7 +626,8 @@ static void adam_update(Adam *a, const TexelOptions *opt, double lr, const uint3
     const BetaPowers *bp = &a->powers;
     const double reg2 = 2.0 * opt->reg;
     /* Each weight on its own: any team gives the same bits. */
-#pragma omp parallel for schedule(static) num_threads(team_size(opt->threads, MAX_BLOCKS, nt)) if (nt > 16384)
+    const int team = nt > 2048 ? team_size(opt->threads, MAX_BLOCKS, PARALLEL_MIN) : 1;
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
     for (size_t i = 0; i < nt; i++) {
         const size_t f = touched[i], t = ++a->steps[f];
         const double b1t = t < bp->len ? bp->p1[t] : 0.0, b2t = t < bp->len ? bp->p2[t] : 0.0;
@@ -568,6 +641,8 @@ static void adam_update(Adam *a, const TexelOptions *opt, double lr, const uint3
             a->v[j] = opt->beta2 * a->v[j] + (1 - opt->beta2) * g * g;
             double mhat = a->m[j] / (1 - b1t), vhat = a->v[j] / (1 - b2t);
             w[j] -= lr * mhat / (sqrt(vhat) + opt->epsilon);
+            for (int c = 0; c < a->bg->threads; c++)
+                a->bg->scratch[c].wa[2 * j - j % 2] = w[j]; /* 4f or 4f + 1 */
         }
     }
 }
@@ -634,10 +709,11 @@ static bool adam_epoch(Adam *a, const Dataset *train, const TexelOptions *opt, b
         const double *grad;
         double batch_sse;
         bool ok = beta_powers_reach(&a->powers, ++*step, opt->beta1, opt->beta2) &&
-                  texel_batch_gradient(a->bg, train, minibatch ? a->order + begin : NULL, len, w, K,
-                                       &batch_sse, &touched, &nt, &grad);
+                  batch_gradient(a->bg, train, minibatch ? a->order + begin : NULL, len, w, a->synced,
+                                 K, &batch_sse, &touched, &nt, &grad);
         if (!ok)
             return false;
+        a->synced = true;
         *sse += batch_sse;
         *touched_sum += (double)nt;
         adam_update(a, opt, lr, touched, nt, grad, w);

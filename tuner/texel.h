@@ -44,8 +44,10 @@ double texel_fit_k(const Dataset *ds, const double *w, int threads);
 bool texel_gradient(const Dataset *ds, const double *w, double K, double *grad, int threads);
 
 /* The sparse gradient of one batch, with scratch kept between calls (a training run makes
- * one).  Memory: two doubles and a byte per feature for the result, the same per thread for
- * the accumulation, and per block a list of the features it touches. */
+ * one).  Memory: two doubles and a byte per feature for the result; per thread four doubles
+ * and a byte per feature, its copy of the weights beside its sums; and per block a list of
+ * the features it touches.  texel_batch_gradient copies w into the threads' copies at every
+ * call (texel_train keeps them up to date itself instead). */
 typedef struct TexelBatchGradient TexelBatchGradient;
 
 TexelBatchGradient *texel_batch_gradient_new(const Dataset *ds, int threads);
