@@ -253,11 +253,8 @@ static void test_pdn_and_hub(void **state)
     char dir[64], path[128], out[4096];
     assert_int_equal(test_tmpdir_make(dir, sizeof dir, "brazilian"), 0);
     snprintf(path, sizeof path, "%s/game.pdn", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("[Event \"Brazilian\"]\n[GameType \"26\"]\n[Result \"*\"]\n\n"
-          "1. c3-d4 f6-e5 2. d4:f6 g7xe5 3. b2-c3 *\n", f);
-    assert_int_equal(fclose(f), 0);
+    assert_true(test_write_file(path, "[Event \"Brazilian\"]\n[GameType \"26\"]\n[Result \"*\"]\n\n"
+                                      "1. c3-d4 f6-e5 2. d4:f6 g7xe5 3. b2-c3 *\n"));
     assert_int_equal(test_dama_run(out, sizeof out, "pdn import -v br --db %s/g.db %s", dir, path), 0);
     assert_non_null(strstr(out, "imported 1 "));
     assert_int_equal(test_dama_run(out, sizeof out, "pdn export -v brazilian --db %s/g.db", dir), 0);
@@ -268,10 +265,8 @@ static void test_pdn_and_hub(void **state)
     assert_non_null(strstr(out, "GameType: 26 is brazilian draughts, not turkish"));
     /* the Hub protocol with lidraughts' name of the game: a legal first move */
     snprintf(path, sizeof path, "%s/hub.txt", dir);
-    f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("hub\nset-param name=variant value=brazilian\ninit\npos start\nlevel nodes=500\ngo think\n", f);
-    assert_int_equal(fclose(f), 0);
+    assert_true(test_write_file(path, "hub\nset-param name=variant value=brazilian\ninit\npos start\n"
+                                      "level nodes=500\ngo think\n"));
     assert_int_equal(test_dama_run(out, sizeof out, "hub < %s", path), 0);
     const char *done = strstr(out, "done move=");
     assert_non_null(done);
@@ -292,10 +287,7 @@ static void import_then_export(const char *dir, const char *name, const char *te
 {
     char path[160];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
+    assert_true(test_write_file(path, text));
     assert_int_equal(test_dama_run(out, len, "pdn import -v br --db %s/%s %s", dir, db, path), 0);
     assert_non_null(strstr(out, "imported 1 "));
     assert_int_equal(test_dama_run(out, len, "pdn export -v br --db %s/%s", dir, db), 0);
