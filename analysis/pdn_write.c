@@ -46,6 +46,19 @@ static const char *tag_value(const PdnGameOut *g, const char *name, const char *
     return value;
 }
 
+/* The variant as its PDN GameType writes squares (Variant.pdn_square_name): a copy with
+ * those names, as move text and FEN are written from it; the game itself where it has
+ * none. */
+static Variant pdn_notation(const Variant *v)
+{
+    Variant notation = *v;
+    if (v->pdn_square_name) {
+        notation.square_name = v->pdn_square_name;
+        notation.numbered = false;
+    }
+    return notation;
+}
+
 static void write_tags(FILE *f, const PdnGameOut *g)
 {
     for (int i = 0; i < PDN_ROSTER_COUNT; i++) {
@@ -57,7 +70,8 @@ static void write_tags(FILE *f, const PdnGameOut *g)
     snprintf(number, sizeof number, "%d", g->variant->pdn_gametype);
     write_tag(f, "GameType", number);
     if (g->setup) {
-        position_to_fen(g->start, g->variant, fen, sizeof fen);
+        Variant notation = pdn_notation(g->variant);
+        position_to_fen(g->start, &notation, fen, sizeof fen);
         write_tag(f, "FEN", fen);
     }
     for (int i = 0; i < g->ntags; i++)
@@ -90,7 +104,7 @@ bool pdn_write_game(FILE *f, const PdnGameOut *g, char *err, size_t errlen)
 {
     write_tags(f, g);
     fputc('\n', f);
-    const Variant *v = g->variant;
+    const Variant *v = g->variant, notation = pdn_notation(v);
     Position pos = *g->start;
     Line line = { f, 0 };
     int note = 0, number = 1, ply = 0;
@@ -127,7 +141,7 @@ bool pdn_write_game(FILE *f, const PdnGameOut *g, char *err, size_t errlen)
             snprintf(num, sizeof num, pos.side == WHITE ? "%d. " : "%d... ", number);
         size_t used = strlen(num);
         memcpy(text, num, used + 1);
-        move_to_text_in(v, &pos, g->rules, &m, text + used, sizeof text - used);
+        move_to_text_in(&notation, &pos, g->rules, &m, text + used, sizeof text - used);
         put_token(&line, text, false);
         if (pos.side == BLACK)
             number++;

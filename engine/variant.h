@@ -44,6 +44,11 @@ struct Variant {
     const EvalSpec *eval; /* its evaluation (eval_spec.h); NULL while it has none */
     const EvalSpec *pattern_eval; /* its pattern evaluation; NULL while it has none */
     int pdn_gametype;     /* PDN GameType tag: 30 Turkish, 20 International */
+    /* The square names PDN files of this GameType use when they are not square_name's
+     * (Brazilian: a1..h8, the standard's "26,W,8,8,A0,0", where dama writes 1..32
+     * elsewhere); NULL: square_name.  PDN moves and FEN are then written with them, the
+     * long capture text and no FEN ranges. */
+    const char *(*pdn_square_name)(int sq, char *buf);
     /* The shipped pattern weights (data/weights/NAME-pattern.txt) built in by the game's
      * NAME_shipped.c (shipped_weights.h); NULL start when it has none. */
     const unsigned char *shipped_start, *shipped_end;

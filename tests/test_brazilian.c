@@ -245,32 +245,28 @@ static void test_names(void **state)
 }
 
 /* A Brazilian game in PDN with alphanumeric moves, as lidraughts and pydraughts write
- * them, imported and exported again with numbers and GameType 26; a Hub GUI's game. */
+ * them, imported and exported again in the notation of GameType 26 (the PDN standard's
+ * "26,W,8,8,A0,0": a1..h8, pdn.fmjd.org/gametype.html); a Hub GUI's game. */
 static void test_pdn_and_hub(void **state)
 {
     (void)state;
     char dir[64], path[128], out[4096];
     assert_int_equal(test_tmpdir_make(dir, sizeof dir, "brazilian"), 0);
     snprintf(path, sizeof path, "%s/game.pdn", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("[Event \"Brazilian\"]\n[GameType \"26\"]\n[Result \"*\"]\n\n"
-          "1. c3-d4 f6-e5 2. d4:f6 g7xe5 3. b2-c3 *\n", f);
-    assert_int_equal(fclose(f), 0);
+    assert_true(test_write_file(path, "[Event \"Brazilian\"]\n[GameType \"26\"]\n[Result \"*\"]\n\n"
+                                      "1. c3-d4 f6-e5 2. d4:f6 g7xe5 3. b2-c3 *\n"));
     assert_int_equal(test_dama_run(out, sizeof out, "pdn import -v br --db %s/g.db %s", dir, path), 0);
     assert_non_null(strstr(out, "imported 1 "));
     assert_int_equal(test_dama_run(out, sizeof out, "pdn export -v brazilian --db %s/g.db", dir), 0);
     assert_non_null(strstr(out, "[GameType \"26\"]\n"));
-    assert_non_null(strstr(out, "1. 22-18 11-15 2. 18x11 8x15 3. 25-22 *"));
+    assert_non_null(strstr(out, "1. c3-d4 f6-e5 2. d4xf6 g7xe5 3. b2-c3 *"));
     /* without the variant the GameType tells which game it is */
     assert_int_equal(test_dama_run(out, sizeof out, "pdn import --db %s/t.db %s", dir, path), 2);
     assert_non_null(strstr(out, "GameType: 26 is brazilian draughts, not turkish"));
     /* the Hub protocol with lidraughts' name of the game: a legal first move */
     snprintf(path, sizeof path, "%s/hub.txt", dir);
-    f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("hub\nset-param name=variant value=brazilian\ninit\npos start\nlevel nodes=500\ngo think\n", f);
-    assert_int_equal(fclose(f), 0);
+    assert_true(test_write_file(path, "hub\nset-param name=variant value=brazilian\ninit\npos start\n"
+                                      "level nodes=500\ngo think\n"));
     assert_int_equal(test_dama_run(out, sizeof out, "hub < %s", path), 0);
     const char *done = strstr(out, "done move=");
     assert_non_null(done);
@@ -282,6 +278,36 @@ static void test_pdn_and_hub(void **state)
     /* and the help of pdn names its GameType from the registry */
     assert_int_equal(test_dama_run(out, sizeof out, "pdn --help"), 0);
     assert_non_null(strstr(out, "26 Brazilian"));
+    assert_int_equal(test_tmpdir_remove(dir), 0);
+}
+
+/* Writes text to dir/name and imports it into dir/db; the export of dir/db into out. */
+static void import_then_export(const char *dir, const char *name, const char *text, const char *db, char *out,
+                               size_t len)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_true(test_write_file(path, text));
+    assert_int_equal(test_dama_run(out, len, "pdn import -v br --db %s/%s %s", dir, db, path), 0);
+    assert_non_null(strstr(out, "imported 1 "));
+    assert_int_equal(test_dama_run(out, len, "pdn export -v br --db %s/%s", dir, db), 0);
+}
+
+/* A setup in square numbers, a flying king's capture of two that another path ends on the
+ * same square (29x18x8 and 29x15x8: every landing written), exported in a1..h8 with the
+ * FEN in a1..h8 too, read back and exported again: the same text. */
+static void test_pdn_alphanumeric_round_trip(void **state)
+{
+    (void)state;
+    char dir[64], first[4096], again[4096];
+    assert_int_equal(test_tmpdir_make(dir, sizeof dir, "brazilian-pdn"), 0);
+    import_then_export(dir, "numbers.pdn",
+                       "[GameType \"26\"]\n[SetUp \"1\"]\n[FEN \"W:WK29:B9,11,22,K4\"]\n[Result \"*\"]\n\n"
+                       "1. 29x18x8 4x22 *\n", "a.db", first, sizeof first);
+    assert_non_null(strstr(first, "[FEN \"W:WKa1:BKh8,b6,f6,c3\"]\n"));
+    assert_non_null(strstr(first, "1. a1xd4xg7 h8xc3 0-2")); /* White has no piece left */
+    import_then_export(dir, "letters.pdn", first, "b.db", again, sizeof again);
+    assert_string_equal(again, first);
     assert_int_equal(test_tmpdir_remove(dir), 0);
 }
 
@@ -311,6 +337,7 @@ int main(void)
         cmocka_unit_test(test_draw_rules),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_pdn_and_hub),
+        cmocka_unit_test(test_pdn_alphanumeric_round_trip),
         cmocka_unit_test(test_bench_signature),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

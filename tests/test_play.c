@@ -1,6 +1,7 @@
 /* `dama play` driven through standard input: an illegal move refused with its reason, legal
  * moves accepted, the engine's reply (the move `dama analyze` finds at the same level), the
- * game played to a result and saved, the end of input, and bad usage. */
+ * game played to a result and saved, the end of input, the Russian and Brazilian boards as
+ * drawn, and bad usage. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -134,6 +135,27 @@ static void test_international(void **state)
     assert_output_has("1. 32-28 ");
 }
 
+/* The 8x8 diagonal boards as their players see them: a1 dark in White's bottom left
+ * corner, White moving up; Russian with files and ranks round the board (h1 bottom left
+ * once flipped for Black), Brazilian with its square numbers, 1 = b8 to 32 = g1.  A
+ * Brazilian game's PDN is in a1..h8 (GameType 26: the PDN standard's A0 notation). */
+static void test_eight_by_eight_diagonal_boards(void **state)
+{
+    (void)state;
+    play_session("russian.db", "-v russian --nodes 500 --ascii", "flip\nresign\n");
+    assert_output_has("     a  b  c  d  e  f  g  h \n"
+                      "  8     b     b     b     b  8\n");
+    assert_output_has("  1  w     w     w     w     1\n"
+                      "     a  b  c  d  e  f  g  h \n");
+    assert_output_has("     h  g  f  e  d  c  b  a \n"
+                      "  1     w     w     w     w  1\n");
+    play_session("brazilian.db", "-v br --nodes 500 --ascii", "22-18\npdn\nresign\n");
+    assert_output_has("  1     b     b     b     b  4\n"
+                      "  5  b     b     b     b     8\n");
+    assert_output_has(" 29  w     w     w     w     32\n");
+    assert_output_has("[GameType \"26\"]\n\n1. c3-d4 ");
+}
+
 static void test_bad_usage(void **state)
 {
     (void)state;
@@ -155,6 +177,7 @@ int main(void)
         cmocka_unit_test(test_games_played_to_a_result),
         cmocka_unit_test(test_end_of_input_saves_nothing),
         cmocka_unit_test(test_international),
+        cmocka_unit_test(test_eight_by_eight_diagonal_boards),
         cmocka_unit_test(test_bad_usage),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -1,6 +1,6 @@
 /* Russian draughts (engine/games/russian/, docs/rules-russian.md) against independent
  * expectations: the published perft from the start, pydraughts' counts on positions with
- * kings, long captures and men crowned mid-capture (scripts/perft-vs-pydraughts-russian
+ * kings, long captures and men crowned mid-capture (scripts/perft-vs-pydraughts russian
  * printed them; pinned here as constants), hand-worked positions (a man crowned in the
  * middle of a capture goes on as a king; a shorter capture may be chosen; a king lands
  * where it can go on), the square text (a1..h8 and 1..32), the draw rules, and a real
@@ -90,12 +90,13 @@ static void test_perft_published(void **state)
     }
 }
 
-/* pydraughts (github.com/AttackingOrDefending/pydraughts, commit 3277325) on the same
- * positions, every capture path counted: scripts/perft-vs-pydraughts-russian. */
+/* pydraughts (github.com/AttackingOrDefending/pydraughts, commit 3277325) on the start,
+ * tests/vectors/russian/hand-positions.txt and random positions, in both counting
+ * conventions: scripts/perft-vs-pydraughts russian (the command is in the header). */
 typedef struct Pinned {
     const char *fen;
     int depth;
-    uint64_t leaves;
+    uint64_t paths, merged;
 } Pinned;
 
 static const Pinned pydraughts_counts[] = {
@@ -112,11 +113,14 @@ static void test_perft_against_pydraughts(void **state)
         Position pos = from_fen(p->fen);
         PerftOptions paths = { .count_paths = true, .bulk = true };
         PerftOptions made = { .count_paths = true, .bulk = false };
+        PerftOptions merged = { .bulk = true };
         uint64_t got = V->perft(&pos, &rules, p->depth, &paths);
-        if (got != p->leaves)
-            fail_msg("%s depth %d: %llu, pydraughts %llu", p->fen, p->depth, (unsigned long long)got,
-                     (unsigned long long)p->leaves);
-        assert_int_equal(V->perft(&pos, &rules, p->depth, &made), p->leaves);
+        uint64_t got_merged = V->perft(&pos, &rules, p->depth, &merged);
+        if (got != p->paths || got_merged != p->merged)
+            fail_msg("%s depth %d: paths %llu merged %llu, pydraughts %llu %llu", p->fen, p->depth,
+                     (unsigned long long)got, (unsigned long long)got_merged,
+                     (unsigned long long)p->paths, (unsigned long long)p->merged);
+        assert_int_equal(V->perft(&pos, &rules, p->depth, &made), p->paths);
         kings += (pos.kings[WHITE] | pos.kings[BLACK]) != 0;
         captures += V->capture_pending(&pos);
     }

@@ -31,6 +31,16 @@ static inline char *test_read_file(const char *path)
     return buf;
 }
 
+/* Writes text to the file at path, replacing it; false when it cannot be written. */
+static inline bool test_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return false;
+    bool ok = fputs(text, f) >= 0;
+    return (fclose(f) == 0) && ok;
+}
+
 /* The dama binary end-to-end tests drive (make sets DAMA_BIN). */
 static inline const char *test_dama_bin(void)
 {

@@ -3,7 +3,7 @@
 // it, each piece placed by its square so that it can move between squares.
 
 import { MARKS, isKing, isWhite } from "./board_state.js";
-import { isDarkCell, screenCell, squareAtScreen, squareLabel } from "./geometry.js";
+import { cellLabel, isDarkCell, screenCell, squareAtScreen } from "./geometry.js";
 
 // A small crown drawn on kings, so they are told from men at a glance (not colour alone).
 const CROWN_SVG =
@@ -47,6 +47,7 @@ export class BoardDrawing {
         const cell = name ? this.makeSquare(name) : document.createElement("div");
         if (!name) cell.className = "cell";
         cell.classList.add(isDarkCell(geo, r, c, flipped) ? "dark" : "light");
+        this.addLabel(cell, cellLabel(geo, r, c, flipped));
         grid.appendChild(cell);
       }
     }
@@ -65,15 +66,17 @@ export class BoardDrawing {
     cell.className = "square";
     cell.dataset.square = name;
     this.squareEls[name] = cell;
-    const text = squareLabel(this.state.geometry, name, this.state.flipped);
-    if (text) {
-      const coord = document.createElement("span");
-      coord.className = "coord";
-      coord.setAttribute("aria-hidden", "true");
-      coord.textContent = text;
-      cell.appendChild(coord);
-    }
     return cell;
+  }
+
+  // The coordinate written in a cell's corner (geometry.js, cellLabel), if any.
+  addLabel(cell, text) {
+    if (!text) return;
+    const coord = document.createElement("span");
+    coord.className = "coord";
+    coord.setAttribute("aria-hidden", "true");
+    coord.textContent = text;
+    cell.appendChild(coord);
   }
 
   // Puts a piece element on square name (its top left corner, in % of the board).

@@ -56,18 +56,24 @@ export function squareAtPoint(geo, x, y, width, height, flipped) {
   return cell ? squareAtScreen(geo, cell[0], cell[1], flipped) : null;
 }
 
-// The label written in a square's corner: its number on a numbered board; on a board with
-// edge labels, the file letter along the bottom row and the rank along the left column
-// as the board is drawn ("a 1" in the bottom left corner), nothing elsewhere.
-export function squareLabel(geo, name, flipped) {
-  if (geo.labels === "numbers") return name;
-  const cell = screenCell(geo, name, flipped);
-  if (!cell) return "";
-  const file = name.charAt(0), rank = name.slice(1);
-  const bottom = cell[0] === geo.rows - 1, left = cell[1] === 0;
+// The label written in the corner of screen cell (row, col): on a numbered board the
+// number of the square there (none on a light cell); on a board with edge labels, the
+// file letter along the bottom row and the rank along the left column as the board is
+// drawn ("a 1" in the bottom left corner), light cells included: an 8x8 dark-square board
+// reads a..h and 1..8 round its edges as a full one does.  A file or rank is read from the
+// name of any square in the same column or row.
+export function cellLabel(geo, row, col, flipped) {
+  if (geo.labels === "numbers") return squareAtScreen(geo, row, col, flipped) || "";
+  const bottom = row === geo.rows - 1, left = col === 0;
+  if (!bottom && !left) return "";
+  let file = "", rank = "";
+  for (let i = 0; i < Math.max(geo.rows, geo.columns); i++) {
+    const inColumn = squareAtScreen(geo, i, col, flipped), inRow = squareAtScreen(geo, row, i, flipped);
+    if (inColumn && !file) file = inColumn.charAt(0);
+    if (inRow && !rank) rank = inRow.slice(1);
+  }
   if (bottom && left) return file + " " + rank;
-  if (bottom) return file;
-  return left ? rank : "";
+  return bottom ? file : rank;
 }
 
 // Whether screen cell (row, col) is a dark one (the squares draughts is played on, or

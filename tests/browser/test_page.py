@@ -447,6 +447,7 @@ def square_colours(page):
 
 def test_games_and_geometry(page, url):
     """The variant selects list the server's games, and a board is drawn from its geometry:
+    Russian's 32 dark squares with every file and rank on the edges (light cells too),
     International's 50 numbered squares, turned round for a person playing black."""
     page.driver.get(url + "/#play")
     page.wait_for(lambda: len(page.css("#play-board .square")) == 64, "the Turkish board of 64 squares")
@@ -458,6 +459,11 @@ def test_games_and_geometry(page, url):
     assert options[:2] == [("turkish", "Turkish draughts (8×8)"), ("international", "International draughts (10×10)")], options
     replay = [o.get_attribute("value") for o in page.css("#replay-variant option")]
     assert replay == [""] + [g["name"] for g in games], replay
+    page.select("#play-variant", "russian")
+    page.wait_for(lambda: len(page.css("#play-board .square")) == 32, "the Russian board of 32 squares")
+    edges = [e.text for e in page.css("#play-board .coord")]
+    assert edges == ["8", "7", "6", "5", "4", "3", "2", "a 1", "b", "c", "d", "e", "f", "g", "h"], \
+        "a..h and 1..8 round the Russian board, a1 bottom left: %s" % edges
     page.select("#play-variant", "international")
     page.wait_for(lambda: len(page.css("#play-board .square")) == 50, "the International board of 50 squares")
     assert len(page.pieces("play-board")) == 40, "not the start position: %s" % page.pieces("play-board")

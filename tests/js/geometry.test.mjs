@@ -3,12 +3,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import {
-  cellAtPoint, isDarkCell, makeGeometry, screenCell, squareAtPoint, squareAtScreen, squareLabel, takenBetween,
+  cellAtPoint, cellLabel, isDarkCell, makeGeometry, screenCell, squareAtPoint, squareAtScreen, takenBetween,
 } from "../../web/geometry.js";
-import { internationalLayout, turkishLayout } from "./layouts.mjs";
+import { internationalLayout, russianLayout, turkishLayout } from "./layouts.mjs";
 
 const turkish = makeGeometry(turkishLayout());
 const international = makeGeometry(internationalLayout());
+const russian = makeGeometry(russianLayout());
 
 test("a square is drawn at its own cell, and half a turn round when flipped", () => {
   assert.deepEqual(screenCell(turkish, "d3", false), [5, 3]);
@@ -48,15 +49,29 @@ test("a point on the board falls in the cell under it", () => {
 });
 
 test("edge labels go along the bottom row and left column as drawn; numbers on every square", () => {
-  assert.equal(squareLabel(turkish, "a1", false), "a 1");
-  assert.equal(squareLabel(turkish, "d1", false), "d");
-  assert.equal(squareLabel(turkish, "a5", false), "5");
-  assert.equal(squareLabel(turkish, "d5", false), "");
-  assert.equal(squareLabel(turkish, "h8", true), "h 8");
-  assert.equal(squareLabel(turkish, "e8", true), "e");
-  assert.equal(squareLabel(turkish, "a1", true), "");
-  assert.equal(squareLabel(international, "17", false), "17");
-  assert.equal(squareLabel(international, "50", true), "50");
+  assert.equal(cellLabel(turkish, 7, 0, false), "a 1");
+  assert.equal(cellLabel(turkish, 7, 3, false), "d");
+  assert.equal(cellLabel(turkish, 3, 0, false), "5");
+  assert.equal(cellLabel(turkish, 3, 3, false), "");
+  assert.equal(cellLabel(turkish, 7, 0, true), "h 8");
+  assert.equal(cellLabel(turkish, 7, 3, true), "e");
+  assert.equal(cellLabel(turkish, 0, 7, true), "");
+  assert.equal(cellLabel(international, 3, 2, false), "17");
+  assert.equal(cellLabel(international, 0, 1, true), "50");
+  assert.equal(cellLabel(international, 0, 0, false), "", "a light cell carries no number");
+});
+
+// Russian players read a..h along the bottom and 1..8 up the left of their 8x8 board, light
+// cells included (a1 is dark, in white's bottom left corner; h1 and a8 are light).
+test("an 8x8 dark-square board carries every file and rank on its edges", () => {
+  const bottom = (flipped) => [...Array(8).keys()].map((c) => cellLabel(russian, 7, c, flipped));
+  const left = (flipped) => [...Array(7).keys()].map((r) => cellLabel(russian, r, 0, flipped));
+  assert.deepEqual(bottom(false), ["a 1", "b", "c", "d", "e", "f", "g", "h"]);
+  assert.deepEqual(left(false), ["8", "7", "6", "5", "4", "3", "2"]);
+  assert.deepEqual(bottom(true), ["h 8", "g", "f", "e", "d", "c", "b", "a"]);
+  assert.deepEqual(left(true), ["1", "2", "3", "4", "5", "6", "7"]);
+  assert.equal(cellLabel(russian, 3, 3, false), "", "none inside the board");
+  assert.ok(isDarkCell(russian, 7, 0, false) && !isDarkCell(russian, 7, 7, false), "a1 dark, h1 light");
 });
 
 test("dark cells are those of the playing squares of a dark-square board", () => {

@@ -45,6 +45,17 @@ const char *brazilian_square_name(int sq, char *buf)
     return buf;
 }
 
+/* "c3": what PDN files of GameType 26 write (the PDN standard's "26,W,8,8,A0,0"). */
+static const char *brazilian_alphanumeric_name(int sq, char *buf)
+{
+    int row, col;
+    brazilian_square_cell(sq, &row, &col);
+    buf[0] = (char)('a' + col);
+    buf[1] = (char)('0' + INTL_ROWS - row);
+    buf[2] = '\0';
+    return buf;
+}
+
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 /* "c3": file a..h from White's left, rank 1..8 from White's side; only dark squares. */
@@ -128,6 +139,7 @@ const Variant brazilian_variant = {
     .eval = &brazilian_eval_spec,
     .pattern_eval = &brazilian_pattern_eval_spec,
     .pdn_gametype = 26,
+    .pdn_square_name = brazilian_alphanumeric_name,
     .shipped_start = brazilian_shipped_start,
     .shipped_end = brazilian_shipped_end,
     .reasons = reasons,
