@@ -606,16 +606,18 @@ static void search_begin(Searcher *s, const Position *pos, const uint64_t *histo
     eval_inc_init(&s->eval_inc[0], pos, s->weights);
 }
 
-/* A helper thread's search: iterations from first_depth until its owner stops it, leaving
- * in the shared table what it finds.  The first helper keeps one ply ahead of the main
- * thread (whose next iteration then finds its moves and bounds), the others follow their
- * own deepening from depths 1 or 2, as Lazy SMP engines diversify their threads. */
+/* A helper thread's search: its own iterative deepening from first_depth until its owner
+ * stops it, leaving in the shared table what it finds.  The threads differ by timing: each
+ * meets the others' entries at other moments, so each orders and cuts differently, and
+ * together they cover more of the tree.  (With two threads, a helper from depth 1 brought
+ * the main thread to depth 14 on the Turkish bench positions in 5.7-6.2 M nodes against
+ * 11.6 M alone; one kept a ply ahead of the main thread, 7.1-8.0 M; one from depth 2,
+ * 6.9-7.9 M; docs/experiments.md.)  With more helpers every second one starts at depth 2. */
 typedef struct HelperRun {
-    Searcher *owner, *s;
+    Searcher *s;
     Position pos;
     int nhistory;
     int first_depth;
-    bool ahead;          /* keep one ply ahead of the owner's iteration */
     bool started;
     pthread_t thread;
 } HelperRun;
@@ -626,11 +628,6 @@ static void *helper_search(void *arg)
     Searcher *h = run->s;
     int score = 0;
     for (int depth = run->first_depth; depth <= SEARCH_DEPTH_MAX; depth++) {
-        if (run->ahead) {
-            int main_depth = atomic_load_explicit(&run->owner->main_depth, memory_order_relaxed);
-            if (depth < main_depth + 1)
-                depth = main_depth + 1 > SEARCH_DEPTH_MAX ? SEARCH_DEPTH_MAX : main_depth + 1;
-        }
         h->root_moves_done = 0;
         int iteration = root_search(h, &run->pos, depth, score, run->nhistory);
         if (h->stopped)
@@ -647,7 +644,6 @@ static void helpers_start(Searcher *s, HelperRun *runs, const Position *pos, con
                           int nhistory)
 {
     atomic_store(&s->helpers_stop, false);
-    atomic_store(&s->main_depth, 0);
     for (int i = 0; i < s->threads - 1; i++) {
         Searcher *h = s->helpers[i];
         h->variant = s->variant;
@@ -660,8 +656,7 @@ static void helpers_start(Searcher *s, HelperRun *runs, const Position *pos, con
         h->noise_seed = s->noise_seed;
         h->root_endgame_plies = s->root_endgame_plies;
         search_begin(h, pos, history, nhistory, &(SearchLimits){ 0 });
-        runs[i] = (HelperRun){ .owner = s, .s = h, .pos = *pos, .nhistory = nhistory,
-                               .first_depth = 1 + (i + 1) % 2, .ahead = i == 0 };
+        runs[i] = (HelperRun){ .s = h, .pos = *pos, .nhistory = nhistory, .first_depth = 1 + i % 2 };
         runs[i].started = pthread_create(&runs[i].thread, NULL, helper_search, &runs[i]) == 0;
     }
 }
@@ -699,7 +694,6 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
     for (int depth = 1; depth <= max_depth; depth++) {
         s->may_stop = depth > 1; /* the first iteration always completes */
         s->root_moves_done = 0;
-        atomic_store_explicit(&s->main_depth, depth, memory_order_relaxed);
         int score = root_search(s, pos, depth, result.score, nhistory);
         if (s->stopped) {
             result.interrupted = s->stop_request && atomic_load(s->stop_request);

@@ -136,7 +136,6 @@ typedef struct Searcher {
     bool owns_tt;
     bool is_helper;
     atomic_bool helpers_stop;
-    atomic_int main_depth;       /* the iteration this (main) thread is searching */
     _Atomic uint64_t published_nodes;
 } Searcher;
 
