@@ -49,6 +49,14 @@ static bool is_legal(const Variant *v, const Rules *rules, const Position *pos, 
     return false;
 }
 
+/* v's hand-set weights (those of the pinned bench signatures). */
+static Weights default_weights(const Variant *v)
+{
+    Weights w = { 0 };
+    assert_true(weights_default(&w, v->eval));
+    return w;
+}
+
 static Searcher *searcher_with_threads(const Variant *v, const Rules *rules, const Weights *w, int threads)
 {
     Searcher *s = searcher_new(v, rules, w, TT_MB);
@@ -67,8 +75,7 @@ static SearchInfo search_to(Searcher *s, const Position *pos, int depth)
 static void bench_positions_on_two_threads(const Variant *v)
 {
     Rules rules = rules_default(v);
-    WEIGHTS_SCOPED w = { 0 };
-    assert_true(weights_default(&w, v->eval));
+    WEIGHTS_SCOPED w = default_weights(v);
     Searcher *one = searcher_with_threads(v, &rules, &w, 1), *two = searcher_with_threads(v, &rules, &w, 2);
     int depth = test_sanitized() ? 5 : 8;
     uint64_t all_nodes = 0, main_nodes = 0;
@@ -130,8 +137,7 @@ static void test_forced_wins_same_depth(void **state)
     };
     const Variant *v = &turkish_variant;
     Rules rules = rules_default(v);
-    WEIGHTS_SCOPED w = { 0 };
-    assert_true(weights_default(&w, v->eval));
+    WEIGHTS_SCOPED w = default_weights(v);
     Searcher *one = searcher_with_threads(v, &rules, &w, 1), *two = searcher_with_threads(v, &rules, &w, 2);
     for (size_t i = 0; i < sizeof wins / sizeof wins[0]; i++) {
         Position pos;
@@ -157,8 +163,7 @@ static void test_node_limit_counts_all_threads(void **state)
     (void)state;
     const Variant *v = &turkish_variant;
     Rules rules = rules_default(v);
-    WEIGHTS_SCOPED w = { 0 };
-    assert_true(weights_default(&w, v->eval));
+    WEIGHTS_SCOPED w = default_weights(v);
     Searcher *s = searcher_with_threads(v, &rules, &w, 2);
     Position pos;
     v->start(&pos);
@@ -189,8 +194,7 @@ static void test_stop_request_ends_the_search(void **state)
     (void)state;
     const Variant *v = &international_variant;
     Rules rules = rules_default(v);
-    WEIGHTS_SCOPED w = { 0 };
-    assert_true(weights_default(&w, v->eval));
+    WEIGHTS_SCOPED w = default_weights(v);
     Searcher *s = searcher_with_threads(v, &rules, &w, 2);
     atomic_bool stop = false;
     s->stop_request = &stop;
@@ -213,8 +217,7 @@ static void test_back_to_one_thread_is_deterministic(void **state)
     (void)state;
     const Variant *v = &turkish_variant;
     Rules rules = rules_default(v);
-    WEIGHTS_SCOPED w = { 0 };
-    assert_true(weights_default(&w, v->eval));
+    WEIGHTS_SCOPED w = default_weights(v);
     Searcher *s = searcher_new(v, &rules, &w, BENCH_HASH_MB);
     assert_non_null(s);
     assert_true(searcher_set_threads(s, 2));
