@@ -141,6 +141,7 @@ static Searcher *helper_new(Searcher *s)
     Searcher *h = calloc(1, sizeof *h);
     if (!h)
         return NULL;
+    h->threads = 1; /* before searcher_free may see it */
     h->ply_moves = calloc(MAX_PLY, sizeof(PlyMoves));
     h->eval_inc = calloc(MAX_PLY, sizeof(EvalInc));
     if (!h->ply_moves || !h->eval_inc) {
@@ -149,7 +150,6 @@ static Searcher *helper_new(Searcher *s)
     }
     h->tt = s->tt;
     h->tt_mask = s->tt_mask;
-    h->threads = 1;
     h->is_helper = true;
     h->stop_request = &s->helpers_stop;
     return h;
@@ -609,10 +609,10 @@ static void search_begin(Searcher *s, const Position *pos, const uint64_t *histo
 /* A helper thread's search: its own iterative deepening from first_depth until its owner
  * stops it, leaving in the shared table what it finds.  The threads differ by timing: each
  * meets the others' entries at other moments, so each orders and cuts differently, and
- * together they cover more of the tree.  (With two threads, a helper from depth 1 brought
- * the main thread to depth 14 on the Turkish bench positions in 5.7-6.2 M nodes against
- * 11.6 M alone; one kept a ply ahead of the main thread, 7.1-8.0 M; one from depth 2,
- * 6.9-7.9 M; docs/experiments.md.)  With more helpers every second one starts at depth 2. */
+ * together they cover more of the tree.  (On the Turkish bench positions to depth 14, a
+ * helper from depth 1 brought the main thread there in fewer of its own nodes than a helper
+ * kept one ply ahead of it, or one from depth 2: few runs on a loaded machine,
+ * docs/experiments.md.)  With more helpers every second one starts at depth 2. */
 typedef struct HelperRun {
     Searcher *s;
     Position pos;
