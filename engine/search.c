@@ -609,10 +609,9 @@ static void search_begin(Searcher *s, const Position *pos, const uint64_t *histo
 /* A helper thread's search: its own iterative deepening from first_depth until its owner
  * stops it, leaving in the shared table what it finds.  The threads differ by timing: each
  * meets the others' entries at other moments, so each orders and cuts differently, and
- * together they cover more of the tree.  (On the Turkish bench positions to depth 14, a
- * helper from depth 1 brought the main thread there in fewer of its own nodes than a helper
- * kept one ply ahead of it, or one from depth 2: few runs on a loaded machine,
- * docs/experiments.md.)  With more helpers every second one starts at depth 2. */
+ * together they cover more of the tree.  (A helper kept one ply ahead of the main thread,
+ * or one from depth 2, did no better on the Turkish bench positions: docs/experiments.md.)
+ * With more helpers every second one starts at depth 2, for some diversity. */
 typedef struct HelperRun {
     Searcher *s;
     Position pos;
