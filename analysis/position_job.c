@@ -54,6 +54,12 @@ int position_job_run(const PositionJob *job, FILE *out, char *err, size_t errlen
         snprintf(err, errlen, "out of memory for a %ld MB hash table", job->hash_mb);
         return 1;
     }
+    int threads = job->threads < 1 ? 1 : job->threads > SEARCH_THREADS_MAX ? SEARCH_THREADS_MAX : job->threads;
+    if (!searcher_set_threads(s, threads)) {
+        snprintf(err, errlen, "out of memory for %d search threads", threads);
+        searcher_free(s);
+        return 1;
+    }
     s->stop_request = job->stop;
     egdb_search_attach(s, job->egdb);
     /* The search sees the game's repetitions and draw counters. */

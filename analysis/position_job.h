@@ -19,6 +19,7 @@ typedef struct PositionJob {
     const Weights *weights;
     SearchLimits limits;
     long hash_mb;
+    int threads;               /* search threads (Lazy SMP); 0 or 1: one, deterministic */
     Egdb *egdb;                /* NULL: none */
     const char *book_path;     /* NULL: none */
     SearchReport report;       /* each completed iteration (may be NULL) */
@@ -28,9 +29,9 @@ typedef struct PositionJob {
 
 /* Writes the answer on out: "game over: REASON", or the book's "book MOVE games N score S"
  * lines, or "info egdb probes N hits H" (with databases), then "bestmove MOVE" (or
- * "bestmove none").  Returns 0, 1 (no memory for the hash table, message in err), 2 (a
- * book that does not read or is another game's, message in err) or 130 (interrupted: the
- * last completed iteration's move is still written). */
+ * "bestmove none").  Returns 0, 1 (no memory for the hash table or the threads, message
+ * in err), 2 (a book that does not read or is another game's, message in err) or 130
+ * (interrupted: the last completed iteration's move is still written). */
 int position_job_run(const PositionJob *job, FILE *out, char *err, size_t errlen);
 
 #endif

@@ -140,7 +140,7 @@ static int run_batch(EngineContext *ctx, SearchOptions *so, BatchOptions *bo)
     return report.bad > 0 ? EXIT_USAGE : EXIT_OK;
 }
 
-static int analyze_position(const EngineContext *ctx, SearchOptions *so, const char *book_path);
+static int analyze_position(const EngineContext *ctx, SearchOptions *so, int threads, const char *book_path);
 
 static int run_analyze(int argc, char **argv)
 {
@@ -159,7 +159,8 @@ static int run_analyze(int argc, char **argv)
         { .name = "format", .kind = ARG_CALL, .dest = &bo.format, .call = format_option, .seen = &batch },
         { .name = "db", .kind = ARG_TEXT, .dest = &bo.db, .seen = &batch },
         { .name = "out", .kind = ARG_TEXT, .dest = &bo.out, .seen = &batch },
-        { .name = "threads", .kind = ARG_THREADS, .dest = &bo.threads, .seen = &batch },
+        /* a batch's positions at once, or one position's search threads */
+        { .name = "threads", .kind = ARG_THREADS, .dest = &bo.threads },
         { .name = "strict", .kind = ARG_SET, .dest = &bo.strict, .seen = &batch },
         { .name = "game", .kind = ARG_ID, .dest = &bo.game, .seen = &batch },
         { .name = "run", .kind = ARG_ID, .dest = &bo.run, .seen = &batch },
@@ -175,7 +176,7 @@ static int run_analyze(int argc, char **argv)
         return code;
     if (batch) {
         if (!bo.in && !bo.game && !bo.run)
-            return cli_usage_error("the batch options (--out, --db, --threads, --strict, ...) need "
+            return cli_usage_error("the batch options (--out, --db, --strict, ...) need "
                                    "--in FILE, --game ID or --run R (see 'dama analyze --help')");
         if (ctx.moves_text)
             return cli_usage_error("--moves is for one position: a batch's positions come from "
@@ -189,20 +190,20 @@ static int run_analyze(int argc, char **argv)
         return EXIT_USAGE;
     if (so.egdb_dir)
         so.egdb = egdb_open_checked(so.egdb_dir, ctx.variant, &ctx.rules);
-    code = batch ? run_batch(&ctx, &so, &bo) : analyze_position(&ctx, &so, book_path);
+    code = batch ? run_batch(&ctx, &so, &bo) : analyze_position(&ctx, &so, bo.threads, book_path);
     egdb_close(so.egdb);
     weights_free(&so.weights);
     return code;
 }
 
 /* analyze without batch options: one position, its best move (analysis/position_job.c). */
-static int analyze_position(const EngineContext *ctx, SearchOptions *so, const char *book_path)
+static int analyze_position(const EngineContext *ctx, SearchOptions *so, int threads, const char *book_path)
 {
     PositionJob job = {
         .variant = ctx->variant, .rules = ctx->rules, .game = &ctx->game, .weights = &so->weights,
         .limits = so->limits, .hash_mb = so->hash_mb ? so->hash_mb : 64, .egdb = so->egdb,
         .book_path = book_path, .report = report_iteration, .report_ctx = (void *)ctx->variant,
-        .stop = interrupt_flag(),
+        .stop = interrupt_flag(), .threads = threads,
     };
     if (!job.limits.depth && !job.limits.nodes && !job.limits.movetime_ms)
         job.limits.depth = 12;

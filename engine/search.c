@@ -1,8 +1,10 @@
 /* Iterative deepening, alpha-beta with principal variation search, a transposition table,
  * killer, counter-move and history move ordering, pruning near the horizon, and a
  * quiescence that never stops while a capture is pending (in draughts a capture is forced,
- * so "standing pat" there would be illegal). */
+ * so "standing pat" there would be illegal); and Lazy SMP: helper threads searching the same
+ * root into the same table, whose entries they fill for the main thread. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,14 +26,47 @@ enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 /* Step 8: the bound of a history value. */
 #define HISTORY_MAX (1 << 14)
 
+/* A table entry is two words that threads write and read without a lock: the data and the
+ * key XOR the data.  Two threads writing one entry at once may leave one's key word with the
+ * other's data word, and then their XOR matches neither key: a torn entry is never trusted.
+ * Relaxed atomics are plain loads and stores on common machines, and no data race in C11. */
 struct TTEntry {
-    uint64_t key;
+    _Atomic uint64_t check; /* key ^ data */
+    _Atomic uint64_t data;  /* a TTData packed by tt_pack */
+};
+typedef struct TTData {
     int16_t score;       /* wins stored as distance from this node, not from the root */
     int8_t depth;
     uint8_t bound;
     uint8_t from, to;    /* best move, matched back by (from, to, captured hash) */
     uint16_t captured;   /* 16-bit hash of the captured set */
-};
+} TTData;
+
+static uint64_t tt_pack(const TTData *d)
+{
+    return (uint64_t)(uint16_t)d->score | (uint64_t)(uint8_t)d->depth << 16 | (uint64_t)d->bound << 24
+         | (uint64_t)d->from << 32 | (uint64_t)d->to << 40 | (uint64_t)d->captured << 48;
+}
+
+/* The entry's data when it holds key (false: another position's, or torn). */
+static bool tt_probe(TTEntry *e, uint64_t key, TTData *out)
+{
+    uint64_t data = atomic_load_explicit(&e->data, memory_order_relaxed);
+    uint64_t check = atomic_load_explicit(&e->check, memory_order_relaxed);
+    if ((check ^ data) != key)
+        return false;
+    *out = (TTData){ .score = (int16_t)(uint16_t)data, .depth = (int8_t)(uint8_t)(data >> 16),
+                     .bound = (uint8_t)(data >> 24), .from = (uint8_t)(data >> 32),
+                     .to = (uint8_t)(data >> 40), .captured = (uint16_t)(data >> 48) };
+    return true;
+}
+
+static void tt_store(TTEntry *e, uint64_t key, const TTData *d)
+{
+    uint64_t data = tt_pack(d);
+    atomic_store_explicit(&e->check, key ^ data, memory_order_relaxed);
+    atomic_store_explicit(&e->data, data, memory_order_relaxed);
+}
 
 /* A node's moves and their ordering keys (about 40 KB: heap, not stack, for 128 plies). */
 struct PlyMoves {
@@ -64,28 +99,92 @@ Searcher *searcher_new(const Variant *v, const Rules *rules, const Weights *w, s
         return NULL;
     }
     s->tt_mask = entries - 1;
+    s->owns_tt = true;
     s->variant = v;
     s->rules = *rules;
     s->weights = w;
+    s->threads = 1;
     return s;
 }
 
 void searcher_free(Searcher *s)
 {
     if (s) {
-        free(s->tt);
+        searcher_set_threads(s, 1);
+        if (s->owns_tt)
+            free(s->tt);
         free(s->ply_moves);
         free(s->eval_inc);
         free(s);
     }
 }
 
-void searcher_clear(Searcher *s)
+/* The ordering tables: what a search learns besides the table. */
+static void clear_ordering(Searcher *s)
 {
-    memset(s->tt, 0, (s->tt_mask + 1) * sizeof(TTEntry));
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
     memset(s->counter_moves, 0, sizeof s->counter_moves);
+}
+
+void searcher_clear(Searcher *s)
+{
+    memset(s->tt, 0, (s->tt_mask + 1) * sizeof(TTEntry));
+    clear_ordering(s);
+    for (int i = 0; i < s->threads - 1; i++)
+        clear_ordering(s->helpers[i]);
+}
+
+/* A helper: its own stacks and ordering tables, s's table. */
+static Searcher *helper_new(Searcher *s)
+{
+    Searcher *h = calloc(1, sizeof *h);
+    if (!h)
+        return NULL;
+    h->threads = 1; /* before searcher_free may see it */
+    h->ply_moves = calloc(MAX_PLY, sizeof(PlyMoves));
+    h->eval_inc = calloc(MAX_PLY, sizeof(EvalInc));
+    if (!h->ply_moves || !h->eval_inc) {
+        searcher_free(h);
+        return NULL;
+    }
+    h->tt = s->tt;
+    h->tt_mask = s->tt_mask;
+    h->is_helper = true;
+    h->stop_request = &s->helpers_stop;
+    return h;
+}
+
+bool searcher_set_threads(Searcher *s, int threads)
+{
+    if (threads < 1 || threads > SEARCH_THREADS_MAX)
+        return false;
+    if (threads == s->threads)
+        return true;
+    Searcher **helpers = NULL;
+    if (threads > 1) {
+        helpers = calloc((size_t)threads - 1, sizeof *helpers);
+        if (!helpers)
+            return false;
+    }
+    int keep = (threads < s->threads ? threads : s->threads) - 1;
+    for (int i = 0; i < keep; i++)
+        helpers[i] = s->helpers[i];
+    for (int i = keep; i < threads - 1; i++) {
+        helpers[i] = helper_new(s);
+        if (!helpers[i]) {
+            for (int j = keep; j < i; j++)
+                searcher_free(helpers[j]);
+            free(helpers);
+            return false;
+        }
+    }
+    for (int i = keep; i < s->threads - 1; i++)
+        searcher_free(s->helpers[i]);
+    free(s->helpers);
+    s->helpers = helpers;
+    s->threads = threads;
+    return true;
 }
 
 char *score_to_text(int score, char *buf, size_t len)
@@ -123,14 +222,27 @@ static int leaf_eval(const Searcher *s, const Position *pos, int ply, uint64_t k
     return score;
 }
 
+/* The nodes of s and of its helpers so far (their counts of at most 1023 nodes ago). */
+static uint64_t nodes_of_all_threads(const Searcher *s)
+{
+    uint64_t total = s->nodes;
+    for (int i = 0; i < s->threads - 1; i++)
+        total += atomic_load_explicit(&s->helpers[i]->published_nodes, memory_order_relaxed);
+    return total;
+}
+
 static bool out_of_budget(Searcher *s)
 {
+    if (s->is_helper && (s->nodes & 1023) == 0)
+        atomic_store_explicit(&s->published_nodes, s->nodes, memory_order_relaxed);
     if (s->stop_request && (s->nodes & (STOP_POLL_NODES - 1)) == 0
         && atomic_load_explicit(s->stop_request, memory_order_relaxed))
         return true;
     if (!s->may_stop)
         return false;
-    if (s->limits.nodes && s->nodes >= s->limits.nodes)
+    if (s->limits.nodes && s->threads == 1 && s->nodes >= s->limits.nodes)
+        return true;
+    if (s->limits.nodes && s->threads > 1 && (s->nodes & 1023) == 0 && nodes_of_all_threads(s) >= s->limits.nodes)
         return true;
     if (s->limits.movetime_ms && (s->nodes & 1023) == 0
         && (now_seconds() - s->start_time) * 1000.0 >= s->limits.movetime_ms) {
@@ -187,7 +299,7 @@ static int32_t order_key(int stage, int32_t within) { return ((int32_t)stage << 
 static int stage_of(int32_t key) { return key >> STAGE_SHIFT; }
 
 static void score_moves(const Searcher *s, const Position *pos, const MoveList *list,
-                        const TTEntry *tt, int ply, int32_t *keys)
+                        const TTData *tt, int ply, int32_t *keys)
 {
     int them = !pos->side;
     uint16_t prev = ply > 0 ? s->path_moves[ply - 1] : 0;
@@ -297,13 +409,14 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
 
     /* Step 4. Transposition table. */
     TTEntry *tte = &s->tt[key & s->tt_mask];
-    TTEntry *tt_move = NULL;
-    if (tte->key == key) {
-        tt_move = tte;
-        int tts = score_from_tt(tte->score, ply);
-        if (!pv_node && ply > 0 && tte->depth >= depth
-            && (tte->bound == BOUND_EXACT || (tte->bound == BOUND_LOWER && tts >= beta)
-                || (tte->bound == BOUND_UPPER && tts <= alpha)))
+    TTData tt_data;
+    const TTData *tt_move = NULL;
+    if (tt_probe(tte, key, &tt_data)) {
+        tt_move = &tt_data;
+        int tts = score_from_tt(tt_data.score, ply);
+        if (!pv_node && ply > 0 && tt_data.depth >= depth
+            && (tt_data.bound == BOUND_EXACT || (tt_data.bound == BOUND_LOWER && tts >= beta)
+                || (tt_data.bound == BOUND_UPPER && tts <= alpha)))
             return tts;
     }
 
@@ -442,13 +555,10 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
         bound = best < egdb_floor ? BOUND_LOWER : BOUND_UPPER;
         best = clamp_score(best, egdb_floor, egdb_ceiling);
     }
-    tte->key = key;
-    tte->score = (int16_t)score_to_tt(best, ply);
-    tte->depth = (int8_t)(depth < 0 ? 0 : depth > 127 ? 127 : depth);
-    tte->bound = (uint8_t)bound;
-    tte->from = best_move.from;
-    tte->to = best_move.to;
-    tte->captured = captured_hash(best_move.captured);
+    tt_store(tte, key, &(TTData){ .score = (int16_t)score_to_tt(best, ply),
+                                  .depth = (int8_t)(depth < 0 ? 0 : depth > 127 ? 127 : depth),
+                                  .bound = (uint8_t)bound, .from = best_move.from, .to = best_move.to,
+                                  .captured = captured_hash(best_move.captured) });
     return best;
 }
 
@@ -477,12 +587,13 @@ static int root_search(Searcher *s, const Position *pos, int depth, int last_sco
     return alphabeta(s, pos, depth, 0, -SCORE_INF, SCORE_INF, nhistory, s->root_endgame_plies);
 }
 
-SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int nhistory,
-                  const SearchLimits *limits, SearchReport report, void *ctx)
+/* A search's start, for the main thread and each helper alike. */
+static void search_begin(Searcher *s, const Position *pos, const uint64_t *history, int nhistory,
+                         const SearchLimits *limits)
 {
-    SearchInfo result = { 0 };
     s->limits = *limits;
     s->nodes = 0;
+    atomic_store_explicit(&s->published_nodes, 0, memory_order_relaxed);
     s->egdb_probes = s->egdb_hits = 0;
     s->stopped = false;
     s->start_time = now_seconds();
@@ -493,13 +604,88 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
     s->keys[keep] = position_key(pos);
     memset(s->killers, 0, sizeof s->killers);
     eval_inc_init(&s->eval_inc[0], pos, s->weights);
+}
 
+/* A helper thread's search: its own iterative deepening from first_depth until its owner
+ * stops it, leaving in the shared table what it finds.  The threads differ by timing: each
+ * meets the others' entries at other moments, so each orders and cuts differently, and
+ * together they cover more of the tree.  (A helper kept one ply ahead of the main thread,
+ * or one from depth 2, did no better on the Turkish bench positions: docs/experiments.md.)
+ * With more helpers every second one starts at depth 2, for some diversity. */
+typedef struct HelperRun {
+    Searcher *s;
+    Position pos;
+    int nhistory;
+    int first_depth;
+    bool started;
+    pthread_t thread;
+} HelperRun;
+
+static void *helper_search(void *arg)
+{
+    HelperRun *run = arg;
+    Searcher *h = run->s;
+    int score = 0;
+    for (int depth = run->first_depth; depth <= SEARCH_DEPTH_MAX; depth++) {
+        h->root_moves_done = 0;
+        int iteration = root_search(h, &run->pos, depth, score, run->nhistory);
+        if (h->stopped)
+            break;
+        score = iteration;
+    }
+    atomic_store_explicit(&h->published_nodes, h->nodes, memory_order_relaxed);
+    return NULL;
+}
+
+/* Starts s's helpers on pos (their settings copied from s: a caller may have changed them
+ * since the last search). */
+static void helpers_start(Searcher *s, HelperRun *runs, const Position *pos, const uint64_t *history,
+                          int nhistory)
+{
+    atomic_store(&s->helpers_stop, false);
+    for (int i = 0; i < s->threads - 1; i++) {
+        Searcher *h = s->helpers[i];
+        h->variant = s->variant;
+        h->rules = s->rules;
+        h->weights = s->weights;
+        h->tt = s->tt;
+        h->tt_mask = s->tt_mask;
+        h->egdb = s->egdb;
+        h->noise = s->noise;
+        h->noise_seed = s->noise_seed;
+        h->root_endgame_plies = s->root_endgame_plies;
+        search_begin(h, pos, history, nhistory, &(SearchLimits){ 0 });
+        runs[i] = (HelperRun){ .s = h, .pos = *pos, .nhistory = nhistory, .first_depth = 1 + i % 2 };
+        runs[i].started = pthread_create(&runs[i].thread, NULL, helper_search, &runs[i]) == 0;
+    }
+}
+
+/* Stops and joins s's helpers; adds their database counts to s's. */
+static void helpers_join(Searcher *s, HelperRun *runs)
+{
+    atomic_store(&s->helpers_stop, true);
+    for (int i = 0; i < s->threads - 1; i++) {
+        if (runs[i].started)
+            pthread_join(runs[i].thread, NULL);
+        s->egdb_probes += s->helpers[i]->egdb_probes;
+        s->egdb_hits += s->helpers[i]->egdb_hits;
+    }
+}
+
+SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int nhistory,
+                  const SearchLimits *limits, SearchReport report, void *ctx)
+{
+    SearchInfo result = { 0 };
+    search_begin(s, pos, history, nhistory, limits);
     MoveList list;
     s->variant->generate(pos, &s->rules, &list);
     if (list.count == 0) {
         result.score = -SCORE_WIN;
         return result;
     }
+    HelperRun runs[SEARCH_THREADS_MAX - 1];
+    if (s->threads > 1)
+        helpers_start(s, runs, pos, history, nhistory);
     int max_depth = limits->depth > 0 && limits->depth < SEARCH_DEPTH_MAX ? limits->depth : SEARCH_DEPTH_MAX;
     s->out_of_time = false;
     uint64_t nodes_before = 0, iteration_nodes[2] = { 0, 0 }; /* the two before the last */
@@ -523,7 +709,7 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
         }
         result.depth = depth;
         result.score = score;
-        result.nodes = s->nodes;
+        result.nodes = s->threads > 1 ? nodes_of_all_threads(s) : s->nodes;
         result.egdb_probes = s->egdb_probes;
         result.egdb_hits = s->egdb_hits;
         result.seconds = now_seconds() - s->start_time;
@@ -555,7 +741,9 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
             iteration_start = now;
         }
     }
-    result.nodes = s->nodes;
+    if (s->threads > 1)
+        helpers_join(s, runs);
+    result.nodes = s->threads > 1 ? nodes_of_all_threads(s) : s->nodes;
     result.egdb_probes = s->egdb_probes;
     result.egdb_hits = s->egdb_hits;
     result.seconds = now_seconds() - s->start_time;

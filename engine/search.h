@@ -1,5 +1,7 @@
 /* Iterative-deepening alpha-beta search.  A Searcher is a value one thread owns: several
- * searches run at once (self-play, batch analysis) with no shared mutable state. */
+ * searches run at once (self-play, batch analysis) with no shared mutable state.  One search
+ * may itself use several threads (searcher_set_threads, Lazy SMP): helper searchers the
+ * Searcher owns share its transposition table while its own thread decides the move. */
 #ifndef DAMA_SEARCH_H
 #define DAMA_SEARCH_H
 
@@ -23,6 +25,8 @@
 #define SCORE_EGDB_WIN 20000
 #define SCORE_EGDB_BOUND (SCORE_EGDB_WIN - 2000)
 #define STOP_POLL_NODES 4096
+/* The most search threads one search may use (searcher_set_threads). */
+#define SEARCH_THREADS_MAX 64
 
 /* Time: movetime_ms is a hard limit, checked inside the search every 1024 nodes.  An
  * iteration it cuts short is not lost: once that iteration has searched the first root move
@@ -32,7 +36,10 @@
  * predicted from the growth per iteration (the square root of the last iteration's nodes
  * over those of the one two before it: odd and even depths grow differently), and it is not
  * started when it would end after soft_ms.  Node and depth limits are
- * exact and deterministic: a search cut by nodes keeps its last completed iteration. */
+ * exact and deterministic: a search cut by nodes keeps its last completed iteration.
+ * With more than one thread (searcher_set_threads) nodes counts the nodes of every thread,
+ * read every 1024 nodes, and no search is reproducible: the threads' timing decides what
+ * the shared table holds when. */
 typedef struct SearchLimits {
     int depth;          /* maximum iteration depth; 0 = none (SEARCH_DEPTH_MAX) */
     uint64_t nodes;     /* stop after this many nodes; 0 = none (deterministic) */
@@ -120,6 +127,16 @@ typedef struct Searcher {
     uint64_t eval_checks, eval_mismatches;
     Move pv_table[MAX_PLY][MAX_PLY];
     int pv_length[MAX_PLY];
+    /* Lazy SMP: threads - 1 helper searchers, each with its own ordering tables and stacks
+     * and this one's table (owns_tt false), run while search() runs and stop when it ends.
+     * A helper's stop_request is its owner's helpers_stop; it publishes its node count
+     * every 1024 nodes in published_nodes for its owner's node limit and totals. */
+    int threads;                 /* 1 (searcher_new's default): this thread alone */
+    struct Searcher **helpers;
+    bool owns_tt;
+    bool is_helper;
+    atomic_bool helpers_stop;
+    _Atomic uint64_t published_nodes;
 } Searcher;
 
 /* Creates a searcher with a transposition table of about tt_megabytes (a power of two
@@ -128,6 +145,9 @@ Searcher *searcher_new(const Variant *v, const Rules *rules, const Weights *w, s
 void searcher_free(Searcher *s);
 /* Forgets everything learned (TT, killers, history): the next search is as if new. */
 void searcher_clear(Searcher *s);
+/* Sets how many threads search() uses, 1..SEARCH_THREADS_MAX (1: exactly the single-threaded
+ * search, deterministic); false (threads unchanged) when out of memory or out of range. */
+bool searcher_set_threads(Searcher *s, int threads);
 
 /* Searches pos.  history: keys of the positions before it since the last capture (oldest
  * first, may be NULL/0), needed for repetition draws.  Calls report after each completed

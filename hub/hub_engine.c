@@ -69,8 +69,9 @@ static bool handle_line(Hub *h, const char *text)
         if (!built && !h->params.refused_variant[0]) {
             h->params.weights[0] = h->params.rules[0] = '\0';
             h->params.hash_mb = HUB_HASH_DEFAULT;
-            hub_send_error(h, "init: using the built-in weights, the official rules and a %d MB hash table",
-                       HUB_HASH_DEFAULT);
+            h->params.threads = 1;
+            hub_send_error(h, "init: using the built-in weights, the official rules, a %d MB hash table "
+                       "and one thread", HUB_HASH_DEFAULT);
             built = hub_build_engine(h);
         }
         if (built)

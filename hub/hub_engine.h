@@ -22,11 +22,15 @@ typedef struct HubParams {
      * never plays a game the GUI did not ask for. */
     char refused_variant[64];
     long hash_mb;
+    int threads;        /* search threads, 1 to hub_threads_max(); 0 counts as 1 */
     char weights[1024]; /* "" = built-in */
     char rules[256];    /* "" = the official rules */
     char book[1024];    /* an opening book file (docs/book.md); "" = none */
     char egdb[1024];    /* an endgame database directory (docs/egdb.md); "" = none */
 } HubParams;
+
+/* The most threads a search may use: the machine's cores (at least 1). */
+int hub_threads_max(void);
 
 /* How a session ended. */
 typedef enum HubEnd {

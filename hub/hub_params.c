@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "egdb_search.h"
 #include "hub_state.h"
@@ -37,13 +38,13 @@ void hub_send_identity(Hub *h)
     hub_writer_argf(&w, "max", "%d", HUB_HASH_MAX);
     hub_send_line(h, &w);
 
-    /* The search is single-threaded: 1 is all there is to choose. */
+    /* Lazy SMP (engine/search.h): from one thread to one a core. */
     hub_writer_start(&w, "param");
     hub_writer_arg(&w, "name", "threads");
-    hub_writer_arg(&w, "value", "1");
+    hub_writer_argf(&w, "value", "%d", h->params.threads > 0 ? h->params.threads : 1);
     hub_writer_arg(&w, "type", "int");
     hub_writer_arg(&w, "min", "1");
-    hub_writer_arg(&w, "max", "1");
+    hub_writer_argf(&w, "max", "%d", hub_threads_max());
     hub_send_line(h, &w);
 
     hub_writer_start(&w, "param");
@@ -75,6 +76,12 @@ void hub_send_identity(Hub *h)
     hub_writer_free(&w);
 }
 
+int hub_threads_max(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores < 1 ? 1 : cores > SEARCH_THREADS_MAX ? SEARCH_THREADS_MAX : (int)cores;
+}
+
 /* A parameter's new value (checked now, used by the next init); false after an error line. */
 bool hub_set_param(Hub *h, HubParams *p, const char *name, const char *value)
 {
@@ -97,10 +104,14 @@ bool hub_set_param(Hub *h, HubParams *p, const char *name, const char *value)
         }
         p->hash_mb = mb;
     } else if (strcmp(name, "threads") == 0) {
-        if (strcmp(value, "1") != 0) {
-            hub_send_error(h, "set-param: threads can only be 1 (the search is single-threaded), not '%s'", value);
+        char *end;
+        long threads = strtol(value, &end, 10);
+        if (end == value || *end || threads < 1 || threads > hub_threads_max()) {
+            hub_send_error(h, "set-param: threads is a whole number from 1 to %d (the cores), not '%s'",
+                           hub_threads_max(), value);
             return false;
         }
+        p->threads = (int)threads;
     } else if (strcmp(name, "weights") == 0) {
         if (strlen(value) >= sizeof p->weights) {
             hub_send_error(h, "set-param: the weights path is too long");
@@ -184,6 +195,11 @@ bool hub_build_engine(Hub *h)
         h->weights = weights;
         h->searcher->rules = rules;
         searcher_clear(h->searcher);
+    }
+    int threads = h->params.threads > 0 ? h->params.threads : 1;
+    if (!searcher_set_threads(h->searcher, threads)) {
+        hub_send_error(h, "out of memory for %d search threads", threads);
+        return false;
     }
     /* The endgame databases: a missing or damaged one is said on stderr and not used. */
     egdb_close(h->egdb);

@@ -170,13 +170,36 @@ static void engine_hello(Engine *e)
     }
 }
 
-/* Start-up: id, the parameters, wait; init, ready. */
-static void engine_init(Engine *e, const char *variant)
+/* Start-up: id, the parameters, wait; threads search threads; init, ready. */
+static void engine_init_threads(Engine *e, const char *variant, int threads)
 {
     engine_start(e, variant);
     engine_hello(e);
+    if (threads > 1) {
+        char line[64];
+        snprintf(line, sizeof line, "set-param name=threads value=%d", threads);
+        engine_send(e, line);
+    }
     engine_send(e, "init");
     engine_expect(e, "ready", NULL, 0);
+}
+
+static void engine_init(Engine *e, const char *variant)
+{
+    engine_init_threads(e, variant, 1);
+}
+
+/* The machine's cores, which bound the threads parameter. */
+static int cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : (int)n;
+}
+
+/* Two search threads where the machine has two cores (else one: nothing more to test). */
+static int two_threads(void)
+{
+    return cores() >= 2 ? 2 : 1;
 }
 
 /* The value of argument name of a line (a copy in buf). */
@@ -216,6 +239,8 @@ static void test_startup(void **state)
     const char *id = engine_expect(&e, "id", NULL, 0);
     assert_non_null(strstr(id, "name=dama"));
     bool variant = false, hash = false, threads = false;
+    char threads_line[96];
+    snprintf(threads_line, sizeof threads_line, "name=threads value=1 type=int min=1 max=%d", cores());
     for (;;) {
         const char *line = engine_line(&e, READ_TIMEOUT_MS);
         if (starts(line, "wait"))
@@ -223,11 +248,18 @@ static void test_startup(void **state)
         assert_true(starts(line, "param"));
         variant |= strstr(line, "name=variant value=turkish type=enum values=\"international normal standard turkish") != NULL;
         hash |= strstr(line, "name=hash") != NULL;
-        threads |= strstr(line, "name=threads value=1 type=int min=1 max=1") != NULL;
+        threads |= strstr(line, threads_line) != NULL;
     }
     assert_true(variant && hash && threads);
     engine_send(&e, "set-param name=hash value=4");
-    engine_send(&e, "set-param name=threads value=2");
+    /* threads: 1 to the cores */
+    engine_send(&e, "set-param name=threads value=0");
+    assert_non_null(strstr(engine_expect(&e, "error", NULL, 0), "threads"));
+    char too_many[64];
+    snprintf(too_many, sizeof too_many, "set-param name=threads value=%d", cores() + 1);
+    engine_send(&e, too_many);
+    assert_non_null(strstr(engine_expect(&e, "error", NULL, 0), "threads"));
+    engine_send(&e, "set-param name=threads value=two");
     engine_expect(&e, "error", NULL, 0);
     /* a weights file that does not read: two errors (the file, the fallback), then ready */
     engine_send(&e, "set-param name=weights value=\"/nonexistent/w.txt\"");
@@ -241,10 +273,10 @@ static void test_startup(void **state)
 }
 
 /* One search by each kind of limit, each ending in done with a legal move. */
-static void limits_of(const Variant *v, const char *name)
+static void limits_of(const Variant *v, const char *name, int threads)
 {
     Engine e;
-    engine_init(&e, name);
+    engine_init_threads(&e, name, threads);
     static const char *const levels[] = {
         "level depth=3", "level nodes=5000", "level move-time=0.05", "level time=1 inc=0.1",
         "level moves=2 time=0.2",
@@ -303,30 +335,37 @@ static void test_time_per_move_by_clock(void **state)
 static void test_limits_turkish(void **state)
 {
     (void)state;
-    limits_of(&turkish_variant, NULL);
+    limits_of(&turkish_variant, NULL, 1);
 }
 
 static void test_limits_international(void **state)
 {
     (void)state;
-    limits_of(&international_variant, "international");
+    limits_of(&international_variant, "international", 1);
+}
+
+/* The same with two search threads (Lazy SMP): every limit still ends in a legal move. */
+static void test_limits_two_threads(void **state)
+{
+    (void)state;
+    limits_of(&turkish_variant, NULL, two_threads());
+    limits_of(&international_variant, "international", two_threads());
 }
 
 /* A new engine searching the start of variant under level with go (think, ponder, analyze). */
-static void start_search(Engine *e, const char *variant, const char *level, const char *go)
+static void start_search(Engine *e, const char *variant, int threads, const char *level, const char *go)
 {
-    engine_init(e, variant);
+    engine_init_threads(e, variant, threads);
     engine_send(e, "pos start");
     engine_send(e, level);
     engine_send(e, go);
 }
 
 /* An infinite search answers ping at once and only gives done after stop. */
-static void test_infinite_ping_stop(void **state)
+static void infinite_ping_stop(int threads)
 {
-    (void)state;
     Engine e;
-    start_search(&e, NULL, "level infinite", "go think");
+    start_search(&e, NULL, threads, "level infinite", "go think");
     engine_send(&e, "ping");
     engine_expect(&e, "pong", NULL, 0);
     engine_quiet(&e, 200);
@@ -336,11 +375,10 @@ static void test_infinite_ping_stop(void **state)
 }
 
 /* go analyze runs until stop, even on an easy position; ping is answered meanwhile. */
-static void test_analyze_stop(void **state)
+static void analyze_stop(int threads)
 {
-    (void)state;
     Engine e;
-    start_search(&e, "international", "level depth=2", "go analyze");
+    start_search(&e, "international", threads, "level depth=2", "go analyze");
     engine_quiet(&e, 200);
     engine_send(&e, "ping");
     engine_expect(&e, "pong", NULL, 0);
@@ -350,15 +388,42 @@ static void test_analyze_stop(void **state)
 }
 
 /* go ponder gives done only after ponder-hit (then within its move time) or stop. */
-static void test_ponder(void **state)
+static void ponder(int threads)
 {
-    (void)state;
     Engine e;
-    start_search(&e, NULL, "level move-time=0.05", "go ponder");
+    start_search(&e, NULL, threads, "level move-time=0.05", "go ponder");
     engine_quiet(&e, 300);
     engine_send(&e, "ponder-hit");
     expect_legal_start_move(&turkish_variant, engine_expect(&e, "done", NULL, 0));
     engine_quit(&e);
+}
+
+static void test_infinite_ping_stop(void **state)
+{
+    (void)state;
+    infinite_ping_stop(1);
+}
+
+static void test_analyze_stop(void **state)
+{
+    (void)state;
+    analyze_stop(1);
+}
+
+static void test_ponder(void **state)
+{
+    (void)state;
+    ponder(1);
+}
+
+/* With two search threads, stop and ponder-hit end the search as with one: the helper
+ * threads stop with the main one (a helper left running would hold done back). */
+static void test_stop_and_ponder_two_threads(void **state)
+{
+    (void)state;
+    infinite_ping_stop(two_threads());
+    analyze_stop(two_threads());
+    ponder(two_threads());
 }
 
 /* A line that cannot be read gets an error and the engine goes on; so do bad values, a
@@ -392,7 +457,7 @@ static void test_end_of_input(void **state)
 {
     (void)state;
     Engine e;
-    start_search(&e, "international", "level infinite", "go think");
+    start_search(&e, "international", 1, "level infinite", "go think");
     engine_send(&e, "ping");
     engine_expect(&e, "pong", NULL, 0);
     close(e.to);
@@ -604,6 +669,8 @@ int main(void)
         cmocka_unit_test(test_infinite_ping_stop),
         cmocka_unit_test(test_analyze_stop),
         cmocka_unit_test(test_ponder),
+        cmocka_unit_test(test_limits_two_threads),
+        cmocka_unit_test(test_stop_and_ponder_two_threads),
         cmocka_unit_test(test_malformed_lines),
         cmocka_unit_test(test_end_of_input),
         cmocka_unit_test(test_repetition_turkish),

@@ -192,6 +192,17 @@ static void test_batch_sigint_keeps_finished_rows(void **state)
     assert_int_equal(access(tmp, F_OK), -1);
 }
 
+/* Ctrl-C during one position's search on two threads (Lazy SMP): the helper thread stops
+ * with the main one, and analyze exits 130 with the last completed iteration's move. */
+static void test_analyze_two_threads_sigint(void **state)
+{
+    (void)state;
+    char *argv[] = { "dama", "analyze", "--depth", "40", "--threads", "2", NULL };
+    pid_t pid = spawn(argv);
+    wait_until_busy(pid, SIGINT);
+    free(expect_interrupted(pid, SIGINT, "analyze --threads 2"));
+}
+
 static void test_selfplay_sigterm_keeps_a_valid_db(void **state)
 {
     (void)state;
@@ -338,6 +349,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_sigint_keeps_finished_rows),
+        cmocka_unit_test(test_analyze_two_threads_sigint),
         cmocka_unit_test(test_selfplay_sigterm_keeps_a_valid_db),
         cmocka_unit_test(test_play_sigint_while_dama_thinks),
         cmocka_unit_test(test_match_sigint_while_engine_starts),
