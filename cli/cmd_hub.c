@@ -33,6 +33,7 @@ static int parse_args(int argc, char **argv, HubParams *p)
         COPY_ARG("weights", p->weights),
         COPY_ARG("book", p->book),
         COPY_ARG("egdb", p->egdb),
+        INT_ARG("threads", &p->threads, 1, hub_threads_max()),
         { 0 },
     };
     return cli_parse(argc, argv, "hub", options, 0);

@@ -272,6 +272,33 @@ static void test_startup(void **state)
     engine_quit(&e);
 }
 
+/* --threads N sets the threads parameter's default (what `hub` announces); 0 and more
+ * than the cores are refused before the session starts (exit 2). */
+static void test_threads_option(void **state)
+{
+    (void)state;
+    char n[16], line[96];
+    snprintf(n, sizeof n, "%d", two_threads());
+    Engine e;
+    const char *args[] = { "--threads", n, NULL };
+    engine_start_with(&e, args);
+    engine_send(&e, "hub");
+    engine_expect(&e, "id", NULL, 0);
+    snprintf(line, sizeof line, "name=threads value=%d type=int", two_threads());
+    bool announced = false;
+    for (;;) {
+        const char *got = engine_line(&e, READ_TIMEOUT_MS);
+        if (starts(got, "wait"))
+            break;
+        announced |= strstr(got, line) != NULL;
+    }
+    assert_true(announced);
+    engine_quit(&e);
+    const char *zero[] = { "--threads", "0", NULL };
+    engine_start_with(&e, zero);
+    assert_int_equal(engine_wait(&e, READ_TIMEOUT_MS), 2);
+}
+
 /* One search by each kind of limit, each ending in done with a legal move. */
 static void limits_of(const Variant *v, const char *name, int threads)
 {
@@ -663,6 +690,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_startup),
+        cmocka_unit_test(test_threads_option),
         cmocka_unit_test(test_limits_turkish),
         cmocka_unit_test(test_limits_international),
         cmocka_unit_test(test_time_per_move_by_clock),
