@@ -1,12 +1,11 @@
 /* Brazilian draughts: start position, square text (numbers and a1..h8) and the variant
  * table.  Rules and generator are International's on 8x8 (brazilian.h). */
 #include "brazilian_board.h"
+#include "diagonal_squares.h"
 #include "brazilian.h"
 #include "movelist.h"
 #include "shipped_weights.h"
 #include "variant.h"
-
-#define SQUARES_A_ROW INTL_HALF /* 4 */
 
 /* Black's men on squares 1..12 (its three rows), White's on 21..32. */
 static Bitboard squares_between(int first, int last)
@@ -25,65 +24,10 @@ static void brazilian_start(Position *pos)
     pos->side = WHITE;
 }
 
-/* Square n is in row (n - 1) / 4 from the top; even rows start on column b, odd rows on
- * column a (a1, White's left corner, is a square). */
-static void brazilian_square_cell(int sq, int *row, int *col)
+/* Numbers 1..32 and the coordinates a1..h8 (diagonal_squares.h). */
+static int brazilian_parse_square(const char *text, int *used)
 {
-    int n = intl_number_of_bit(sq) - 1;
-    *row = n / SQUARES_A_ROW;
-    *col = 2 * (n % SQUARES_A_ROW) + (*row % 2 == 0);
-}
-
-const char *brazilian_square_name(int sq, char *buf)
-{
-    int n = intl_number_of_bit(sq);
-    char *p = buf;
-    if (n >= 10)
-        *p++ = (char)('0' + n / 10);
-    *p++ = (char)('0' + n % 10);
-    *p = '\0';
-    return buf;
-}
-
-/* "c3": what PDN files of GameType 26 write (the PDN standard's "26,W,8,8,A0,0"). */
-static const char *brazilian_alphanumeric_name(int sq, char *buf)
-{
-    int row, col;
-    brazilian_square_cell(sq, &row, &col);
-    buf[0] = (char)('a' + col);
-    buf[1] = (char)('0' + INTL_ROWS - row);
-    buf[2] = '\0';
-    return buf;
-}
-
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-/* "c3": file a..h from White's left, rank 1..8 from White's side; only dark squares. */
-static int parse_alphanumeric(const char *text, int *used)
-{
-    int file = text[0] - 'a', rank = text[1] - '1';
-    if (file < 0 || file > 7 || rank < 0 || rank > 7 || is_digit(text[2]))
-        return -1;
-    int row = 7 - rank;
-    if ((row + file) % 2 == 0)
-        return -1; /* a light square */
-    *used = 2;
-    return intl_bit_of_number(SQUARES_A_ROW * row + file / 2 + 1);
-}
-
-int brazilian_parse_square(const char *text, int *used)
-{
-    if (text[0] >= 'a' && text[0] <= 'h')
-        return parse_alphanumeric(text, used);
-    if (text[0] < '1' || text[0] > '9')
-        return -1; /* no sign, no leading zero */
-    int n = text[0] - '0', len = 1;
-    if (is_digit(text[1]))
-        n = 10 * n + (text[len++] - '0');
-    if (n > INTL_SQUARES || is_digit(text[len]))
-        return -1;
-    *used = len;
-    return intl_bit_of_number(n);
+    return diagonal_parse_square(text, used, true);
 }
 
 /* The bench set (bench.h): the start, then positions of two self-play games of the first
@@ -127,7 +71,7 @@ const Variant brazilian_variant = {
     .rows = INTL_ROWS,
     .columns = INTL_COLUMNS,
     .squares = INTL_SQUARES,
-    .square_cell = brazilian_square_cell,
+    .square_cell = diagonal_square_cell,
     .labels = LABELS_NUMBERS,
     .step = intl_step,
     .black_man_back = black_man_back,
@@ -139,7 +83,7 @@ const Variant brazilian_variant = {
     .eval = &brazilian_eval_spec,
     .pattern_eval = &brazilian_pattern_eval_spec,
     .pdn_gametype = 26,
-    .pdn_square_name = brazilian_alphanumeric_name,
+    .pdn_square_name = diagonal_coordinate_name, /* PDN GameType 26: "26,W,8,8,A0,0" */
     .shipped_start = brazilian_shipped_start,
     .shipped_end = brazilian_shipped_end,
     .reasons = reasons,
@@ -154,7 +98,7 @@ const Variant brazilian_variant = {
     .capture_pending = brazilian_capture_pending,
     .mirror = intl_half_turn,
     .make = movelist_make,
-    .square_name = brazilian_square_name,
+    .square_name = diagonal_number_name,
     .parse_square = brazilian_parse_square,
     .rules_default = brazilian_rules_default,
     .rules_option = brazilian_rules_option,

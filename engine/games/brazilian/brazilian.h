@@ -34,8 +34,6 @@ GameEnd brazilian_game_end(const Position *pos, const Rules *rules, bool can_mov
 int brazilian_endgame_class(const Position *pos);
 
 /* Square text: numbers 1..32 written; numbers and a1..h8 read. */
-const char *brazilian_square_name(int sq, char *buf);
-int brazilian_parse_square(const char *text, int *used);
 
 extern const EvalSpec brazilian_eval_spec;
 extern const EvalSpec brazilian_pattern_eval_spec;

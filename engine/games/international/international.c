@@ -2,6 +2,7 @@
  * variant table. */
 #include "international.h"
 #include "international_board.h"
+#include "diagonal_squares.h"
 #include "international_eval.h"
 #include "international_patterns.h"
 #include "movelist.h"
@@ -22,36 +23,9 @@ void international_start(Position *pos)
 
 void international_make(Position *pos, const Move *move) { movelist_make(pos, move); }
 
-const char *international_square_name(int sq, char *buf)
+static int international_parse_square(const char *text, int *used)
 {
-    int n = intl_number_of_bit(sq), i = 0; /* 1..50 */
-    if (n >= 10)
-        buf[i++] = (char)('0' + n / 10);
-    buf[i++] = (char)('0' + n % 10);
-    buf[i] = '\0';
-    return buf;
-}
-
-int international_parse_square(const char *text, int *used)
-{
-    if (text[0] < '1' || text[0] > '9')
-        return -1; /* no sign, no leading zero */
-    int n = 0, len = 0;
-    while (text[len] >= '0' && text[len] <= '9' && len < 3)
-        n = n * 10 + (text[len++] - '0');
-    if (n > INTL_SQUARES || (text[len] >= '0' && text[len] <= '9'))
-        return -1;
-    *used = len;
-    return intl_bit_of_number(n);
-}
-
-/* Square n is in row (n - 1) / 5 from the top; even rows start on column 1 (b), odd rows on
- * column 0 (a), as in international_board.h. */
-static void international_square_cell(int sq, int *row, int *col)
-{
-    int n = intl_number_of_bit(sq) - 1;
-    *row = n / (INTL_COLUMNS / 2);
-    *col = 2 * (n % (INTL_COLUMNS / 2)) + (*row % 2 == 0);
+    return diagonal_parse_square(text, used, false);
 }
 
 /* The bench set (bench.h): the start, then positions of early self-play games with the
@@ -93,7 +67,7 @@ const Variant international_variant = {
     .rows = INTL_ROWS,
     .columns = INTL_COLUMNS,
     .squares = INTL_SQUARES,
-    .square_cell = international_square_cell,
+    .square_cell = diagonal_square_cell,
     .labels = LABELS_NUMBERS,
     .step = intl_step,
     .black_man_back = black_man_back,
@@ -119,7 +93,7 @@ const Variant international_variant = {
     .capture_pending = international_capture_pending,
     .mirror = intl_half_turn,
     .make = international_make,
-    .square_name = international_square_name,
+    .square_name = diagonal_number_name,
     .parse_square = international_parse_square,
     .rules_default = international_rules_default,
     .rules_option = international_rules_option,

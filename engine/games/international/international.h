@@ -19,8 +19,6 @@ uint64_t international_perft(const Position *pos, const Rules *rules, int depth,
                              const struct PerftOptions *opt);
 bool international_capture_pending(const Position *pos);
 void international_make(Position *pos, const Move *move);
-const char *international_square_name(int sq, char *buf);
-int international_parse_square(const char *text, int *used);
 
 /* The rule options of International draughts (FMJD articles 4.13 and 6), kept in a Rules
  * value. */

@@ -2,6 +2,7 @@
  * PDN files write them; the numbers 1..32 are read too), and the variant table. */
 #include "russian.h"
 #include "international_board.h"
+#include "diagonal_squares.h"
 #include "movelist.h"
 #include "russian_eval.h"
 #include "russian_patterns.h"
@@ -22,46 +23,10 @@ void russian_start(Position *pos)
     pos->side = WHITE;
 }
 
-/* Square n is in row (n - 1) / 4 from the top (rank 8); even rows start on column b, odd
- * rows on column a, as in international_board.h. */
-static void russian_square_cell(int sq, int *row, int *col)
+/* "c3" (a dark square: a1 is dark), or a number 1..32 (diagonal_squares.h). */
+static int russian_parse_square(const char *text, int *used)
 {
-    int n = intl_number_of_bit(sq) - 1;
-    *row = n / INTL_HALF;
-    *col = 2 * (n % INTL_HALF) + (*row % 2 == 0);
-}
-
-const char *russian_square_name(int sq, char *buf)
-{
-    int row, col;
-    russian_square_cell(sq, &row, &col);
-    buf[0] = (char)('a' + col);
-    buf[1] = (char)('0' + INTL_ROWS - row);
-    buf[2] = '\0';
-    return buf;
-}
-
-/* "c3" (a dark square: a1 is dark), or a number 1..32 (no sign, no leading zero). */
-int russian_parse_square(const char *text, int *used)
-{
-    if (text[0] >= 'a' && text[0] <= 'h') {
-        if (text[1] < '1' || text[1] > '8' || (text[2] >= '0' && text[2] <= '9'))
-            return -1;
-        int col = text[0] - 'a', row = INTL_ROWS - (text[1] - '0');
-        if ((row + col) % 2 == 0)
-            return -1; /* a light square */
-        *used = 2;
-        return intl_bit_of_number(row * INTL_HALF + col / 2 + 1);
-    }
-    if (text[0] < '1' || text[0] > '9')
-        return -1;
-    int n = 0, len = 0;
-    while (text[len] >= '0' && text[len] <= '9' && len < 3)
-        n = n * 10 + (text[len++] - '0');
-    if (n > INTL_SQUARES || (text[len] >= '0' && text[len] <= '9'))
-        return -1;
-    *used = len;
-    return intl_bit_of_number(n);
+    return diagonal_parse_square(text, used, true);
 }
 
 /* The bench set (bench.h): the start, then positions of the first self-play games of the
@@ -98,7 +63,7 @@ const Variant russian_variant = {
     .rows = INTL_ROWS,
     .columns = INTL_COLUMNS,
     .squares = INTL_SQUARES,
-    .square_cell = russian_square_cell,
+    .square_cell = diagonal_square_cell,
     .labels = LABELS_EDGES,
     .step = intl_step,
     .black_man_back = black_man_back,
@@ -124,7 +89,7 @@ const Variant russian_variant = {
     .capture_pending = russian_capture_pending,
     .mirror = russian_half_turn,
     .make = movelist_make,
-    .square_name = russian_square_name,
+    .square_name = diagonal_coordinate_name,
     .parse_square = russian_parse_square,
     .rules_default = russian_rules_default,
     .rules_option = russian_rules_option,

@@ -27,8 +27,6 @@ uint64_t russian_perft(const Position *pos, const Rules *rules, int depth,
                        const struct PerftOptions *opt);
 bool russian_capture_pending(const Position *pos);
 Bitboard russian_half_turn(Bitboard b);
-const char *russian_square_name(int sq, char *buf);
-int russian_parse_square(const char *text, int *used);
 
 /* The draw rules of Russian draughts (docs/rules-russian.md), kept in a Rules value; every
  * count in plies (a move of each side is 2), 0 = the rule is off. */
