@@ -324,6 +324,20 @@ static void test_tune_from_packed_file(void **state)
     assert_non_null(strstr(out, "'turkish linear"));
     struct stat st;
     assert_int_equal(stat(pack, &st), 0);
+    /* Its tag but one feature more (the header's num_features, bytes 16-19): a feature set
+     * changed without its version. */
+    FILE *f = fopen(pack, "r+b");
+    int32_t features;
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 16, SEEK_SET), 0);
+    assert_int_equal(fread(&features, sizeof features, 1, f), 1);
+    features++;
+    assert_int_equal(fseek(f, 16, SEEK_SET), 0);
+    assert_int_equal(fwrite(&features, sizeof features, 1, f), 1);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --data %s --out %s", db_path, pack, w_file), 1);
+    assert_non_null(strstr(out, pack));
+    assert_non_null(strstr(out, "another version of the feature set"));
     assert_int_equal(truncate(pack, st.st_size - 1), 0);
     assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --data %s --out %s", db_path, pack, w_file), 1);
     assert_non_null(strstr(out, pack));

@@ -348,6 +348,11 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
         ds = dataset_map(cfg->data_path, tag, &scores, out->error, sizeof out->error);
         ok = ds != NULL;
         out->positions = ok ? ds->npos : 0;
+        if (ok && ds->num_features != weights_count(cfg->start.spec) / 2) { /* a changed feature set */
+            snprintf(out->error, sizeof out->error, "%s: %d features, the evaluation has %d: saved by another "
+                     "version of the feature set", cfg->data_path, ds->num_features, weights_count(cfg->start.spec) / 2);
+            ok = false;
+        }
         if (ok && cfg->lambda > 0 && !scores) {
             snprintf(out->error, sizeof out->error, "%s: no search scores in the file for --lambda", cfg->data_path);
             ok = false;
