@@ -31,13 +31,19 @@ static int parse_run_list(const char *text, int64_t **ids)
     return count;
 }
 
+/* Where the positions come from or go (--data, --save-data). */
+typedef struct DataFiles {
+    const char *load, *save;
+} DataFiles;
+
 static int tune_with_start(TuneConfig *cfg, const char *db, const char *out_path, const char *runs_text,
-                           long last);
+                           long last, DataFiles files);
 
 static int run_tune(int argc, char **argv)
 {
     const char *db = "dama.db", *out_path = "tuned-weights.txt", *runs_text = NULL, *start_path = NULL;
     long last = 0;
+    DataFiles files = { 0 };
     /* The options whose default depends on the evaluation, known once START is read. */
     bool batch_given = false, lr_given = false, reg_given = false, patience_given = false;
     const Variant *variant = &turkish_variant;
@@ -50,6 +56,8 @@ static int run_tune(int argc, char **argv)
         TEXT_ARG("runs", &runs_text),
         LONG_ARG("last-generations", &last, 1, 1000),
         TEXT_ARG("out", &out_path),
+        TEXT_ARG("data", &files.load),
+        TEXT_ARG("save-data", &files.save),
         INT_ARG("epochs", &cfg.epochs, 1, 1000000),
         { .name = "lr", .kind = ARG_CALL, .dest = &cfg.learning_rate, .call = tune_option_real, .seen = &lr_given },
         { .name = "batch", .kind = ARG_SIZE, .dest = &cfg.batch, .min = 0, .max = 1000000000L, .seen = &batch_given },
@@ -84,18 +92,23 @@ static int run_tune(int argc, char **argv)
         cfg.reg = defaults.reg;
     if (!patience_given)
         cfg.patience = defaults.patience;
-    code = tune_with_start(&cfg, db, out_path, runs_text, last);
+    code = tune_with_start(&cfg, db, out_path, runs_text, last, files);
     weights_free(&cfg.start);
     return code;
 }
 
 /* The rest of run_tune, once the options and the starting weights are read. */
 static int tune_with_start(TuneConfig *cfg_, const char *db, const char *out_path, const char *runs_text,
-                           long last)
+                           long last, DataFiles files)
 {
     TuneConfig cfg = *cfg_; /* a copy: the run list below is this call's */
     if (runs_text && last)
         return cli_usage_error("give --runs or --last-generations, not both");
+    if (files.load && files.save)
+        return cli_usage_error("give --data or --save-data, not both");
+    if (files.load && (runs_text || last))
+        return cli_usage_error("--data fits the file's positions: its runs were chosen by --save-data");
+    cfg.data_path = files.load;
     int64_t *ids = NULL;
     if (runs_text && (cfg.nruns = parse_run_list(runs_text, &ids)) < 0) {
         free(ids);
@@ -104,10 +117,11 @@ static int tune_with_start(TuneConfig *cfg_, const char *db, const char *out_pat
         return cli_usage_error("bad value '%s' for --runs: expected run ids like 3,5,9", runs_text);
     }
     TuneJob job = { .db = db, .out_path = out_path, .runs = runs_text ? ids : NULL, .nruns = cfg.nruns,
-                    .last = last, .show = isatty(STDERR_FILENO), .stop = interrupt_flag() };
+                    .last = last, .save_path = files.save, .show = isatty(STDERR_FILENO),
+                    .stop = interrupt_flag() };
     int code = tune_job_run(&cfg, &job);
     if (code == EXIT_OK)
-        printf("weights written to %s\n", out_path);
+        printf("%s written to %s\n", files.save ? "positions" : "weights", files.save ? files.save : out_path);
     free(ids);
     return code;
 }

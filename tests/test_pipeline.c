@@ -265,6 +265,96 @@ static void test_tune_and_match(void **state)
     unlink(db_path);
 }
 
+/* The two weights files hold the same text (a fit's bits, rounded the same). */
+static void assert_same_weights(const char *a, const char *b)
+{
+    char *x = test_read_file(a), *y = test_read_file(b);
+    assert_non_null(x);
+    assert_non_null(y);
+    assert_string_equal(x, y);
+    free(x);
+    free(y);
+}
+
+/* --save-data writes the positions a fit selects; --data fits them from the file to the same
+ * weights as from the database (labels blended with the stored scores too, and a pattern
+ * fit); files of another evaluation, cut or missing are refused, naming the file. */
+static void test_tune_from_packed_file(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    char base[64], pack[80], pattern_pack[80], w_db[80], w_file[80];
+    snprintf(base, sizeof base, "/tmp/dama-pipeline-%d", (int)getpid());
+    snprintf(pack, sizeof pack, "%s-linear.pack", base);
+    snprintf(pattern_pack, sizeof pattern_pack, "%s-pattern.pack", base);
+    snprintf(w_db, sizeof w_db, "%s-wdb.txt", base);
+    snprintf(w_file, sizeof w_file, "%s-wfile.txt", base);
+    fresh_db("pack");
+    assert_int_equal(test_dama_run(out, sizeof out, "selfplay --db %s --games 16 --nodes 300", db_path), 0);
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --save-data %s", db_path, pack), 0);
+    size_t saved = 0, fitted = 0;
+    assert_non_null(strstr(out, "positions written to "));
+    assert_int_equal(sscanf(strstr(out, "tune data: "), "tune data: %zu positions kept", &saved), 1);
+    char tmp[96];
+    snprintf(tmp, sizeof tmp, "%s.tmp", pack);
+    assert_int_equal(access(tmp, F_OK), -1); /* renamed into place */
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --epochs 20 --lambda 0.5 --out %s", db_path,
+                                   w_db), 0);
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --data %s --epochs 20 --lambda 0.5 --out %s",
+                                   db_path, pack, w_file), 0);
+    assert_int_equal(sscanf(strstr(out, "tune data: "), "tune data: %zu positions kept", &fitted), 1);
+    assert_int_equal(fitted, saved);
+    assert_true(saved > 100);
+    assert_same_weights(w_db, w_file);
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --eval pattern --save-data %s", db_path,
+                                   pattern_pack), 0);
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --eval pattern --epochs 3 --threads 2 --out %s",
+                                   db_path, w_db), 0);
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --eval pattern --data %s --epochs 3 "
+                                   "--threads 2 --out %s", db_path, pattern_pack, w_file), 0);
+    assert_same_weights(w_db, w_file);
+
+    /* Refused: another evaluation's or game's positions, a cut file, no file, --runs. */
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --eval pattern --data %s --out %s", db_path,
+                                   pack, w_file), 1);
+    assert_non_null(strstr(out, pack));
+    assert_non_null(strstr(out, "another game, evaluation or feature set"));
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --variant international --data %s --out %s",
+                                   db_path, pack, w_file), 1);
+    assert_non_null(strstr(out, "'turkish linear"));
+    struct stat st;
+    assert_int_equal(stat(pack, &st), 0);
+    /* Its tag but one feature more (the header's num_features, bytes 16-19): a feature set
+     * changed without its version. */
+    FILE *f = fopen(pack, "r+b");
+    int32_t features;
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 16, SEEK_SET), 0);
+    assert_int_equal(fread(&features, sizeof features, 1, f), 1);
+    features++;
+    assert_int_equal(fseek(f, 16, SEEK_SET), 0);
+    assert_int_equal(fwrite(&features, sizeof features, 1, f), 1);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --data %s --out %s", db_path, pack, w_file), 1);
+    assert_non_null(strstr(out, pack));
+    assert_non_null(strstr(out, "another version of the feature set"));
+    assert_int_equal(truncate(pack, st.st_size - 1), 0);
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --data %s --out %s", db_path, pack, w_file), 1);
+    assert_non_null(strstr(out, pack));
+    assert_non_null(strstr(out, "truncated"));
+    unlink(pack);
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --data %s --out %s", db_path, pack, w_file), 2);
+    assert_non_null(strstr(out, pack));
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --data %s --runs 1 --out %s", db_path,
+                                   pattern_pack, w_file), 2);
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --data %s --save-data %s", db_path,
+                                   pattern_pack, pack), 2);
+    unlink(pattern_pack);
+    unlink(w_db);
+    unlink(w_file);
+    unlink(db_path);
+}
+
 /* Games start from the openings of a file, each opening played by a pair. */
 static void test_selfplay_from_openings_file(void **state)
 {
@@ -910,6 +1000,7 @@ int main(void)
         cmocka_unit_test(test_reader_while_writing),
         cmocka_unit_test(test_selfplay_from_openings_file),
         cmocka_unit_test(test_tune_and_match),
+        cmocka_unit_test(test_tune_from_packed_file),
         cmocka_unit_test(test_train_interrupt_and_resume),
         cmocka_unit_test(test_adjudication),
         cmocka_unit_test(test_run_option_errors),

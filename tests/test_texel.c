@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dataset.h"
 #include "dataset_file.h"
@@ -1034,7 +1035,7 @@ static void write_bytes(const char *path, const unsigned char *data, size_t len)
 static void assert_refused(const char *path, const char *what)
 {
     char err[256] = "";
-    Dataset *m = dataset_map(path, err, sizeof err);
+    Dataset *m = dataset_map(path, NULL, NULL, err, sizeof err);
     if (m)
         print_error("%s: mapped a file with %s\n", path, what);
     assert_null(m);
@@ -1055,8 +1056,8 @@ static void test_packed_file(void **state)
     Dataset *ds = make_dataset(91, N, F, 12, LABEL_RANDOM, NULL, 0);
     const EvalFeatureTerm wide[3] = { { 299, 32767 }, { 0, -32768 }, { 150, -2 } }; /* escapes, back jumps */
     assert_true(dataset_add(ds, 9999, 0.25f, 3, wide, 3));
-    assert_true(dataset_save(ds, path, err, sizeof err));
-    Dataset *m = dataset_map(path, err, sizeof err);
+    assert_true(dataset_save(ds, path, NULL, err, sizeof err));
+    Dataset *m = dataset_map(path, NULL, NULL, err, sizeof err);
     if (!m)
         print_error("%s\n", err);
     assert_non_null(m);
@@ -1097,14 +1098,39 @@ static void test_packed_file(void **state)
     assert_memory_equal(wa, wb, W * sizeof *wa);
 
     /* A view saves its own positions only, its terms packed contiguously. */
-    assert_true(dataset_save(va_a, view_path, err, sizeof err));
-    Dataset *mv = dataset_map(view_path, err, sizeof err);
+    assert_true(dataset_save(va_a, view_path, NULL, err, sizeof err));
+    Dataset *mv = dataset_map(view_path, NULL, NULL, err, sizeof err);
     assert_non_null(mv);
     assert_int_equal(mv->npos, va_a->npos);
     assert_true(mv->nbytes < ds->nbytes / 2);
     for (size_t i = 0; i < mv->npos; i++)
         assert_true(texel_eval(mv, i, w0) == texel_eval(va_a, i, w0));
     dataset_free(mv);
+
+    /* A tag and scores: the scores come back, the tag is checked, no temporary is left. */
+    float *scores = malloc(ds->npos * sizeof *scores);
+    assert_non_null(scores);
+    for (size_t i = 0; i < ds->npos; i++)
+        scores[i] = i % 3 ? (float)i - 50.0f : NAN;
+    DatasetFileExtras extras = { .tag = "turkish pattern 7", .scores = scores };
+    assert_true(dataset_save(ds, view_path, &extras, err, sizeof err));
+    char tmp_path[160];
+    snprintf(tmp_path, sizeof tmp_path, "%s.tmp", view_path);
+    assert_int_equal(access(tmp_path, F_OK), -1);
+    const float *back = NULL;
+    mv = dataset_map(view_path, "turkish pattern 7", &back, err, sizeof err);
+    assert_non_null(mv);
+    assert_non_null(back);
+    for (size_t i = 0; i < ds->npos; i++)
+        assert_true(i % 3 ? back[i] == scores[i] : isnan(back[i]));
+    assert_true(texel_eval(mv, ds->npos - 1, w0) == texel_eval(ds, ds->npos - 1, w0));
+    dataset_free(mv);
+    assert_null(dataset_map(view_path, "turkish linear 7", NULL, err, sizeof err));
+    assert_non_null(strstr(err, view_path));
+    assert_non_null(strstr(err, "'turkish pattern 7', not 'turkish linear 7'"));
+    extras.tag = "a tag longer than thirty-one bytes";
+    assert_false(dataset_save(ds, view_path, &extras, err, sizeof err));
+    free(scores);
 
     /* Bad files: missing, cut anywhere, a wrong magic, a bad record, a term running past. */
     FILE *f = fopen(path, "rb");
@@ -1118,8 +1144,8 @@ static void test_packed_file(void **state)
     fclose(f);
     snprintf(err, sizeof err, "%s/none.texel", dir);
     assert_refused(err, "no file");
-    const size_t games = 48 + 8 * ds->npos, records = games + 12 * ds->npos;
-    const size_t cuts[] = { 0, 7, 47, 48, 49, games - 1, games, records - 1, records, records + 1, size - 1 };
+    const size_t games = 88 + 8 * ds->npos, records = games + 12 * ds->npos;
+    const size_t cuts[] = { 0, 7, 87, 88, 89, games - 1, games, records - 1, records, records + 1, size - 1 };
     for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
         write_bytes(bad_path, bytes, cuts[i]);
         assert_refused(bad_path, "a cut");
@@ -1131,7 +1157,7 @@ static void test_packed_file(void **state)
     bytes[games + 12 * 3 + 10] = PHASE_MAX + 1; /* position 3's phase */
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a phase above phase_max");
-    assert_null(dataset_map(bad_path, err, sizeof err));
+    assert_null(dataset_map(bad_path, NULL, NULL, err, sizeof err));
     assert_non_null(strstr(err, "position 3")); /* the record named */
     bytes[games + 12 * 3 + 10] = 0;
     bytes[games + 12 * (ds->npos - 1) + 8]++; /* the last position's count: one term more */
@@ -1153,7 +1179,7 @@ static void test_packed_file(void **state)
     assert_refused(bad_path, "a run shorter than the terms");
     *second_value = value_saved;
     write_bytes(bad_path, bytes, size);
-    Dataset *again = dataset_map(bad_path, err, sizeof err); /* repaired: mapped again */
+    Dataset *again = dataset_map(bad_path, NULL, NULL, err, sizeof err); /* repaired: mapped again */
     assert_non_null(again);
     dataset_free(again);
 

@@ -50,7 +50,9 @@ static void tune_params(const TuneConfig *c, int generation, char *params, size_
     if (c->nruns == 0)
         n += snprintf(params + n, len - (size_t)n, "all");
     if (eval_spec_is_pattern(c->start.spec) && n > 0 && (size_t)n < len)
-        snprintf(params + n, len - (size_t)n, " eval=pattern"); /* only then: as before */
+        n += snprintf(params + n, len - (size_t)n, " eval=pattern"); /* only then: as before */
+    if (c->data_path && n > 0 && (size_t)n < len) /* the runs were the file's save's */
+        snprintf(params + n, len - (size_t)n, " data=%s", c->data_path);
 }
 
 int tune_step(Store *store, const TuneConfig *cfg, int64_t parent_weights_id, int generation,

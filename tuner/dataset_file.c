@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 static const char MAGIC[8] = "DAMATEX";
-enum { FILE_VERSION = 2, BYTE_ORDER_MARK = 0x01020304 };
+enum { FILE_VERSION = 3, BYTE_ORDER_MARK = 0x01020304, TAG_BYTES = DATASET_TAG_MAX + 1 };
 
 typedef struct FileHeader {
     char magic[8];
@@ -21,9 +21,17 @@ typedef struct FileHeader {
     int32_t num_features;
     int32_t phase_max;
     uint64_t npos, nterms, nbytes;
+    uint64_t has_scores;
+    char tag[TAG_BYTES];
 } FileHeader;
 
-_Static_assert(sizeof(FileHeader) == 48, "the header is 48 bytes");
+_Static_assert(sizeof(FileHeader) == 88, "the header is 88 bytes");
+
+/* Bytes a position takes outside its terms: game id, record, score if any. */
+static uint64_t per_position(const FileHeader *h)
+{
+    return sizeof(int64_t) + sizeof(DatasetPosition) + (h->has_scores ? sizeof(float) : 0);
+}
 
 /* The bytes position i's terms take (unpacked, as they may not be contiguous in a view). */
 static size_t position_bytes(const Dataset *ds, size_t i)
@@ -39,27 +47,14 @@ static bool write_all(FILE *out, const void *data, size_t len)
     return len == 0 || fwrite(data, 1, len, out) == len;
 }
 
-bool dataset_save(const Dataset *ds, const char *path, char *err, size_t errlen)
+/* Positions between two calls of the progress callback. */
+enum { PROGRESS_EVERY = 1 << 20 };
+
+/* Writes the file's sections to out; false on a write error. */
+static bool write_sections(FILE *out, const Dataset *ds, const FileHeader *h, const DatasetFileExtras *x)
 {
-    if (!ds->game && ds->npos) {
-        snprintf(err, errlen, "%s: the dataset's game ids were released", path);
-        return false;
-    }
-    FILE *out = fopen(path, "wb");
-    if (!out) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return false;
-    }
-    /* Step 1: the header that counts the records, the game ids (8-byte aligned after the
-     * header), and the records with their new offsets. */
-    FileHeader h = { .version = FILE_VERSION, .byte_order = BYTE_ORDER_MARK, .num_features = ds->num_features,
-                     .phase_max = ds->phase_max, .npos = ds->npos };
-    memcpy(h.magic, MAGIC, sizeof h.magic);
-    for (size_t i = 0; i < ds->npos; i++) {
-        h.nbytes += position_bytes(ds, i);
-        h.nterms += ds->pos[i].count;
-    }
-    bool ok = write_all(out, &h, sizeof h) && write_all(out, ds->game, ds->npos * sizeof *ds->game);
+    bool ok = write_all(out, h, sizeof *h) && write_all(out, ds->game, ds->npos * sizeof *ds->game) &&
+              (!x->scores || write_all(out, x->scores, ds->npos * sizeof *x->scores));
     uint64_t at = 0;
     for (size_t i = 0; ok && i < ds->npos; i++) {
         DatasetPosition p = ds->pos[i];
@@ -67,12 +62,58 @@ bool dataset_save(const Dataset *ds, const char *path, char *err, size_t errlen)
         at += position_bytes(ds, i);
         ok = write_all(out, &p, sizeof p);
     }
-    /* Step 2: each position's terms in order. */
-    for (size_t i = 0; ok && i < ds->npos; i++)
+    /* Each position's terms in order: the bulk of the file. */
+    for (size_t i = 0; ok && i < ds->npos; i++) {
         ok = write_all(out, ds->terms + dataset_offset(&ds->pos[i]), position_bytes(ds, i));
+        if (x->progress && (i + 1) % PROGRESS_EVERY == 0)
+            x->progress(x->ctx, i + 1, ds->npos);
+    }
+    return ok;
+}
+
+bool dataset_save(const Dataset *ds, const char *path, const DatasetFileExtras *extras, char *err,
+                  size_t errlen)
+{
+    const DatasetFileExtras none = { 0 }, *x = extras ? extras : &none;
+    if (!ds->game && ds->npos) {
+        snprintf(err, errlen, "%s: the dataset's game ids were released", path);
+        return false;
+    }
+    if (x->tag && strlen(x->tag) > DATASET_TAG_MAX) {
+        snprintf(err, errlen, "%s: tag '%s' longer than %d bytes", path, x->tag, DATASET_TAG_MAX);
+        return false;
+    }
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+        snprintf(err, errlen, "%s: path too long", path);
+        return false;
+    }
+    FILE *out = fopen(tmp, "wb");
+    if (!out) {
+        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+        return false;
+    }
+    /* The header counts the terms first, so a reader checks the sizes before any record. */
+    FileHeader h = { .version = FILE_VERSION, .byte_order = BYTE_ORDER_MARK, .num_features = ds->num_features,
+                     .phase_max = ds->phase_max, .npos = ds->npos, .has_scores = x->scores != NULL };
+    memcpy(h.magic, MAGIC, sizeof h.magic);
+    if (x->tag)
+        memcpy(h.tag, x->tag, strlen(x->tag));
+    for (size_t i = 0; i < ds->npos; i++) {
+        h.nbytes += position_bytes(ds, i);
+        h.nterms += ds->pos[i].count;
+    }
+    bool ok = write_sections(out, ds, &h, x);
     ok = fclose(out) == 0 && ok;
-    if (!ok)
-        snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
+    if (ok && rename(tmp, path) != 0) {
+        snprintf(err, errlen, "%s: renaming %s: %s", path, tmp, strerror(errno));
+        unlink(tmp);
+        return false;
+    }
+    if (!ok) {
+        snprintf(err, errlen, "%s: write failed: %s", tmp, strerror(errno));
+        unlink(tmp);
+    }
     return ok;
 }
 
@@ -104,8 +145,9 @@ static const uint8_t *check_terms(const uint8_t *b, const uint8_t *end, int coun
     return next;
 }
 
-/* The header's counts against the file's size; the reason when they disagree. */
-static const char *check_header(const FileHeader *h, size_t size)
+/* The header's counts against the file's size and its tag against `tag`; the reason when
+ * they disagree (in buf when it names the tags). */
+static const char *check_header(const FileHeader *h, size_t size, const char *tag, char *buf, size_t len)
 {
     if (memcmp(h->magic, MAGIC, sizeof h->magic) != 0)
         return "not a packed dataset (bad magic)";
@@ -115,14 +157,23 @@ static const char *check_header(const FileHeader *h, size_t size)
         return "an unknown version";
     if (h->num_features < 1 || h->num_features > INT32_MAX / 2 || h->phase_max < 1 || h->phase_max > UINT8_MAX)
         return "bad num_features or phase_max";
-    uint64_t per = sizeof(DatasetPosition) + sizeof(int64_t);
+    if (h->has_scores > 1 || memchr(h->tag, 0, sizeof h->tag) == NULL)
+        return "a bad header (scores flag or tag)";
+    uint64_t per = per_position(h);
     if (h->npos > (size - sizeof *h) / per || h->nbytes != size - sizeof *h - h->npos * per)
         return "its size does not match its counts (truncated?)";
+    if (tag && strcmp(tag, h->tag) != 0) {
+        snprintf(buf, len, "its positions are for '%s', not '%s' (another game, evaluation or feature set)",
+                 h->tag, tag);
+        return buf;
+    }
     return NULL;
 }
 
-Dataset *dataset_map(const char *path, char *err, size_t errlen)
+Dataset *dataset_map(const char *path, const char *tag, const float **scores, char *err, size_t errlen)
 {
+    if (scores)
+        *scores = NULL;
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -143,10 +194,12 @@ Dataset *dataset_map(const char *path, char *err, size_t errlen)
     }
     FileHeader h;
     memcpy(&h, map, sizeof h);
-    const char *why = check_header(&h, size);
+    char tag_why[160];
+    const char *why = check_header(&h, size, tag, tag_why, sizeof tag_why);
     const uint8_t *base = (const uint8_t *)map;
-    const DatasetPosition *pos = (const DatasetPosition *)(base + sizeof h + h.npos * sizeof(int64_t));
-    const uint8_t *terms = base + sizeof h + h.npos * (sizeof *pos + sizeof(int64_t));
+    const float *score = (const float *)(base + sizeof h + h.npos * sizeof(int64_t));
+    const DatasetPosition *pos = (const DatasetPosition *)(score + (h.has_scores ? h.npos : 0));
+    const uint8_t *terms = base + sizeof h + h.npos * per_position(&h);
     const uint8_t *first = terms, *end = terms + h.nbytes;
     size_t bad = 0;
     bool in_record = false;
@@ -186,5 +239,7 @@ Dataset *dataset_map(const char *path, char *err, size_t errlen)
     ds->borrowed = true;
     ds->mapped = map;
     ds->mapped_len = size;
+    if (scores && h.has_scores)
+        *scores = score;
     return ds;
 }

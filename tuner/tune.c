@@ -7,6 +7,7 @@
 
 #include "evaluate.h"
 #include "game.h"
+#include "dataset_file.h"
 #include "position_set.h"
 #include "search.h"
 #include "tune.h"
@@ -41,6 +42,7 @@ typedef struct Loader {
     Dataset *ds;
     float *scores;           /* per position: the stored search score, NAN when none */
     size_t scores_cap;
+    bool keep_scores;        /* scores wanted: to blend labels, or to save them */
     const TuneConfig *cfg;
     int64_t last_game_id;    /* the game of the previous position */
     int64_t game_number;     /* games met so far in the stream: the identity the split hashes */
@@ -101,7 +103,7 @@ static int load_position(void *vctx, int64_t game_id, int ply, const Position *p
     }
     int winner = result == RESULT_WHITE_WINS ? WHITE : result == RESULT_BLACK_WINS ? BLACK : -1;
     float label = winner < 0 ? 0.5f : winner == pos->side ? 1.0f : 0.0f;
-    if (ld->cfg->lambda > 0 && ld->ds->npos == ld->scores_cap) {
+    if (ld->keep_scores && ld->ds->npos == ld->scores_cap) {
         size_t cap = ld->scores_cap ? ld->scores_cap * 2 : 4096;
         float *p = realloc(ld->scores, cap * sizeof *p);
         if (!p) {
@@ -123,20 +125,27 @@ static int load_position(void *vctx, int64_t game_id, int ply, const Position *p
         ld->out_of_memory = true;
         return 1;
     }
-    if (ld->cfg->lambda > 0) /* forced results carry no calibrated score: results only */
+    if (ld->keep_scores) /* forced results carry no calibrated score: results only */
         ld->scores[at] = has_score && score > -SCORE_WIN_BOUND && score < SCORE_WIN_BOUND ? (float)score : NAN;
+    if (ld->cfg->data_progress && ld->ds->npos % TUNE_PROGRESS_EVERY == 0)
+        ld->cfg->data_progress(ld->cfg->ctx, "read", ld->ds->npos, 0);
     return 0;
 }
 
 /* Blends each label with the probability the stored search score predicts, mapped by the
- * logistic scale that best fits the results themselves. */
-static void blend_labels(Dataset *ds, const float *scores, const double *w, double lambda, int threads)
+ * logistic scale K that best fits the results themselves.  The labels are written in the
+ * split's views (in memory even when ds is a mapped file's): the split keeps the order of
+ * ds and every game whole on one side, so position i of ds is the next one of the view
+ * whose next game is its game. */
+static void blend_labels(const Dataset *ds, const float *scores, double K, double lambda, Dataset *train,
+                         Dataset *valid)
 {
-    double K = texel_fit_k(ds, w, threads);
-    for (size_t i = 0; i < ds->npos; i++)
+    size_t t = 0, v = 0;
+    for (size_t i = 0; i < ds->npos; i++) {
+        DatasetPosition *p = t < train->npos && train->game[t] == ds->game[i] ? &train->pos[t++] : &valid->pos[v++];
         if (!isnan(scores[i]))
-            ds->pos[i].label = (float)((1 - lambda) * ds->pos[i].label
-                                       + lambda * texel_sigmoid(K, scores[i]));
+            p->label = (float)((1 - lambda) * p->label + lambda * texel_sigmoid(K, scores[i]));
+    }
 }
 
 /* False (out->error set) when the load ran out of memory or found a position the
@@ -197,40 +206,84 @@ static void round_weights(int32_t *dst, const double *w, int nweights)
     }
 }
 
-bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
+/* What a file of positions is for: the game, the evaluation and its feature set. */
+static void data_tag(const EvalSpec *spec, char *tag, size_t len)
 {
-    memset(out, 0, sizeof *out);
-    if (!weights_copy(&out->weights, &cfg->start)) {
-        snprintf(out->error, sizeof out->error, "out of memory");
-        return false;
-    }
-    double t0 = now_seconds();
+    snprintf(tag, len, "%s %s %u", spec->variant, eval_spec_is_pattern(spec) ? "pattern" : "linear",
+             (unsigned)spec->feature_set_version);
+}
+
+/* Loads the positions cfg selects from the store into *ds (the stored search scores into
+ * *scores when keep_scores, else NULL; malloc'd).  False with out->error. */
+static bool load_positions(Store *store, const TuneConfig *cfg, bool keep_scores, Dataset **ds, float **scores,
+                           TuneOutcome *out)
+{
     const EvalSpec *spec = cfg->start.spec;
-    int nweights = weights_count(spec);
-    Dataset *ds = dataset_new(nweights / 2, spec->phase_max);
-    Dataset *train = NULL, *valid = NULL;
-    Loader ld = { .ds = ds, .cfg = cfg };
-    double *w = calloc((size_t)nweights, sizeof *w);
-    unsigned char *frozen = calloc((size_t)nweights, 1);
+    *scores = NULL;
+    Loader ld = { .ds = dataset_new(weights_count(spec) / 2, spec->phase_max), .cfg = cfg,
+                  .keep_scores = keep_scores };
+    *ds = ld.ds;
     int64_t stored = 0; /* every stored position: the dedup set's size (an upper bound) */
     bool ok = false;
-    if (cfg->dedup && !store_count(store, "positions", &stored)) {
+    if (cfg->dedup && !store_count(store, "positions", &stored))
         snprintf(out->error, sizeof out->error, "%s", store_error(store));
-        goto done;
+    else if (!ld.ds || (cfg->dedup && !position_set_init(&ld.seen, (size_t)stored)))
+        snprintf(out->error, sizeof out->error, "out of memory");
+    else if (!store_positions_foreach(store, cfg->variant, cfg->run_ids, cfg->nruns, true, load_position, &ld))
+        snprintf(out->error, sizeof out->error, "%s", store_error(store));
+    else
+        ok = true;
+    position_set_free(&ld.seen); /* before the fit: it needs the memory more */
+    if (ok && !loaded_cleanly(&ld, ld.ds, out))
+        ok = false;
+    if (ok) {
+        out->positions = ld.ds->npos;
+        out->duplicates = ld.duplicates;
+        dataset_trim(ld.ds); /* loading is over: the doubling's slack goes */
     }
-    if (!ds || !w || !frozen || (cfg->dedup && !position_set_init(&ld.seen, (size_t)stored))) {
+    *scores = ld.scores;
+    return ok;
+}
+
+/* The save's progress, passed on to the tune's. */
+static void save_progress(void *vcfg, size_t done, size_t total)
+{
+    const TuneConfig *cfg = vcfg;
+    cfg->data_progress(cfg->ctx, "write", done, total);
+}
+
+bool tune_save_data(Store *store, const TuneConfig *cfg, const char *path, TuneOutcome *out)
+{
+    memset(out, 0, sizeof *out);
+    Dataset *ds = NULL;
+    float *scores = NULL;
+    bool ok = load_positions(store, cfg, true, &ds, &scores, out);
+    if (ok) {
+        char tag[DATASET_TAG_MAX + 1];
+        data_tag(cfg->start.spec, tag, sizeof tag);
+        DatasetFileExtras extras = { .tag = tag, .scores = scores,
+                                     .progress = cfg->data_progress ? save_progress : NULL, .ctx = (void *)cfg };
+        out->dataset_bytes = dataset_bytes(ds);
+        ok = dataset_save(ds, path, &extras, out->error, sizeof out->error);
+    }
+    free(scores);
+    dataset_free(ds);
+    return ok;
+}
+
+/* Splits ds, blends its labels when asked (scores: one a position, or NULL), and fits; the
+ * outcome's figures and weights filled.  ds is released as the fit goes (not freed). */
+static bool fit_positions(Dataset *ds, const float *scores, const TuneConfig *cfg, double t0, TuneOutcome *out)
+{
+    const int nweights = weights_count(cfg->start.spec);
+    Dataset *train = NULL, *valid = NULL;
+    double *w = calloc((size_t)nweights, sizeof *w);
+    unsigned char *frozen = calloc((size_t)nweights, 1);
+    bool ok = false;
+    if (!w || !frozen) {
         snprintf(out->error, sizeof out->error, "out of memory");
         goto done;
     }
-    if (!store_positions_foreach(store, cfg->variant, cfg->run_ids, cfg->nruns, true, load_position, &ld)) {
-        snprintf(out->error, sizeof out->error, "%s", store_error(store));
-        goto done;
-    }
-    position_set_free(&ld.seen); /* before the fit: it needs the memory more */
-    if (!loaded_cleanly(&ld, ds, out))
-        goto done;
-    out->positions = ds->npos;
-    out->duplicates = ld.duplicates;
     if (ds->npos < 100) {
         snprintf(out->error, sizeof out->error,
                  "only %zu quiet positions to learn from (play more games first)", ds->npos);
@@ -238,15 +291,14 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
     }
     for (int i = 0; i < nweights; i++)
         w[i] = cfg->start.w[i];
-    if (cfg->lambda > 0)
-        blend_labels(ds, ld.scores, w, cfg->lambda, cfg->threads);
-    free(ld.scores); /* read by the blend only */
-    ld.scores = NULL;
-    dataset_trim(ds); /* loading is over: the doubling's slack goes */
+    /* The blend's K is fitted on the results of all positions, before the split. */
+    double blend_k = cfg->lambda > 0 && scores ? texel_fit_k(ds, w, cfg->threads) : 0;
     if (!dataset_split(ds, cfg->validation, cfg->seed, &train, &valid)) {
         snprintf(out->error, sizeof out->error, "out of memory splitting the data");
         goto done;
     }
+    if (blend_k > 0)
+        blend_labels(ds, scores, blend_k, cfg->lambda, train, valid);
     dataset_release_positions(ds); /* the views have their copies; the fit needs the memory */
     dataset_release_games(train); /* read by the split only */
     dataset_release_games(valid);
@@ -271,12 +323,46 @@ bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
     round_weights(out->weights.w, w, nweights);
     ok = true;
 done:
-    position_set_free(&ld.seen);
     free(frozen);
-    free(ld.scores);
     dataset_free(train);
     dataset_free(valid);
-    dataset_free(ds);
     free(w);
+    return ok;
+}
+
+bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!weights_copy(&out->weights, &cfg->start)) {
+        snprintf(out->error, sizeof out->error, "out of memory");
+        return false;
+    }
+    double t0 = now_seconds();
+    Dataset *ds = NULL;
+    float *loaded_scores = NULL;
+    const float *scores = NULL;
+    bool ok;
+    if (cfg->data_path) { /* a packed file: its pages are read as the fit goes */
+        char tag[DATASET_TAG_MAX + 1];
+        data_tag(cfg->start.spec, tag, sizeof tag);
+        ds = dataset_map(cfg->data_path, tag, &scores, out->error, sizeof out->error);
+        ok = ds != NULL;
+        out->positions = ok ? ds->npos : 0;
+        if (ok && ds->num_features != weights_count(cfg->start.spec) / 2) { /* a changed feature set */
+            snprintf(out->error, sizeof out->error, "%s: %d features, the evaluation has %d: saved by another "
+                     "version of the feature set", cfg->data_path, ds->num_features, weights_count(cfg->start.spec) / 2);
+            ok = false;
+        }
+        if (ok && cfg->lambda > 0 && !scores) {
+            snprintf(out->error, sizeof out->error, "%s: no search scores in the file for --lambda", cfg->data_path);
+            ok = false;
+        }
+    } else {
+        ok = load_positions(store, cfg, cfg->lambda > 0, &ds, &loaded_scores, out);
+        scores = loaded_scores;
+    }
+    ok = ok && fit_positions(ds, scores, cfg, t0, out);
+    free(loaded_scores);
+    dataset_free(ds);
     return ok;
 }

@@ -26,9 +26,18 @@ typedef struct TuneConfig {
     double lambda;           /* label = (1 - lambda) * result + lambda * sigmoid(K * search
                                 score), where a position has a stored score; 0 = results only */
     uint64_t seed;
+    const char *data_path;   /* fit the positions of this packed file (tune_save_data wrote it,
+                                mapped: dataset_file.h) instead of the store's; the selection
+                                above (runs, skip_plies, dedup) was the save's; NULL = the store */
     TexelProgress progress;  /* per epoch; may be NULL */
-    void *ctx;
+    /* Now and then while positions are read from the store (stage "read", total 0: not
+     * known) or written to a file ("write"); may be NULL. */
+    void (*data_progress)(void *ctx, const char *stage, size_t done, size_t total);
+    void *ctx;               /* both callbacks' */
 } TuneConfig;
+
+/* Positions read or written between two calls of data_progress. */
+#define TUNE_PROGRESS_EVERY ((size_t)1 << 18)
 
 typedef struct TuneOutcome {
     Weights weights;         /* the fitted weights, rounded; owned: weights_free them */
@@ -58,7 +67,17 @@ typedef struct TuneOutcome {
 void tune_default_config(TuneConfig *cfg, const EvalSpec *spec);
 
 /* Loads, checks, fits.  False with out->error on a database failure, on too few positions,
- * or when the extractor's dot product disagrees with the engine's evaluation. */
+ * or when the extractor's dot product disagrees with the engine's evaluation; with
+ * cfg->data_path (store unused, may be NULL) on a file that cannot be mapped, is damaged or
+ * holds another game's, evaluation's or feature set's positions (the error names it).
+ * Fitting a file gives the same weights, bit for bit, as fitting the same selection from
+ * the store; with lambda the labels are blended in the split's in-memory records. */
 bool tune_run(Store *store, const TuneConfig *cfg, TuneOutcome *out);
+
+/* Loads and checks the positions cfg selects as tune_run does, and writes them to path as a
+ * packed file (dataset_file.h: whole, before any split, labelled with the results, with
+ * their search scores and a tag naming the game, evaluation and feature set), atomically.
+ * Fills out's positions, duplicates and dataset_bytes.  False with out->error. */
+bool tune_save_data(Store *store, const TuneConfig *cfg, const char *path, TuneOutcome *out);
 
 #endif
