@@ -23,17 +23,9 @@
 #include "test_tmpdir.h"
 #include "test_util.h"
 #include "variant.h"
+#include "test_position.h"
 
 static const Variant *V = &brazilian_variant;
-
-static Position from_fen(const char *fen)
-{
-    Position pos;
-    char err[256];
-    if (!position_from_fen(&pos, V, fen, err, sizeof err))
-        fail_msg("%s: %s", fen, err);
-    return pos;
-}
 
 /* Published with every capture path counted (issue 25; the FMJD forum's and dctl's
  * tables). */
@@ -41,7 +33,7 @@ static void test_perft_from_start(void **state)
 {
     (void)state;
     static const uint64_t published[] = { 7, 49, 302, 1469, 7473, 37628, 187302 };
-    Position pos = from_fen("start");
+    Position pos = test_position(V, "start");
     Rules rules = rules_default(V);
     PerftOptions paths = { .count_paths = true, .bulk = true };
     const Variant generic = { .generate = V->generate, .count = V->count, .make = V->make };
@@ -102,7 +94,7 @@ static void test_perft_against_pydraughts(void **state)
     PerftOptions paths = { .count_paths = true, .bulk = true }, merged = { .bulk = true };
     int kings = 0;
     for (size_t i = 0; i < sizeof pydraughts_counts / sizeof pydraughts_counts[0]; i++) {
-        Position pos = from_fen(pydraughts_counts[i].fen);
+        Position pos = test_position(V, pydraughts_counts[i].fen);
         kings += (pos.kings[WHITE] | pos.kings[BLACK]) != 0;
         uint64_t p = perft(V, &pos, &rules, pydraughts_counts[i].depth, &paths);
         uint64_t m = perft(V, &pos, &rules, pydraughts_counts[i].depth, &merged);
@@ -145,17 +137,17 @@ static void test_square_text(void **state)
 static void test_fen(void **state)
 {
     (void)state;
-    Position start = from_fen("start");
-    Position alnum = from_fen("W:Wa1,c3,e3,g3,c1,e1,g1,b2,d2,f2,h2,a3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8");
-    Position numbers = from_fen("W:W21-32:B1-12");
+    Position start = test_position(V, "start");
+    Position alnum = test_position(V, "W:Wa1,c3,e3,g3,c1,e1,g1,b2,d2,f2,h2,a3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8");
+    Position numbers = test_position(V, "W:W21-32:B1-12");
     assert_true(position_equal(&start, &alnum));
     assert_true(position_equal(&start, &numbers));
     assert_int_equal(popcount(start.men[WHITE]), 12);
     char fen[256];
     position_to_fen(&start, V, fen, sizeof fen);
-    Position back = from_fen(fen);
+    Position back = test_position(V, fen);
     assert_true(position_equal(&start, &back));
-    Position kings = from_fen("B:WKa1,c3:BKh8,b6");
+    Position kings = test_position(V, "B:WKa1,c3:BKh8,b6");
     position_to_fen(&kings, V, fen, sizeof fen);
     assert_string_equal(fen, "B:W22,K29:BK4,9"); /* in square order */
     Position bad;
@@ -170,7 +162,7 @@ static void test_capture_rules(void **state)
     (void)state;
     Rules rules = rules_default(V);
     MoveList list;
-    Position pos = from_fen("W:Wd6:Be7,g7,b4");
+    Position pos = test_position(V, "W:Wd6:Be7,g7,b4");
     V->generate(&pos, &rules, &list);
     assert_int_equal(list.count, 1);
     char text[64];
@@ -181,7 +173,7 @@ static void test_capture_rules(void **state)
     assert_int_equal(after.kings[WHITE], 0);
     /* the man on c3 takes three (d4, d6, b6), and so does the king on h2: shorter
      * captures are no moves */
-    pos = from_fen("W:WKh2,c3:Bd4,f4,d6,b6");
+    pos = test_position(V, "W:WKh2,c3:Bd4,f4,d6,b6");
     V->generate(&pos, &rules, &list);
     int majority_moves = list.count;
     for (int i = 0; i < list.count; i++)
@@ -210,7 +202,7 @@ static void test_draw_rules(void **state)
     Rules intl = rules_default(&international_variant);
     assert_int_equal(international_rules(&intl).kingmoves_plies, 50);
 
-    Position pos = from_fen("W:WK29,K32,26:BK4,K1,9");
+    Position pos = test_position(V, "W:WK29,K32,26:BK4,K1,9");
     DrawCounts counts = { .since_irreversible = 39 };
     assert_int_equal(V->game_end(&pos, &rules, true, &counts).result, RESULT_NONE);
     counts.since_irreversible = 40;
@@ -218,7 +210,7 @@ static void test_draw_rules(void **state)
     assert_int_equal(end.result, RESULT_DRAW);
     assert_string_equal(reason_name(end.reason), "king-moves");
     /* a lone king against a king and a man: 5 moves each */
-    pos = from_fen("W:WK29,26:BK4");
+    pos = test_position(V, "W:WK29,26:BK4");
     counts = (DrawCounts){ .endgame_plies = 9 };
     assert_int_equal(V->game_end(&pos, &rules, true, &counts).result, RESULT_NONE);
     counts.endgame_plies = 10;

@@ -17,17 +17,9 @@
 #include "movelist.h"
 #include "position.h"
 #include "weights.h"
+#include "test_position.h"
 
 static const Variant *V = &brazilian_variant;
-
-static Position from_fen(const char *fen)
-{
-    Position pos;
-    char err[256];
-    if (!position_from_fen(&pos, V, fen, err, sizeof err))
-        fail_msg("%s: %s", fen, err);
-    return pos;
-}
 
 static int feature_index(const char *name)
 {
@@ -52,7 +44,7 @@ static void test_features_by_hand(void **state)
         { "EDGE_MEN", 1 }, { "BACK_GUARD", 1 }, { "MAN_MOBILITY", 1 }, { "BLOCKED", 0 },
         { "EN_PRISE", 0 }, { "SIDE_TO_MOVE", 1 },
     };
-    Position pos = from_fen("W:W18,29:B11");
+    Position pos = test_position(V, "W:W18,29:B11");
     int32_t v[EVAL_MAX_FEATURES + 1];
     assert_int_equal(brazilian_features(&pos, v), 3); /* the phase: men on the board */
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++)
@@ -60,19 +52,19 @@ static void test_features_by_hand(void **state)
             fail_msg("%s is %d, expected %d", expected[i].name, v[feature_index(expected[i].name)],
                      expected[i].value);
     /* a Black man on e5 next to d4 with c3 empty behind it: each takes the other */
-    pos = from_fen("W:W18,29:B15");
+    pos = test_position(V, "W:W18,29:B15");
     brazilian_features(&pos, v);
     assert_int_equal(v[feature_index("EN_PRISE")], 0); /* one each */
-    pos = from_fen("W:W18,22,29:B15"); /* c3 held: only Black's man can be taken */
+    pos = test_position(V, "W:W18,22,29:B15"); /* c3 held: only Black's man can be taken */
     brazilian_features(&pos, v);
     assert_int_equal(v[feature_index("EN_PRISE")], -1);
     /* White's king on c3 is on the long diagonal a1-h8, Black's on b8 is not (the half
      * turn keeps that diagonal: it is Black's long diagonal too) */
-    pos = from_fen("W:WK22:BK1");
+    pos = test_position(V, "W:WK22:BK1");
     brazilian_features(&pos, v);
     assert_int_equal(v[feature_index("KING_FIRST")], 0);
     assert_int_equal(v[feature_index("KING_MAIN_DIAGONAL")], 1);
-    pos = from_fen("W:WK22,K30:BK4");
+    pos = test_position(V, "W:WK22,K30:BK4");
     brazilian_features(&pos, v);
     assert_int_equal(v[feature_index("KING_EXTRA")], 1);
 }
@@ -82,10 +74,10 @@ static void test_features_by_hand(void **state)
 static void test_window_state_by_hand(void **state)
 {
     (void)state;
-    Position pos = from_fen("W:W5:B14,3");
+    Position pos = test_position(V, "W:W5:B14,3");
     assert_int_equal(br_pattern_window_state(pos.men[WHITE], pos.men[BLACK], 0), 9 + 2 * 2187);
     /* window 8 (rows 4-7, columns e-h): squares 19, 20, 23, 24, 27, 28, 31, 32 */
-    pos = from_fen("W:W32:B19");
+    pos = test_position(V, "W:W32:B19");
     assert_int_equal(br_pattern_window_state(pos.men[WHITE], pos.men[BLACK], 8), 2187 + 2);
 }
 
@@ -117,7 +109,7 @@ static void test_colour_symmetry(void **state)
     Rules rules = rules_default(V);
     int positions = 0, with_kings = 0;
     for (int game = 0; game < 40; game++) {
-        Position pos = from_fen("start");
+        Position pos = test_position(V, "start");
         for (int ply = 0; ply < 80; ply++) {
             MoveList list;
             V->generate(&pos, &rules, &list);

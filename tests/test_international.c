@@ -16,6 +16,7 @@
 #include "position.h"
 #include "test_util.h"
 #include "variant.h"
+#include "test_position.h"
 
 static const Variant *V = &international_variant;
 
@@ -63,13 +64,6 @@ static int read_vectors(const char *path)
     return n;
 }
 
-static void parse_fen(Position *pos, const char *fen)
-{
-    char err[256];
-    if (!position_from_fen(pos, V, fen, err, sizeof err))
-        fail_msg("%s: %s", fen, err);
-}
-
 /* ---- perft ---- */
 
 /* Every line of positions.txt up to 20 M leaves (300 k sanitized; all with DAMA_INTL_DEEP)
@@ -85,7 +79,7 @@ static int check_vector_lines(const PerftOptions *opt)
         if (vectors[i].count > cap)
             continue;
         Position pos;
-        parse_fen(&pos, vectors[i].fen);
+        pos = test_position(V, vectors[i].fen);
         uint64_t got = perft(V, &pos, &rules, vectors[i].depth, opt);
         if (got != vectors[i].count)
             fail_msg("%s depth %d%s: %llu, expected %llu", vectors[i].fen, vectors[i].depth,
@@ -142,7 +136,7 @@ static void test_paths(void **state)
         { "W:WK46:B19,37", 3, 9 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        parse_fen(&pos, cases[i].fen);
+        pos = test_position(V, cases[i].fen);
         assert_int_equal(perft(V, &pos, &rules, 1, &bulk_moves), cases[i].moves);
         assert_int_equal(perft(V, &pos, &rules, 1, &leaf_moves), cases[i].moves);
         assert_int_equal(perft(V, &pos, &rules, 1, &bulk_paths), cases[i].paths);
@@ -160,7 +154,7 @@ static void test_start_perft(void **state)
     int max_depth = deep() ? 11 : test_sanitized() ? 6 : 8, checked = 0;
     Position start, parsed;
     V->start(&start);
-    parse_fen(&parsed, "W:W31-50:B1-20");
+    parsed = test_position(V, "W:W31-50:B1-20");
     assert_true(position_equal(&start, &parsed));
     Rules rules = rules_default(V);
     for (int i = 0; i < n; i++) {
@@ -196,7 +190,7 @@ static void test_vector_move_lists(void **state)
         for (char *w = strtok(vectors[i].moves, " "); w; w = strtok(NULL, " "))
             want[nwant++] = w;
         Position pos;
-        parse_fen(&pos, vectors[i].fen);
+        pos = test_position(V, vectors[i].fen);
         MoveList list;
         V->generate(&pos, &rules, &list);
         assert_int_equal(list.count, nwant);
@@ -218,7 +212,7 @@ static void test_ring_paths_merge(void **state)
 {
     (void)state;
     Position pos;
-    parse_fen(&pos, "W:W32:B5,28,29,38,39");
+    pos = test_position(V, "W:W32:B5,28,29,38,39");
     Rules rules = rules_default(V);
     MoveList list;
     V->generate(&pos, &rules, &list);
@@ -287,7 +281,7 @@ static void test_round_trips(void **state)
         if (i > 0 && strcmp(vectors[i].fen, vectors[i - 1].fen) == 0)
             continue;
         Position pos;
-        parse_fen(&pos, vectors[i].fen);
+        pos = test_position(V, vectors[i].fen);
         check_texts(&pos, &rules, &moves);
         MoveList list;
         V->generate(&pos, &rules, &list);
@@ -296,7 +290,7 @@ static void test_round_trips(void **state)
             V->make(&child, &list.moves[m]);
             char fen[512];
             position_to_fen(&child, V, fen, sizeof fen);
-            parse_fen(&again, fen);
+            again = test_position(V, fen);
             assert_true(position_equal(&child, &again));
             check_texts(&child, &rules, &moves);
         }
@@ -311,7 +305,7 @@ static void test_short_and_long_form(void **state)
 {
     (void)state;
     Position pos;
-    parse_fen(&pos, "W:WK2,K7:B11,13,14,23,29,37");
+    pos = test_position(V, "W:WK2,K7:B11,13,14,23,29,37");
     Rules rules = rules_default(V);
     MoveList list;
     V->generate(&pos, &rules, &list);
@@ -348,7 +342,7 @@ static void test_short_and_long_form(void **state)
     assert_non_null(strstr(err, "illegal"));
 
     /* a three-piece capture with one way to its end is written short */
-    parse_fen(&pos, "W:WK1:B7,9,17,19,20,30,31,33,43,44");
+    pos = test_position(V, "W:WK1:B7,9,17,19,20,30,31,33,43,44");
     V->generate(&pos, &rules, &list);
     assert_int_equal(list.count, 1);
     char text[128];
@@ -373,7 +367,7 @@ static void test_move_order(void **state)
     Rules rules = rules_default(V);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         Position pos;
-        parse_fen(&pos, cases[c].fen);
+        pos = test_position(V, cases[c].fen);
         MoveList list;
         V->generate(&pos, &rules, &list);
         char got[512] = "", text[128];
@@ -391,11 +385,11 @@ static void test_move_order(void **state)
 static void expect_fen(const char *in, const char *canonical)
 {
     Position pos, again;
-    parse_fen(&pos, in);
+    pos = test_position(V, in);
     char out[512];
     position_to_fen(&pos, V, out, sizeof out);
     assert_string_equal(out, canonical);
-    parse_fen(&again, out);
+    again = test_position(V, out);
     assert_true(position_equal(&pos, &again));
 }
 

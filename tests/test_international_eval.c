@@ -19,6 +19,7 @@
 #include "test_util.h"
 #include "variant.h"
 #include "international.h"
+#include "test_position.h"
 
 static const Variant *V = &international_variant;
 static const EvalSpec *S = &international_eval_spec;
@@ -26,13 +27,6 @@ static const EvalSpec *S = &international_eval_spec;
 #define WEIGHTS_FILE "data/weights/international.txt"
 #define NRANDOM 5000
 #define NGAMES 200
-
-static void parse_fen(Position *pos, const char *fen)
-{
-    char err[256];
-    if (!position_from_fen(pos, V, fen, err, sizeof err))
-        fail_msg("%s: %s", fen, err);
-}
 
 /* Index of the feature whose weights are NAME_MG / NAME_EG. */
 static int feature_index(const char *name)
@@ -51,7 +45,7 @@ static int feature_index(const char *name)
 static int32_t feature(const char *fen, const char *name)
 {
     Position pos;
-    parse_fen(&pos, fen);
+    pos = test_position(V, fen);
     int32_t v[EVAL_MAX_FEATURES + 1];
     S->features(&pos, v);
     return v[feature_index(name)];
@@ -233,7 +227,7 @@ static void test_material(void **state)
     assert_int_equal(feature("B:WK46,K47,K48:B1", "KING_FIRST"), -1);
     Position pos;
     int32_t v[EVAL_MAX_FEATURES + 1];
-    parse_fen(&pos, "W:W28,46:B20"); /* three men */
+    pos = test_position(V, "W:W28,46:B20"); /* three men */
     assert_int_equal(S->features(&pos, v), 3);
 }
 
@@ -455,7 +449,7 @@ static void test_flip_vectors(void **state)
                 continue;
             *strchr(line, ';') = '\0';
             Position pos;
-            parse_fen(&pos, line);
+            pos = test_position(V, line);
             check_flip(&pos);
             checked++;
         }

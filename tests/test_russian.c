@@ -28,18 +28,10 @@
 #include "russian.h"
 #include "shipped_weights.h"
 #include "variant.h"
+#include "test_position.h"
 #include "weights.h"
 
 static const Variant *V = &russian_variant;
-
-static Position from_fen(const char *fen)
-{
-    Position pos;
-    char err[256];
-    if (!position_from_fen(&pos, V, fen, err, sizeof err))
-        fail_msg("%s: %s", fen, err);
-    return pos;
-}
 
 static int square(const char *text)
 {
@@ -53,7 +45,7 @@ static int text_order(const void *a, const void *b) { return strcmp(a, b); }
 /* The moves of fen as text (every path), in alphabetical order, joined by spaces. */
 static void moves_text(const char *fen, char *out, size_t len)
 {
-    Position pos = from_fen(fen);
+    Position pos = test_position(V, fen);
     Rules rules = rules_default(V);
     MoveList list;
     V->generate(&pos, &rules, &list);
@@ -110,7 +102,7 @@ static void test_perft_against_pydraughts(void **state)
     int kings = 0, captures = 0;
     for (size_t i = 0; i < sizeof pydraughts_counts / sizeof pydraughts_counts[0]; i++) {
         const Pinned *p = &pydraughts_counts[i];
-        Position pos = from_fen(p->fen);
+        Position pos = test_position(V, p->fen);
         PerftOptions paths = { .count_paths = true, .bulk = true };
         PerftOptions made = { .count_paths = true, .bulk = false };
         PerftOptions merged = { .bulk = true };
@@ -135,7 +127,7 @@ static void test_crowned_in_capture_goes_on_as_king(void **state)
     char text[256];
     moves_text("W:Wb6:Bc7,f6", text, sizeof text);
     assert_string_equal(text, "b6xd8xg5 b6xd8xh4");
-    Position pos = from_fen("W:Wb6:Bc7,f6");
+    Position pos = test_position(V, "W:Wb6:Bc7,f6");
     Rules rules = rules_default(V);
     Move m;
     char err[256];
@@ -150,7 +142,7 @@ static void test_crowned_in_capture_goes_on_as_king(void **state)
     /* crowned with nothing more to take: the move ends on the crowning row, a king */
     moves_text("W:Wb6:Bc7", text, sizeof text);
     assert_string_equal(text, "b6xd8");
-    pos = from_fen("W:Wb6:Bc7");
+    pos = test_position(V, "W:Wb6:Bc7");
     assert_true(move_from_text(V, &pos, &rules, "b6xd8", &m, err, sizeof err));
     V->make(&pos, &m);
     assert_int_equal(pos.kings[WHITE], square_bb(square("d8")));
@@ -215,13 +207,13 @@ static void test_square_text(void **state)
     assert_true(move_from_text(V, &pos, &rules, "c3-d4", &a, err, sizeof err));
     assert_true(move_from_text(V, &pos, &rules, "22-18", &b, err, sizeof err));
     assert_true(move_same(&a, &b));
-    pos = from_fen("W:We3:Bf4");
+    pos = test_position(V, "W:We3:Bf4");
     assert_true(move_from_text(V, &pos, &rules, "e3:g5", &a, err, sizeof err));
     assert_true(move_from_text(V, &pos, &rules, "e3xg5", &b, err, sizeof err));
     assert_true(move_same(&a, &b));
     assert_false(move_from_text(V, &pos, &rules, "e3-d4", &a, err, sizeof err)); /* capture due */
     /* FEN with names and numbers, kings marked K */
-    Position p1 = from_fen("W:Wc3,Ke1:Bd6,Kh8"), p2 = from_fen("W:W22,K31:B10,K4");
+    Position p1 = test_position(V, "W:Wc3,Ke1:Bd6,Kh8"), p2 = test_position(V, "W:W22,K31:B10,K4");
     assert_memory_equal(p1.men, p2.men, sizeof p1.men);
     assert_memory_equal(p1.kings, p2.kings, sizeof p1.kings);
     assert_int_equal(p1.side, p2.side);
@@ -232,7 +224,7 @@ static void test_square_text(void **state)
 
 static GameEnd end_after(const char *fen, int since_irreversible, int endgame_plies)
 {
-    Position pos = from_fen(fen);
+    Position pos = test_position(V, fen);
     Rules rules = rules_default(V);
     DrawCounts counts = { since_irreversible, 0, endgame_plies };
     return V->game_end(&pos, &rules, true, &counts);
@@ -268,13 +260,13 @@ static void test_draw_rules(void **state)
     /* one side without a king: no endgame count (it must move men anyway) */
     assert_int_equal(end_after("W:WKa3,Kc1,Ke1:Bh6", 0, 500).result, RESULT_NONE);
     /* the count's class changes on a capture and on a man crowned, not on a man's step */
-    Position a = from_fen("W:WKa3,c1,e1:BKh6,h8"), b = from_fen("W:WKa3,d2,e1:BKh6,h8");
-    Position c = from_fen("W:WKa3,Kc1,e1:BKh6,h8"), d = from_fen("W:WKa3,c1:BKh6,h8");
+    Position a = test_position(V, "W:WKa3,c1,e1:BKh6,h8"), b = test_position(V, "W:WKa3,d2,e1:BKh6,h8");
+    Position c = test_position(V, "W:WKa3,Kc1,e1:BKh6,h8"), d = test_position(V, "W:WKa3,c1:BKh6,h8");
     assert_int_equal(russian_endgame_class(&a), russian_endgame_class(&b));
     assert_int_not_equal(russian_endgame_class(&a), russian_endgame_class(&c));
     assert_int_not_equal(russian_endgame_class(&a), russian_endgame_class(&d));
     /* no move: a loss */
-    Position blocked = from_fen("W:Wa1:Bb2,c3");
+    Position blocked = test_position(V, "W:Wa1:Bb2,c3");
     Rules rules = rules_default(V);
     DrawCounts none = { 0, 0, 0 };
     assert_int_equal(V->game_end(&blocked, &rules, false, &none).result, RESULT_BLACK_WINS);
@@ -296,7 +288,7 @@ static void test_rule_options(void **state)
     assert_non_null(strstr(err, "majority"));
     assert_false(rules_parse(V, &rules, "mainroad=-1", err, sizeof err));
     /* kingmoves=0: no draw however long only kings move */
-    Position pos = from_fen("W:WKa3,c1,e1,g1:BKh6,h8,f8,d8");
+    Position pos = test_position(V, "W:WKa3,c1,e1,g1:BKh6,h8,f8,d8");
     DrawCounts counts = { 1000, 0, 0 };
     assert_int_equal(V->game_end(&pos, &rules, true, &counts).result, RESULT_NONE);
 }

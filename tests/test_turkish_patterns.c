@@ -18,6 +18,7 @@
 #include "variant.h"
 #include "random_pieces.h"
 #include "eval_inc_walk.h"
+#include "test_position.h"
 
 #define V (&turkish_variant)
 #define SPEC (&turkish_pattern_eval_spec)
@@ -54,13 +55,6 @@ static void linear_parts(const Weights *w, Weights *lin, Weights *zero)
 {
     assert_true(weights_convert(lin, &turkish_eval_spec, w));
     assert_true(weights_convert(zero, SPEC, w));
-}
-
-static void parse_fen(Position *pos, const char *fen)
-{
-    char err[256];
-    if (!position_from_fen(pos, V, fen, err, sizeof err))
-        fail_msg("%s: %s", fen, err);
 }
 
 /* patterns() writes view 0 (the side to move, +1) then view 1 (-1), each pair 0..6 and in
@@ -125,7 +119,7 @@ static void test_hand_made_windows(void **state)
 {
     (void)state;
     Position pos;
-    parse_fen(&pos, "W:Wa2,c3,Kd3:Bb3,d4,h7");
+    pos = test_position(V, "W:Wa2,c3,Kd3:Bb3,d4,h7");
     int32_t st[EVAL_MAX_PATTERN_TERMS];
     int8_t sign[EVAL_MAX_PATTERN_TERMS];
     assert_int_equal(SPEC->patterns(&pos, st, sign), 70);
