@@ -8,21 +8,7 @@
 #include "variant.h"
 
 /* Black's men on squares 1..12 (its three rows), White's on 21..32. */
-static Bitboard squares_between(int first, int last)
-{
-    Bitboard b = 0;
-    for (int n = first; n <= last; n++)
-        b |= square_bb(intl_bit_of_number(n));
-    return b;
-}
-
-static void brazilian_start(Position *pos)
-{
-    pos->men[WHITE] = squares_between(21, 32);
-    pos->men[BLACK] = squares_between(1, 12);
-    pos->kings[WHITE] = pos->kings[BLACK] = 0;
-    pos->side = WHITE;
-}
+static void brazilian_start(Position *pos) { diagonal_start(pos, 3); }
 
 /* Numbers 1..32 and the coordinates a1..h8 (diagonal_squares.h). */
 static int brazilian_parse_square(const char *text, int *used)

@@ -1,4 +1,4 @@
-/* Square text and drawing cells of a diagonal board in international_board.h's layout,
+/* Square text, drawing cells and the start of a diagonal board in international_board.h's layout,
  * for every game compiled on it (International 10x10, Brazilian and Russian 8x8): squares
  * numbered 1..INTL_SQUARES from Black's side as FMJD numbers them, and the coordinates a1..h8
  * (file from White's left, rank from White's side) that Russian and Brazilian players and
@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "international_board.h"
+#include "types.h"
 
 /* Square n is in row (n - 1) / INTL_HALF from the top; even rows start on column 1 (b),
  * odd rows on column 0 (a), so a1, White's left corner, is a square on an 8x8 board. */
@@ -42,6 +43,18 @@ static inline const char *diagonal_coordinate_name(int sq, char *buf)
     return buf;
 }
 #endif
+
+/* The start: each side's men on its first men_rows rows (Black from square 1, White up to
+ * the last square), White to move. */
+static inline void diagonal_start(Position *pos, int men_rows)
+{
+    pos->men[WHITE] = pos->men[BLACK] = pos->kings[WHITE] = pos->kings[BLACK] = 0;
+    for (int n = 1; n <= men_rows * INTL_HALF; n++) {
+        pos->men[BLACK] |= square_bb(intl_bit_of_number(n));
+        pos->men[WHITE] |= square_bb(intl_bit_of_number(INTL_SQUARES + 1 - n));
+    }
+    pos->side = WHITE;
+}
 
 static inline bool diagonal_is_digit(char c) { return c >= '0' && c <= '9'; }
 

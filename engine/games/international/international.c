@@ -9,17 +9,8 @@
 #include "shipped_weights.h"
 #include "variant.h"
 
-/* Squares 1..20 (Black) and 31..50 (White) in the layout of international_board.h. */
-#define INTL_BLACK_START_BB (0x00000000001FFFFFULL & ~(1ULL << 10))
-#define INTL_WHITE_START_BB (INTL_BOARD_BB & ~((1ULL << 33) - 1))
-
-void international_start(Position *pos)
-{
-    pos->men[WHITE] = INTL_WHITE_START_BB;
-    pos->men[BLACK] = INTL_BLACK_START_BB;
-    pos->kings[WHITE] = pos->kings[BLACK] = 0;
-    pos->side = WHITE;
-}
+/* Squares 1..20 (Black) and 31..50 (White). */
+void international_start(Position *pos) { diagonal_start(pos, 4); }
 
 void international_make(Position *pos, const Move *move) { movelist_make(pos, move); }
 

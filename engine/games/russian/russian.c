@@ -12,16 +12,7 @@
 _Static_assert(INTL_SQUARES == 32, "Russian draughts is played on the 32 dark squares of 8x8");
 
 /* Black's men on squares 1..12 (rows 8, 7, 6), White's on 21..32 (rows 3, 2, 1). */
-void russian_start(Position *pos)
-{
-    pos->men[WHITE] = pos->men[BLACK] = 0;
-    for (int n = 1; n <= 12; n++) {
-        pos->men[BLACK] |= square_bb(intl_bit_of_number(n));
-        pos->men[WHITE] |= square_bb(intl_bit_of_number(n + 20));
-    }
-    pos->kings[WHITE] = pos->kings[BLACK] = 0;
-    pos->side = WHITE;
-}
+static void russian_start(Position *pos) { diagonal_start(pos, 3); }
 
 /* "c3" (a dark square: a1 is dark), or a number 1..32 (diagonal_squares.h). */
 static int russian_parse_square(const char *text, int *used)

@@ -17,7 +17,6 @@ extern const struct Variant russian_variant;
 #define INTL_ROWS 8
 #define INTL_COLUMNS 8
 
-void russian_start(Position *pos);
 void russian_generate(const Position *pos, const Rules *rules, MoveList *list);
 void russian_for_each_path(const Position *pos, const Rules *rules,
                            void (*visit)(void *ctx, const Move *move), void *ctx);
