@@ -26,18 +26,6 @@ enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 /* Step 8: the bound of a history value. */
 #define HISTORY_MAX (1 << 14)
 
-/* SCREENING ONLY (removed before merge): ideas switched by DAMA_SEARCH_FEATURES. */
-enum { F_SINGULAR = 1, F_PROBCUT = 2, F_TT_BUCKETS = 4 };
-static int features = -1;
-static bool on(int f)
-{
-    if (features < 0) {
-        const char *e = getenv("DAMA_SEARCH_FEATURES");
-        features = e ? atoi(e) : 0;
-    }
-    return (features & f) != 0;
-}
-
 /* A table entry is two words that threads write and read without a lock: the data and the
  * key XOR the data.  Two threads writing one entry at once may leave one's key word with the
  * other's data word, and then their XOR matches neither key: a torn entry is never trusted.
@@ -73,43 +61,11 @@ static bool tt_probe(TTEntry *e, uint64_t key, TTData *out)
     return true;
 }
 
-static void tt_write(TTEntry *e, uint64_t key, const TTData *d)
+static void tt_store(TTEntry *e, uint64_t key, const TTData *d)
 {
     uint64_t data = tt_pack(d);
     atomic_store_explicit(&e->check, key ^ data, memory_order_relaxed);
     atomic_store_explicit(&e->data, data, memory_order_relaxed);
-}
-
-/* Two-entry buckets (F_TT_BUCKETS): entry 0 keeps the deeper result or this search's,
- * entry 1 takes the rest.  The bound byte's upper six bits hold the search generation. */
-static TTEntry *tt_bucket(Searcher *s, uint64_t key)
-{
-    return on(F_TT_BUCKETS) ? &s->tt[key & s->tt_mask & ~(size_t)1] : &s->tt[key & s->tt_mask];
-}
-static bool tt_lookup(Searcher *s, uint64_t key, TTData *out)
-{
-    TTEntry *e = tt_bucket(s, key);
-    if (tt_probe(e, key, out) || (on(F_TT_BUCKETS) && tt_probe(e + 1, key, out))) {
-        out->bound &= 3;
-        return true;
-    }
-    return false;
-}
-static void tt_store(Searcher *s, uint64_t key, const TTData *d)
-{
-    TTEntry *e = tt_bucket(s, key);
-    if (!on(F_TT_BUCKETS)) {
-        tt_write(e, key, d);
-        return;
-    }
-    TTData stamped = *d, first = { 0 };
-    stamped.bound = (uint8_t)(d->bound | (s->tt_generation & 63) << 2);
-    uint64_t first_data = atomic_load_explicit(&e->data, memory_order_relaxed);
-    uint64_t first_key = atomic_load_explicit(&e->check, memory_order_relaxed) ^ first_data;
-    tt_probe(e, first_key, &first);
-    bool replace_first = first_key == key || first_data == 0 || (first.bound >> 2) != (s->tt_generation & 63)
-                      || d->depth >= first.depth;
-    tt_write(replace_first ? e : e + 1, key, &stamped);
 }
 
 /* A node's moves and their ordering keys (about 40 KB: heap, not stack, for 128 plies). */
@@ -452,14 +408,13 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
         return clamp_score(leaf_eval(s, pos, ply, key), egdb_floor, egdb_ceiling);
 
     /* Step 4. Transposition table. */
+    TTEntry *tte = &s->tt[key & s->tt_mask];
     TTData tt_data;
     const TTData *tt_move = NULL;
-    bool excluding = s->excluding[ply];
-    int tts = 0;
-    if (tt_lookup(s, key, &tt_data)) {
+    if (tt_probe(tte, key, &tt_data)) {
         tt_move = &tt_data;
-        tts = score_from_tt(tt_data.score, ply);
-        if (!pv_node && ply > 0 && !excluding && tt_data.depth >= depth
+        int tts = score_from_tt(tt_data.score, ply);
+        if (!pv_node && ply > 0 && tt_data.depth >= depth
             && (tt_data.bound == BOUND_EXACT || (tt_data.bound == BOUND_LOWER && tts >= beta)
                 || (tt_data.bound == BOUND_UPPER && tts <= alpha)))
             return tts;
@@ -472,46 +427,11 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
      * would miss that loss).  At 100 ms a move steps 4b, 7a and 8 together: Turkish +23.6
      * [+2.6, +44.8] (280 games), International -2.2 [-25.1, +20.8] (160 games), against
      * the build without them (docs/experiments.md). */
-    if (!pv_node && ply > 0 && !excluding && depth <= FUTILITY_DEPTH && !capture && beta < SCORE_WIN_BOUND
+    if (!pv_node && ply > 0 && depth <= FUTILITY_DEPTH && !capture && beta < SCORE_WIN_BOUND
         && beta > -SCORE_WIN_BOUND) {
         int eval = leaf_eval(s, pos, ply, key);
         if (eval - FUTILITY_MARGIN * depth >= beta && !threatened(v, pos))
             return eval;
-    }
-
-    /* ProbCut: a shallow search far above beta. */
-    if (on(F_PROBCUT) && !excluding && !pv_node && ply > 0 && depth >= 5 && !capture && beta < SCORE_WIN_BOUND
-        && beta > -SCORE_WIN_BOUND) {
-        int margin = 10 * depth, raised = beta + margin;
-        int sc = alphabeta(s, pos, depth * 40 / 100, ply, raised - 1, raised, since_irreversible, endgame_plies);
-        if (s->stopped)
-            return 0;
-        if (sc >= raised)
-            return sc - margin;
-        if (tt_lookup(s, key, &tt_data)) {
-            tt_move = &tt_data;
-            tts = score_from_tt(tt_data.score, ply);
-        }
-    }
-
-    /* Singular extension: the table's move, when every other move searched at half the
-     * depth stays below its score less a margin, is searched one ply deeper. */
-    bool singular = false;
-    if (on(F_SINGULAR) && !excluding && ply > 0 && depth >= 6 && tt_move && tt_data.depth >= depth - 3
-        && (tt_data.bound & BOUND_LOWER) && tts < SCORE_WIN_BOUND && tts > -SCORE_WIN_BOUND
-        && ply < 2 * s->iteration_depth) {
-        int sbeta = tts - 2 * depth;
-        TTData saved = tt_data;
-        s->excluding[ply] = true;
-        s->excluded_from[ply] = saved.from;
-        s->excluded_to[ply] = saved.to;
-        s->excluded_captured[ply] = saved.captured;
-        int sc = alphabeta(s, pos, (depth - 1) / 2, ply, sbeta - 1, sbeta, since_irreversible, endgame_plies);
-        s->excluding[ply] = false;
-        if (s->stopped)
-            return 0;
-        singular = sc < sbeta;
-        tt_data = saved;
     }
 
     /* Step 5. Moves (there is one: the root is searched only when it has one, and step 2
@@ -534,9 +454,6 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
     for (int i = 0; i < list->count; i++) {
         pick_move(list, keys, i);
         const Move *m = &list->moves[i];
-        if (excluding && m->from == s->excluded_from[ply] && m->to == s->excluded_to[ply]
-            && captured_hash(m->captured) == s->excluded_captured[ply])
-            continue;
         /* Step 7a. Late move pruning (~+28 Elo International with step 4b): near the
          * horizon, off the principal variation, the quiet moves ordered after the first
          * 2 + 3 * depth are not searched, once a move that does not lose is in hand. */
@@ -545,7 +462,7 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
             continue;
         Position child = *pos;
         uint64_t child_key = key_after_move(pos, key, m);
-        __builtin_prefetch(tt_bucket(s, child_key)); /* the child probes it soon */
+        __builtin_prefetch(&s->tt[child_key & s->tt_mask]); /* the child probes it soon */
         s->keys[s->game_keys + ply + 1] = child_key;
         s->path_moves[ply] = (uint16_t)(m->from << 8 | m->to);
         int child_since = move_irreversible(v, pos, m) ? 0 : since_irreversible + 1;
@@ -555,8 +472,7 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
 
         int score;
         if (i == 0) {
-            int extension = singular && list->count > 1 && stage_of(keys[0]) == STAGE_TT_MOVE;
-            score = -alphabeta(s, &child, depth - 1 + extension, ply + 1, -beta, -alpha, child_since, child_endgame);
+            score = -alphabeta(s, &child, depth - 1, ply + 1, -beta, -alpha, child_since, child_endgame);
         } else {
             /* Step 7b. Late quiet moves are searched shallower first, as Scan does: from
              * depth 2, the second move on away from the principal variation and the fourth
@@ -633,16 +549,13 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
         }
     }
 
-    if (excluding)
-        return best == -SCORE_INF ? alpha : best;
-
     /* Step 9. Remember the result, within the database's bound if any. */
     int bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
     if (best < egdb_floor || best > egdb_ceiling) {
         bound = best < egdb_floor ? BOUND_LOWER : BOUND_UPPER;
         best = clamp_score(best, egdb_floor, egdb_ceiling);
     }
-    tt_store(s, key, &(TTData){ .score = (int16_t)score_to_tt(best, ply),
+    tt_store(tte, key, &(TTData){ .score = (int16_t)score_to_tt(best, ply),
                                   .depth = (int8_t)(depth < 0 ? 0 : depth > 127 ? 127 : depth),
                                   .bound = (uint8_t)bound, .from = best_move.from, .to = best_move.to,
                                   .captured = captured_hash(best_move.captured) });
@@ -715,7 +628,6 @@ static void *helper_search(void *arg)
     int score = 0;
     for (int depth = run->first_depth; depth <= SEARCH_DEPTH_MAX; depth++) {
         h->root_moves_done = 0;
-        h->iteration_depth = depth;
         int iteration = root_search(h, &run->pos, depth, score, run->nhistory);
         if (h->stopped)
             break;
@@ -742,7 +654,6 @@ static void helpers_start(Searcher *s, HelperRun *runs, const Position *pos, con
         h->noise = s->noise;
         h->noise_seed = s->noise_seed;
         h->root_endgame_plies = s->root_endgame_plies;
-        h->tt_generation = s->tt_generation;
         search_begin(h, pos, history, nhistory, &(SearchLimits){ 0 });
         runs[i] = (HelperRun){ .s = h, .pos = *pos, .nhistory = nhistory, .first_depth = 1 + i % 2 };
         runs[i].started = pthread_create(&runs[i].thread, NULL, helper_search, &runs[i]) == 0;
@@ -765,7 +676,6 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
                   const SearchLimits *limits, SearchReport report, void *ctx)
 {
     SearchInfo result = { 0 };
-    s->tt_generation++;
     search_begin(s, pos, history, nhistory, limits);
     MoveList list;
     s->variant->generate(pos, &s->rules, &list);
@@ -782,7 +692,6 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
     double iteration_start = s->start_time;
     for (int depth = 1; depth <= max_depth; depth++) {
         s->may_stop = depth > 1; /* the first iteration always completes */
-        s->iteration_depth = depth;
         s->root_moves_done = 0;
         int score = root_search(s, pos, depth, result.score, nhistory);
         if (s->stopped) {

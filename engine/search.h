@@ -137,12 +137,6 @@ typedef struct Searcher {
     bool is_helper;
     atomic_bool helpers_stop;
     _Atomic uint64_t published_nodes;
-    /* SCREENING ONLY */
-    bool excluding[MAX_PLY];
-    uint8_t excluded_from[MAX_PLY], excluded_to[MAX_PLY];
-    uint16_t excluded_captured[MAX_PLY];
-    int iteration_depth;
-    unsigned tt_generation;
 } Searcher;
 
 /* Creates a searcher with a transposition table of about tt_megabytes (a power of two
