@@ -425,8 +425,8 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
      * variation, a quiet position whose evaluation stands 0.4 man a ply above beta fails
      * high without a search, unless the other side threatens a capture (the evaluation
      * would miss that loss).  At 100 ms a move steps 4b, 7a and 8 together: Turkish +23.6
-     * [+2.6, +44.8] (280 games), International -2.2 [-25.1, +20.8] (160 games), against
-     * the build without them (docs/experiments.md). */
+     * [+2.6, +44.8] (280 games), International -2.2 [-25.1, +20.8] (160 games) and
+     * 0.0 [-16.5, +16.5] (310 more), against the build without them (docs/experiments.md). */
     if (!pv_node && ply > 0 && depth <= FUTILITY_DEPTH && !capture && beta < SCORE_WIN_BOUND
         && beta > -SCORE_WIN_BOUND) {
         int eval = leaf_eval(s, pos, ply, key);
