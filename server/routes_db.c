@@ -473,7 +473,8 @@ void route_run(Server *srv, const HttpRequest *req, const RouteArgs *args, HttpR
 
 static const char *const generation_fields[] = { "generation", "elo", "elo_low", "elo_high",
                                                  "?promoted", "loss", "train_loss", "selfplay_run",
-                                                 "match_run", "candidate_weights" };
+                                                 "match_run", "candidate_weights", "positions",
+                                                 "fit_seconds" };
 
 /* What the running train run is doing now: its newest step's run and its games. */
 static json_t *training_current(Store *s, int64_t train_id, HttpReply *reply, bool *failed)

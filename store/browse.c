@@ -17,7 +17,8 @@
  *   run_loss     ?1 run.  tune_run_id, epoch, train_loss, validation_loss
  *   train_last   ?1 variant.  id, status of the newest train run
  *   generations  ?1 train run.  generation, elo, elo_low, elo_high, promoted, validation_loss,
- *                train_loss, selfplay_run, match_run, candidate_weights_id
+ *                train_loss, selfplay_run, match_run, candidate_weights_id, positions (the
+ *                candidate's fit's data size), fit_seconds (its tune run's wall time)
  *   train_child  ?1 train run.  id, kind, params, games of the newest run a step of it
  *                started (its params name train_run=ID), finished or not
  *   game_analysis ?1 item prefix 'gameG:ply'.  run_id, item_id, fen, score, pv of the
@@ -78,7 +79,8 @@ static const struct BrowseQuery {
       " t.validation_loss, t.train_loss,"
       " (SELECT ref_id FROM train_steps WHERE train_run_id = ?1 AND generation = g.generation"
       "   AND step = 'selfplay') AS selfplay_run,"
-      " ms.ref_id AS match_run, tu.ref_id AS candidate_weights_id"
+      " ms.ref_id AS match_run, tu.ref_id AS candidate_weights_id,"
+      " t.positions, (SELECT ended_at - started_at FROM runs WHERE id = t.run_id) AS fit_seconds"
       " FROM (SELECT DISTINCT generation FROM train_steps WHERE train_run_id = ?1) g"
       " LEFT JOIN train_steps ms ON ms.train_run_id = ?1 AND ms.generation = g.generation"
       "   AND ms.step = 'match'"

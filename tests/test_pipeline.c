@@ -512,6 +512,10 @@ static void decisions(const char *text, char *buf, size_t len)
             const char *t = strstr(line, " time ");
             l = t && t < line + l ? (size_t)(t - line) : l; /* the fit's timing varies */
         }
+        if (keep && strncmp(line, "  generation", 12) == 0) {
+            const char *t = strstr(line, " positions in ");
+            l = t && t < line + l ? (size_t)(t - line) : l; /* so does the summary's */
+        }
         if (keep && n + l + 2 < len) {
             memcpy(buf + n, line, l);
             n += l;
@@ -568,6 +572,15 @@ static void test_train_reproducible(void **state)
     assert_non_null(strstr(d1, "promoted"));       /* the test covers a promotion ... */
     assert_non_null(strstr(d1, "final: best weights")); /* ... and the final match */
     assert_non_null(strstr(d1, "  generation 1: promoted: elo "));
+    /* each generation's summary gives its fit's data size, as the tune run stored it */
+    char *fitted = sql_rows(db1, "SELECT '; fitted on ' || positions || ' positions in ' FROM tune_runs ORDER BY id LIMIT 1");
+    fitted[strcspn(fitted, "\n")] = '\0';
+    assert_int_equal(strncmp(fitted, "; fitted on ", 12), 0); /* not NULL: a fit was stored */
+    assert_true(fitted[12] >= '1' && fitted[12] <= '9');
+    const char *g1 = strstr(obuf, "  generation 1: ");
+    assert_non_null(g1);
+    assert_non_null(strstr(g1, fitted));
+    free(fitted);
     assert_int_equal(test_dama_run(obuf, sizeof obuf, "train --db %s " TRAIN_ARGS " --threads 2 --out %s", db2, w2), 0);
     decisions(obuf, d2, sizeof d2);
     assert_string_equal(d1, d2);
