@@ -16,6 +16,7 @@
 #include "move.h"
 #include "position.h"
 #include "search.h"
+#include "time_manager.h"
 #include "variant.h"
 
 enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
@@ -690,6 +691,7 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
     s->out_of_time = false;
     uint64_t nodes_before = 0, iteration_nodes[2] = { 0, 0 }; /* the two before the last */
     double iteration_start = s->start_time;
+    double best_move_changes = 0; /* halves each iteration, +1 when the best move changed */
     for (int depth = 1; depth <= max_depth; depth++) {
         s->may_stop = depth > 1; /* the first iteration always completes */
         s->root_moves_done = 0;
@@ -707,6 +709,10 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
             }
             break;
         }
+        int score_drop = depth > 1 ? result.score - score : 0;
+        best_move_changes /= 2;
+        if (depth > 1 && s->pv_length[0] > 0 && !move_same(&s->pv_table[0][0], &result.pv[0]))
+            best_move_changes += 1;
         result.depth = depth;
         result.score = score;
         result.nodes = s->threads > 1 ? nodes_of_all_threads(s) : s->nodes;
@@ -733,7 +739,10 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
             double growth = iteration_nodes[0] ? sqrt((double)this_iteration / (double)iteration_nodes[0])
                           : iteration_nodes[1] ? (double)this_iteration / (double)iteration_nodes[1] : 3.0;
             growth = growth < 1.5 ? 1.5 : growth > 8.0 ? 8.0 : growth;
-            if ((now - s->start_time + took * growth) * 1000.0 > limits->soft_ms)
+            /* Step 10. The target moves with the search's stability (time_target). */
+            TimeBudget budget = { .soft_ms = limits->soft_ms, .hard_ms = limits->movetime_ms };
+            int64_t target = time_target(&budget, best_move_changes, score_drop);
+            if ((now - s->start_time + took * growth) * 1000.0 > (double)target)
                 break;
             iteration_nodes[0] = iteration_nodes[1];
             iteration_nodes[1] = this_iteration;

@@ -20,3 +20,14 @@ TimeBudget time_budget(const TimeControl *tc)
     int64_t soft = max64(1, min64(share, hard));
     return (TimeBudget){ .soft_ms = soft, .hard_ms = hard };
 }
+
+int64_t time_target(const TimeBudget *b, double best_move_changes, int score_drop)
+{
+    double changes = best_move_changes < 0 ? 0 : best_move_changes > 2 ? 2 : best_move_changes;
+    double factor = 0.6 + 0.7 * changes;
+    factor *= score_drop >= 50 ? 1.5 : score_drop >= 20 ? 1.25 : 1.0;
+    int64_t target = (int64_t)((double)b->soft_ms * factor + 0.5); /* to the nearest ms */
+    if (b->hard_ms > 0)
+        target = min64(target, b->hard_ms);
+    return max64(1, target);
+}

@@ -34,4 +34,14 @@ typedef struct TimeBudget {
  * control), so a run of hard limits cannot empty the clock. */
 TimeBudget time_budget(const TimeControl *tc);
 
+/* The target of a search under way, scaled by how settled it is (as Scan spends its time):
+ * more while the best move keeps changing or the score falls, less once the best move has
+ * stood for several iterations.  best_move_changes halves each iteration and grows by one
+ * when the best move changed (0: settled; 1 just after a change; below 2 after many);
+ * score_drop is the fall of the score since the previous iteration, in hundredths of a
+ * man (the mover's view).  The target goes from 0.6 of soft_ms (settled) to 2 (changing
+ * every iteration), 1.25 times that after a fall of 0.2 man, 1.5 times after half a man;
+ * never above hard_ms (when set) nor below 1. */
+int64_t time_target(const TimeBudget *b, double best_move_changes, int score_drop);
+
 #endif

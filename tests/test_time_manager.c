@@ -113,6 +113,50 @@ static void test_a_game_of_hard_limits_never_empties_the_clock(void **state)
     assert_true(play_game(1000, 10, 300, true) > 0);
 }
 
+/* The target of a search under way, worked by hand from the rule in time_manager.h:
+ * 0.6 of soft settled, 0.6 + 0.7 * changes while changing, 1.25 / 1.5 times that after a
+ * fall of 0.2 / 0.5 man, never above hard nor below 1. */
+static void test_target_follows_the_search(void **state)
+{
+    (void)state;
+    TimeBudget b = { .soft_ms = 1000, .hard_ms = 3000 };
+    assert_int_equal(time_target(&b, 0, 0), 600);       /* settled: less */
+    assert_int_equal(time_target(&b, 1, 0), 1300);      /* just changed: more */
+    assert_int_equal(time_target(&b, 0.5, 0), 950);
+    assert_int_equal(time_target(&b, 1.9, 0), 1930);
+    assert_int_equal(time_target(&b, 5, 0), 2000);      /* the count's bound: 2 */
+    assert_int_equal(time_target(&b, 0, 19), 600);      /* a small fall: nothing */
+    assert_int_equal(time_target(&b, 0, 20), 750);
+    assert_int_equal(time_target(&b, 0, 50), 900);
+    assert_int_equal(time_target(&b, 0, -300), 600);    /* a rise: nothing */
+    assert_int_equal(time_target(&b, 1.9, 80), 2895);
+    assert_int_equal(time_target(&b, 2, 80), 3000);     /* 1.5 * 2000 is the limit itself */
+    b.hard_ms = 2500;
+    assert_int_equal(time_target(&b, 2, 80), 2500);     /* never above the hard limit */
+    b = (TimeBudget){ .soft_ms = 1, .hard_ms = 1 };
+    assert_int_equal(time_target(&b, 0, 0), 1);         /* never below 1 */
+    b = (TimeBudget){ .soft_ms = 1000, .hard_ms = 0 };
+    assert_int_equal(time_target(&b, 2, 50), 3000);     /* no hard limit: uncapped */
+}
+
+/* On every clock, a changing search's target stays within the move's hard limit, so the
+ * clock's bounds above hold whatever the search does. */
+static void test_target_stays_within_every_clock(void **state)
+{
+    (void)state;
+    static const int64_t times[] = { 1, 100, 1000, 60000, 600000 };
+    static const int64_t incs[] = { 0, 100, 30000 };
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+        for (size_t j = 0; j < sizeof incs / sizeof incs[0]; j++)
+            for (int togo = 0; togo <= 40; togo += 20) {
+                TimeBudget b = time_budget(&(TimeControl){ .time_ms = times[i], .inc_ms = incs[j],
+                                                           .moves_to_go = togo });
+                for (double c = 0; c <= 2; c += 0.25)
+                    for (int drop = 0; drop <= 100; drop += 25)
+                        assert_in_range(time_target(&b, c, drop), 1, b.hard_ms);
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -122,6 +166,8 @@ int main(void)
         cmocka_unit_test(test_every_clock_keeps_a_reserve),
         cmocka_unit_test(test_a_game_of_targets_never_empties_the_clock),
         cmocka_unit_test(test_a_game_of_hard_limits_never_empties_the_clock),
+        cmocka_unit_test(test_target_follows_the_search),
+        cmocka_unit_test(test_target_stays_within_every_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
