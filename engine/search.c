@@ -739,7 +739,10 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
             double growth = iteration_nodes[0] ? sqrt((double)this_iteration / (double)iteration_nodes[0])
                           : iteration_nodes[1] ? (double)this_iteration / (double)iteration_nodes[1] : 3.0;
             growth = growth < 1.5 ? 1.5 : growth > 8.0 ? 8.0 : growth;
-            /* Step 10. The target moves with the search's stability (time_target). */
+            /* Step 10. The target moves with the search's stability (time_target): even
+             * at a 3+0.03 clock, -0.9 [-16.8, +15.0] Elo Turkish over 400 games against
+             * the fixed target (docs/experiments.md); kept as the issue's design, which
+             * spends a long clock where the search is unsettled. */
             TimeBudget budget = { .soft_ms = limits->soft_ms, .hard_ms = limits->movetime_ms };
             int64_t target = time_target(&budget, best_move_changes, score_drop);
             if ((now - s->start_time + took * growth) * 1000.0 > (double)target)
