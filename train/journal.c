@@ -79,6 +79,7 @@ typedef struct FitRows {
     int count;
 } FitRows;
 
+/* The columns of store/browse.c's "generations" query that the summary reads. */
 enum { GENERATIONS_COL_GENERATION = 0, GENERATIONS_COL_POSITIONS = 10, GENERATIONS_COL_FIT_SECONDS = 11 };
 
 static int fit_row(void *ctx, int ncols, const StoreCell *cells)
@@ -127,7 +128,7 @@ static int print_generation(Store *store, const char *variant, int64_t train_id,
 
 int journal_print_summary(Store *store, const char *variant, int64_t train_id, int generations)
 {
-    FitRows fits = { calloc((size_t)generations, sizeof(FitRow)), generations };
+    FitRows fits = { calloc(generations > 0 ? (size_t)generations : 1, sizeof(FitRow)), generations };
     if (!fits.rows)
         return train_fail("out of memory");
     for (int gen = 0; gen < generations; gen++)
