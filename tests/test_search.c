@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "bench.h"
 #include "bitboard.h"
@@ -288,6 +289,33 @@ static void test_minimax_alphabeta_exact(void **state)
 }
 
 /* ---- (b) determinism ---- */
+
+static long minor_faults(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_minflt;
+}
+
+/* The table's pages are the allocation's cost, paid when the searcher is made (the Hub's
+ * init, before 'ready'), not by the first new-game: a GUI sends new-game and go at once,
+ * and the first touch of 64 MB of fresh pages took some 55 ms of the first move's clock
+ * (16 384 page faults; measured with scripts/hub-timing, 2026-12-03). */
+static void test_table_pages_faulted_when_made(void **state)
+{
+    (void)state;
+    Rules rules = rules_default(&turkish_variant);
+    WEIGHTS_SCOPED w = { 0 };
+    weights_default(&w, &turkish_eval_spec);
+    Searcher *s = searcher_new(V, &rules, &w, 64);
+    assert_non_null(s);
+    long before = minor_faults();
+    searcher_clear(s);
+    long faults = minor_faults() - before;
+    searcher_free(s);
+    /* 64 MB is 16 384 pages of 4 KB: a table not yet touched faults on (nearly) every one */
+    assert_true(faults < 1000);
+}
 
 static void test_node_limit_determinism(void **state)
 {
@@ -1009,6 +1037,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_minimax_alphabeta_exact),
         cmocka_unit_test(test_tactics_file),
+        cmocka_unit_test(test_table_pages_faulted_when_made),
         cmocka_unit_test(test_node_limit_determinism),
         cmocka_unit_test(test_never_loses_to_random),
         cmocka_unit_test(test_engine_takes_maximum),
