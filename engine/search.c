@@ -376,11 +376,13 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
 
     /* Step 2. The end of the game, decided as in play (game_end): no legal move, one piece
      * each, repetition, no progress.  Not at the root, which is asked for a move.  A pending
-     * capture is a legal move; otherwise the quiet moves are counted, not generated. */
+     * capture is a legal move; otherwise one quiet move is enough, and is looked for, not
+     * counted (at most nodes no move is generated: the leaves, the table's cuts). */
     uint64_t key = s->keys[s->game_keys + ply];
     bool capture = v->capture_pending(pos);
     if (ply > 0) {
-        bool can_move = capture || v->count(pos, &s->rules, false) > 0;
+        bool can_move = capture
+                     || (v->has_quiet_move ? v->has_quiet_move(pos) : v->count(pos, &s->rules, false) > 0);
         /* a repetition inside the tree counts twice (count_repetitions) */
         int repetitions = count_repetitions(s->keys, s->game_keys + ply, since_irreversible, s->game_keys);
         DrawCounts counts = { since_irreversible, repetitions, endgame_plies };
@@ -439,7 +441,10 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
      * ended every other node without). */
     MoveList *list = &s->ply_moves[ply].list;
     int32_t *keys = s->ply_moves[ply].keys;
-    v->generate(pos, &s->rules, list);
+    if (v->generate_known)
+        v->generate_known(pos, &s->rules, capture, list);
+    else
+        v->generate(pos, &s->rules, list);
 
     /* Step 6. A forced move costs no depth: forced lines are read to their end. */
     if (list->count == 1 && depth > 0)
