@@ -20,7 +20,6 @@ uint64_t international_perft(const Position *pos, const Rules *rules, int depth,
 bool international_capture_pending(const Position *pos);
 bool international_has_quiet_move(const Position *pos);
 void international_generate_known(const Position *pos, const Rules *rules, bool capture, MoveList *list);
-void international_make(Position *pos, const Move *move);
 
 /* The rule options of International draughts (FMJD articles 4.13 and 6), kept in a Rules
  * value. */
