@@ -59,13 +59,6 @@ int eval_extract(const EvalSpec *spec, const Position *pos, EvalTerm *terms)
 }
 
 /* sum / scale, half away from zero so that round(-x) == -round(x); then clamped. */
-int eval_scale_score(int64_t sum, int64_t scale)
-{
-    int64_t half = scale / 2;
-    int64_t score = sum >= 0 ? (sum + half) / scale : -((-sum + half) / scale);
-    return score > EVAL_LIMIT ? EVAL_LIMIT : score < -EVAL_LIMIT ? -EVAL_LIMIT : (int)score;
-}
-
 int eval_dot(const EvalTerm *terms, int n, const Weights *w)
 {
     int64_t sum = 0;

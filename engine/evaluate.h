@@ -98,7 +98,14 @@ static inline void eval_inc_child(EvalInc *child, const EvalInc *parent, const P
 int evaluate_inc(const EvalInc *inc, const Position *pos, const Weights *w);
 
 /* The scaling evaluate applies to a 64-bit sum: divided by scale rounding half away from
- * zero, clamped to +-EVAL_LIMIT (for the specs' fast paths). */
-int eval_scale_score(int64_t sum, int64_t scale);
+ * zero, clamped to +-EVAL_LIMIT (for the specs' fast paths).  Inline: with a spec's
+ * constant phase_max the divisions become multiplications, not a 64-bit division at
+ * every leaf. */
+static inline int eval_scale_score(int64_t sum, int64_t scale)
+{
+    int64_t half = scale / 2;
+    int64_t score = sum >= 0 ? (sum + half) / scale : -((-sum + half) / scale);
+    return score > EVAL_LIMIT ? EVAL_LIMIT : score < -EVAL_LIMIT ? -EVAL_LIMIT : (int)score;
+}
 
 #endif

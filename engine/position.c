@@ -33,8 +33,31 @@ static uint64_t mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
-uint64_t zobrist_piece(int kind, int sq) { return mix64((uint64_t)(kind * 64 + sq) + 1); }
+/* The same function as a constant expression, for the table below: a key a lookup, not
+ * two multiplications (key_after_move runs at every node). */
+#define MIX_1(x) ((x) + 0x9E3779B97F4A7C15ULL)
+#define MIX_2(x) (((x) ^ ((x) >> 30)) * 0xBF58476D1CE4E5B9ULL)
+#define MIX_3(x) (((x) ^ ((x) >> 27)) * 0x94D049BB133111EBULL)
+#define MIX_4(x) ((x) ^ ((x) >> 31))
+#define PIECE_KEY(k) MIX_4(MIX_3(MIX_2(MIX_1((uint64_t)(k) + 1))))
+#define PIECE_KEYS_4(k) PIECE_KEY(k), PIECE_KEY((k) + 1), PIECE_KEY((k) + 2), PIECE_KEY((k) + 3)
+#define PIECE_KEYS_16(k) PIECE_KEYS_4(k), PIECE_KEYS_4((k) + 4), PIECE_KEYS_4((k) + 8), PIECE_KEYS_4((k) + 12)
+#define PIECE_KEYS_64(k) PIECE_KEYS_16(k), PIECE_KEYS_16((k) + 16), PIECE_KEYS_16((k) + 32), PIECE_KEYS_16((k) + 48)
+/* mix64(kind * 64 + sq + 1) for the four kinds of piece */
+static const uint64_t piece_keys[4 * 64] = { PIECE_KEYS_64(0), PIECE_KEYS_64(64), PIECE_KEYS_64(128),
+                                             PIECE_KEYS_64(192) };
+
+uint64_t zobrist_piece(int kind, int sq) { return piece_keys[kind * 64 + sq]; }
 uint64_t zobrist_side(void) { return mix64(0xDA4A); }
+
+/* Whether the table is mix64 (tests/test_rules.c asks). */
+bool zobrist_table_matches(void)
+{
+    for (int k = 0; k < 4 * 64; k++)
+        if (piece_keys[k] != mix64((uint64_t)k + 1))
+            return false;
+    return true;
+}
 
 uint64_t position_key(const Position *pos)
 {

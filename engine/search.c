@@ -311,9 +311,12 @@ enum OrderStage { STAGE_QUIET, STAGE_KILLER_2, STAGE_KILLER_1, STAGE_CAPTURE, ST
 static int32_t order_key(int stage, int32_t within) { return ((int32_t)stage << STAGE_SHIFT) + within; }
 static int stage_of(int32_t key) { return key >> STAGE_SHIFT; }
 
-static void score_moves(const Searcher *s, const Position *pos, const MoveList *list,
-                        const TTData *tt, int ply, int32_t *keys)
+/* Writes the moves' keys; returns the index of the first move with the highest key, the
+ * one pick_move would bring to the front first. */
+static int score_moves(const Searcher *s, const Position *pos, const MoveList *list,
+                       const TTData *tt, int ply, int32_t *keys)
 {
+    int first = 0;
     int them = !pos->side;
     uint16_t prev = ply > 0 ? s->path_moves[ply - 1] : 0;
     uint16_t counter = prev ? s->counter_moves[prev >> 8][prev & 255] : 0;
@@ -333,16 +336,15 @@ static void score_moves(const Searcher *s, const Position *pos, const MoveList *
         else /* promotions first, then by history (step 8) */
             k = order_key(STAGE_QUIET, (m->promotes << 25) + HISTORY_MAX + s->history[m->from][m->to]);
         keys[i] = k;
+        if (k > keys[first])
+            first = i;
     }
+    return first;
 }
 
-/* Brings the best remaining move to index i (selection sort, lazily). */
-static void pick_move(MoveList *list, int32_t *keys, int i)
+/* Exchanges moves i and best and their keys. */
+static void swap_moves(MoveList *list, int32_t *keys, int i, int best)
 {
-    int best = i;
-    for (int j = i + 1; j < list->count; j++)
-        if (keys[j] > keys[best])
-            best = j;
     if (best != i) {
         Move m = list->moves[i];
         list->moves[i] = list->moves[best];
@@ -351,6 +353,20 @@ static void pick_move(MoveList *list, int32_t *keys, int i)
         keys[i] = keys[best];
         keys[best] = k;
     }
+}
+
+/* Brings the best remaining move to index i (selection sort, lazily): the first of the
+ * highest key, found as the highest key (a loop with no branch, which the compiler
+ * vectorizes), then its first place. */
+static void pick_move(MoveList *list, int32_t *keys, int i)
+{
+    int32_t top = keys[i];
+    for (int j = i + 1; j < list->count; j++)
+        top = keys[j] > top ? keys[j] : top;
+    int best = i;
+    while (keys[best] != top)
+        best++;
+    swap_moves(list, keys, i, best);
 }
 
 /* Whether the side not to move could capture if it were its turn: the side to move is
@@ -388,11 +404,13 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
 
     /* Step 2. The end of the game, decided as in play (game_end): no legal move, one piece
      * each, repetition, no progress.  Not at the root, which is asked for a move.  A pending
-     * capture is a legal move; otherwise the quiet moves are counted, not generated. */
+     * capture is a legal move; otherwise one quiet move is enough, and is looked for, not
+     * counted (at most nodes no move is generated: the leaves, the table's cuts). */
     uint64_t key = s->keys[s->game_keys + ply];
     bool capture = v->capture_pending(pos);
     if (ply > 0) {
-        bool can_move = capture || v->count(pos, &s->rules, false) > 0;
+        bool can_move = capture
+                     || (v->has_quiet_move ? v->has_quiet_move(pos) : v->count(pos, &s->rules, false) > 0);
         /* a repetition inside the tree counts twice (count_repetitions) */
         int repetitions = count_repetitions(s->keys, s->game_keys + ply, since_irreversible, s->game_keys);
         DrawCounts counts = { since_irreversible, repetitions, endgame_plies };
@@ -451,13 +469,18 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
      * ended every other node without). */
     MoveList *list = &s->ply_moves[ply].list;
     int32_t *keys = s->ply_moves[ply].keys;
-    v->generate(pos, &s->rules, list);
+    if (v->generate_known)
+        v->generate_known(pos, &s->rules, capture, list);
+    else
+        v->generate(pos, &s->rules, list);
 
     /* Step 6. A forced move costs no depth: forced lines are read to their end. */
     if (list->count == 1 && depth > 0)
         depth++;
 
-    score_moves(s, pos, list, tt_move, ply, keys);
+    /* the first pick is known from the scoring: a cut on the first move (most nodes that
+     * generate) scans the list once, not twice */
+    int first = score_moves(s, pos, list, tt_move, ply, keys);
     /* The endgame count runs on while the variant's endgame class stays (as in game.c). */
     int endgame_class = v->endgame_class ? v->endgame_class(pos) : 0;
 
@@ -465,7 +488,10 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
     int best = -SCORE_INF, alpha0 = alpha;
     Move best_move = list->moves[0];
     for (int i = 0; i < list->count; i++) {
-        pick_move(list, keys, i);
+        if (i == 0)
+            swap_moves(list, keys, 0, first);
+        else
+            pick_move(list, keys, i);
         const Move *m = &list->moves[i];
         /* Step 7a. Late move pruning (~+28 Elo International with step 4b): near the
          * horizon, off the principal variation, the quiet moves ordered after the first

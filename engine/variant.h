@@ -78,6 +78,13 @@ struct Variant {
                       const struct PerftOptions *opt);
     /* True when the side to move must capture. */
     bool (*capture_pending)(const Position *pos);
+    /* For the search, which asks at every node (NULL: it asks count and generate instead).
+     * has_quiet_move: the side to move has a man's step or a king's move, captures aside;
+     * with none pending, whether it can move at all (count(...) > 0), without counting.
+     * generate_known: generate, told capture_pending's answer for pos, so that a position
+     * with no capture is not looked at for one again: the same list. */
+    bool (*has_quiet_move)(const Position *pos);
+    void (*generate_known)(const Position *pos, const Rules *rules, bool capture, MoveList *list);
     /* The board as the other side sees it (Turkish: ranks mirrored; International: the
      * half turn): position_flip exchanges colours with it. */
     Bitboard (*mirror)(Bitboard b);

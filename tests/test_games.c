@@ -14,6 +14,7 @@
 #include "bitboard.h"
 #include "game.h"
 #include "help_text.h"
+#include "random_pieces.h"
 #include "shipped_weights.h"
 #include "store.h"
 #include "test_util.h"
@@ -260,6 +261,51 @@ static void test_help_names_registry_games(void **state)
     free(text);
 }
 
+/* Every game's shortcuts for the search (Variant.has_quiet_move, generate_known) agree with
+ * count and generate on random boards, from nearly empty to crowded ones where men are
+ * blocked: whether the side to move can move, and the same list in the same order. */
+static void test_search_shortcuts_agree(void **state)
+{
+    (void)state;
+    static MoveList want, got;
+    for (int i = 0; variant_at(i); i++) {
+        const Variant *v = variant_at(i);
+        if (!v->has_quiet_move || !v->generate_known)
+            continue;
+        Rules rules = rules_default(v);
+        uint64_t rng = 0x9E3779B97F4A7C15ULL + (uint64_t)i;
+        int blocked = 0;
+        for (int trial = 0; trial < 20000; trial++) {
+            Bitboard occupied = 0;
+            /* up to half the board a side: crowded past any game, where all may be blocked */
+            int n = 1 + (int)(next_random(&rng) % (uint64_t)(popcount(v->board) / 2));
+            Position pos = { { 0, 0 }, { 0, 0 }, (int)(next_random(&rng) & 1) };
+            for (int c = WHITE; c <= BLACK; c++) {
+                int kings = (next_random(&rng) & 3) == 0 ? (int)(next_random(&rng) % 3) : 0;
+                pos.men[c] = drop(&rng, &occupied, v->board & ~v->promotion_bb[c], n);
+                pos.kings[c] = drop(&rng, &occupied, v->board, kings);
+            }
+            bool capture = v->capture_pending(&pos);
+            if (!capture) {
+                bool can_move = v->count(&pos, &rules, false) > 0;
+                assert_int_equal(v->has_quiet_move(&pos), can_move);
+                blocked += !can_move;
+            }
+            v->generate(&pos, &rules, &want);
+            v->generate_known(&pos, &rules, capture, &got);
+            assert_int_equal(got.count, want.count);
+            for (int k = 0; k < want.count; k++) {
+                assert_int_equal(got.moves[k].from, want.moves[k].from);
+                assert_int_equal(got.moves[k].to, want.moves[k].to);
+                assert_true(got.moves[k].captured == want.moves[k].captured);
+                assert_int_equal(got.moves[k].promotes, want.moves[k].promotes);
+                assert_int_equal(got.npaths[k], want.npaths[k]);
+            }
+        }
+        assert_true(blocked > 0); /* the boards reached positions with no move */
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_shipped_weights),
         cmocka_unit_test(test_database_takes_registry_games),
         cmocka_unit_test(test_help_names_registry_games),
+        cmocka_unit_test(test_search_shortcuts_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

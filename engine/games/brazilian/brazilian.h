@@ -24,6 +24,8 @@ uint64_t brazilian_count(const Position *pos, const Rules *rules, bool count_pat
 uint64_t brazilian_perft(const Position *pos, const Rules *rules, int depth,
                          const struct PerftOptions *opt);
 bool brazilian_capture_pending(const Position *pos);
+bool brazilian_has_quiet_move(const Position *pos);
+void brazilian_generate_known(const Position *pos, const Rules *rules, bool capture, MoveList *list);
 
 Rules brazilian_rules_default(void);
 void brazilian_rules_describe(const Rules *rules, char *buf, size_t len);

@@ -12,8 +12,6 @@
 /* Squares 1..20 (Black) and 31..50 (White). */
 void international_start(Position *pos) { diagonal_start(pos, 4); }
 
-void international_make(Position *pos, const Move *move) { movelist_make(pos, move); }
-
 static int international_parse_square(const char *text, int *used)
 {
     return diagonal_parse_square(text, used, false);
@@ -82,8 +80,10 @@ const Variant international_variant = {
     .count = international_count,
     .perft = international_perft,
     .capture_pending = international_capture_pending,
+    .has_quiet_move = international_has_quiet_move,
+    .generate_known = international_generate_known,
     .mirror = intl_half_turn,
-    .make = international_make,
+    .make = movelist_make,
     .square_name = diagonal_number_name,
     .parse_square = international_parse_square,
     .rules_default = international_rules_default,

@@ -18,7 +18,8 @@ struct PerftOptions;
 uint64_t international_perft(const Position *pos, const Rules *rules, int depth,
                              const struct PerftOptions *opt);
 bool international_capture_pending(const Position *pos);
-void international_make(Position *pos, const Move *move);
+bool international_has_quiet_move(const Position *pos);
+void international_generate_known(const Position *pos, const Rules *rules, bool capture, MoveList *list);
 
 /* The rule options of International draughts (FMJD articles 4.13 and 6), kept in a Rules
  * value. */

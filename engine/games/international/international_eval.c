@@ -74,10 +74,11 @@ static inline Bitboard shift_by(Bitboard b, int delta)
 /* The empty squares the pieces of gen reach sliding in dir: an occluded fill in doubling
  * steps (one step, then 1, 2, 4 and 8 more: the 9 of the long diagonal).  It cannot wrap:
  * empty holds no ghost or off-board bit, so a propagator across an edge is always cut. */
-static inline Bitboard slide_fill(Bitboard gen, Bitboard empty, int dir)
+static inline __attribute__((always_inline)) Bitboard slide_fill(Bitboard gen, Bitboard empty, int dir)
 {
     int d = intl_step_delta[dir];
     Bitboard flood = shift_by(gen, d) & empty;
+#pragma GCC unroll 4
     for (int k = 1; k <= 8; k *= 2) {
         flood |= empty & shift_by(flood, k * d);
         empty &= shift_by(empty, k * d);
@@ -89,9 +90,10 @@ static inline Bitboard slide_fill(Bitboard gen, Bitboard empty, int dir)
  * beyond empty (men capture in all four directions), or an enemy king on the same line with
  * only empty squares between.  For empty squares: where a king that moved there would be
  * taken by a man (the enemy kings are left out there: man_only). */
-static inline Bitboard attacked_squares(const Frame *f, int man_only)
+static inline __attribute__((always_inline)) Bitboard attacked_squares(const Frame *f, int man_only)
 {
     Bitboard hit = 0, e = f->empty;
+#pragma GCC unroll 4 /* each direction a constant: its shifts fold (a switch a step, rolled) */
     for (int dir = 0; dir < 4; dir++) {
         Bitboard landing_free = intl_shift(e, 3 - dir); /* 3 - dir: the opposite direction */
         Bitboard attackers = f->opp_men;
@@ -185,6 +187,7 @@ static inline void side_features(const Frame *f, int32_t *out)
     out[INTL_FEAT_KING_MAIN_DIAGONAL] = 0;
     if (f->kings) {
         Bitboard k = f->kings, reach = 0;
+#pragma GCC unroll 4
         for (int dir = 0; dir < 4; dir++)
             reach |= slide_fill(k, e, dir);
         Bitboard denied = reach & attacked_squares(f, 1);

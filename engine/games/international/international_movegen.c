@@ -47,6 +47,8 @@ void DIAGONAL_FN(generate)(const Position *pos, const Rules *rules, MoveList *li
 void DIAGONAL_FN(for_each_path)(const Position *pos, const Rules *rules,
                                 void (*visit)(void *ctx, const Move *move), void *ctx);
 uint64_t DIAGONAL_FN(count)(const Position *pos, const Rules *rules, bool count_paths);
+bool DIAGONAL_FN(has_quiet_move)(const Position *pos);
+void DIAGONAL_FN(generate_known)(const Position *pos, const Rules *rules, bool capture, MoveList *list);
 uint64_t DIAGONAL_FN(perft)(const Position *pos, const Rules *rules, int depth, const PerftOptions *opt);
 
 /* For the few helpers that every generator and counter calls once a position: inlined
@@ -429,6 +431,29 @@ static void generate(const Position *pos, const Rules *rules, MoveList *list)
 void DIAGONAL_FN(generate)(const Position *pos, const Rules *rules, MoveList *list)
 {
     generate(pos, rules, list);
+}
+
+void DIAGONAL_FN(generate_known)(const Position *pos, const Rules *rules, bool capture, MoveList *list)
+{
+    if (capture) { /* the kind of capture is still to be found */
+        generate(pos, rules, list);
+        return;
+    }
+    Sides s = sides_of(pos);
+    list->count = 0;
+    visit_quiet(pos->side, &s, put_quiet, list);
+}
+
+/* A man steps forward, a king's every move starts with a step: some piece has an empty
+ * square next to it in one of its directions. */
+bool DIAGONAL_FN(has_quiet_move)(const Position *pos)
+{
+    Sides s = sides_of(pos);
+    Bitboard forward = pos->side == WHITE ? intl_shift(s.men | s.kings, UP_LEFT) | intl_shift(s.men | s.kings, UP_RIGHT)
+                                          : intl_shift(s.men | s.kings, DOWN_LEFT) | intl_shift(s.men | s.kings, DOWN_RIGHT);
+    Bitboard back = pos->side == WHITE ? intl_shift(s.kings, DOWN_LEFT) | intl_shift(s.kings, DOWN_RIGHT)
+                                       : intl_shift(s.kings, UP_LEFT) | intl_shift(s.kings, UP_RIGHT);
+    return ((forward | back) & s.empty) != 0;
 }
 
 void DIAGONAL_FN(for_each_path)(const Position *pos, const Rules *rules,

@@ -25,6 +25,8 @@ struct PerftOptions;
 uint64_t russian_perft(const Position *pos, const Rules *rules, int depth,
                        const struct PerftOptions *opt);
 bool russian_capture_pending(const Position *pos);
+bool russian_has_quiet_move(const Position *pos);
+void russian_generate_known(const Position *pos, const Rules *rules, bool capture, MoveList *list);
 Bitboard russian_half_turn(Bitboard b);
 
 /* The draw rules of Russian draughts (docs/rules-russian.md), kept in a Rules value; every

@@ -21,8 +21,6 @@ void turkish_start(Position *pos)
     pos->side = WHITE;
 }
 
-void turkish_make(Position *pos, const Move *move) { movelist_make(pos, move); }
-
 const char *turkish_square_name(int sq, char *buf)
 {
     buf[0] = (char)('a' + square_file(sq));
@@ -108,8 +106,10 @@ const Variant turkish_variant = {
     .count = turkish_count,
     .perft = turkish_perft,
     .capture_pending = turkish_capture_pending,
+    .has_quiet_move = turkish_has_quiet_move,
+    .generate_known = turkish_generate_known,
     .mirror = turkish_mirror,
-    .make = turkish_make,
+    .make = movelist_make,
     .square_name = turkish_square_name,
     .parse_square = turkish_parse_square,
     .rules_default = turkish_rules_default,

@@ -15,8 +15,9 @@ void turkish_for_each_path(const Position *pos, const Rules *rules,
                            void (*visit)(void *ctx, const Move *move), void *ctx);
 uint64_t turkish_count(const Position *pos, const Rules *rules, bool count_paths);
 bool turkish_capture_pending(const Position *pos);
+bool turkish_has_quiet_move(const Position *pos);
+void turkish_generate_known(const Position *pos, const Rules *rules, bool capture, MoveList *list);
 uint64_t turkish_perft(const Position *pos, const Rules *rules, int depth, const PerftOptions *opt);
-void turkish_make(Position *pos, const Move *move);
 const char *turkish_square_name(int sq, char *buf);
 int turkish_parse_square(const char *text, int *used);
 

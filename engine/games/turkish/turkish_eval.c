@@ -55,7 +55,7 @@ static inline Bitboard span_south(Bitboard b)
 /* Own kings an enemy could jump now: an enemy man beside or in front of the king (men
  * capture forward = south here, and sideways), or an enemy king seeing it along a line,
  * with the square beyond the king empty. */
-static Bitboard exposed_kings(const Frame *f)
+static inline Bitboard exposed_kings(const Frame *f)
 {
     Bitboard k = f->kings, e = f->empty;
     Bitboard hit = (shift(f->opp_men, SOUTH) & shift(e, NORTH))
@@ -84,41 +84,63 @@ static int runaway_men(const Frame *f)
     return popcount(f->men & ~(has_piece_ahead | zone));
 }
 
-/* Adds sign * (the positional features of the side of frame f) into v; the man table's
- * only when man_table. */
-static inline void add_side(const Frame *f, int sign, bool man_table, int32_t *v)
-{
-    Bitboard men = f->men, e = f->empty;
-    if (man_table)
-        for (Bitboard b = men; b;) /* v has the NO_TABLE slot */
-            v[man_table_feature[pop_lsb(&b)]] += sign;
+/* The positional features of one side (frame f) but the man table's: what add_side adds
+ * and the incremental score (turkish_inc_score) reads, without a vector of every feature. */
+typedef struct SideTerms {
+    int back_guard, man_mobility, blocked, runaway, tempo, wing_imbalance;
+    int king_mobility, king_edge, king_exposed;
+} SideTerms;
 
+static inline SideTerms side_terms(const Frame *f)
+{
+    SideTerms t = { 0 };
+    Bitboard men = f->men, e = f->empty;
     int guards = popcount(men & RANK_BB(2));
-    v[FEAT_BACK_GUARD] += sign * (guards < BACK_GUARD_CAP ? guards : BACK_GUARD_CAP);
+    t.back_guard = guards < BACK_GUARD_CAP ? guards : BACK_GUARD_CAP;
 
     Bitboard step_north = men & shift(e, SOUTH), step_east = men & shift(e, WEST),
              step_west = men & shift(e, EAST);
-    v[FEAT_MAN_MOBILITY] += sign * (popcount(step_north) + popcount(step_east) + popcount(step_west));
-    v[FEAT_BLOCKED] += sign * popcount(men & ~(step_north | step_east | step_west));
-    v[FEAT_RUNAWAY] += sign * runaway_men(f);
+    t.man_mobility = popcount(step_north) + popcount(step_east) + popcount(step_west);
+    t.blocked = popcount(men & ~(step_north | step_east | step_west));
+    t.runaway = runaway_men(f);
 
     int nmen = popcount(men);
     if (nmen) {
         /* rank index r = 1 is White's home rank: advancement r - 1 */
         int ranks = popcount(men & RANK_BIT0) + 2 * popcount(men & RANK_BIT1)
                   + 4 * popcount(men & RANK_BIT2);
-        v[FEAT_TEMPO] += sign * (4 * (ranks - nmen) / nmen);
+        t.tempo = 4 * (ranks - nmen) / nmen;
     }
     int wing = popcount(men & WING_ABCD) * 2 - nmen;
-    v[FEAT_WING_IMBALANCE] += sign * (wing < 0 ? -wing : wing);
+    t.wing_imbalance = wing < 0 ? -wing : wing;
 
     if (f->kings) {
         Bitboard k = f->kings;
         Bitboard reach = fill_north(k, e) | fill_south(k, e) | fill_east(k, e) | fill_west(k, e);
-        v[FEAT_KING_MOBILITY] += sign * popcount(reach & e);
-        v[FEAT_KING_EDGE] += sign * popcount(k & EDGE_BB);
-        v[FEAT_KING_EXPOSED] += sign * popcount(exposed_kings(f));
+        t.king_mobility = popcount(reach & e);
+        t.king_edge = popcount(k & EDGE_BB);
+        t.king_exposed = popcount(exposed_kings(f));
     }
+    return t;
+}
+
+/* Adds sign * (the positional features of the side of frame f) into v; the man table's
+ * only when man_table. */
+static inline void add_side(const Frame *f, int sign, bool man_table, int32_t *v)
+{
+    if (man_table)
+        for (Bitboard b = f->men; b;) /* v has the NO_TABLE slot */
+            v[man_table_feature[pop_lsb(&b)]] += sign;
+    SideTerms t = side_terms(f);
+    v[FEAT_BACK_GUARD] += sign * t.back_guard;
+    v[FEAT_MAN_MOBILITY] += sign * t.man_mobility;
+    v[FEAT_BLOCKED] += sign * t.blocked;
+    v[FEAT_RUNAWAY] += sign * t.runaway;
+    v[FEAT_TEMPO] += sign * t.tempo;
+    v[FEAT_WING_IMBALANCE] += sign * t.wing_imbalance;
+    v[FEAT_KING_MOBILITY] += sign * t.king_mobility;
+    v[FEAT_KING_EDGE] += sign * t.king_edge;
+    v[FEAT_KING_EXPOSED] += sign * t.king_exposed;
 }
 
 /* Feature values from the side to move into v (FEATURE_SLOTS of them), the man table's
@@ -187,24 +209,53 @@ void turkish_inc_update(EvalInc *inc, const Position *before, const Position *af
 /* The man table's features are 3 .. FEAT_MAN_R7_DE: the dot product skips them. */
 _Static_assert(FEAT_MAN_R2_AH == 3, "MAN, KING_FIRST and KING_EXTRA come before the man table");
 
+/* The features features() gives but the man table's, each value times its weights added
+ * straight into mg and eg: no vector of 36 values cleared, filled and read back at every
+ * leaf.  The same integer sums in another order: the same score. */
 int turkish_inc_score(const EvalInc *inc, const Position *pos, const Weights *w, int64_t mg, int64_t eg)
 {
-    int32_t v[FEATURE_SLOTS];
-    int phase = features(pos, false, v);
-    for (int i = 0; i < FEAT_MAN_R2_AH; i++) {
-        mg += (int64_t)v[i] * w->w[2 * i];
-        eg += (int64_t)v[i] * w->w[2 * i + 1];
-    }
-    for (int i = FEAT_MAN_R7_DE + 1; i < EVAL_NUM_FEATURES; i++) {
-        mg += (int64_t)v[i] * w->w[2 * i];
-        eg += (int64_t)v[i] * w->w[2 * i + 1];
-    }
-    /* the table's sum is White's minus Black's: the side to move's view */
+    Bitboard wm = pos->men[WHITE], wk = pos->kings[WHITE];
+    Bitboard bm = pos->men[BLACK], bk = pos->kings[BLACK];
+    Bitboard empty = ~(wm | wk | bm | bk);
+    const Frame white = { wm, wk, bm, bk, empty };
+    const Frame black = { __builtin_bswap64(bm), __builtin_bswap64(bk), __builtin_bswap64(wm),
+                          __builtin_bswap64(wk), __builtin_bswap64(empty) };
+    SideTerms a = side_terms(&white), b = side_terms(&black);
+    int nw = popcount(wm), nb = popcount(bm), kw = popcount(wk), kb = popcount(bk);
+    /* features() negates every value but SIDE_TO_MOVE for Black to move */
     int64_t sign = pos->side == WHITE ? 1 : -1;
+    const int32_t *wt = w->w;
+#define TERM(feature, value)                                  \
+    do {                                                      \
+        int64_t value_ = sign * (value);                      \
+        mg += value_ * wt[2 * (feature)];                     \
+        eg += value_ * wt[2 * (feature) + 1];                 \
+    } while (0)
+    TERM(FEAT_MAN, nw - nb);
+    TERM(FEAT_KING_FIRST, (kw > 0) - (kb > 0));
+    TERM(FEAT_KING_EXTRA, (kw > 1 ? kw - 1 : 0) - (kb > 1 ? kb - 1 : 0));
+    TERM(FEAT_BACK_GUARD, a.back_guard - b.back_guard);
+    TERM(FEAT_MAN_MOBILITY, a.man_mobility - b.man_mobility);
+    TERM(FEAT_BLOCKED, a.blocked - b.blocked);
+    TERM(FEAT_RUNAWAY, a.runaway - b.runaway);
+    TERM(FEAT_TEMPO, a.tempo - b.tempo);
+    TERM(FEAT_WING_IMBALANCE, a.wing_imbalance - b.wing_imbalance);
+    TERM(FEAT_KING_MOBILITY, a.king_mobility - b.king_mobility);
+    TERM(FEAT_KING_EDGE, a.king_edge - b.king_edge);
+    TERM(FEAT_KING_EXPOSED, a.king_exposed - b.king_exposed);
+#undef TERM
+    mg += wt[2 * FEAT_SIDE_TO_MOVE];
+    eg += wt[2 * FEAT_SIDE_TO_MOVE + 1];
+    /* the table's sum is White's minus Black's: the side to move's view */
     mg += sign * inc->sum[0];
     eg += sign * inc->sum[1];
+    int phase = nw + nb < TURKISH_PHASE_MAX ? nw + nb : TURKISH_PHASE_MAX;
     return eval_scale_score(phase * mg + (TURKISH_PHASE_MAX - phase) * eg, TURKISH_PHASE_MAX);
 }
+/* Every feature but the man table's (3 .. FEAT_MAN_R7_DE) is a term above. */
+_Static_assert(FEAT_MAN_R7_DE + 1 == FEAT_BACK_GUARD && FEAT_SIDE_TO_MOVE == EVAL_NUM_FEATURES - 1
+               && FEAT_KING_EXPOSED - FEAT_BACK_GUARD == 9 - 1,
+               "turkish_inc_score names the features after the man table, in any order");
 
 static int turkish_inc_evaluate(const EvalInc *inc, const Position *pos, const Weights *w)
 {

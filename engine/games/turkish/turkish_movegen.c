@@ -255,6 +255,29 @@ static inline void generate(const Position *pos, const Rules *rules, MoveList *l
 
 void turkish_generate(const Position *pos, const Rules *rules, MoveList *list) { generate(pos, rules, list); }
 
+void turkish_generate_known(const Position *pos, const Rules *rules, bool capture, MoveList *list)
+{
+    list->count = 0;
+    if (capture) {
+        CaptureSearch cs = { .promotion = turkish_rules(rules).promotion,
+                             .out = { .pos = pos, .variant = &turkish_variant, .list = list } };
+        search_captures(pos, &cs);
+    } else {
+        generate_quiet(pos, list);
+    }
+}
+
+/* A man steps forward or sideways, a king's every move starts with a step: some piece has
+ * an empty square next to it in one of its directions. */
+bool turkish_has_quiet_move(const Position *pos)
+{
+    int us = pos->side;
+    Bitboard men = pos->men[us], kings = pos->kings[us], pieces = men | kings;
+    Bitboard steps = shift(pieces, forward_dir(us)) | shift(kings, opposite(forward_dir(us)))
+                   | shift(pieces, EAST) | shift(pieces, WEST);
+    return (steps & ~position_occupied(pos)) != 0;
+}
+
 void turkish_for_each_path(const Position *pos, const Rules *rules,
                            void (*visit)(void *ctx, const Move *move), void *ctx)
 {

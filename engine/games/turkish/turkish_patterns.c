@@ -253,10 +253,39 @@ static void pattern_inc_update(EvalInc *inc, const Position *before, const Posit
     }
 }
 
+/* A state's two weights (MG, EG: adjacent in the table) as one value, and their sums in
+ * 64 bits.  With SSE4.1 one load widened and one add a window serve both phases (pmovsxdq,
+ * paddq), not two loads and two adds: a fifth of the leaf's instructions.  Without it the
+ * same sums two by two. */
+#if defined(__SSE4_1__) && defined(__x86_64__)
+#include <smmintrin.h>
+typedef __m128i WeightSum;
+static inline WeightSum weight_sum_zero(void) { return _mm_setzero_si128(); }
+static inline WeightSum weight_pair(const int32_t *table, size_t state)
+{
+    return _mm_cvtepi32_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(table + 2 * state)));
+}
+static inline WeightSum weight_add(WeightSum a, WeightSum b) { return _mm_add_epi64(a, b); }
+static inline int64_t weight_sum_mg(WeightSum a) { return _mm_cvtsi128_si64(a); }
+static inline int64_t weight_sum_eg(WeightSum a) { return _mm_extract_epi64(a, 1); }
+#else
+typedef struct WeightSum {
+    int64_t mg, eg;
+} WeightSum;
+static inline WeightSum weight_sum_zero(void) { return (WeightSum){ 0, 0 }; }
+static inline WeightSum weight_pair(const int32_t *table, size_t state)
+{
+    return (WeightSum){ table[2 * state], table[2 * state + 1] };
+}
+static inline WeightSum weight_add(WeightSum a, WeightSum b) { return (WeightSum){ a.mg + b.mg, a.eg + b.eg }; }
+static inline int64_t weight_sum_mg(WeightSum a) { return a.mg; }
+static inline int64_t weight_sum_eg(WeightSum a) { return a.eg; }
+#endif
+
 /* Adds the weights of the 35 windows of one view's slots into *mg and *eg (add_view's sums). */
 static inline void add_slots(const uint16_t *slots, const int32_t *tables, int64_t *mg, int64_t *eg)
 {
-    int64_t sum_mg = 0, sum_eg = 0;
+    WeightSum sum = weight_sum_zero();
 #pragma GCC unroll 7
     for (int pair = 0; pair < TURKISH_PATTERN_PAIRS; pair++) {
         const int32_t *t = tables + 2 * TURKISH_PATTERN_STATES * TURKISH_PATTERN_CLASSES * pair;
@@ -266,12 +295,12 @@ static inline void add_slots(const uint16_t *slots, const int32_t *tables, int64
         /* size_t states: the weight's address is one scaled index from the table's */
         size_t s0 = r[0], s1 = r[1], d2 = r[2], s3 = r[3], s4 = r[4], r2 = slots[MIDDLE_SLOT + pair];
         size_t s2 = d2 < r2 ? d2 : r2;
-        sum_mg += (int64_t)outer[2 * s0] + outer[2 * s4] + inner[2 * s1] + inner[2 * s3] + middle[2 * s2];
-        sum_eg += (int64_t)outer[2 * s0 + 1] + outer[2 * s4 + 1] + inner[2 * s1 + 1] + inner[2 * s3 + 1]
-                + middle[2 * s2 + 1];
+        WeightSum ends = weight_add(weight_pair(outer, s0), weight_pair(outer, s4));
+        WeightSum inside = weight_add(weight_pair(inner, s1), weight_pair(inner, s3));
+        sum = weight_add(sum, weight_add(weight_add(ends, inside), weight_pair(middle, s2)));
     }
-    *mg += sum_mg;
-    *eg += sum_eg;
+    *mg += weight_sum_mg(sum);
+    *eg += weight_sum_eg(sum);
 }
 
 static int pattern_inc_evaluate(const EvalInc *inc, const Position *pos, const Weights *w)
