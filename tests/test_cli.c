@@ -221,11 +221,6 @@ static void test_best_weights_are_the_shipped_files(void **state)
         assert_true(strcmp(a, c) != 0); /* and they are not the hand-set weights */
     }
     test_dama_expect("weights --check data/weights/turkish-pattern.txt", 0, "275634 weights for turkish");
-    test_dama_expect("weights -v intl --check data/weights/international-pattern.txt", 0,
-                     "4251588 weights for international");
-    /* the windows of feature-set 1 are refused by name, not read as regions */
-    test_dama_expect("weights -v intl --check data/weights/international-pattern-gen1.txt", 2,
-                     "feature-set 1, but this build's international pattern evaluation is feature-set 2");
 }
 
 /* --moves plays the game so far: `dama position` shows where it leads, the draw rules see

@@ -1,5 +1,5 @@
 /* The International pattern evaluation (international_patterns.c): the shape of the
- * spec, region states worked out by hand, the states against a square-by-square reading on
+ * spec, window states worked out by hand, the states against a square-by-square reading on
  * positions of random games, the colour flip, and the fast path against the generic sums
  * and the sparse terms with random pattern weights.
  * DAMA_INTL_PATTERN_SEED sets the seed of the random games and weights (printed). */
@@ -83,101 +83,90 @@ static void test_spec_shape(void **state)
     assert_ptr_equal(P->weight_names, L->weight_names);
     assert_ptr_equal(P->defaults, L->defaults);
     assert_int_equal(P->phase_max, 40);
-    /* 4 regions of 3^12 states, each read in both frames; feature-set 2 */
-    assert_int_equal(P->npattern_states, 4 * 531441);
-    assert_int_equal(P->max_pattern_terms, 8);
-    assert_int_equal(P->feature_set_version, 2);
-    assert_int_equal(2 * eval_spec_features(P), 2 * (30 + 2125764));
+    /* 16 windows of 3^8 states, each read twice */
+    assert_int_equal(P->npattern_states, 16 * 6561);
+    assert_int_equal(P->max_pattern_terms, 32);
+    assert_int_equal(2 * eval_spec_features(P), 2 * (30 + 104976));
 }
 
-/* ---- region states by hand ---- */
+/* ---- window states by hand ---- */
 
-/* The start, White to move: the side to move's men are 31-50, the opponent's 1-20.  Region
- * j holds rows 4 .. 9 at places j, j + 1: rows 4 and 5 (squares 21-30) are empty, rows 6 ..
- * 9 own men, digits k = 4 .. 11: 3^4 + ... + 3^11 = (3^12 - 3^4) / 2 = 265680, the same
- * in every column.  Black's frame is the same position, so both frames read alike and every
- * occurrence cancels its twin. */
-static void test_start_regions(void **state)
+/* The start, White to move: the side to move's men are 31-50, the opponent's 1-20.  Window
+ * 0 (squares 1, 2, 6, 7, 11, 12, 16, 17): eight opponent men, 2 * (1 + 3 + ... + 2187) =
+ * 6560.  Window 4 (11, 12, 16, 17, 21, 22, 26, 27): digits 2 2 2 2 0 0 0 0 = 2 * 40 = 80.
+ * Window 8 (21, 22, 26, 27, 31, 32, 36, 37): 0 0 0 0 1 1 1 1 = 81 + 243 + 729 + 2187 = 3240.
+ * Window 12 (31, 32, 36, 37, 41, 42, 46, 47): eight own men, 3280.  The other columns are
+ * the same rows: the start reads alike in every column.  Black sees the same position, so
+ * both views are equal and every occurrence cancels its twin. */
+static void test_start_windows(void **state)
 {
     (void)state;
     Position pos;
     V->start(&pos);
+    const int32_t by_row[4] = { 6560, 80, 3240, 3280 };
     int32_t st[EVAL_MAX_PATTERN_TERMS];
     int8_t sign[EVAL_MAX_PATTERN_TERMS];
-    assert_int_equal(P->patterns(&pos, st, sign), 8);
-    for (int r = 0; r < 4; r++) {
-        assert_int_equal(intl_pattern_region_state(pos.men[WHITE], pos.men[BLACK], r), 265680);
-        assert_int_equal(st[r], r * 531441 + 265680);
-        assert_int_equal(sign[r], 1);
-        assert_int_equal(st[4 + r], r * 531441 + 265680);
-        assert_int_equal(sign[4 + r], -1);
+    assert_int_equal(P->patterns(&pos, st, sign), 32);
+    for (int w = 0; w < 16; w++) {
+        assert_int_equal(intl_pattern_window_state(pos.men[WHITE], pos.men[BLACK], w), by_row[w / 4]);
+        assert_int_equal(st[w], w * 6561 + by_row[w / 4]);
+        assert_int_equal(sign[w], 1);
+        assert_int_equal(st[16 + w], w * 6561 + by_row[w / 4]);
+        assert_int_equal(sign[16 + w], -1);
     }
 }
 
 /* W:W28,33,K46:B19,23, White to move.  Square n is in row (n - 1) / 5 at place (n - 1) % 5;
- * region j holds rows 4 .. 9, places j and j + 1; digit k = 2 (row - 4) + (place - j).
- * White's frame (the board as it is; own 28, 33, the king on 46 read as empty; opponent 23,
- * 19 above row 4 unseen):
- *   region 2 (23 24 28 29 33 34 38 39 43 44 48 49): 23 opp k 0, 28 own k 2, 33 own k 4:
+ * window 4i + j holds rows 2i .. 2i + 3, places j and j + 1; digit k = 2 (row - 2i) +
+ * (place - j).  White's view (the board as it is; own 28, 33; opponent 19, 23):
+ *   window 6 (i 1, j 2: 13 14 18 19 23 24 28 29): 19 opp k 3, 23 opp k 4, 28 own k 6:
+ *     2 * 27 + 2 * 81 + 729 = 945;
+ *   window 10 (i 2, j 2: 23 24 28 29 33 34 38 39): 23 opp k 0, 28 own k 2, 33 own k 4:
  *     2 + 9 + 81 = 92;
- *   region 1 (22 23 27 28 32 33 ...): 23 opp k 1, 28 own k 3, 33 own k 5: 6 + 27 + 243 = 276;
- *   region 3 (24 25 29 30 34 35 ...): no man: 0;
- *   region 0 (21 22 26 27 31 32 36 37 41 42 46 47): only the king on 46: 0.
- * Black's frame (n -> 51 - n; own 32, 28, opponent 23, 18, the king on 5 unseen):
- *   region 1 (22 23 27 28 32 33 37 38 ...): 23 opp k 1, 28 own k 3, 32 own k 4:
- *     2 * 3 + 27 + 81 = 114;
- *   region 2 (23 24 28 29 33 34 ...): 23 opp k 0, 28 own k 2: 2 + 9 = 11;
- *   region 0 (21 22 26 27 31 32 ...): 32 own k 5: 243;
- *   region 3 (24 25 29 30 ...): no man: 0. */
-static void test_handmade_regions(void **state)
+ *   window 3 (i 0, j 3: 4 5 9 10 14 15 19 20): 19 opp k 6: 2 * 729 = 1458;
+ *   window 12 (31 32 36 37 41 42 46 47): only the king on 46, read as empty: 0;
+ *   windows 0 (1 2 6 7 11 12 16 17) and 1 (2 3 7 8 12 13 17 18): no man: 0.
+ * Black's view (n -> 51 - n; own 32, 28, opponent 23, 18):
+ *   window 5 (i 1, j 1: 12 13 17 18 22 23 27 28): 18 opp k 3, 23 opp k 5, 28 own k 7:
+ *     2 * 27 + 2 * 243 + 2187 = 2727. */
+static void test_handmade_windows(void **state)
 {
     (void)state;
     Position pos;
     parse_fen(&pos, "W:W28,33,K46:B19,23");
     int32_t st[EVAL_MAX_PATTERN_TERMS];
     int8_t sign[EVAL_MAX_PATTERN_TERMS];
-    assert_int_equal(P->patterns(&pos, st, sign), 8);
-    const int32_t white[4] = { 0, 276, 92, 0 }, black[4] = { 243, 114, 11, 0 };
-    for (int r = 0; r < 4; r++) {
-        assert_int_equal(st[r], r * 531441 + white[r]);
-        assert_int_equal(sign[r], 1);
-        assert_int_equal(st[4 + r], r * 531441 + black[r]);
-        assert_int_equal(sign[4 + r], -1);
-    }
-    /* Black to move: the two frames exchange places, the signs stay (+1 first) */
+    assert_int_equal(P->patterns(&pos, st, sign), 32);
+    assert_int_equal(st[6], 6 * 6561 + 945);
+    assert_int_equal(st[10], 10 * 6561 + 92);
+    assert_int_equal(st[12], 12 * 6561);
+    assert_int_equal(st[16 + 5], 5 * 6561 + 2727);
+    assert_int_equal(sign[16 + 5], -1);
+    assert_int_equal(st[3], 3 * 6561 + 1458);
+    assert_int_equal(st[0], 0);
+    assert_int_equal(st[1], 1 * 6561);
+    /* Black to move: the two views exchange places, the signs stay (+1 first) */
     pos.side = BLACK;
     int32_t st_b[EVAL_MAX_PATTERN_TERMS];
     int8_t sign_b[EVAL_MAX_PATTERN_TERMS];
-    assert_int_equal(P->patterns(&pos, st_b, sign_b), 8);
-    for (int r = 0; r < 4; r++) {
-        assert_int_equal(st_b[r], st[4 + r]);
-        assert_int_equal(st_b[4 + r], st[r]);
-        assert_int_equal(sign_b[r], 1);
-        assert_int_equal(sign_b[4 + r], -1);
+    assert_int_equal(P->patterns(&pos, st_b, sign_b), 32);
+    for (int w = 0; w < 16; w++) {
+        assert_int_equal(st_b[w], st[16 + w]);
+        assert_int_equal(st_b[16 + w], st[w]);
+        assert_int_equal(sign_b[w], 1);
+        assert_int_equal(sign_b[16 + w], -1);
     }
-}
-
-/* A region of twelve men: W:W21,22,26,27,31,32,36,37,41,42,46,47:B1 holds every square of
- * White's region 0, all digits 1: (3^12 - 1) / 2 = 265720; read with the colours
- * exchanged (the same men as the opponent's) every digit is 2: 531440, the largest state. */
-static void test_full_region(void **state)
-{
-    (void)state;
-    Position pos;
-    parse_fen(&pos, "W:W21,22,26,27,31,32,36,37,41,42,46,47:B1");
-    assert_int_equal(intl_pattern_region_state(pos.men[WHITE], pos.men[BLACK], 0), 265720);
-    assert_int_equal(intl_pattern_region_state(pos.men[BLACK], pos.men[WHITE], 0), 531440);
 }
 
 /* ---- every position of the random games ---- */
 
-/* Region j read square by square from the square numbers (not the bit gather). */
-static int region_by_squares(Bitboard own, Bitboard opp, int j)
+/* Window 4i + j read square by square from the square numbers (not the bit gather). */
+static int window_by_squares(Bitboard own, Bitboard opp, int w)
 {
-    int state = 0, power = 1;
-    for (int row = 4; row < 10; row++)
+    int i = w / 4, j = w % 4, state = 0, power = 1;
+    for (int row = 0; row < 4; row++)
         for (int place = 0; place < 2; place++) {
-            int n = 5 * row + j + place + 1;
+            int n = 10 * i + 5 * row + j + place + 1;
             Bitboard sq = square_bb(intl_bit_of_number(n));
             state += power * ((own & sq) ? 1 : (opp & sq) ? 2 : 0);
             power *= 3;
@@ -185,9 +174,9 @@ static int region_by_squares(Bitboard own, Bitboard opp, int j)
     return state;
 }
 
-/* The states against the square-by-square reading (White's frame as it is, Black's with
+/* The states against the square-by-square reading (White's view as it is, Black's with
  * n -> 51 - n), and patterns(flip(pos)) == patterns(pos): the flip exchanges the colours
- * and the side to move, so both frames are read alike. */
+ * and the side to move, so both views are read alike. */
 static void test_states_and_flip(void **state)
 {
     (void)state;
@@ -195,20 +184,20 @@ static void test_states_and_flip(void **state)
         const Position *pos = &positions[p];
         int32_t st[EVAL_MAX_PATTERN_TERMS], st_f[EVAL_MAX_PATTERN_TERMS];
         int8_t sign[EVAL_MAX_PATTERN_TERMS], sign_f[EVAL_MAX_PATTERN_TERMS];
-        assert_int_equal(P->patterns(pos, st, sign), 8);
+        assert_int_equal(P->patterns(pos, st, sign), 32);
         Bitboard white = pos->men[WHITE], black = pos->men[BLACK];
-        const int32_t *white_view = pos->side == WHITE ? st : st + 4;
-        const int32_t *black_view = pos->side == WHITE ? st + 4 : st;
-        for (int r = 0; r < 4; r++) {
-            assert_int_equal(white_view[r], r * 531441 + region_by_squares(white, black, r));
-            assert_int_equal(black_view[r], r * 531441 + region_by_squares(intl_half_turn(black),
-                                                                            intl_half_turn(white), r));
+        const int32_t *white_view = pos->side == WHITE ? st : st + 16;
+        const int32_t *black_view = pos->side == WHITE ? st + 16 : st;
+        for (int w = 0; w < 16; w++) {
+            assert_int_equal(white_view[w], w * 6561 + window_by_squares(white, black, w));
+            assert_int_equal(black_view[w], w * 6561 + window_by_squares(intl_half_turn(black),
+                                                                          intl_half_turn(white), w));
         }
         Position flipped;
         position_flip(V, pos, &flipped);
-        assert_int_equal(P->patterns(&flipped, st_f, sign_f), 8);
-        assert_memory_equal(st, st_f, sizeof st[0] * 8);
-        assert_memory_equal(sign, sign_f, sizeof sign[0] * 8);
+        assert_int_equal(P->patterns(&flipped, st_f, sign_f), 32);
+        assert_memory_equal(st, st_f, sizeof st[0] * 32);
+        assert_memory_equal(sign, sign_f, sizeof sign[0] * 32);
     }
 }
 
@@ -282,7 +271,7 @@ static void test_zero_patterns_are_linear(void **state)
 
 /* The search's incremental evaluation (evaluate_inc on an EvalInc carried from move to
  * move) gives evaluate()'s value after every legal move along random games: quiet moves,
- * captures of men and kings, crowning, kings.  (International reads its regions from
+ * captures of men and kings, crowning, kings.  (International reads its windows from
  * scratch today; this holds any incremental state it gets.) */
 static void test_incremental_along_games(void **state)
 {
@@ -303,9 +292,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spec_shape),
-        cmocka_unit_test(test_start_regions),
-        cmocka_unit_test(test_handmade_regions),
-        cmocka_unit_test(test_full_region),
+        cmocka_unit_test(test_start_windows),
+        cmocka_unit_test(test_handmade_windows),
         cmocka_unit_test(test_states_and_flip),
         cmocka_unit_test(test_evaluate_paths),
         cmocka_unit_test(test_extreme_weights),
