@@ -143,20 +143,28 @@ static inline void add_side(const Frame *f, int sign, bool man_table, int32_t *v
     v[FEAT_KING_EXPOSED] += sign * t.king_exposed;
 }
 
+/* Each side's frame: White's as the board is, Black's with the ranks mirrored (a byte
+ * swap), so that its men go north too. */
+static inline void side_frames(const Position *pos, Frame *white, Frame *black)
+{
+    Bitboard wm = pos->men[WHITE], wk = pos->kings[WHITE];
+    Bitboard bm = pos->men[BLACK], bk = pos->kings[BLACK];
+    Bitboard empty = ~(wm | wk | bm | bk);
+    *white = (Frame){ wm, wk, bm, bk, empty };
+    *black = (Frame){ __builtin_bswap64(bm), __builtin_bswap64(bk), __builtin_bswap64(wm),
+                      __builtin_bswap64(wk), __builtin_bswap64(empty) };
+}
+
 /* Feature values from the side to move into v (FEATURE_SLOTS of them), the man table's
  * only when man_table (else 0); returns the phase (men on the board). */
 static inline int features(const Position *pos, bool man_table, int32_t *v)
 {
     for (int i = 0; i < FEATURE_SLOTS; i++)
         v[i] = 0;
+    Frame white, black;
+    side_frames(pos, &white, &black);
     Bitboard wm = pos->men[WHITE], wk = pos->kings[WHITE];
     Bitboard bm = pos->men[BLACK], bk = pos->kings[BLACK];
-    Bitboard empty = ~(wm | wk | bm | bk);
-
-    /* Black is seen in its own frame: ranks mirrored (a byte swap), so its men go north. */
-    const Frame white = { wm, wk, bm, bk, empty };
-    const Frame black = { __builtin_bswap64(bm), __builtin_bswap64(bk), __builtin_bswap64(wm),
-                          __builtin_bswap64(wk), __builtin_bswap64(empty) };
     add_side(&white, 1, man_table, v);
     add_side(&black, -1, man_table, v);
 
@@ -214,12 +222,10 @@ _Static_assert(FEAT_MAN_R2_AH == 3, "MAN, KING_FIRST and KING_EXTRA come before 
  * leaf.  The same integer sums in another order: the same score. */
 int turkish_inc_score(const EvalInc *inc, const Position *pos, const Weights *w, int64_t mg, int64_t eg)
 {
+    Frame white, black;
+    side_frames(pos, &white, &black);
     Bitboard wm = pos->men[WHITE], wk = pos->kings[WHITE];
     Bitboard bm = pos->men[BLACK], bk = pos->kings[BLACK];
-    Bitboard empty = ~(wm | wk | bm | bk);
-    const Frame white = { wm, wk, bm, bk, empty };
-    const Frame black = { __builtin_bswap64(bm), __builtin_bswap64(bk), __builtin_bswap64(wm),
-                          __builtin_bswap64(wk), __builtin_bswap64(empty) };
     SideTerms a = side_terms(&white), b = side_terms(&black);
     int nw = popcount(wm), nb = popcount(bm), kw = popcount(wk), kb = popcount(bk);
     /* features() negates every value but SIDE_TO_MOVE for Black to move */
