@@ -58,7 +58,6 @@ int eval_extract(const EvalSpec *spec, const Position *pos, EvalTerm *terms)
     return n;
 }
 
-/* sum / scale, half away from zero so that round(-x) == -round(x); then clamped. */
 int eval_dot(const EvalTerm *terms, int n, const Weights *w)
 {
     int64_t sum = 0;

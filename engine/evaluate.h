@@ -98,7 +98,8 @@ static inline void eval_inc_child(EvalInc *child, const EvalInc *parent, const P
 int evaluate_inc(const EvalInc *inc, const Position *pos, const Weights *w);
 
 /* The scaling evaluate applies to a 64-bit sum: divided by scale rounding half away from
- * zero, clamped to +-EVAL_LIMIT (for the specs' fast paths).  Inline: with a spec's
+ * zero (so that round(-x) == -round(x)), clamped to +-EVAL_LIMIT (for the specs' fast
+ * paths).  Inline: with a spec's
  * constant phase_max the divisions become multiplications, not a 64-bit division at
  * every leaf. */
 static inline int eval_scale_score(int64_t sum, int64_t scale)
