@@ -99,9 +99,8 @@ int evaluate_inc(const EvalInc *inc, const Position *pos, const Weights *w);
 
 /* The scaling evaluate applies to a 64-bit sum: divided by scale rounding half away from
  * zero (so that round(-x) == -round(x)), clamped to +-EVAL_LIMIT (for the specs' fast
- * paths).  Inline: with a spec's
- * constant phase_max the divisions become multiplications, not a 64-bit division at
- * every leaf. */
+ * paths).  Inline: with a spec's constant phase_max the divisions become multiplications,
+ * not a 64-bit division at every leaf. */
 static inline int eval_scale_score(int64_t sum, int64_t scale)
 {
     int64_t half = scale / 2;
