@@ -17,40 +17,27 @@ double texel_sigmoid(double K, double eval)
     return 1.0 / (1.0 + exp(-x));
 }
 
-/* eval of one position, unpacking its terms (dataset.h) into f and v as it goes, for the
- * gradient.  Feature j's MG and EG weights are w[stride j] and w[stride j + 1] (stride 2:
- * the weights as given; 4: a gradient thread's copy, its sums beside them).  Two
- * accumulators per phase break the add latency chain (the compiler may not reorder FP
- * adds); the order is fixed, so results are too. */
-static inline double unpack_eval(const Dataset *ds, const DatasetPosition *p, const double *w, size_t stride,
-                                 uint32_t *restrict f, int32_t *restrict v)
+/* eval of one position from its unpacked terms (dataset.h).  Feature j's MG and EG weights
+ * are w[stride j] and w[stride j + 1] (stride 2: the weights as given; 4: a gradient
+ * thread's copy, its sums beside them).  Two accumulators per phase break the add latency
+ * chain (the compiler may not reorder FP adds); the order is fixed, so results are too. */
+static inline double terms_eval(const Dataset *ds, const DatasetPosition *p, const double *w, size_t stride,
+                                const uint32_t *restrict f, const int32_t *restrict v)
 {
-    const uint8_t *b = ds->terms + dataset_offset(p), *e = b + 3 * (size_t)p->count;
     const int n = p->count;
-    uint32_t feature = 0;
     double m0 = 0, m1 = 0, e0 = 0, e1 = 0;
     int j = 0;
     for (; j + 2 <= n; j += 2) {
-        int32_t va = dataset_term(b, n, j, &e, &feature);
-        const double *a = w + stride * feature;
-        f[j] = feature;
-        int32_t vb = dataset_term(b, n, j + 1, &e, &feature);
-        const double *c = w + stride * feature;
-        f[j + 1] = feature;
-        v[j] = va;
-        v[j + 1] = vb;
-        m0 += a[0] * va;
-        e0 += a[1] * va;
-        m1 += c[0] * vb;
-        e1 += c[1] * vb;
+        const double *a = w + stride * f[j], *c = w + stride * f[j + 1];
+        m0 += a[0] * v[j];
+        e0 += a[1] * v[j];
+        m1 += c[0] * v[j + 1];
+        e1 += c[1] * v[j + 1];
     }
     if (j < n) {
-        int32_t va = dataset_term(b, n, j, &e, &feature);
-        const double *a = w + stride * feature;
-        f[j] = feature;
-        v[j] = va;
-        m0 += a[0] * va;
-        e0 += a[1] * va;
+        const double *a = w + stride * f[j];
+        m0 += a[0] * v[j];
+        e0 += a[1] * v[j];
     }
     const int mg = p->phase, eg = ds->phase_max - mg;
     return ((m0 + m1) * mg + (e0 + e1) * eg) / ds->phase_max;
@@ -60,7 +47,8 @@ static inline double position_eval(const Dataset *ds, const DatasetPosition *p, 
 {
     uint32_t f[EVAL_MAX_FEATURE_TERMS];
     int32_t v[EVAL_MAX_FEATURE_TERMS];
-    return unpack_eval(ds, p, w, 2, f, v);
+    dataset_unpack(ds->terms + dataset_offset(p), p->count, f, v);
+    return terms_eval(ds, p, w, 2, f, v);
 }
 
 double texel_eval(const Dataset *ds, size_t i, const double *w)
@@ -237,11 +225,12 @@ static bool block_out_reserve(BlockOut *o, size_t need)
  * record first, so that the terms' address is in the cache when their turn comes. */
 enum { PREFETCH_RECORD_AHEAD = 16, PREFETCH_TERMS_AHEAD = 6 };
 
-/* The first lines of a mini-batch position's terms: 3 bytes a term, a few escapes. */
+/* The first lines of a mini-batch position's terms: at most 3 bytes a term and a byte,
+ * a few escapes. */
 static inline void prefetch_terms(const uint8_t *terms, const DatasetPosition *p)
 {
     const uint8_t *b = terms + dataset_offset(p);
-    for (size_t line = 0; line < 3 * (size_t)p->count; line += 64)
+    for (size_t line = 0; line < 1 + 3 * (size_t)p->count; line += 64)
         __builtin_prefetch(b + line);
 }
 
@@ -269,7 +258,8 @@ static double block_gradient(const Dataset *ds, const size_t *order, size_t begi
             prefetch_terms(terms, &pos[order[k + PREFETCH_TERMS_AHEAD]]);
         const DatasetPosition *p = &pos[order ? order[k] : k];
         const int n = p->count;
-        double prob = texel_sigmoid(K, unpack_eval(ds, p, wa, 4, f, v)); /* f, v: the sums read them */
+        dataset_unpack(terms + dataset_offset(p), n, f, v); /* the eval and the sums read them */
+        double prob = texel_sigmoid(K, terms_eval(ds, p, wa, 4, f, v));
         double d = prob - p->label;
         sse += d * d;
         double g = gscale * d * prob * (1.0 - prob);
