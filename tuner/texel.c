@@ -17,12 +17,32 @@ double texel_sigmoid(double K, double eval)
     return 1.0 / (1.0 + exp(-x));
 }
 
-/* eval of one position from its unpacked terms (dataset.h).  Feature j's MG and EG weights
- * are w[stride j] and w[stride j + 1] (stride 2: the weights as given; 4: a gradient
- * thread's copy, its sums beside them).  Two accumulators per phase break the add latency
- * chain (the compiler may not reorder FP adds); the order is fixed, so results are too. */
+/* The kernels' unpacking of a run (dataset.h): features into f, values into v as doubles,
+ * a short term's from a table of its four codes (no conversion on the way to the sums). */
+static inline void unpack_terms(const uint8_t *run, int n, uint32_t *restrict f, double *restrict v)
+{
+    static const double code_value[4] = { 1.0, -1.0, 2.0, -2.0 };
+    const int nl = dataset_long_terms(run, n);
+    const uint8_t *b = run + 1, *s = b + 3 * (size_t)nl, *e = s + 2 * (size_t)(n - nl);
+    uint32_t feature = 0;
+    for (int j = 0; j < nl; j++) {
+        v[j] = dataset_term(b, nl, j, &e, &feature);
+        f[j] = feature;
+    }
+    for (int j = nl; j < n; j++) {
+        uint32_t w = dataset_word(s + 2 * (size_t)(j - nl));
+        feature += w >> 2;
+        f[j] = feature;
+        v[j] = code_value[w & 3];
+    }
+}
+
+/* eval of one position from its unpacked terms.  Feature j's MG and EG weights are
+ * w[stride j] and w[stride j + 1] (stride 2: the weights as given; 4: a gradient thread's
+ * copy, its sums beside them).  Two accumulators per phase break the add latency chain (the
+ * compiler may not reorder FP adds); the order is fixed, so results are too. */
 static inline double terms_eval(const Dataset *ds, const DatasetPosition *p, const double *w, size_t stride,
-                                const uint32_t *restrict f, const int32_t *restrict v)
+                                const uint32_t *restrict f, const double *restrict v)
 {
     const int n = p->count;
     double m0 = 0, m1 = 0, e0 = 0, e1 = 0;
@@ -46,8 +66,8 @@ static inline double terms_eval(const Dataset *ds, const DatasetPosition *p, con
 static inline double position_eval(const Dataset *ds, const DatasetPosition *p, const double *w)
 {
     uint32_t f[EVAL_MAX_FEATURE_TERMS];
-    int32_t v[EVAL_MAX_FEATURE_TERMS];
-    dataset_unpack(ds->terms + dataset_offset(p), p->count, f, v);
+    double v[EVAL_MAX_FEATURE_TERMS];
+    unpack_terms(ds->terms + dataset_offset(p), p->count, f, v);
     return terms_eval(ds, p, w, 2, f, v);
 }
 
@@ -247,8 +267,8 @@ static double block_gradient(const Dataset *ds, const size_t *order, size_t begi
     double *restrict wa = s->wa;
     uint8_t *restrict seen = s->seen;
     uint32_t *restrict list = o->feature;
-    uint32_t f[EVAL_MAX_FEATURE_TERMS];
-    int32_t v[EVAL_MAX_FEATURE_TERMS];
+    uint32_t f[EVAL_MAX_FEATURE_TERMS]; /* the position's terms: the eval and the sums read them */
+    double v[EVAL_MAX_FEATURE_TERMS];
     double sse = 0;
     size_t len = 0;
     for (size_t k = begin; k < end; k++) {
@@ -258,7 +278,7 @@ static double block_gradient(const Dataset *ds, const size_t *order, size_t begi
             prefetch_terms(terms, &pos[order[k + PREFETCH_TERMS_AHEAD]]);
         const DatasetPosition *p = &pos[order ? order[k] : k];
         const int n = p->count;
-        dataset_unpack(terms + dataset_offset(p), n, f, v); /* the eval and the sums read them */
+        unpack_terms(terms + dataset_offset(p), n, f, v);
         double prob = texel_sigmoid(K, terms_eval(ds, p, wa, 4, f, v));
         double d = prob - p->label;
         sse += d * d;
