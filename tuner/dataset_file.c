@@ -165,6 +165,8 @@ static const char *check_header(const FileHeader *h, size_t size, const char *ta
         return "not a packed dataset (bad magic)";
     if (h->byte_order != BYTE_ORDER_MARK)
         return "written on a machine of another byte order";
+    if (h->version < FILE_VERSION)
+        return "an older version's layout (written by an older dama): save it again with dama tune --save-data";
     if (h->version != FILE_VERSION)
         return "an unknown version";
     if (h->num_features < 1 || h->num_features > INT32_MAX / 2 || h->phase_max < 1 || h->phase_max > UINT8_MAX)
