@@ -1312,6 +1312,12 @@ static void test_packed_file(void **state)
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a bad magic");
     bytes[0] ^= 1;
+    bytes[8]--; /* the version word (after the 8-byte magic, little-endian): one older */
+    write_bytes(bad_path, bytes, size);
+    assert_refused(bad_path, "an older version");
+    assert_null(dataset_map(bad_path, NULL, NULL, err, sizeof err));
+    assert_non_null(strstr(err, "save it again")); /* it says how to remake it */
+    bytes[8]++;
     bytes[games + 12 * 3 + 10] = PHASE_MAX + 1; /* position 3's phase */
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a phase above phase_max");
