@@ -145,8 +145,9 @@ static void test_dataset_add(void **state)
     assert_int_equal(got[1].value, -1);
     assert_int_equal(got[2].feature, 3);
     assert_int_equal(got[2].value, 5);
-    /* Packed: 3 bytes a term (a step word, a value byte), no escapes. */
-    assert_int_equal(ds->nbytes, 9);
+    /* Packed: the count of long terms, then 3 bytes a term (a step word, a value byte), no
+     * escapes; the last term's value 5 is no short term's, so none is short. */
+    assert_int_equal(ds->nbytes, 1 + 9);
     assert_true(dataset_add(ds, 8, 0.5f, 0, NULL, 0)); /* no terms: eval 0 */
 
     const EvalFeatureTerm bad[1] = { { 4, 1 } }, neg[1] = { { -1, 1 } }, big[1] = { { 1, 32768 } },
@@ -223,10 +224,167 @@ static void test_dataset_add(void **state)
         assert_int_equal(got[j].feature, steps[j].feature);
         assert_int_equal(got[j].value, steps[j].value);
     }
-    /* 3 bytes a term, 4 more for each feature in full (steps 65535, 65536 and 103394, and
-     * 7 going back) and 2 more for each escaped value (128, -128). */
-    assert_int_equal(ds->nbytes, 6 * 3 + 4 * 4 + 2 * 2);
+    /* The count byte, 3 bytes a term (7 going back is no short term), 4 more for each
+     * feature in full (steps 65535, 65536 and 103394, and 7 going back) and 2 more for each
+     * escaped value (128, -128). */
+    assert_int_equal(ds->nbytes, 1 + 6 * 3 + 4 * 4 + 2 * 2);
     dataset_free(ds);
+}
+
+/* Short terms (dataset.h) worked by hand: the bytes of two runs, and where the long part
+ * ends when a run has more terms than its count byte counts. */
+static void test_short_terms_by_hand(void **state)
+{
+    (void)state;
+    Dataset *ds = dataset_new(20000, 2);
+    assert_non_null(ds);
+    /* (1, 5) is long (no code for 5); (3, +1) step 2 code 0: word 8; (3, -1) step 0 code 1:
+     * word 1; (10, +2) step 7 code 2: word 30; (16393, -2) step 16383 (the largest) code 3:
+     * word 0xFFFF, which in a short word marks nothing. */
+    const EvalFeatureTerm a[5] = { { 1, 5 }, { 3, 1 }, { 3, -1 }, { 10, 2 }, { 16393, -2 } };
+    const uint8_t a_bytes[12] = { 1, 1, 0, 5, 8, 0, 1, 0, 30, 0, 0xFF, 0xFF };
+    assert_true(dataset_add(ds, 1, 0.5f, 1, a, 5));
+    assert_int_equal(ds->nbytes, sizeof a_bytes);
+    assert_memory_equal(ds->terms, a_bytes, sizeof a_bytes);
+    /* Only a tail is short: (0, 1) would fit but (1, 7) does not, nor step 16384; the
+     * last, step 1 code 1, does: 3 long terms. */
+    const EvalFeatureTerm b[4] = { { 0, 1 }, { 1, 7 }, { 16385, 1 }, { 16386, -1 } };
+    const uint8_t b_bytes[12] = { 3, 0, 0, 1, 0, 0x00, 0x40, 1, 7, 1, 5, 0 };
+    assert_true(dataset_add(ds, 2, 0.5f, 1, b, 4));
+    assert_int_equal(ds->nbytes, sizeof a_bytes + sizeof b_bytes);
+    assert_memory_equal(ds->terms + sizeof a_bytes, b_bytes, sizeof b_bytes);
+    EvalFeatureTerm got[EVAL_MAX_FEATURE_TERMS];
+    assert_int_equal(dataset_terms(ds, 0, got), 5);
+    for (int j = 0; j < 5; j++)
+        assert_true(got[j].feature == a[j].feature && got[j].value == a[j].value);
+    assert_int_equal(dataset_terms(ds, 1, got), 4);
+    for (int j = 0; j < 4; j++)
+        assert_true(got[j].feature == b[j].feature && got[j].value == b[j].value);
+    /* 300 terms, 10 long then 290 short: count byte 10, 1 + 30 + 580 bytes.  260 long then
+     * 40 short: more long terms than the byte counts, so all 300 are long (0xFF). */
+    EvalFeatureTerm many[300];
+    for (int j = 0; j < 300; j++)
+        many[j] = (EvalFeatureTerm){ j, j < 10 ? 9 : j % 2 ? 1 : -1 };
+    size_t at = ds->nbytes;
+    assert_true(dataset_add(ds, 3, 0.5f, 1, many, 300));
+    assert_int_equal(ds->terms[at], 10);
+    assert_int_equal(ds->nbytes - at, 1 + 10 * 3 + 290 * 2);
+    for (int j = 0; j < 300; j++)
+        many[j].value = j < 260 ? 9 : -2;
+    at = ds->nbytes;
+    assert_true(dataset_add(ds, 4, 0.5f, 1, many, 300));
+    assert_int_equal(ds->terms[at], DATASET_ALL_LONG);
+    assert_int_equal(ds->nbytes - at, 1 + 300 * 3);
+    assert_int_equal(dataset_terms(ds, 2, got), 300);
+    assert_true(got[9].value == 9 && got[10].value == -1 && got[299].feature == 299 && got[299].value == 1);
+    assert_int_equal(dataset_terms(ds, 3, got), 300);
+    for (int j = 0; j < 300; j++)
+        assert_true(got[j].feature == j && got[j].value == many[j].value);
+    dataset_free(ds);
+}
+
+/* Random runs mixing every kind of term (steps at the short word's and the escape's edges,
+ * back jumps, repeats; values at the codes', int8's and int16's edges) come back as given,
+ * and the kernels' eval over them is the model's over the terms as given. */
+static void test_terms_round_trip(void **state)
+{
+    (void)state;
+    enum { NF = 400000, N = 3000 };
+    static const int steps[] = { 0, 1, 2, 100, 16383, 16384, 65534, 65535, 65536 };
+    static const int values[] = { 1, -1, 2, -2, 3, -3, 127, -127, 128, -128, 32767, -32768, 0 };
+    uint64_t s = 77;
+    Dataset *ds = dataset_new(NF, PHASE_MAX);
+    assert_non_null(ds);
+    double *w = malloc(2 * NF * sizeof *w);
+    assert_non_null(w);
+    random_weights(3, w, 2 * NF);
+    EvalFeatureTerm (*given)[EVAL_MAX_FEATURE_TERMS] = malloc(N * sizeof *given);
+    int *kept = malloc(N * sizeof *kept), *phase = malloc(N * sizeof *phase);
+    assert_true(given && kept && phase);
+    for (int i = 0; i < N; i++) {
+        int n = i % 50 == 0 ? EVAL_MAX_FEATURE_TERMS : rnd_int(&s, 0, 80), f = 0;
+        bool pattern_like = rnd(&s) & 1; /* mostly short terms, or anything */
+        EvalFeatureTerm t[EVAL_MAX_FEATURE_TERMS];
+        for (int j = 0; j < n; j++) {
+            int step = pattern_like ? rnd_int(&s, 0, 3000) : steps[rnd(&s) % (sizeof steps / sizeof *steps)];
+            f = rnd(&s) % 16 == 0 ? rnd_int(&s, 0, f) : f + step; /* now and then back */
+            if (f >= NF)
+                f = rnd_int(&s, 0, NF - 1);
+            int value = pattern_like && rnd(&s) % 8 ? values[rnd(&s) % 4]
+                                                    : values[rnd(&s) % (sizeof values / sizeof *values)];
+            t[j] = (EvalFeatureTerm){ f, value };
+        }
+        phase[i] = rnd_int(&s, 0, PHASE_MAX);
+        assert_true(dataset_add(ds, i, 0.5f, phase[i], t, n));
+        kept[i] = 0;
+        for (int j = 0; j < n; j++)
+            if (t[j].value)
+                given[i][kept[i]++] = t[j];
+    }
+    for (int i = 0; i < N; i++) {
+        EvalFeatureTerm got[EVAL_MAX_FEATURE_TERMS];
+        assert_int_equal(dataset_terms(ds, (size_t)i, got), kept[i]);
+        for (int j = 0; j < kept[i]; j++)
+            assert_true(got[j].feature == given[i][j].feature && got[j].value == given[i][j].value);
+        double want = model_eval(given[i], kept[i], phase[i], PHASE_MAX, w);
+        assert_near(texel_eval(ds, (size_t)i, w), want, 1e-9 * (1 + fabs(want)));
+    }
+    dataset_free(ds);
+    free(w);
+    free(given);
+    free(kept);
+    free(phase);
+}
+
+/* The gradient and the loss over runs mostly of short terms (pattern-like: +-1, +-2, small
+ * steps) equal the formula over the terms as given (not as decoded). */
+static void test_gradient_of_short_terms(void **state)
+{
+    (void)state;
+    enum { NF = 30000, N = 20000, T = 40 };
+    uint64_t s = 4242;
+    Dataset *ds = dataset_new(NF, PHASE_MAX);
+    double *w = malloc(2 * NF * sizeof *w), *g = malloc(2 * NF * sizeof *g), *want = calloc(2 * NF, sizeof *want);
+    assert_true(ds && w && g && want);
+    random_weights(8, w, 2 * NF);
+    for (int j = 2; j < 2 * NF; j++)
+        w[j] /= 10; /* evals in the sigmoid's slope, so every term's gradient counts */
+    const double K = 0.01;
+    double sse = 0;
+    for (int i = 0; i < N; i++) {
+        EvalFeatureTerm t[T];
+        t[0] = (EvalFeatureTerm){ 0, rnd_int(&s, -12, 12) }; /* a linear-like head */
+        int f = 1;
+        for (int j = 1; j < T; j++) {
+            f += rnd_int(&s, 0, 700); /* at most 27 301: within NF */
+            t[j] = (EvalFeatureTerm){ f, (rnd(&s) % 6 ? 1 : 2) * (rnd(&s) & 1 ? 1 : -1) };
+        }
+        int phase = rnd_int(&s, 0, PHASE_MAX);
+        float label = (float)rnd_int(&s, 0, 2) * 0.5f;
+        assert_true(dataset_add(ds, i / 9, label, phase, t, T));
+        int n = t[0].value ? T : T - 1;
+        const EvalFeatureTerm *u = t[0].value ? t : t + 1;
+        double prob = texel_sigmoid(K, model_eval(u, n, phase, PHASE_MAX, w)), d = prob - label;
+        sse += d * d;
+        double gi = 2 * d * prob * (1 - prob) * K / N;
+        for (int j = 0; j < n; j++) {
+            want[2 * u[j].feature] += gi * u[j].value * phase / PHASE_MAX;
+            want[2 * u[j].feature + 1] += gi * u[j].value * (PHASE_MAX - phase) / PHASE_MAX;
+        }
+    }
+    assert_true(ds->nbytes < (size_t)N * (1 + 3 + 2 * (T - 1)) + 1); /* the occurrences short */
+    assert_true(texel_gradient(ds, w, K, g, 2));
+    double scale = 0;
+    for (int j = 0; j < 2 * NF; j++)
+        scale = fmax(scale, fabs(want[j]));
+    assert_true(scale > 0);
+    for (int j = 0; j < 2 * NF; j++)
+        assert_near(g[j], want[j], 1e-9 * scale);
+    assert_near(texel_loss(ds, w, K, 2), sse / N, 1e-12);
+    dataset_free(ds);
+    free(w);
+    free(g);
+    free(want);
 }
 
 /* Random legal positions of a variant: a walk of random moves from the start. */
@@ -1154,6 +1312,12 @@ static void test_packed_file(void **state)
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a bad magic");
     bytes[0] ^= 1;
+    bytes[8]--; /* the version word (after the 8-byte magic, little-endian): one older */
+    write_bytes(bad_path, bytes, size);
+    assert_refused(bad_path, "an older version");
+    assert_null(dataset_map(bad_path, NULL, NULL, err, sizeof err));
+    assert_non_null(strstr(err, "save it again")); /* it says how to remake it */
+    bytes[8]++;
     bytes[games + 12 * 3 + 10] = PHASE_MAX + 1; /* position 3's phase */
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a phase above phase_max");
@@ -1164,16 +1328,24 @@ static void test_packed_file(void **state)
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a term running past the end");
     bytes[games + 12 * (ds->npos - 1) + 8]--;
-    /* The last run is `wide`'s, 17 bytes: steps (6), values (3), escapes (8: 32767,
-     * feature 0 in full, -32768).  Its last step made the escape mark wants 4 bytes more
-     * than the file has; its second value byte made 5, one word fewer. */
-    unsigned char *last_step = bytes + size - 17 + 4, saved[2] = { last_step[0], last_step[1] };
+    /* The last run is `wide`'s, 17 bytes: its count of long terms (2), their steps (4) and
+     * values (2), the short word of (150, -2) (2), escapes (8: 32767, feature 0 in full,
+     * -32768).  Its first step made the escape mark wants 4 bytes more than the file has;
+     * its second value byte made 5, one word fewer; a count of long terms above its 3 terms
+     * is refused. */
+    assert_int_equal(bytes[size - 17], 2);
+    unsigned char *count_byte = bytes + size - 17;
+    *count_byte = 4;
+    write_bytes(bad_path, bytes, size);
+    assert_refused(bad_path, "more long terms than terms");
+    *count_byte = 2;
+    unsigned char *last_step = bytes + size - 17 + 1, saved[2] = { last_step[0], last_step[1] };
     last_step[0] = last_step[1] = 0xFF;
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "escapes running past the end");
     last_step[0] = saved[0];
     last_step[1] = saved[1];
-    unsigned char *second_value = bytes + size - 17 + 7, value_saved = *second_value;
+    unsigned char *second_value = bytes + size - 17 + 6, value_saved = *second_value;
     *second_value = 5;
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a run shorter than the terms");
@@ -1201,6 +1373,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dataset_add),
+        cmocka_unit_test(test_short_terms_by_hand),
+        cmocka_unit_test(test_terms_round_trip),
+        cmocka_unit_test(test_gradient_of_short_terms),
         cmocka_unit_test(test_dataset_stores_eval_features),
         cmocka_unit_test(test_eval_loss_by_hand),
         cmocka_unit_test(test_gradient_finite_differences),

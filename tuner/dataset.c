@@ -65,9 +65,9 @@ static bool reserve_bytes(Dataset *ds, size_t positions, size_t bytes)
 
 bool dataset_reserve(Dataset *ds, size_t positions, size_t terms)
 {
-    if (!ds || ds->borrowed || (!ds->game && ds->pos_cap) || terms > SIZE_MAX / 3)
+    if (!ds || ds->borrowed || (!ds->game && ds->pos_cap) || terms > SIZE_MAX / 4 || positions > SIZE_MAX / 4)
         return false;
-    return reserve_bytes(ds, positions, 3 * terms);
+    return reserve_bytes(ds, positions, positions + 3 * terms);
 }
 
 static uint8_t *put_word(uint8_t *p, uint32_t w)
@@ -96,6 +96,18 @@ static uint32_t term_step(uint32_t prev, uint32_t feature, int32_t value, uint8_
     return near ? feature - prev : DATASET_STEP_ESCAPE;
 }
 
+/* Whether a term of feature f after one of feature prev fits a short word (dataset.h). */
+static bool fits_short(uint32_t prev, uint32_t f, int32_t value)
+{
+    return f >= prev && f - prev <= DATASET_SHORT_STEP_MAX && value != 0 && value >= -2 && value <= 2;
+}
+
+static uint32_t short_word(uint32_t prev, uint32_t f, int32_t value)
+{
+    uint32_t code = (value < 0) | (value == 2 || value == -2) << 1;
+    return (f - prev) << 2 | code;
+}
+
 bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f, int n)
 {
     if (!ds || ds->borrowed || (!ds->game && ds->pos_cap) || n < 0 || n > EVAL_MAX_FEATURE_TERMS ||
@@ -103,35 +115,50 @@ bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const Eva
         return false;
     if (!(label >= 0.0f && label <= 1.0f) || phase < 0 || phase > ds->phase_max) /* NaN too */
         return false;
+    uint32_t kf[EVAL_MAX_FEATURE_TERMS];
+    int32_t kv[EVAL_MAX_FEATURE_TERMS];
     int kept = 0;
     for (int i = 0; i < n; i++) {
         if (f[i].feature < 0 || f[i].feature >= ds->num_features || f[i].value < INT16_MIN ||
             f[i].value > INT16_MAX)
             return false;
-        kept += f[i].value != 0;
+        if (f[i].value != 0) {
+            kf[kept] = (uint32_t)f[i].feature;
+            kv[kept++] = f[i].value;
+        }
     }
-    if (!reserve_bytes(ds, 1, (size_t)kept * TERM_MAX_BYTES))
+    /* The short tail: every term from nl on fits a short word. */
+    int nl = kept;
+    while (nl > 0 && fits_short(nl > 1 ? kf[nl - 2] : 0, kf[nl - 1], kv[nl - 1]))
+        nl--;
+    if (nl >= DATASET_ALL_LONG)
+        nl = kept;
+    if (!reserve_bytes(ds, 1, 1 + (size_t)kept * TERM_MAX_BYTES))
         return false;
 
-    /* The steps, the values, then the escapes (dataset.h). */
-    uint8_t *start = ds->owned_terms + ds->nbytes, *e = start + 3 * (size_t)kept;
+    /* The count of long terms, their steps and values, the short words, then the escapes. */
+    uint8_t *start = ds->owned_terms + ds->nbytes, *b = start + 1;
+    uint8_t *s = b + 3 * (size_t)nl, *e = s + 2 * (size_t)(kept - nl);
+    start[0] = (uint8_t)(nl == kept && nl >= DATASET_ALL_LONG ? DATASET_ALL_LONG : nl);
     uint32_t prev = 0;
-    for (int i = 0, j = 0; i < n; i++)
-        if (f[i].value != 0) {
+    for (int j = 0; j < kept; j++) {
+        if (j < nl) {
             uint16_t esc[3];
             int nesc;
-            uint32_t step = term_step(prev, (uint32_t)f[i].feature, f[i].value, &start[2 * (size_t)kept + (size_t)j], esc, &nesc);
-            put_word(start + 2 * (size_t)j++, step);
+            uint32_t step = term_step(prev, kf[j], kv[j], &b[2 * (size_t)nl + (size_t)j], esc, &nesc);
+            put_word(b + 2 * (size_t)j, step);
             for (int k = 0; k < nesc; k++)
                 e = put_word(e, esc[k]);
-            prev = (uint32_t)f[i].feature;
+        } else {
+            put_word(s + 2 * (size_t)(j - nl), short_word(prev, kf[j], kv[j]));
         }
-    uint8_t *p = e;
+        prev = kf[j];
+    }
     ds->game[ds->npos] = game_id;
     DatasetPosition *rec = &ds->pos[ds->npos++];
     *rec = (DatasetPosition){ .label = label, .count = (uint16_t)kept, .phase = (uint8_t)phase };
     dataset_set_offset(rec, ds->nbytes);
-    ds->nbytes += (size_t)(p - start);
+    ds->nbytes += (size_t)(e - start);
     ds->nterms += (size_t)kept;
     return true;
 }

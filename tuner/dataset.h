@@ -10,17 +10,21 @@
  *
  * The terms of all positions are packed in one byte arena that is only ever appended to
  * (grown by doubling, or sized once with dataset_reserve); a position records where its run
- * starts.  A position's run of n terms is n 16-bit words (this machine's byte order), the
- * steps feature - previous feature of the position (0 before the first), then n int8
- * values, then the escapes, in the order of their terms: two words (low first) with the
- * feature of a term whose step is DATASET_STEP_ESCAPE (features out of order or far apart),
- * and an int16 word with the value of a term whose value byte is DATASET_VALUE_ESCAPE
- * (values outside int8), the feature before the value.  eval_features writes features
- * ascending and small values, so a term takes 3 bytes (6 unpacked): the words and bytes
- * are at fixed places and the escapes rare, so unpacking has no chain of loads and no
- * branch the data mispredicts.  The order of the terms is kept, so the kernels' sums are
- * the same as from unpacked terms.  Labels may be blended (e.g. result and search score)
- * after they are added. */
+ * starts.  A position's run of n terms is one byte L, then its first L terms ("long"), then
+ * its other n - L ("short"), then the long terms' escapes (L = DATASET_ALL_LONG: all n are
+ * long).  The long terms are L 16-bit words (this machine's byte order), the steps feature -
+ * previous feature (0 before the first), then L int8 values; the escapes, in the order of
+ * their terms, are two words (low first) with the feature of a term whose step is
+ * DATASET_STEP_ESCAPE (features out of order or far apart) and an int16 word with the value
+ * of a term whose value byte is DATASET_VALUE_ESCAPE (values outside int8), the feature
+ * before the value.  A short term is one word, its step << 2 | a code of its value (+1, -1,
+ * +2, -2: dataset_short_value): what a pattern occurrence is (eval_spec.h: a state a step
+ * or two past the previous one, counted once or twice for a side).  The short terms are the
+ * longest tail of the run that fits that word, so a pattern position's linear features take
+ * 3 bytes a term and its occurrences 2.  Every word and byte is at a place the counts fix
+ * and the escapes are rare, so unpacking has no chain of loads and no branch the data
+ * mispredicts.  The order of the terms is kept, so the kernels' sums are the same as from
+ * unpacked terms.  Labels may be blended (e.g. result and search score) after they are added. */
 #ifndef DAMA_DATASET_H
 #define DAMA_DATASET_H
 
@@ -78,6 +82,10 @@ typedef struct Dataset {
 /* A step or value byte of these marks a term whose feature or value is in the escapes. */
 #define DATASET_STEP_ESCAPE 0xFFFF
 #define DATASET_VALUE_ESCAPE INT8_MIN
+/* A run's first byte when every term is long (a run of more long terms than a byte counts). */
+#define DATASET_ALL_LONG 0xFF
+/* The largest step a short term's word holds. */
+#define DATASET_SHORT_STEP_MAX 0x3FFF
 
 static inline uint32_t dataset_word(const uint8_t *p)
 {
@@ -105,16 +113,36 @@ static inline int32_t dataset_term(const uint8_t *p, int n, int j, const uint8_t
     return value;
 }
 
+/* The long terms of the n-term run at p. */
+static inline int dataset_long_terms(const uint8_t *p, int n)
+{
+    return p[0] == DATASET_ALL_LONG ? n : p[0];
+}
+
+/* The value a short term's word codes: +1, -1, +2, -2 for codes 0 .. 3, without a branch. */
+static inline int32_t dataset_short_value(uint32_t word)
+{
+    int32_t magnitude = 1 + (int32_t)(word >> 1 & 1), negative = -(int32_t)(word & 1);
+    return (magnitude ^ negative) - negative;
+}
+
 /* Unpacks the n terms of the run at p into feature[] and value[]; returns the byte after
  * the run. */
 static inline const uint8_t *dataset_unpack(const uint8_t *p, int n, uint32_t *restrict feature,
                                             int32_t *restrict value)
 {
-    const uint8_t *e = p + 3 * (size_t)n; /* the escapes */
+    const int nl = dataset_long_terms(p, n);
+    const uint8_t *b = p + 1, *s = b + 3 * (size_t)nl, *e = s + 2 * (size_t)(n - nl); /* the escapes */
     uint32_t f = 0;
-    for (int j = 0; j < n; j++) {
-        value[j] = dataset_term(p, n, j, &e, &f);
+    for (int j = 0; j < nl; j++) {
+        value[j] = dataset_term(b, nl, j, &e, &f);
         feature[j] = f;
+    }
+    for (int j = nl; j < n; j++) {
+        uint32_t w = dataset_word(s + 2 * (size_t)(j - nl));
+        f += w >> 2;
+        feature[j] = f;
+        value[j] = dataset_short_value(w);
     }
     return e;
 }
@@ -127,8 +155,8 @@ int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out);
  * outside 1 .. 255) or out of memory. */
 Dataset *dataset_new(int num_features, int phase_max);
 
-/* Reserve room for more positions and terms (3 bytes each) so a loader of known size
- * rarely reallocates. */
+/* Reserve room for more positions and terms (a byte a position, at most 3 bytes a term
+ * without escapes) so a loader of known size rarely reallocates. */
 bool dataset_reserve(Dataset *ds, size_t positions, size_t terms);
 
 /* Append one position: the n features eval_features wrote and its phase.  Values 0 are

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 static const char MAGIC[8] = "DAMATEX";
-enum { FILE_VERSION = 3, BYTE_ORDER_MARK = 0x01020304, TAG_BYTES = DATASET_TAG_MAX + 1 };
+enum { FILE_VERSION = 4, BYTE_ORDER_MARK = 0x01020304, TAG_BYTES = DATASET_TAG_MAX + 1 };
 
 typedef struct FileHeader {
     char magic[8];
@@ -117,20 +117,32 @@ bool dataset_save(const Dataset *ds, const char *path, const DatasetFileExtras *
     return ok;
 }
 
-/* Checks one position's run [b, end): its words and escapes within end, features in
- * range, no value 0; the byte after the run, or NULL with the reason. */
+/* Checks one position's run [b, end) (dataset.h): its count of long terms, its words and
+ * escapes within end, features in range, no value 0; the byte after the run, or NULL with
+ * the reason. */
 static const uint8_t *check_terms(const uint8_t *b, const uint8_t *end, int count, int num_features,
                                   const char **why)
 {
-    if ((size_t)(end - b) < 3 * (size_t)count) {
+    if (end == b) {
+        *why = "a position's terms run past the end";
+        return NULL;
+    }
+    const int nl = dataset_long_terms(b, count);
+    if (nl > count) {
+        *why = "more long terms than terms";
+        return NULL;
+    }
+    const uint8_t *l = b + 1;
+    const size_t fixed = 1 + 3 * (size_t)nl + 2 * (size_t)(count - nl);
+    if ((size_t)(end - b) < fixed) {
         *why = "a position's terms run past the end";
         return NULL;
     }
     size_t escapes = 0;
-    for (int j = 0; j < count; j++)
-        escapes += (dataset_word(b + 2 * (size_t)j) == DATASET_STEP_ESCAPE ? 4 : 0) +
-                   ((int8_t)b[2 * (size_t)count + (size_t)j] == DATASET_VALUE_ESCAPE ? 2 : 0);
-    if ((size_t)(end - b) - 3 * (size_t)count < escapes) {
+    for (int j = 0; j < nl; j++)
+        escapes += (dataset_word(l + 2 * (size_t)j) == DATASET_STEP_ESCAPE ? 4 : 0) +
+                   ((int8_t)l[2 * (size_t)nl + (size_t)j] == DATASET_VALUE_ESCAPE ? 2 : 0);
+    if ((size_t)(end - b) - fixed < escapes) {
         *why = "a position's terms run past the end";
         return NULL;
     }
@@ -153,6 +165,8 @@ static const char *check_header(const FileHeader *h, size_t size, const char *ta
         return "not a packed dataset (bad magic)";
     if (h->byte_order != BYTE_ORDER_MARK)
         return "written on a machine of another byte order";
+    if (h->version < FILE_VERSION)
+        return "an older version's layout (written by an older dama): save it again with dama tune --save-data";
     if (h->version != FILE_VERSION)
         return "an unknown version";
     if (h->num_features < 1 || h->num_features > INT32_MAX / 2 || h->phase_max < 1 || h->phase_max > UINT8_MAX)

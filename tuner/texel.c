@@ -17,40 +17,47 @@ double texel_sigmoid(double K, double eval)
     return 1.0 / (1.0 + exp(-x));
 }
 
-/* eval of one position, unpacking its terms (dataset.h) into f and v as it goes, for the
- * gradient.  Feature j's MG and EG weights are w[stride j] and w[stride j + 1] (stride 2:
- * the weights as given; 4: a gradient thread's copy, its sums beside them).  Two
- * accumulators per phase break the add latency chain (the compiler may not reorder FP
- * adds); the order is fixed, so results are too. */
-static inline double unpack_eval(const Dataset *ds, const DatasetPosition *p, const double *w, size_t stride,
-                                 uint32_t *restrict f, int32_t *restrict v)
+/* The kernels' unpacking of a run (dataset.h): features into f, values into v as doubles,
+ * a short term's from a table of its four codes (no conversion on the way to the sums). */
+static inline void unpack_terms(const uint8_t *run, int n, uint32_t *restrict f, double *restrict v)
 {
-    const uint8_t *b = ds->terms + dataset_offset(p), *e = b + 3 * (size_t)p->count;
-    const int n = p->count;
+    static const double code_value[4] = { 1.0, -1.0, 2.0, -2.0 };
+    const int nl = dataset_long_terms(run, n);
+    const uint8_t *b = run + 1, *s = b + 3 * (size_t)nl, *e = s + 2 * (size_t)(n - nl);
     uint32_t feature = 0;
+    for (int j = 0; j < nl; j++) {
+        v[j] = dataset_term(b, nl, j, &e, &feature);
+        f[j] = feature;
+    }
+    for (int j = nl; j < n; j++) {
+        uint32_t w = dataset_word(s + 2 * (size_t)(j - nl));
+        feature += w >> 2;
+        f[j] = feature;
+        v[j] = code_value[w & 3];
+    }
+}
+
+/* eval of one position from its unpacked terms.  Feature j's MG and EG weights are
+ * w[stride j] and w[stride j + 1] (stride 2: the weights as given; 4: a gradient thread's
+ * copy, its sums beside them).  Two accumulators per phase break the add latency chain (the
+ * compiler may not reorder FP adds); the order is fixed, so results are too. */
+static inline double terms_eval(const Dataset *ds, const DatasetPosition *p, const double *w, size_t stride,
+                                const uint32_t *restrict f, const double *restrict v)
+{
+    const int n = p->count;
     double m0 = 0, m1 = 0, e0 = 0, e1 = 0;
     int j = 0;
     for (; j + 2 <= n; j += 2) {
-        int32_t va = dataset_term(b, n, j, &e, &feature);
-        const double *a = w + stride * feature;
-        f[j] = feature;
-        int32_t vb = dataset_term(b, n, j + 1, &e, &feature);
-        const double *c = w + stride * feature;
-        f[j + 1] = feature;
-        v[j] = va;
-        v[j + 1] = vb;
-        m0 += a[0] * va;
-        e0 += a[1] * va;
-        m1 += c[0] * vb;
-        e1 += c[1] * vb;
+        const double *a = w + stride * f[j], *c = w + stride * f[j + 1];
+        m0 += a[0] * v[j];
+        e0 += a[1] * v[j];
+        m1 += c[0] * v[j + 1];
+        e1 += c[1] * v[j + 1];
     }
     if (j < n) {
-        int32_t va = dataset_term(b, n, j, &e, &feature);
-        const double *a = w + stride * feature;
-        f[j] = feature;
-        v[j] = va;
-        m0 += a[0] * va;
-        e0 += a[1] * va;
+        const double *a = w + stride * f[j];
+        m0 += a[0] * v[j];
+        e0 += a[1] * v[j];
     }
     const int mg = p->phase, eg = ds->phase_max - mg;
     return ((m0 + m1) * mg + (e0 + e1) * eg) / ds->phase_max;
@@ -59,8 +66,9 @@ static inline double unpack_eval(const Dataset *ds, const DatasetPosition *p, co
 static inline double position_eval(const Dataset *ds, const DatasetPosition *p, const double *w)
 {
     uint32_t f[EVAL_MAX_FEATURE_TERMS];
-    int32_t v[EVAL_MAX_FEATURE_TERMS];
-    return unpack_eval(ds, p, w, 2, f, v);
+    double v[EVAL_MAX_FEATURE_TERMS];
+    unpack_terms(ds->terms + dataset_offset(p), p->count, f, v);
+    return terms_eval(ds, p, w, 2, f, v);
 }
 
 double texel_eval(const Dataset *ds, size_t i, const double *w)
@@ -163,6 +171,18 @@ struct TexelBatchGradient {
     uint32_t *touched;  /* the batch's touched features */
 };
 
+/* Zeroed bytes starting on a cache line: malloc's 16-byte alignment would put half the
+ * features' 32 bytes (weights and sums) across two lines, two misses a term instead of one. */
+static void *zeroed_lines(size_t bytes)
+{
+    enum { LINE = 64 };
+    size_t rounded = (bytes + LINE - 1) / LINE * LINE;
+    void *p = aligned_alloc(LINE, rounded ? rounded : LINE);
+    if (p)
+        memset(p, 0, rounded);
+    return p;
+}
+
 TexelBatchGradient *texel_batch_gradient_new(const Dataset *ds, int threads)
 {
     TexelBatchGradient *bg = calloc(1, sizeof *bg);
@@ -176,7 +196,7 @@ TexelBatchGradient *texel_batch_gradient_new(const Dataset *ds, int threads)
     bg->touched = malloc(nf * sizeof *bg->touched);
     bool ok = bg->grad && bg->seen && bg->touched;
     for (int t = 0; ok && t < bg->threads; t++) {
-        bg->scratch[t].wa = calloc(4 * nf, sizeof *bg->scratch[t].wa);
+        bg->scratch[t].wa = zeroed_lines(4 * nf * sizeof *bg->scratch[t].wa);
         bg->scratch[t].seen = calloc(nf, 1);
         ok = bg->scratch[t].wa && bg->scratch[t].seen;
     }
@@ -225,11 +245,12 @@ static bool block_out_reserve(BlockOut *o, size_t need)
  * record first, so that the terms' address is in the cache when their turn comes. */
 enum { PREFETCH_RECORD_AHEAD = 16, PREFETCH_TERMS_AHEAD = 6 };
 
-/* The first lines of a mini-batch position's terms: 3 bytes a term, a few escapes. */
+/* The first lines of a mini-batch position's terms: at most 3 bytes a term and a byte,
+ * a few escapes. */
 static inline void prefetch_terms(const uint8_t *terms, const DatasetPosition *p)
 {
     const uint8_t *b = terms + dataset_offset(p);
-    for (size_t line = 0; line < 3 * (size_t)p->count; line += 64)
+    for (size_t line = 0; line < 1 + 3 * (size_t)p->count; line += 64)
         __builtin_prefetch(b + line);
 }
 
@@ -246,8 +267,8 @@ static double block_gradient(const Dataset *ds, const size_t *order, size_t begi
     double *restrict wa = s->wa;
     uint8_t *restrict seen = s->seen;
     uint32_t *restrict list = o->feature;
-    uint32_t f[EVAL_MAX_FEATURE_TERMS];
-    int32_t v[EVAL_MAX_FEATURE_TERMS];
+    uint32_t f[EVAL_MAX_FEATURE_TERMS]; /* the position's terms: the eval and the sums read them */
+    double v[EVAL_MAX_FEATURE_TERMS];
     double sse = 0;
     size_t len = 0;
     for (size_t k = begin; k < end; k++) {
@@ -257,7 +278,8 @@ static double block_gradient(const Dataset *ds, const size_t *order, size_t begi
             prefetch_terms(terms, &pos[order[k + PREFETCH_TERMS_AHEAD]]);
         const DatasetPosition *p = &pos[order ? order[k] : k];
         const int n = p->count;
-        double prob = texel_sigmoid(K, unpack_eval(ds, p, wa, 4, f, v)); /* f, v: the sums read them */
+        unpack_terms(terms + dataset_offset(p), n, f, v);
+        double prob = texel_sigmoid(K, terms_eval(ds, p, wa, 4, f, v));
         double d = prob - p->label;
         sse += d * d;
         double g = gscale * d * prob * (1.0 - prob);

@@ -7,8 +7,9 @@
  * (the load average is printed):
  *   - the Turkish linear evaluation: 1 M positions of random games, the engine's own
  *     features (72 weights), one full-batch gradient and one full-batch Adam epoch; the
- *     same for 300 k positions under the Turkish pattern evaluation, its Adam epoch in
- *     mini-batches of 16384 as the tuner runs it;
+ *     same for 300 k positions under the Turkish pattern evaluation and 300 k of random
+ *     International games under its pattern evaluation, their Adam epochs in mini-batches
+ *     of 16384 as the tuner runs them;
  *   - a pattern-sized problem: 1 M positions of 100 random terms (30 linear-like values,
  *     70 pattern occurrences of value +-1 or +-2, ascending) over 300 k weights: one full-batch
  *     gradient, and one epoch of lazy Adam in mini-batches of 16384 (the gradient, the
@@ -42,10 +43,9 @@ static void fail(const char *what)
     exit(1);
 }
 
-/* Random games of the Turkish engine, their features under spec as the tuner stores them. */
-static Dataset *turkish_positions(const EvalSpec *spec, size_t n)
+/* Random games of variant v, their features under spec as the tuner stores them. */
+static Dataset *game_positions(const Variant *v, const EvalSpec *spec, size_t n)
 {
-    const Variant *v = variant_by_name("turkish");
     Rules rules = rules_default(v);
     Dataset *ds = dataset_new(weights_count(spec) / 2, spec->phase_max);
     if (!ds || !dataset_reserve(ds, n, n * 24))
@@ -221,7 +221,7 @@ static void bench_adam_epoch(const char *name, const Dataset *ds, const double *
 int main(void)
 {
     const Variant *turkish = variant_by_name("turkish");
-    Dataset *tr = turkish_positions(turkish->eval, 1000000);
+    Dataset *tr = game_positions(turkish, turkish->eval, 1000000);
     double *w = bench_weights(tr->num_weights);
     report_dataset("turkish", tr);
     bench_gradient("turkish", tr, w);
@@ -229,12 +229,22 @@ int main(void)
     dataset_free(tr);
     free(w);
     if (turkish->pattern_eval) { /* the real pattern features: their bytes a position */
-        tr = turkish_positions(turkish->pattern_eval, 300000);
+        tr = game_positions(turkish, turkish->pattern_eval, 300000);
         report_dataset("turkish-pattern", tr);
         w = bench_weights(tr->num_weights);
         bench_gradient("turkish-pattern", tr, w);
         bench_adam_epoch("turkish-pattern", tr, w, 16384);
         dataset_free(tr);
+        free(w);
+    }
+    const Variant *intl = variant_by_name("international");
+    if (intl && intl->pattern_eval) {
+        Dataset *in = game_positions(intl, intl->pattern_eval, 300000);
+        report_dataset("international-pattern", in);
+        w = bench_weights(in->num_weights);
+        bench_gradient("international-pattern", in, w);
+        bench_adam_epoch("international-pattern", in, w, 16384);
+        dataset_free(in);
         free(w);
     }
 
