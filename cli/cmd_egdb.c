@@ -10,12 +10,13 @@
 #include "variant.h"
 
 /* The options a subcommand takes besides --variant, --rules and --dir. */
-enum { EGDB_POSITION = 1, EGDB_PIECES = 2, EGDB_QUIET = 4 };
+enum { EGDB_POSITION = 1, EGDB_PIECES = 2, EGDB_QUIET = 4, EGDB_THREADS = 8 };
 
 typedef struct EgdbArgs {
     EngineContext ctx;
     const char *dir;
     long pieces;
+    int threads; /* 0: the CPUs */
     bool variant_given;
     bool quiet;
 } EgdbArgs;
@@ -27,7 +28,7 @@ static int parse_args(int argc, char **argv, int which, EgdbArgs *a)
     *a = (EgdbArgs){ .dir = NULL };
     engine_context_init(&a->ctx);
     a->ctx.rules_only = true;
-    CliOption options[8] = {
+    CliOption options[10] = { /* room for every option and the end mark */
         { .name = "variant", .kind = ARG_CALL, .dest = &a->ctx, .call = engine_context_variant,
           .seen = &a->variant_given },
         CALL_ARG("rules", &a->ctx, engine_context_rules),
@@ -42,6 +43,8 @@ static int parse_args(int argc, char **argv, int which, EgdbArgs *a)
     options[n++] = (CliOption)TEXT_ARG("dir", &a->dir);
     if (which & EGDB_QUIET)
         options[n++] = (CliOption)SET_ARG("quiet", &a->quiet);
+    if (which & EGDB_THREADS)
+        options[n++] = (CliOption)THREADS_ARG("threads", &a->threads);
     int code = cli_parse(argc, argv, "egdb", options, 0);
     if (code >= 0)
         return code;
@@ -53,7 +56,7 @@ static int parse_args(int argc, char **argv, int which, EgdbArgs *a)
 static int run_build(int argc, char **argv)
 {
     EgdbArgs a;
-    int status = parse_args(argc, argv, EGDB_PIECES | EGDB_QUIET, &a);
+    int status = parse_args(argc, argv, EGDB_PIECES | EGDB_QUIET | EGDB_THREADS, &a);
     if (status >= 0)
         return status;
     if (a.pieces == 0)
@@ -62,7 +65,7 @@ static int run_build(int argc, char **argv)
     if (!db)
         return cli_runtime_error("out of memory");
     EgdbBuildOptions opt = { .pieces = (int)a.pieces, .stop = interrupt_flag(),
-                             .progress = a.quiet ? NULL : stderr };
+                             .progress = a.quiet ? NULL : stderr, .threads = a.threads };
     char err[4400];
     int result = egdb_build(db, &opt, err, sizeof err);
     egdb_close(db);
@@ -118,7 +121,7 @@ static int run_egdb(int argc, char **argv)
         return cli_usage_error("egdb needs a subcommand: build, probe or verify (see 'dama egdb --help')");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         EgdbArgs a; /* read with every subcommand's options, which the help names */
-        return parse_args(argc, argv, EGDB_POSITION | EGDB_PIECES | EGDB_QUIET, &a);
+        return parse_args(argc, argv, EGDB_POSITION | EGDB_PIECES | EGDB_QUIET | EGDB_THREADS, &a);
     }
     if (strcmp(argv[1], "build") == 0)
         return run_build(argc - 1, argv + 1);

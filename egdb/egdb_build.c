@@ -7,7 +7,14 @@
  * or promotions is needed, as those lead out of the class into classes solved before).  A
  * pass that decides nothing ends the class; what is still undecided is a draw (no forced
  * win exists from it).  The check (egdb_verify_class) re-rates every position and so also
- * catches a predecessor the candidates would have missed. */
+ * catches a predecessor the candidates would have missed.
+ *
+ * A pass is split among threads by ranges of indices (OpenMP).  The files do not depend on
+ * the thread count: every value decided is the position's true value (a WIN needs a child
+ * that is a LOSS, a LOSS every child a WIN, and decided values never change), and a value a
+ * thread decides after another read it as undecided only puts that reader off to the next
+ * pass, where the pending mark the decision set makes it rated again.  So a class ends
+ * with exactly the positions that have a forced result decided, whatever the order. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -17,6 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <omp.h>
+
+#include "bitboard.h"
 #include "egdb_build.h"
 #include "egdb_file.h"
 #include "egdb_unmove.h"
@@ -41,8 +51,9 @@ static int successor_value(Egdb *db, const Group *group, const Position *child)
     for (int i = 0; group && i < group->count && !t; i++)
         if (egdb_class_equal(group->tables[i]->ix.cls, cls))
             t = group->tables[i];
-    if (!t)
-        t = egdb_table(db, cls);
+    if (t) /* being solved: other threads write it */
+        return egdb_table_get_shared(t, egdb_index(&t->ix, &p));
+    t = egdb_table(db, cls);
     return t ? egdb_table_get(t, egdb_index(&t->ix, &p)) : EGDB_UNKNOWN;
 }
 
@@ -85,11 +96,10 @@ static double now_seconds(void)
 typedef struct Build {
     Egdb *db;
     const EgdbBuildOptions *opt;
-    MoveList *list;
+    int threads;
     double start;
     uint64_t total, done, built; /* positions: all classes, classes finished, built here */
     double built_seconds;
-    uint64_t since_stop_check; /* positions looked at since the stop flag was read */
     char *err;
     size_t errlen;
     int status;
@@ -156,10 +166,28 @@ static void mark_pending(void *vctx, const Position *pred)
         if (egdb_class_equal(ix->cls, cls)) {
             if ((p.men[WHITE] & ~ix->men_squares[0]) || (p.men[BLACK] & ~ix->men_squares[1]))
                 return;
-            uint64_t i = egdb_index(ix, &p);
-            pend->bits[t][i >> 6] |= 1ULL << (i & 63);
+            uint64_t i = egdb_index(ix, &p), bit = 1ULL << (i & 63);
+            uint64_t *word = &pend->bits[t][i >> 6];
+            /* Other threads mark the same words: an atomic OR, skipped when already set. */
+            if (!(__atomic_load_n(word, __ATOMIC_RELAXED) & bit))
+                __atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
             return;
         }
+    }
+}
+
+/* The first failure of a build: its message and status (later ones, from other threads,
+ * are dropped). */
+static void fail(Build *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(Build *b, const char *fmt, ...)
+{
+#pragma omp critical(egdb_build_fail)
+    if (b->status == EGDB_BUILD_OK) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(b->err, b->errlen, fmt, ap);
+        va_end(ap);
+        b->status = EGDB_BUILD_FAILED;
     }
 }
 
@@ -167,30 +195,107 @@ static void mark_pending(void *vctx, const Position *pred)
  * that may move into it are marked for the next pass.  False when a successor's class is
  * missing (b->err says which). */
 static bool rate_one(Build *b, Group *g, int t, uint64_t i, const Position *p, Pending *next,
-                     bool *decided)
+                     MoveList *list, bool *decided)
 {
     EgdbTable *table = g->tables[t];
-    int value = rate(b->db, g, p, b->list);
+    int value = rate(b->db, g, p, list);
     if (value == EGDB_UNKNOWN) {
         char name[8];
         egdb_class_name(table->ix.cls, name, sizeof name);
-        snprintf(b->err, b->errlen, "%s class %s: a successor's class is unavailable",
-                 egdb_variant(b->db)->name, name);
-        b->status = EGDB_BUILD_FAILED;
+        fail(b, "%s class %s: a successor's class is unavailable", egdb_variant(b->db)->name, name);
         return false;
     }
     *decided = value != EGDB_DRAW;
     if (*decided) {
-        egdb_table_set(table, i, value);
+        egdb_table_set_shared(table, i, value);
         egdb_for_each_unmove(egdb_variant(b->db), p, mark_pending, next);
     }
     return true;
 }
 
+/* Indices a task of a pass: a multiple of 64, so a task starts on a pending word; small
+ * enough that the threads stay evenly loaded when the pending positions bunch up. */
+enum { PASS_CHUNK = 4096 };
+/* Positions to rate below which a pass runs on one thread: waking the team and waiting at
+ * its barrier would cost more (the last passes of a class rate a handful each). */
+enum { PARALLEL_MIN = 16384 };
+
+static uint64_t pending_count(const uint64_t *bits, uint64_t size)
+{
+    uint64_t n = 0;
+    for (uint64_t w = 0; w < (size + 63) / 64; w++)
+        n += (uint64_t)popcount(bits[w]);
+    return n;
+}
+
+typedef struct PassCount {
+    uint64_t rated, decided;
+} PassCount;
+
+/* One pass over table t of the group: every index (pass 0) or the pending ones of now,
+ * split among the threads by chunks.  False on a stop or a failure. */
+static bool pass_table(Build *b, Group *g, int t, int pass, const Pending *now, Pending *next,
+                       PassCount *count)
+{
+    EgdbTable *table = g->tables[t];
+    const uint64_t size = table->ix.size, chunks = (size + PASS_CHUNK - 1) / PASS_CHUNK;
+    const uint64_t *pending = now->bits[t];
+    const uint64_t work = pass == 0 ? size : pending_count(pending, size);
+    atomic_bool quit = false; /* a stop or a failure seen by any thread: the rest is skipped */
+    uint64_t rated = 0, decided = 0;
+#pragma omp parallel num_threads(b->threads) if (work >= PARALLEL_MIN) reduction(+ : rated, decided)
+    {
+        MoveList *list = malloc(sizeof *list); /* each thread's own */
+        if (!list) {
+            fail(b, "out of memory");
+            atomic_store(&quit, true);
+        }
+#pragma omp for schedule(dynamic, 1)
+        for (uint64_t c = 0; c < chunks; c++) {
+            if (atomic_load_explicit(&quit, memory_order_relaxed))
+                continue;
+            if (stopped(b)) {
+                atomic_store(&quit, true);
+                continue;
+            }
+            uint64_t end = (c + 1) * PASS_CHUNK < size ? (c + 1) * PASS_CHUNK : size;
+            for (uint64_t i = c * PASS_CHUNK; i < end; i++) {
+                if (pass > 0) {
+                    uint64_t word = pending[i >> 6] >> (i & 63);
+                    if (word == 0) { /* skip to the next word */
+                        i |= 63;
+                        continue;
+                    }
+                    if (!(word & 1))
+                        continue;
+                }
+                if (egdb_table_get_shared(table, i) != EGDB_DRAW)
+                    continue;
+                Position p;
+                if (!egdb_unindex(&table->ix, i, &p)) {
+                    egdb_table_set_shared(table, i, EGDB_NONE);
+                    continue;
+                }
+                bool now_decided = false;
+                if (!rate_one(b, g, t, i, &p, next, list, &now_decided)) {
+                    atomic_store(&quit, true);
+                    break;
+                }
+                rated++;
+                decided += now_decided;
+            }
+        }
+        free(list);
+    }
+    count->rated += rated;
+    count->decided += decided;
+    return !atomic_load(&quit);
+}
+
 /* Pass 1 rates every position of the group; each later pass rates only the undecided
  * positions that a quiet move leads from into a position decided in the pass before (found
- * by egdb_for_each_unmove), until a pass decides nothing.  Values decided in a pass are
- * read by later positions of the same pass. */
+ * by egdb_for_each_unmove), until a pass decides nothing.  Values decided in a pass may be
+ * read by other positions of the same pass. */
 static bool solve_group(Build *b, Group *g, const char *label)
 {
     const Variant *v = egdb_variant(b->db);
@@ -201,46 +306,17 @@ static bool solve_group(Build *b, Group *g, const char *label)
         now.bits[t] = calloc(words ? words : 1, sizeof(uint64_t));
         next.bits[t] = calloc(words ? words : 1, sizeof(uint64_t));
         if (!now.bits[t] || !next.bits[t]) {
-            snprintf(b->err, b->errlen, "%s %s: out of memory", v->name, label);
-            b->status = EGDB_BUILD_FAILED;
+            fail(b, "%s %s: out of memory", v->name, label);
             ok = false;
         }
     }
     double last_report = now_seconds();
-    uint64_t rated = 1, decided_total = 0;
-    for (int pass = 0; ok && rated > 0; pass++) {
-        uint64_t decided_now = 0;
-        rated = 0;
-        for (int t = 0; t < g->count && ok; t++) {
-            EgdbTable *table = g->tables[t];
-            for (uint64_t i = 0; i < table->ix.size && ok; i++) {
-                if (pass > 0) {
-                    uint64_t word = now.bits[t][i >> 6] >> (i & 63);
-                    if (word == 0) { /* skip to the next word */
-                        i |= 63;
-                        continue;
-                    }
-                    if (!(word & 1))
-                        continue;
-                }
-                if ((b->since_stop_check++ & 0xFFFF) == 0 && stopped(b)) {
-                    ok = false;
-                    break;
-                }
-                if (egdb_table_get(table, i) != EGDB_DRAW)
-                    continue;
-                Position p;
-                if (!egdb_unindex(&table->ix, i, &p)) {
-                    egdb_table_set(table, i, EGDB_NONE);
-                    continue;
-                }
-                bool decided = false;
-                ok = rate_one(b, g, t, i, &p, &next, &decided);
-                rated++;
-                decided_now += decided;
-            }
-        }
-        decided_total += decided_now;
+    uint64_t decided_total = 0;
+    for (int pass = 0; ok; pass++) {
+        PassCount count = { 0, 0 };
+        for (int t = 0; t < g->count && ok; t++)
+            ok = pass_table(b, g, t, pass, &now, &next, &count);
+        decided_total += count.decided;
         /* next becomes now; the old now, cleared, collects the pass after. */
         for (int t = 0; t < g->count && ok; t++) {
             uint64_t *swap = now.bits[t];
@@ -248,11 +324,11 @@ static bool solve_group(Build *b, Group *g, const char *label)
             next.bits[t] = swap;
             memset(next.bits[t], 0, (g->tables[t]->ix.size + 63) / 64 * sizeof(uint64_t));
         }
-        if (decided_now == 0)
+        if (count.decided == 0)
             break;
         if (now_seconds() - last_report >= 1.0) {
             progress(b, "egdb: %s %s: pass %d rated %llu, decided %llu so far", v->name, label,
-                     pass + 1, (unsigned long long)rated, (unsigned long long)decided_total);
+                     pass + 1, (unsigned long long)count.rated, (unsigned long long)decided_total);
             last_report = now_seconds();
         }
     }
@@ -354,12 +430,8 @@ int egdb_build(Egdb *db, const EgdbBuildOptions *opt, char *err, size_t errlen)
         return EGDB_BUILD_FAILED;
     }
     remove_stale_temporaries(egdb_dir(db));
-    Build b = { .db = db, .opt = opt, .start = now_seconds(), .err = err, .errlen = errlen };
-    b.list = malloc(sizeof *b.list);
-    if (!b.list) {
-        snprintf(err, errlen, "out of memory");
-        return EGDB_BUILD_FAILED;
-    }
+    Build b = { .db = db, .opt = opt, .threads = opt->threads > 0 ? opt->threads : omp_get_max_threads(),
+                .start = now_seconds(), .err = err, .errlen = errlen };
     for (int n = 2; n <= opt->pieces; n++) {
         ClassList l = { .count = 0, .kings_only = opt->kings_only };
         egdb_for_each_class(n, collect_class, &l);
@@ -383,7 +455,6 @@ int egdb_build(Egdb *db, const EgdbBuildOptions *opt, char *err, size_t errlen)
                     ok = build_pair(&b, c);
             }
     }
-    free(b.list);
     if (ok)
         progress(&b, "egdb: %s up to %d pieces complete", v->name, opt->pieces);
     return ok ? EGDB_BUILD_OK : b.status;

@@ -14,6 +14,8 @@ typedef struct EgdbBuildOptions {
     const atomic_bool *stop;  /* set (Ctrl-C): the class under way is dropped, none written */
     FILE *progress;           /* progress and ETA lines; NULL: quiet */
     bool kings_only;          /* only the classes without men (quick: tests, kings' endings) */
+    int threads;              /* threads of each pass; 0: OpenMP's default (the CPUs).  The
+                               * files are the same whatever the count */
 } EgdbBuildOptions;
 
 enum EgdbBuildStatus { EGDB_BUILD_OK = 0, EGDB_BUILD_FAILED, EGDB_BUILD_INTERRUPTED };

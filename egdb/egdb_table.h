@@ -32,6 +32,25 @@ static inline void egdb_table_set(EgdbTable *t, uint64_t i, int value)
     *b = (uint8_t)((*b & ~(3 << shift)) | (value << shift));
 }
 
+/* The same for a table several threads read and write at once (the builder's): the byte
+ * holding the field is loaded and exchanged atomically, so a neighbour's field written by
+ * another thread is never lost and no read races a write.  Relaxed order is enough: a
+ * field only changes once, from EGDB_DRAW to its final value, and the builder's passes are
+ * separated by barriers. */
+static inline int egdb_table_get_shared(const EgdbTable *t, uint64_t i)
+{
+    return (__atomic_load_n(&t->bits[i >> 2], __ATOMIC_RELAXED) >> ((i & 3) * 2)) & 3;
+}
+static inline void egdb_table_set_shared(EgdbTable *t, uint64_t i, int value)
+{
+    uint8_t *b = &t->bits[i >> 2];
+    int shift = (int)(i & 3) * 2;
+    uint8_t old = __atomic_load_n(b, __ATOMIC_RELAXED), want;
+    do
+        want = (uint8_t)((old & ~(3 << shift)) | (value << shift));
+    while (!__atomic_compare_exchange_n(b, &old, want, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+}
+
 /* "win", "draw", "loss" ("none" for EGDB_NONE). */
 const char *egdb_value_name(int value);
 

@@ -1,7 +1,8 @@
 /* Endgame databases (egdb/): the indexer against counts worked out by hand, the built
  * classes against their successors (the full check) and against a plain game-tree proof
  * search, positions whose value follows from the rules, and the files: checked, refused
- * when damaged, never left looking complete by an interrupted build, resumed. */
+ * when damaged, never left looking complete by an interrupted build, resumed, and the same
+ * whatever the thread count. */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -468,6 +469,59 @@ static void test_interrupt_and_resume(void **state)
     assert_int_equal(count_files(dir, ".egdb"), 16);
 }
 
+/* The whole of file a, byte for byte, is file b. */
+static void assert_same_file(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    assert_non_null(fa);
+    assert_non_null(fb);
+    long offset = 0;
+    int ca, cb;
+    do {
+        ca = getc(fa);
+        cb = getc(fb);
+        if (ca != cb)
+            fail_msg("%s and %s differ at byte %ld", a, b, offset);
+        offset++;
+    } while (ca != EOF);
+    fclose(fa);
+    fclose(fb);
+}
+
+/* One thread builds the same files as the two of setup's build, byte for byte: the values
+ * are the one fixed point of the rating, whatever order the threads decide them in. */
+static void test_threads_same_files(void **state)
+{
+    (void)state;
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/serial", tmpdir);
+    const Variant *games[] = { &turkish_variant, &international_variant };
+    for (int g = 0; g < 2; g++) {
+        Rules rules = rules_default(games[g]);
+        Egdb *db = egdb_open(games[g], &rules, dir);
+        EgdbBuildOptions opt = { .pieces = 3, .stop = NULL, .progress = NULL, .threads = 1 };
+        char err[512];
+        if (egdb_build(db, &opt, err, sizeof err) != EGDB_BUILD_OK)
+            fail_msg("%s: build: %s", games[g]->name, err);
+        egdb_close(db);
+    }
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int compared = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char serial[512], parallel[512];
+        snprintf(serial, sizeof serial, "%s/%s", dir, e->d_name);
+        snprintf(parallel, sizeof parallel, "%s/%s", tmpdir, e->d_name);
+        assert_same_file(serial, parallel);
+        compared++;
+    }
+    closedir(d);
+    assert_int_equal(compared, 2 * 16); /* 16 classes of 2 and 3 pieces each game */
+}
+
 /* kill -9 in the middle of `dama egdb build`: every file with a class's name is whole
  * (it verifies), and the same command then completes the set. */
 static void test_kill_leaves_no_partial_file(void **state)
@@ -595,7 +649,8 @@ static int setup(void **state)
     Rules tr = rules_default(&turkish_variant), in = rules_default(&international_variant);
     turkish_db = egdb_open(&turkish_variant, &tr, tmpdir);
     intl_db = egdb_open(&international_variant, &in, tmpdir);
-    EgdbBuildOptions opt = { .pieces = 3, .stop = NULL, .progress = NULL };
+    /* Two threads even on one CPU: test_threads_same_files builds the same with one. */
+    EgdbBuildOptions opt = { .pieces = 3, .stop = NULL, .progress = NULL, .threads = 2 };
     char err[512];
     if (egdb_build(turkish_db, &opt, err, sizeof err) != EGDB_BUILD_OK ||
         egdb_build(intl_db, &opt, err, sizeof err) != EGDB_BUILD_OK) {
@@ -624,6 +679,7 @@ int main(void)
         cmocka_unit_test(test_every_other_game),
         cmocka_unit_test(test_damaged_files),
         cmocka_unit_test(test_interrupt_and_resume),
+        cmocka_unit_test(test_threads_same_files),
         cmocka_unit_test(test_kill_leaves_no_partial_file),
         cmocka_unit_test(test_full_disk),
         cmocka_unit_test(test_cli),
