@@ -218,6 +218,21 @@ static void bench_adam_epoch(const char *name, const Dataset *ds, const double *
     free(frozen);
 }
 
+/* A game's real pattern features (300 k positions of random games): their bytes a
+ * position, the gradient and an Adam epoch. */
+static void bench_game_patterns(const char *label, const Variant *v)
+{
+    if (!v || !v->pattern_eval)
+        return;
+    Dataset *ds = game_positions(v, v->pattern_eval, 300000);
+    report_dataset(label, ds);
+    double *w = bench_weights(ds->num_weights);
+    bench_gradient(label, ds, w);
+    bench_adam_epoch(label, ds, w, 16384);
+    dataset_free(ds);
+    free(w);
+}
+
 int main(void)
 {
     const Variant *turkish = variant_by_name("turkish");
@@ -228,25 +243,8 @@ int main(void)
     bench_adam_epoch("turkish", tr, w, 0);
     dataset_free(tr);
     free(w);
-    if (turkish->pattern_eval) { /* the real pattern features: their bytes a position */
-        tr = game_positions(turkish, turkish->pattern_eval, 300000);
-        report_dataset("turkish-pattern", tr);
-        w = bench_weights(tr->num_weights);
-        bench_gradient("turkish-pattern", tr, w);
-        bench_adam_epoch("turkish-pattern", tr, w, 16384);
-        dataset_free(tr);
-        free(w);
-    }
-    const Variant *intl = variant_by_name("international");
-    if (intl && intl->pattern_eval) {
-        Dataset *in = game_positions(intl, intl->pattern_eval, 300000);
-        report_dataset("international-pattern", in);
-        w = bench_weights(in->num_weights);
-        bench_gradient("international-pattern", in, w);
-        bench_adam_epoch("international-pattern", in, w, 16384);
-        dataset_free(in);
-        free(w);
-    }
+    bench_game_patterns("turkish-pattern", turkish);
+    bench_game_patterns("international-pattern", variant_by_name("international"));
 
     Dataset *pat = pattern_positions();
     w = bench_weights(pat->num_weights);
