@@ -507,7 +507,7 @@ static int check_params(const Book *b, const BookExpandOptions *opt, char *err, 
         snprintf(asked, sizeof asked, "%d", m ? want.margin : f ? want.search.full_plies : want.search.max_ply);
     } else if (b->search.weights != want.search.weights) {
         what = "--weights";
-        snprintf(had, sizeof had, "weights %016" PRIx64, b->search.weights);
+        snprintf(had, sizeof had, "%016" PRIx64, b->search.weights);
         snprintf(asked, sizeof asked, "%016" PRIx64, want.search.weights);
     }
     if (what)

@@ -95,6 +95,9 @@ static int run_expand(int argc, char **argv)
     if (!a.has_margin) a.margin = EXPAND_MARGIN_DEFAULT;
     if (!a.has_max_ply) a.max_ply = EXPAND_MAX_PLY_DEFAULT;
     if (a.max_ply < 1) return cli_usage_error("book expand: --max-ply must be at least 1");
+    if (a.rules || a.fen) /* the file records neither: a resume could not check them */
+        return cli_usage_error("book expand grows from the start position under the official rules: no %s",
+                               a.rules ? "--rules" : "--fen");
     WEIGHTS_SCOPED weights = { 0 };
     if (!cli_weights(&weights, a.variant, a.weights, "best")) return EXIT_USAGE;
     BookExpandOptions opt = {

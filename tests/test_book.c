@@ -752,6 +752,8 @@ static void test_expand_resume_same_bytes(void **state)
     assert_int_equal(test_dama_run(out, sizeof out, "book expand --out %s %s --weights material --positions 13 "
                                    "--resume --quiet", resumed, opts), 2);
     assert_non_null(strstr(out, "built with --weights"));
+    assert_int_equal(test_dama_run(out, sizeof out, "book expand --out %s/rules.book --rules kvm=win --quiet", dir), 2);
+    assert_non_null(strstr(out, "no --rules"));
     free(b);
     b = test_read_file(resumed);
     assert_string_equal(a, b); /* a refused resume leaves the file alone */
