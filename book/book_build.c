@@ -123,7 +123,8 @@ static bool add_position(const BookBuildOptions *opt, Edge *e, size_t count, Boo
 
 bool book_build(Store *s, const BookBuildOptions *opt, Book *out, BookBuildStats *stats, char *err, size_t errlen)
 {
-    *out = (Book){ opt->variant, opt->min_games, opt->margin, NULL, 0, NULL, 0 };
+    *out = (Book){ .variant = opt->variant, .version = 1, .source = BOOK_SOURCE_GAMES, .min_games = opt->min_games,
+                   .margin = opt->margin };
     *stats = (BookBuildStats){ 0 };
     Walk w = { .opt = opt };
     if (!store_positions_foreach(s, opt->variant->name, NULL, 0, false, on_position, &w)) {

@@ -77,8 +77,15 @@ bool book_format(const Book *b, char **text, size_t *len)
         }
     }
     put(&body, "%s", ""); /* an empty book still has a buffer */
-    put(&all, "%s %d\nvariant %s\nmin-games %d\nmargin %d\npositions %d\nmoves %d\n", BOOK_MAGIC,
-        BOOK_FORMAT_VERSION, b->variant->name, b->min_games, b->margin, b->npositions, b->nmoves);
+    bool search = b->source == BOOK_SOURCE_SEARCH;
+    int version = search || b->version == 2 ? 2 : 1; /* a search book needs version 2 */
+    put(&all, "%s %d\nvariant %s\n", BOOK_MAGIC, version, b->variant->name);
+    if (version >= 2) put(&all, "source %s\n", search ? "search" : "games");
+    put(&all, "min-games %d\nmargin %d\n", b->min_games, b->margin);
+    if (search)
+        put(&all, "nodes %" PRIu64 "\nfull-plies %d\nmax-ply %d\nweights %016" PRIx64 "\n", b->search.nodes,
+            b->search.full_plies, b->search.max_ply, b->search.weights);
+    put(&all, "positions %d\nmoves %d\n", b->npositions, b->nmoves);
     if (!body.failed && !all.failed) /* the header above the checksum line, then the body */
         put(&all, "checksum %016" PRIx64 "\n%s", book_checksum(all.data, all.len, body.data, body.len), body.data);
     bool ok = !body.failed && !all.failed;
@@ -223,25 +230,51 @@ static bool header_int(Reader *r, const char *name, long max, int *out)
     return int_field(v, 0, max, out) || fail(r, "%s: not a whole number from 0 to %ld: '%s'", name, max, v);
 }
 
+/* A search book's options: nodes, full-plies, max-ply, weights. */
+static bool parse_search_params(Reader *r, BookSearchParams *sp)
+{
+    char buf[128];
+    const char *v = header_value(r, "nodes", buf, sizeof buf);
+    if (!v) return false;
+    char *end;
+    errno = 0;
+    if (!*v || *v < '1' || *v > '9' || (sp->nodes = strtoull(v, &end, 10), errno || *end))
+        return fail(r, "nodes: not a positive whole number: '%s'", v);
+    if (!header_int(r, "full-plies", INT_MAX, &sp->full_plies) || !header_int(r, "max-ply", INT_MAX, &sp->max_ply))
+        return false;
+    if (!(v = header_value(r, "weights", buf, sizeof buf))) return false;
+    return key_field(v, &sp->weights) || fail(r, "weights: not 16 hex digits: '%s'", v);
+}
+
 static bool parse_header(Reader *r, Book *b, uint64_t *checksum, size_t *header_len)
 {
     char buf[128];
     const char *v = header_value(r, BOOK_MAGIC, buf, sizeof buf);
     if (!v) {
         r->err[0] = '\0';
-        return fail(r, "not a dama opening book (no '%s %d' header)", BOOK_MAGIC, BOOK_FORMAT_VERSION);
+        return fail(r, "not a dama opening book (no '%s VERSION' header)", BOOK_MAGIC);
     }
-    int version;
-    if (!int_field(v, 1, INT_MAX, &version) || version != BOOK_FORMAT_VERSION)
-        return fail(r, "book format '%s', this build reads %d", v, BOOK_FORMAT_VERSION);
+    if (!int_field(v, 1, INT_MAX, &b->version) || b->version > BOOK_FORMAT_VERSION)
+        return fail(r, "book format '%s', this build reads 1 to %d", v, BOOK_FORMAT_VERSION);
     if (!(v = header_value(r, "variant", buf, sizeof buf))) return false;
     if (!(b->variant = variant_by_name(v))) return fail(r, "unknown variant '%s'", v);
+    b->source = BOOK_SOURCE_GAMES;
+    if (b->version >= 2) {
+        if (!(v = header_value(r, "source", buf, sizeof buf))) return false;
+        if (strcmp(v, "search") == 0) b->source = BOOK_SOURCE_SEARCH;
+        else if (strcmp(v, "games") != 0) return fail(r, "unknown source '%s' (games or search)", v);
+    }
     size_t len = (size_t)(r->end - r->p);
     /* What the rest of the file can hold, so that no header asks for more memory than its
      * file's size warrants: a P line takes more than 24 bytes, an M line at least 16. */
     long most_positions = (long)(len / 24), most_moves = (long)(len / 16);
-    if (!header_int(r, "min-games", INT_MAX, &b->min_games) || !header_int(r, "margin", INT_MAX, &b->margin)
-        || !header_int(r, "positions", most_positions, &b->npositions)
+    if (!header_int(r, "min-games", INT_MAX, &b->min_games) || !header_int(r, "margin", INT_MAX, &b->margin))
+        return false;
+    if (b->source == BOOK_SOURCE_SEARCH && b->min_games != 0)
+        return fail(r, "min-games %d: a search book has no games (0)", b->min_games);
+    if (b->source == BOOK_SOURCE_SEARCH && !parse_search_params(r, &b->search))
+        return false;
+    if (!header_int(r, "positions", most_positions, &b->npositions)
         || !header_int(r, "moves", most_moves, &b->nmoves))
         return false;
     *header_len = (size_t)(r->p - r->start);
@@ -256,7 +289,12 @@ static bool parse_position(Reader *r, Book *b, char **f, int nf, BookPosition *p
         return fail(r, "expected 'P KEY PLY GAMES FEN'");
     if (!key_field(f[1], &p->key)) return fail(r, "key: not 16 hex digits: '%s'", f[1]);
     if (!int_field(f[2], 0, INT_MAX, &p->ply)) return fail(r, "ply: not a whole number: '%s'", f[2]);
-    if (!int_field(f[3], 1, INT_MAX, &p->games)) return fail(r, "games: not a positive number: '%s'", f[3]);
+    if (b->source == BOOK_SOURCE_SEARCH) {
+        if (strcmp(f[3], "0") != 0) return fail(r, "games: '%s' in a search book (0)", f[3]);
+        p->games = 0;
+    } else if (!int_field(f[3], 1, INT_MAX, &p->games)) {
+        return fail(r, "games: not a positive number: '%s'", f[3]);
+    }
     if (!position_from_fen(&p->pos, b->variant, f[4], err, sizeof err)) return fail(r, "%s", err);
     if (position_key(&p->pos) != p->key) return fail(r, "the key %s is not the position's", f[1]);
     return true;
@@ -272,6 +310,16 @@ static bool parse_move(Reader *r, Book *b, const Rules *rules, const BookPositio
     if (!move_from_text(b->variant, &p->pos, rules, f[1], &m->move, err, sizeof err))
         return fail(r, "%s", err);
     move_to_text_in(b->variant, &p->pos, rules, &m->move, m->text, sizeof m->text);
+    if (b->source == BOOK_SOURCE_SEARCH) {
+        /* No games: the counts 0 0 0 0, one score (the move's value). */
+        for (int i = 2; i <= 5; i++)
+            if (strcmp(f[i], "0") != 0) return fail(r, "games, wins, draws and losses are 0 in a search book");
+        if (strcmp(f[6], "1") != 0) return fail(r, "nscores is 1 in a search book");
+        if (!int_field(f[7], -SHRT_MAX, SHRT_MAX, &m->score))
+            return fail(r, "score: not a whole number from %d to %d: '%s'", -SHRT_MAX, SHRT_MAX, f[7]);
+        m->nscores = 1;
+        return true;
+    }
     if (!int_field(f[2], 1, p->games, &m->games) || !int_field(f[3], 0, m->games, &m->wins)
         || !int_field(f[4], 0, m->games, &m->draws) || !int_field(f[5], 0, m->games, &m->losses)
         || !int_field(f[6], 0, m->games, &m->nscores) || !int_field(f[7], -SHRT_MAX, SHRT_MAX, &m->score))
@@ -281,17 +329,36 @@ static bool parse_move(Reader *r, Book *b, const Rules *rules, const BookPositio
     return true;
 }
 
-static bool parse_body(Reader *r, Book *b)
+/* A search book lists every legal move of a position (its resume needs them all). */
+static bool all_moves_listed(Reader *r, const Book *b, const Rules *rules, const BookPosition *p, MoveList *list,
+                             const char *where)
+{
+    if (b->source != BOOK_SOURCE_SEARCH) return true;
+    b->variant->generate(&p->pos, rules, list);
+    return p->nmoves == list->count
+           || fail(r, "%s lists %d of its %d legal moves (a search book lists them all)", where, p->nmoves,
+                   list->count);
+}
+
+/* A search book's moves go best first, then by their text. */
+static bool in_search_order(const MoveStats *before, const MoveStats *m)
+{
+    return before->score > m->score || (before->score == m->score && strcmp(before->text, m->text) < 0);
+}
+
+static bool parse_body(Reader *r, Book *b, MoveList *list)
 {
     Rules rules = b->variant->rules_default();
     int np = 0, nm = 0;
     char buf[1024];
-    char *f[LINE_FIELDS];
+    char *f[LINE_FIELDS] = { 0 }; /* (filled by next_line; gcc cannot see it through the inlining) */
     int nf;
     bool cut;
     while (next_line(r, buf, sizeof buf, f, &nf, &cut)) {
         if (nf > 0 && strcmp(f[0], "P") == 0) {
             if (np > 0 && b->positions[np - 1].nmoves == 0) return fail(r, "the position above has no move");
+            if (np > 0 && !all_moves_listed(r, b, &rules, &b->positions[np - 1], list, "the position above"))
+                return false;
             if (np == b->npositions) return fail(r, "more positions than the header's %d", b->npositions);
             BookPosition *p = &b->positions[np];
             if (!parse_position(r, b, f, nf, p)) return false;
@@ -306,6 +373,8 @@ static bool parse_body(Reader *r, Book *b)
             if (!parse_move(r, b, &rules, p, f, nf, &b->moves[nm])) return false;
             for (int j = p->first; j < nm; j++)
                 if (move_same(&b->moves[j].move, &b->moves[nm].move)) return fail(r, "a move listed twice");
+            if (b->source == BOOK_SOURCE_SEARCH && p->nmoves > 0 && !in_search_order(&b->moves[nm - 1], &b->moves[nm]))
+                return fail(r, "moves out of order (a search book lists the best first, then by text)");
             p->nmoves++;
             nm++;
         }
@@ -313,6 +382,7 @@ static bool parse_body(Reader *r, Book *b)
     if (cut) return r->err[0] ? false : fail(r, "the last line has no end (the file is cut)");
     r->line = 0;
     if (np > 0 && b->positions[np - 1].nmoves == 0) return fail(r, "the last position has no move");
+    if (np > 0 && !all_moves_listed(r, b, &rules, &b->positions[np - 1], list, "the last position")) return false;
     if (np != b->npositions || nm != b->nmoves)
         return fail(r, "%d positions and %d moves, the header says %d and %d", np, nm, b->npositions, b->nmoves);
     return true;
@@ -334,12 +404,16 @@ bool book_parse(Book *b, const char *name, const char *text, size_t len, char *e
     }
     b->positions = calloc((size_t)b->npositions + 1, sizeof *b->positions);
     b->moves = calloc((size_t)b->nmoves + 1, sizeof *b->moves);
-    if (!b->positions || !b->moves) {
+    MoveList *list = malloc(sizeof *list);
+    if (!b->positions || !b->moves || !list) {
+        free(list);
         r.line = 0;
         fail(&r, "out of memory");
         goto fail;
     }
-    if (parse_body(&r, b))
+    bool ok = parse_body(&r, b, list);
+    free(list);
+    if (ok)
         return true;
 fail:
     book_free(b);
@@ -412,9 +486,15 @@ bool book_choose(const Book *b, const Position *pos, const Rules *rules, int cho
     free(list);
     if (nlegal == 0) return false;
     int pick = 0;
-    if (choice == BOOK_WEIGHTED) {
+    if (choice == BOOK_WEIGHTED && total > 0) {
         int64_t r = (int64_t)(mix(seed ^ p->key) % (uint64_t)total);
         while (r >= b->moves[legal[pick]].games) r -= b->moves[legal[pick++]].games;
+    } else if (choice == BOOK_WEIGHTED) {
+        /* No games (a search book): any move within the book's margin of the best legal
+         * one (listed first), uniformly. */
+        int near = 1;
+        while (near < nlegal && b->moves[legal[near]].score >= b->moves[legal[0]].score - b->margin) near++;
+        pick = (int)(mix(seed ^ p->key) % (uint64_t)near);
     }
     *out = b->moves[legal[pick]].move;
     return true;

@@ -1,7 +1,9 @@
 /* The opening book and explorer (dama book, book/): a book built from a small deterministic
  * self-play database, its counts checked against SQL written here independently, the
  * margin and the minimum of games, the file's round trip and its refusal of damaged files,
- * the hub playing the book move, the explorer's CSV. */
+ * the hub playing the book move, the explorer's CSV; a book grown by search (book expand):
+ * its scores against searches run here, its full plies, its bytes on one and two threads
+ * and across a resume, the version-2 file's checks, the hub playing from it. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "book_expand.h"
 #include "book_file.h"
 #include "book_openings.h"
 #include "game.h"
@@ -25,6 +28,7 @@
 #include "http_client.h"
 #include "serve_process.h"
 #include "variant.h"
+#include "weights_store.h"
 
 static char dir[64], db[128], start_db[128];
 
@@ -319,8 +323,9 @@ static void test_damaged_files_refused(void **state)
     book_free(&b);
 }
 
-/* Runs `dama hub` with BOOK on the start position; the move of its done line into move. */
-static void hub_move(const char *book, char *move, size_t len)
+/* Runs `dama hub` with BOOK on the start position; the move of its done line into move,
+ * and into *searched (may be NULL) whether it searched (an info line). */
+static void hub_move_searched(const char *book, char *move, size_t len, bool *searched)
 {
     char in[256], out[4096];
     snprintf(in, sizeof in, "%s/hub.in", dir);
@@ -333,6 +338,12 @@ static void hub_move(const char *book, char *move, size_t len)
     if (!done) fail_msg("no done line: %s", out);
     sscanf(done, "done move=%63s", move);
     (void)len;
+    if (searched) *searched = strstr(out, "info depth=") != NULL;
+}
+
+static void hub_move(const char *book, char *move, size_t len)
+{
+    hub_move_searched(book, move, len, NULL);
 }
 
 /* The hub plays the book's best move at the start position; two books with different best
@@ -535,6 +546,424 @@ static void test_openings_from_book(void **state)
     book_free(&b);
 }
 
+/* ---- book expand ---- */
+
+/* Runs `book expand --out dir/NAME OPTIONS --quiet` (no --resume: the file must be new
+ * unless the options say it); reads the book back when b is not NULL. */
+static void expand(const char *name, const char *options, Book *b, char *path, size_t len)
+{
+    char out[4096], err[512];
+    snprintf(path, len, "%s/%s", dir, name);
+    int rc = test_dama_run(out, sizeof out, "book expand --out %s %s --quiet", path, options);
+    if (rc != 0) fail_msg("book expand %s: exit %d: %s", options, rc, out);
+    assert_non_null(strstr(out, "book expand positions"));
+    if (b && !book_read(b, path, NULL, err, sizeof err)) fail_msg("%s", err);
+}
+
+/* The score a fresh search of pos gives at nodes, with the weights and the table book
+ * expand uses: what the book must hold for a leaf. */
+static int fresh_search(const Variant *v, const Weights *w, const Position *pos, uint64_t nodes)
+{
+    Rules rules = v->rules_default();
+    Searcher *s = searcher_new(v, &rules, w, BOOK_EXPAND_HASH_MB);
+    assert_non_null(s);
+    searcher_clear(s);
+    SearchLimits limits = { .nodes = nodes };
+    SearchInfo info = search(s, pos, NULL, 0, &limits, NULL, NULL);
+    searcher_free(s);
+    return info.score;
+}
+
+/* The legal moves of pos under the official rules. */
+static int legal_moves(const Variant *v, const Position *pos)
+{
+    MoveList *list = malloc(sizeof *list);
+    assert_non_null(list);
+    Rules rules = v->rules_default();
+    v->generate(pos, &rules, list);
+    int n = list->count;
+    free(list);
+    return n;
+}
+
+/* A tiny expansion: the root lists every legal move of the start position, best first;
+ * a move to a leaf scores minus a fresh search of the leaf, a move to an expanded position
+ * minus that position's best move (negamax); every expanded position lists all its moves;
+ * the first position expanded after the root is a best move's (it gives up nothing). */
+static void check_tiny(const Variant *v, const char *name, int start_moves)
+{
+    Book b;
+    char path[256], options[256];
+    snprintf(options, sizeof options, "-v %s --nodes 2000 --positions 5 --full-plies 1", v->name);
+    expand(name, options, &b, path, sizeof path);
+    assert_ptr_equal(b.variant, v);
+    assert_int_equal(b.source, BOOK_SOURCE_SEARCH);
+    assert_int_equal(b.npositions, 5);
+    assert_int_equal(b.search.nodes, 2000);
+    assert_int_equal(b.search.full_plies, 1);
+    assert_int_equal(b.margin, 30);
+    assert_int_equal(b.search.max_ply, 30);
+    Position start;
+    v->start(&start);
+    const BookPosition *root = book_find(&b, &start);
+    assert_non_null(root);
+    assert_int_equal(root->ply, 0);
+    assert_int_equal(root->nmoves, start_moves);
+    assert_int_equal(legal_moves(v, &start), start_moves);
+    WEIGHTS_SCOPED w = { 0 };
+    char err[512];
+    if (!weights_by_name(&w, v, "best", err, sizeof err)) fail_msg("%s", err);
+    int leaves = 0, fresh[MAX_MOVES], best_fresh = -SCORE_INF;
+    for (int j = root->first; j < root->first + root->nmoves; j++) {
+        const MoveStats *m = &b.moves[j];
+        assert_int_equal(m->games, 0);
+        assert_int_equal(m->nscores, 1);
+        if (j > root->first) assert_true(m->score <= b.moves[j - 1].score);
+        Position next = start;
+        v->make(&next, &m->move);
+        fresh[j - root->first] = -fresh_search(v, &w, &next, 2000);
+        if (fresh[j - root->first] > best_fresh) best_fresh = fresh[j - root->first];
+        const BookPosition *child = book_find(&b, &next);
+        if (child) {
+            assert_int_equal(child->ply, 1);
+            assert_int_equal(m->score, -b.moves[child->first].score);
+        } else {
+            assert_int_equal(m->score, fresh[j - root->first]);
+            leaves++;
+        }
+    }
+    assert_true(leaves < start_moves); /* the other expansions may go deeper than ply 1 */
+    /* Right after the root, every child was a leaf: a best of them went next. */
+    bool best_expanded = false;
+    for (int j = root->first; j < root->first + root->nmoves; j++) {
+        Position next = start;
+        v->make(&next, &b.moves[j].move);
+        best_expanded |= fresh[j - root->first] == best_fresh && book_find(&b, &next);
+    }
+    assert_true(best_expanded);
+    for (int i = 0; i < b.npositions; i++) {
+        const BookPosition *p = &b.positions[i];
+        assert_int_equal(p->games, 0);
+        assert_int_equal(p->nmoves, legal_moves(v, &p->pos));
+    }
+    char out[4096];
+    assert_int_equal(test_dama_run(out, sizeof out, "book check %s", path), 0);
+    assert_non_null(strstr(out, "source search, 5 positions"));
+    book_free(&b);
+}
+
+static void test_expand_tiny_international(void **state)
+{
+    (void)state;
+    check_tiny(&international_variant, "tiny-intl.book", 9); /* perft(1) of the start: 9 */
+}
+
+static void test_expand_tiny_turkish(void **state)
+{
+    (void)state;
+    check_tiny(&turkish_variant, "tiny-tr.book", 8); /* the eight men of the third rank step forward */
+}
+
+/* --full-plies 2: every position at ply 1 is expanded before anything else, so 10 positions
+ * are the root and its nine children; the openings at ply 1 come from them. */
+static void test_expand_full_plies(void **state)
+{
+    (void)state;
+    Book b;
+    char path[256], out[8192];
+    expand("full.book", "-v international --nodes 1000 --positions 10 --full-plies 2", &b, path, sizeof path);
+    assert_int_equal(b.npositions, 10);
+    Position start;
+    b.variant->start(&start);
+    const BookPosition *root = book_find(&b, &start);
+    assert_non_null(root);
+    for (int j = root->first; j < root->first + root->nmoves; j++) {
+        Position next = start;
+        b.variant->make(&next, &b.moves[j].move);
+        const BookPosition *child = book_find(&b, &next);
+        assert_non_null(child);
+        assert_int_equal(child->ply, 1);
+    }
+    /* The balanced ones among them are openings: book openings and selfplay read them. */
+    Position *balanced;
+    int n = book_balanced(&b, 1, b.margin, &balanced);
+    assert_true(n >= 1);
+    assert_int_equal(test_dama_run(out, sizeof out, "book openings %s --ply 1 --margin 30", path), 0);
+    int lines = 0;
+    for (const char *q = out; (q = strstr(q, " games 0 score ")); q++) lines++;
+    assert_int_equal(lines, n);
+    char games_db[128];
+    snprintf(games_db, sizeof games_db, "%s/from-search-book.db", dir);
+    int rc = test_dama_run(out, sizeof out, "selfplay -v international --games 2 --nodes 100 --threads 2 "
+                           "--openings-book %s --book-ply 1 --db %s", path, games_db);
+    if (rc != 0) fail_msg("%s", out);
+    free(balanced);
+    book_free(&b);
+}
+
+static void test_expand_threads_same_bytes(void **state)
+{
+    (void)state;
+    char p1[256], p2[256];
+    expand("t1.book", "-v international --nodes 2000 --positions 25 --full-plies 1 --threads 1", NULL, p1, sizeof p1);
+    expand("t2.book", "-v international --nodes 2000 --positions 25 --full-plies 1 --threads 2", NULL, p2, sizeof p2);
+    char *a = test_read_file(p1), *b = test_read_file(p2);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_string_equal(a, b);
+    assert_non_null(strstr(a, "\npositions 25\n"));
+    free(a);
+    free(b);
+}
+
+/* 6 positions, then resumed to 12, is byte for byte 12 at once; a resume with other
+ * options, an existing file without --resume, a games book: refused. */
+static void test_expand_resume_same_bytes(void **state)
+{
+    (void)state;
+    const char *opts = "-v turkish --nodes 1500 --margin 40 --max-ply 20";
+    char once[256], resumed[256], options[256], out[4096];
+    snprintf(options, sizeof options, "%s --positions 12", opts);
+    expand("once.book", options, NULL, once, sizeof once);
+    snprintf(options, sizeof options, "%s --positions 6", opts);
+    expand("resumed.book", options, NULL, resumed, sizeof resumed);
+    char *six = test_read_file(resumed);
+    assert_non_null(strstr(six, "\npositions 6\n"));
+    snprintf(options, sizeof options, "%s --positions 12 --resume", opts);
+    expand("resumed.book", options, NULL, resumed, sizeof resumed);
+    char *a = test_read_file(once), *b = test_read_file(resumed);
+    assert_string_equal(a, b);
+    assert_non_null(strstr(a, "\npositions 12\n"));
+    /* Resumed again at the same count, nothing changes. */
+    assert_int_equal(test_dama_run(out, sizeof out, "book expand --out %s %s --positions 12 --resume --quiet",
+                                   resumed, opts), 0);
+    assert_non_null(strstr(out, "resumed 12 searched 0 "));
+    free(b);
+    b = test_read_file(resumed);
+    assert_string_equal(a, b);
+    assert_int_equal(test_dama_run(out, sizeof out, "book expand --out %s %s --positions 12 --quiet", resumed, opts), 2);
+    assert_non_null(strstr(out, "--resume"));
+    assert_int_equal(test_dama_run(out, sizeof out, "book expand --out %s -v turkish --nodes 1500 --margin 41 "
+                                   "--max-ply 20 --positions 13 --resume --quiet", resumed), 2);
+    assert_non_null(strstr(out, "built with --margin 40, not 41"));
+    assert_int_equal(test_dama_run(out, sizeof out, "book expand --out %s -v international --nodes 1500 --margin 40 "
+                                   "--max-ply 20 --positions 13 --resume --quiet", resumed), 2);
+    assert_non_null(strstr(out, "a book of turkish, not international"));
+    assert_int_equal(test_dama_run(out, sizeof out, "book expand --out %s %s --weights material --positions 13 "
+                                   "--resume --quiet", resumed, opts), 2);
+    assert_non_null(strstr(out, "built with --weights"));
+    assert_int_equal(test_dama_run(out, sizeof out, "book expand --out %s/rules.book --rules kvm=win --quiet", dir), 2);
+    assert_non_null(strstr(out, "no --rules"));
+    free(b);
+    b = test_read_file(resumed);
+    assert_string_equal(a, b); /* a refused resume leaves the file alone */
+    Book games;
+    char gpath[256];
+    build(db, "games-resume.book", "--min-games 2", &games, gpath, sizeof gpath);
+    book_free(&games);
+    assert_int_equal(test_dama_run(out, sizeof out, "book expand --out %s --resume --quiet", gpath), 2);
+    assert_non_null(strstr(out, "a book from games"));
+    free(six);
+    free(a);
+    free(b);
+}
+
+/* The checksum line made right for the text around it (so that the body's checks run). */
+static void fix_checksum(char *text)
+{
+    char *line = strstr(text, "\nchecksum ");
+    assert_non_null(line);
+    char *end = strchr(line + 1, '\n');
+    size_t header_len = (size_t)(line + 1 - text);
+    char digits[17];
+    snprintf(digits, sizeof digits, "%016llx",
+             (unsigned long long)book_checksum(text, header_len, end + 1, strlen(end + 1)));
+    memcpy(line + 10, digits, 16);
+}
+
+/* A copy of text with the first occurrence of from replaced by to (malloc'd). */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    if (!at) fail_msg("'%s' not in the book", from);
+    size_t n = strlen(text) + strlen(to) + 1;
+    char *out = malloc(n);
+    snprintf(out, n, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    return out;
+}
+
+/* A search book round trips byte for byte; a damaged one is refused at its line. */
+static void test_search_book_round_trip_and_damage(void **state)
+{
+    (void)state;
+    Book b;
+    char path[256], bad[256];
+    expand("trip.book", "-v turkish --nodes 1000 --positions 4", &b, path, sizeof path);
+    char *text = test_read_file(path);
+    char *again;
+    size_t len;
+    assert_true(book_format(&b, &again, &len));
+    assert_int_equal(len, strlen(text));
+    assert_memory_equal(again, text, len);
+    free(again);
+    assert_non_null(strstr(text, "dama-book 2\nvariant turkish\nsource search\nmin-games 0\nmargin 30\n"
+                                 "nodes 1000\nfull-plies 0\nmax-ply 30\nweights "));
+    /* The P line of the first position (line 13) with games 3. */
+    char *p = strstr(text, "\nP "), *fen = strchr(p + 21, ' '); /* "P KEY PLY" then " GAMES FEN" */
+    assert_non_null(fen);
+    char from[64], *edited;
+    snprintf(from, sizeof from, "%.*s 0 ", (int)(fen - p), p);
+    char to[64];
+    snprintf(to, sizeof to, "%.*s 3 ", (int)(fen - p), p);
+    edited = replaced(text, from, to);
+    fix_checksum(edited);
+    write_file("games.book", edited, strlen(edited), bad, sizeof bad);
+    assert_refused(bad, "games.book:13: games: '3' in a search book");
+    free(edited);
+    /* An M line (line 14) with a game. */
+    char *m = strstr(text, "\nM "), *counts = strchr(m + 3, ' ');
+    snprintf(from, sizeof from, "%.*s 0 0 0 0 1 ", (int)(counts - m), m);
+    snprintf(to, sizeof to, "%.*s 1 1 0 0 1 ", (int)(counts - m), m);
+    edited = replaced(text, from, to);
+    fix_checksum(edited);
+    write_file("move-games.book", edited, strlen(edited), bad, sizeof bad);
+    assert_refused(bad, "move-games.book:14: games, wins, draws and losses are 0 in a search book");
+    free(edited);
+    /* nscores 0 */
+    snprintf(to, sizeof to, "%.*s 0 0 0 0 0 ", (int)(counts - m), m);
+    edited = replaced(text, from, to);
+    fix_checksum(edited);
+    write_file("nscores.book", edited, strlen(edited), bad, sizeof bad);
+    assert_refused(bad, "nscores.book:14: nscores is 1 in a search book");
+    free(edited);
+    /* The source line missing, unknown, and a version this build does not know. */
+    edited = replaced(text, "source search\n", "");
+    fix_checksum(edited);
+    write_file("no-source.book", edited, strlen(edited), bad, sizeof bad);
+    assert_refused(bad, "no-source.book:3: expected 'source VALUE'");
+    free(edited);
+    edited = replaced(text, "source search\n", "source oracle\n");
+    fix_checksum(edited);
+    write_file("oracle.book", edited, strlen(edited), bad, sizeof bad);
+    assert_refused(bad, "oracle.book:3: unknown source 'oracle'");
+    free(edited);
+    edited = replaced(text, "dama-book 2\n", "dama-book 3\n");
+    fix_checksum(edited);
+    write_file("v3.book", edited, strlen(edited), bad, sizeof bad);
+    assert_refused(bad, "v3.book:1: book format '3'");
+    free(edited);
+    /* A version-1 header on a search body: games 0 is refused there. */
+    edited = replaced(text, "dama-book 2\nvariant turkish\nsource search\nmin-games 0\nmargin 30\nnodes 1000\n"
+                            "full-plies 0\nmax-ply 30\n", "dama-book 1\nvariant turkish\nmin-games 0\nmargin 30\n");
+    char *w = strstr(edited, "weights "), *wend = strchr(w, '\n');
+    memmove(w, wend + 1, strlen(wend + 1) + 1);
+    fix_checksum(edited);
+    write_file("v1.book", edited, strlen(edited), bad, sizeof bad);
+    assert_refused(bad, "v1.book:8: games: not a positive number: '0'");
+    free(edited);
+    /* A move missing (the counts and the checksum made right): a search book lists all. */
+    char *second = strstr(m + 1, "\n");
+    char moves_from[32], moves_to[32];
+    snprintf(moves_from, sizeof moves_from, "\nmoves %d\n", b.nmoves);
+    snprintf(moves_to, sizeof moves_to, "\nmoves %d\n", b.nmoves - 1);
+    size_t cut = (size_t)(second - m);
+    char *dropped = malloc(strlen(text) + 1);
+    snprintf(dropped, strlen(text) + 1, "%.*s%s", (int)(m - text), text, m + cut);
+    edited = replaced(dropped, moves_from, moves_to);
+    fix_checksum(edited);
+    write_file("missing.book", edited, strlen(edited), bad, sizeof bad);
+    assert_refused(bad, "legal moves (a search book lists them all)");
+    free(edited);
+    free(dropped);
+    /* Two moves swapped: out of order (by score, or by text between equal scores). */
+    const BookPosition *root = &b.positions[0];
+    assert_true(root->nmoves >= 2);
+    {
+        char l1[128], l2[128], both[256], swapped[256];
+        snprintf(l1, sizeof l1, "M %s 0 0 0 0 1 %d\n", b.moves[root->first].text, b.moves[root->first].score);
+        snprintf(l2, sizeof l2, "M %s 0 0 0 0 1 %d\n", b.moves[root->first + 1].text, b.moves[root->first + 1].score);
+        snprintf(both, sizeof both, "%s%s", l1, l2);
+        snprintf(swapped, sizeof swapped, "%s%s", l2, l1);
+        edited = replaced(text, both, swapped);
+        fix_checksum(edited);
+        write_file("order.book", edited, strlen(edited), bad, sizeof bad);
+        assert_refused(bad, "order.book:15: moves out of order");
+        free(edited);
+    }
+    free(text);
+    book_free(&b);
+}
+
+/* The hub plays a search book's first move at the start, without a search; a book edited
+ * to put another move first makes it play that one.  A weighted choice stays within the
+ * book's margin of the best. */
+static void test_hub_plays_search_book_move(void **state)
+{
+    (void)state;
+    Book b;
+    char path[256], move[64], expect[HUB_MOVE_MAX];
+    expand("hub-search.book", "-v turkish --nodes 1000 --positions 3", &b, path, sizeof path);
+    Position start;
+    b.variant->start(&start);
+    const BookPosition *root = book_find(&b, &start);
+    assert_non_null(root);
+    bool searched;
+    hub_move_searched(path, move, sizeof move, &searched);
+    assert_false(searched);
+    assert_string_equal(move, hub_move_to_text(b.variant, &b.moves[root->first].move, expect, sizeof expect));
+    /* The root's moves written again with the last, scored one above the best, first. */
+    char *text = test_read_file(path);
+    const MoveStats *first = &b.moves[root->first], *last = &b.moves[root->first + root->nmoves - 1];
+    char key[32];
+    snprintf(key, sizeof key, "\nP %016llx ", (unsigned long long)root->key);
+    char *at = strstr(text, key);
+    assert_non_null(at);
+    char *block = strchr(at + 1, '\n') + 1, *after = strstr(block, "\nP ");
+    after = after ? after + 1 : text + strlen(text);
+    size_t cap = strlen(text) + 64, n = 0;
+    char *edited = malloc(cap);
+    n += (size_t)snprintf(edited + n, cap - n, "%.*s", (int)(block - text), text);
+    n += (size_t)snprintf(edited + n, cap - n, "M %s 0 0 0 0 1 %d\n", last->text, first->score + 1);
+    for (int j = root->first; j < root->first + root->nmoves - 1; j++)
+        n += (size_t)snprintf(edited + n, cap - n, "M %s 0 0 0 0 1 %d\n", b.moves[j].text, b.moves[j].score);
+    snprintf(edited + n, cap - n, "%s", after);
+    fix_checksum(edited);
+    char other[256];
+    write_file("hub-other.book", edited, strlen(edited), other, sizeof other);
+    Book o;
+    char err[512];
+    if (!book_read(&o, other, NULL, err, sizeof err)) fail_msg("%s", err);
+    const BookPosition *oroot = book_find(&o, &start);
+    assert_true(move_same(&o.moves[oroot->first].move, &last->move));
+    hub_move_searched(other, move, sizeof move, &searched);
+    assert_false(searched);
+    assert_string_equal(move, hub_move_to_text(b.variant, &last->move, expect, sizeof expect));
+    book_free(&o);
+    free(edited);
+    free(text);
+    /* analyze --book: the book's moves with games 0, the best first. */
+    static char out[1 << 14];
+    char line[128];
+    assert_int_equal(test_dama_run(out, sizeof out, "analyze --book %s --depth 3", path), 0);
+    snprintf(line, sizeof line, "bestmove %s\n", first->text);
+    assert_non_null(strstr(out, line));
+    snprintf(line, sizeof line, "book %s games 0 score %d\n", first->text, first->score);
+    assert_non_null(strstr(out, line));
+    assert_null(strstr(out, "info depth"));
+    Rules rules = b.variant->rules_default();
+    for (uint64_t seed = 0; seed < 40; seed++) {
+        Move m1, m2;
+        assert_true(book_choose(&b, &start, &rules, BOOK_WEIGHTED, seed, &m1));
+        assert_true(book_choose(&b, &start, &rules, BOOK_WEIGHTED, seed, &m2));
+        assert_true(move_same(&m1, &m2));
+        int j = root->first;
+        while (!move_same(&b.moves[j].move, &m1)) j++;
+        assert_true(j < root->first + root->nmoves);
+        assert_true(b.moves[j].score >= first->score - b.margin);
+    }
+    book_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -547,6 +976,13 @@ int main(void)
         cmocka_unit_test(test_explore_csv),
         cmocka_unit_test(test_explorer_route),
         cmocka_unit_test(test_openings_from_book),
+        cmocka_unit_test(test_expand_tiny_international),
+        cmocka_unit_test(test_expand_tiny_turkish),
+        cmocka_unit_test(test_expand_full_plies),
+        cmocka_unit_test(test_expand_threads_same_bytes),
+        cmocka_unit_test(test_expand_resume_same_bytes),
+        cmocka_unit_test(test_search_book_round_trip_and_damage),
+        cmocka_unit_test(test_hub_plays_search_book_move),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
