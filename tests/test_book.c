@@ -792,6 +792,19 @@ static char *replaced(const char *text, const char *from, const char *to)
     return out;
 }
 
+/* text with from replaced by to and its checksum made right, written to name: refused with
+ * expect (so the body's own checks are what refuse it). */
+static void assert_edit_refused(const char *text, const char *from, const char *to, const char *name,
+                                const char *expect)
+{
+    char path[256];
+    char *edited = replaced(text, from, to);
+    fix_checksum(edited);
+    write_file(name, edited, strlen(edited), path, sizeof path);
+    assert_refused(path, expect);
+    free(edited);
+}
+
 /* A search book round trips byte for byte; a damaged one is refused at its line. */
 static void test_search_book_round_trip_and_damage(void **state)
 {
@@ -815,43 +828,19 @@ static void test_search_book_round_trip_and_damage(void **state)
     snprintf(from, sizeof from, "%.*s 0 ", (int)(fen - p), p);
     char to[64];
     snprintf(to, sizeof to, "%.*s 3 ", (int)(fen - p), p);
-    edited = replaced(text, from, to);
-    fix_checksum(edited);
-    write_file("games.book", edited, strlen(edited), bad, sizeof bad);
-    assert_refused(bad, "games.book:13: games: '3' in a search book");
-    free(edited);
+    assert_edit_refused(text, from, to, "games.book", "games.book:13: games: '3' in a search book");
     /* An M line (line 14) with a game. */
     char *m = strstr(text, "\nM "), *counts = strchr(m + 3, ' ');
     snprintf(from, sizeof from, "%.*s 0 0 0 0 1 ", (int)(counts - m), m);
     snprintf(to, sizeof to, "%.*s 1 1 0 0 1 ", (int)(counts - m), m);
-    edited = replaced(text, from, to);
-    fix_checksum(edited);
-    write_file("move-games.book", edited, strlen(edited), bad, sizeof bad);
-    assert_refused(bad, "move-games.book:14: games, wins, draws and losses are 0 in a search book");
-    free(edited);
+    assert_edit_refused(text, from, to, "move-games.book", "move-games.book:14: games, wins, draws and losses are 0 in a search book");
     /* nscores 0 */
     snprintf(to, sizeof to, "%.*s 0 0 0 0 0 ", (int)(counts - m), m);
-    edited = replaced(text, from, to);
-    fix_checksum(edited);
-    write_file("nscores.book", edited, strlen(edited), bad, sizeof bad);
-    assert_refused(bad, "nscores.book:14: nscores is 1 in a search book");
-    free(edited);
+    assert_edit_refused(text, from, to, "nscores.book", "nscores.book:14: nscores is 1 in a search book");
     /* The source line missing, unknown, and a version this build does not know. */
-    edited = replaced(text, "source search\n", "");
-    fix_checksum(edited);
-    write_file("no-source.book", edited, strlen(edited), bad, sizeof bad);
-    assert_refused(bad, "no-source.book:3: expected 'source VALUE'");
-    free(edited);
-    edited = replaced(text, "source search\n", "source oracle\n");
-    fix_checksum(edited);
-    write_file("oracle.book", edited, strlen(edited), bad, sizeof bad);
-    assert_refused(bad, "oracle.book:3: unknown source 'oracle'");
-    free(edited);
-    edited = replaced(text, "dama-book 2\n", "dama-book 3\n");
-    fix_checksum(edited);
-    write_file("v3.book", edited, strlen(edited), bad, sizeof bad);
-    assert_refused(bad, "v3.book:1: book format '3'");
-    free(edited);
+    assert_edit_refused(text, "source search\n", "", "no-source.book", "no-source.book:3: expected 'source VALUE'");
+    assert_edit_refused(text, "source search\n", "source oracle\n", "oracle.book", "oracle.book:3: unknown source 'oracle'");
+    assert_edit_refused(text, "dama-book 2\n", "dama-book 3\n", "v3.book", "v3.book:1: book format '3'");
     /* A version-1 header on a search body: games 0 is refused there. */
     edited = replaced(text, "dama-book 2\nvariant turkish\nsource search\nmin-games 0\nmargin 30\nnodes 1000\n"
                             "full-plies 0\nmax-ply 30\n", "dama-book 1\nvariant turkish\nmin-games 0\nmargin 30\n");
@@ -884,11 +873,7 @@ static void test_search_book_round_trip_and_damage(void **state)
         snprintf(l2, sizeof l2, "M %s 0 0 0 0 1 %d\n", b.moves[root->first + 1].text, b.moves[root->first + 1].score);
         snprintf(both, sizeof both, "%s%s", l1, l2);
         snprintf(swapped, sizeof swapped, "%s%s", l2, l1);
-        edited = replaced(text, both, swapped);
-        fix_checksum(edited);
-        write_file("order.book", edited, strlen(edited), bad, sizeof bad);
-        assert_refused(bad, "order.book:15: moves out of order");
-        free(edited);
+        assert_edit_refused(text, both, swapped, "order.book", "order.book:15: moves out of order");
     }
     free(text);
     book_free(&b);
