@@ -101,12 +101,12 @@ static int run_probe(int argc, char **argv)
 static int run_verify(int argc, char **argv)
 {
     EgdbArgs a;
-    int status = parse_args(argc, argv, EGDB_PIECES, &a);
+    int status = parse_args(argc, argv, EGDB_PIECES | EGDB_THREADS, &a);
     if (status >= 0)
         return status;
     EgdbVerifyTotals t;
     if (!egdb_verify_dir(a.variant_given ? a.ctx.variant : NULL, &a.ctx.rules, a.dir,
-                         a.pieces ? (int)a.pieces : EGDB_MAX_PIECES, stdout, &t))
+                         a.pieces ? (int)a.pieces : EGDB_MAX_PIECES, a.threads, stdout, &t))
         return cli_runtime_error("out of memory");
     int classes = t.classes, failures = t.failures;
     if (classes == 0)

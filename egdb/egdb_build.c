@@ -460,7 +460,9 @@ int egdb_build(Egdb *db, const EgdbBuildOptions *opt, char *err, size_t errlen)
     return ok ? EGDB_BUILD_OK : b.status;
 }
 
-bool egdb_verify_class(Egdb *db, EgdbClass cls, EgdbVerifyReport *r, char *err, size_t errlen)
+/* The check splits a class among threads by chunks, as a pass does; every count is a sum
+ * and the first inconsistent index a minimum, so the report is the same on any team. */
+bool egdb_verify_class(Egdb *db, EgdbClass cls, int threads, EgdbVerifyReport *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     const EgdbTable *t = egdb_table(db, cls);
@@ -470,35 +472,51 @@ bool egdb_verify_class(Egdb *db, EgdbClass cls, EgdbVerifyReport *r, char *err, 
         snprintf(err, errlen, "%s class %s: unavailable", egdb_variant(db)->name, name);
         return false;
     }
-    MoveList *list = malloc(sizeof *list);
-    if (!list) {
+    const uint64_t size = t->ix.size, chunks = (size + PASS_CHUNK - 1) / PASS_CHUNK;
+    uint64_t positions = 0, win = 0, draw = 0, loss = 0, inconsistent = 0, first_bad = UINT64_MAX;
+    atomic_int failure = 0; /* 1: a successor's class unavailable, 2: out of memory */
+#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads()) if (size >= PARALLEL_MIN) \
+    reduction(+ : positions, win, draw, loss, inconsistent) reduction(min : first_bad)
+    {
+        MoveList *list = malloc(sizeof *list); /* each thread's own */
+        if (!list)
+            atomic_store(&failure, 2);
+#pragma omp for schedule(dynamic, 1)
+        for (uint64_t c = 0; c < chunks; c++) {
+            if (atomic_load_explicit(&failure, memory_order_relaxed))
+                continue;
+            uint64_t end = (c + 1) * PASS_CHUNK < size ? (c + 1) * PASS_CHUNK : size;
+            for (uint64_t i = c * PASS_CHUNK; i < end; i++) {
+                Position p;
+                int stored = egdb_table_get(t, i);
+                bool bad;
+                if (!egdb_unindex(&t->ix, i, &p)) {
+                    bad = stored != EGDB_NONE;
+                } else {
+                    positions++;
+                    int value = rate(db, NULL, &p, list);
+                    if (value == EGDB_UNKNOWN) {
+                        atomic_store(&failure, 1);
+                        break;
+                    }
+                    win += stored == EGDB_WIN;
+                    draw += stored == EGDB_DRAW;
+                    loss += stored == EGDB_LOSS;
+                    bad = stored == EGDB_NONE || value != stored;
+                }
+                if (bad) {
+                    inconsistent++;
+                    first_bad = i < first_bad ? i : first_bad;
+                }
+            }
+        }
+        free(list);
+    }
+    *r = (EgdbVerifyReport){ .positions = positions, .count = { [EGDB_DRAW] = draw, [EGDB_WIN] = win, [EGDB_LOSS] = loss },
+                             .inconsistent = inconsistent, .first_bad = inconsistent ? first_bad : 0 };
+    if (failure == 1)
+        snprintf(err, errlen, "%s class %s: a successor's class is unavailable", egdb_variant(db)->name, name);
+    else if (failure == 2)
         snprintf(err, errlen, "out of memory");
-        return false;
-    }
-    bool ok = true;
-    for (uint64_t i = 0; i < t->ix.size && ok; i++) {
-        Position p;
-        int stored = egdb_table_get(t, i);
-        if (!egdb_unindex(&t->ix, i, &p)) {
-            if (stored != EGDB_NONE && r->inconsistent++ == 0)
-                r->first_bad = i;
-            continue;
-        }
-        r->positions++;
-        int value = rate(db, NULL, &p, list);
-        if (value == EGDB_UNKNOWN) {
-            snprintf(err, errlen, "%s class %s: a successor's class is unavailable",
-                     egdb_variant(db)->name, name);
-            ok = false;
-        } else if (stored == EGDB_NONE) {
-            if (r->inconsistent++ == 0)
-                r->first_bad = i;
-        } else {
-            r->count[stored]++;
-            if (value != stored && r->inconsistent++ == 0)
-                r->first_bad = i;
-        }
-    }
-    free(list);
-    return ok;
+    return failure == 0;
 }

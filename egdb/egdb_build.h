@@ -40,8 +40,9 @@ typedef struct EgdbVerifyReport {
     uint64_t first_bad;        /* index of the first of them */
 } EgdbVerifyReport;
 
-/* Checks every position of class cls in db against its successors; false with err when the
- * class or a successor's class cannot be read.  r->inconsistent == 0 is a pass. */
-bool egdb_verify_class(Egdb *db, EgdbClass cls, EgdbVerifyReport *r, char *err, size_t errlen);
+/* Checks every position of class cls in db against its successors, on threads threads (0:
+ * the CPUs; the report does not depend on it); false with err when the class or a
+ * successor's class cannot be read.  r->inconsistent == 0 is a pass. */
+bool egdb_verify_class(Egdb *db, EgdbClass cls, int threads, EgdbVerifyReport *r, char *err, size_t errlen);
 
 #endif

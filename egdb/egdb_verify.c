@@ -5,6 +5,7 @@
 typedef struct VerifyRun {
     Egdb *db;
     FILE *out;
+    int threads;
     EgdbVerifyTotals *totals;
 } VerifyRun;
 
@@ -20,7 +21,7 @@ static void verify_one(void *vctx, EgdbClass cls)
     egdb_class_name(cls, name, sizeof name);
     EgdbVerifyReport r;
     run->totals->classes++;
-    if (!egdb_verify_class(run->db, cls, &r, err, sizeof err)) {
+    if (!egdb_verify_class(run->db, cls, run->threads, &r, err, sizeof err)) {
         run->totals->failures++;
         fprintf(run->out, "%s %s FAILED %s\n", egdb_variant(run->db)->name, name, err);
     } else {
@@ -35,8 +36,8 @@ static void verify_one(void *vctx, EgdbClass cls)
     fflush(run->out);
 }
 
-bool egdb_verify_dir(const Variant *only, const Rules *rules, const char *dir, int max_pieces, FILE *out,
-                     EgdbVerifyTotals *totals)
+bool egdb_verify_dir(const Variant *only, const Rules *rules, const char *dir, int max_pieces, int threads,
+                     FILE *out, EgdbVerifyTotals *totals)
 {
     *totals = (EgdbVerifyTotals){ 0, 0 };
     for (int vi = 0; variant_at(vi); vi++) {
@@ -47,7 +48,7 @@ bool egdb_verify_dir(const Variant *only, const Rules *rules, const char *dir, i
         Egdb *db = egdb_open(v, &r, dir);
         if (!db)
             return false;
-        VerifyRun run = { db, out, totals };
+        VerifyRun run = { db, out, threads, totals };
         for (int n = 2; n <= max_pieces; n++)
             egdb_for_each_class(n, verify_one, &run);
         egdb_close(db);

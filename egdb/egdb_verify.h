@@ -12,10 +12,11 @@ typedef struct EgdbVerifyTotals {
 } EgdbVerifyTotals;
 
 /* Checks the class files in dir of up to max_pieces pieces: of variant only with its rules,
- * or (only NULL) of every variant with its default rules.  Classes not built are skipped.
+ * or (only NULL) of every variant with its default rules, each on threads threads (0: the
+ * CPUs; the lines do not depend on it).  Classes not built are skipped.
  * Prints on out, as each class is checked, "VARIANT CLASS ok|FAILED positions N win W draw
  * D loss L inconsistent I" or "VARIANT CLASS FAILED why".  False when out of memory. */
-bool egdb_verify_dir(const Variant *only, const Rules *rules, const char *dir, int max_pieces, FILE *out,
-                     EgdbVerifyTotals *totals);
+bool egdb_verify_dir(const Variant *only, const Rules *rules, const char *dir, int max_pieces, int threads,
+                     FILE *out, EgdbVerifyTotals *totals);
 
 #endif

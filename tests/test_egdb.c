@@ -197,7 +197,7 @@ static void verify_all(Egdb *db, int pieces)
         for (int i = 0; i < count; i++) {
             EgdbVerifyReport r;
             char err[512];
-            if (!egdb_verify_class(db, classes[i], &r, err, sizeof err))
+            if (!egdb_verify_class(db, classes[i], 0, &r, err, sizeof err))
                 fail_msg("%s", err);
             assert_int_equal(r.inconsistent, 0);
             assert_true(r.positions > 0);
@@ -211,6 +211,50 @@ static void test_verify_consistent(void **state)
     (void)state;
     verify_all(turkish_db, 3);
     verify_all(intl_db, 3);
+}
+
+/* The check finds what is wrong: values changed by hand in a loaded class (two kings to move
+ * against one, 125 000 positions: enough for the team to split it) are each counted, the
+ * first of them named, and the report is the same on one thread and on two.  A position's
+ * successors lie in other classes (a quiet move hands the move over, a capture removes a
+ * piece), so the changed values are the only positions that disagree. */
+static void test_verify_finds_changed_values(void **state)
+{
+    (void)state;
+    EgdbClass cls = { { 0, 0 }, { 2, 1 } };
+    EgdbTable *t = (EgdbTable *)egdb_table(turkish_db, cls);
+    assert_non_null(t);
+    assert_true(t->ix.size > 3 * 16384);
+    uint64_t changed[3];
+    int n = 0;
+    /* a win made a draw, a draw a win and a draw a loss, from three parts of the table */
+    const uint64_t starts[3] = { t->ix.size / 5, t->ix.size / 2, t->ix.size - t->ix.size / 5 };
+    const int wanted[3] = { EGDB_WIN, EGDB_DRAW, EGDB_DRAW }, made[3] = { EGDB_DRAW, EGDB_WIN, EGDB_LOSS };
+    for (int k = 0; k < 3; k++)
+        for (uint64_t i = starts[k]; i < t->ix.size; i++) {
+            Position p;
+            if (egdb_table_get(t, i) == wanted[k] && egdb_unindex(&t->ix, i, &p)) {
+                changed[n++] = i;
+                break;
+            }
+        }
+    assert_int_equal(n, 3);
+    for (int k = 0; k < 3; k++)
+        egdb_table_set(t, changed[k], made[k]);
+    EgdbVerifyReport one, two;
+    char err[512];
+    assert_true(egdb_verify_class(turkish_db, cls, 1, &one, err, sizeof err));
+    assert_true(egdb_verify_class(turkish_db, cls, 2, &two, err, sizeof err));
+    for (int k = 0; k < 3; k++) /* put back before any assertion can leave the class wrong */
+        egdb_table_set(t, changed[k], wanted[k]);
+    assert_int_equal(one.inconsistent, 3);
+    uint64_t first = changed[0] < changed[1] ? changed[0] : changed[1];
+    assert_int_equal(one.first_bad, first < changed[2] ? first : changed[2]);
+    assert_memory_equal(&one, &two, sizeof one);
+    EgdbVerifyReport fixed;
+    assert_true(egdb_verify_class(turkish_db, cls, 2, &fixed, err, sizeof err));
+    assert_int_equal(fixed.inconsistent, 0);
+    assert_int_equal(fixed.positions, one.positions);
 }
 
 /* Depth-limited proof by plain game-tree search over generate, make and game_end: +1 the
@@ -674,6 +718,7 @@ int main(void)
         cmocka_unit_test(test_index_counts),
         cmocka_unit_test(test_unmoves_cover_quiet_moves),
         cmocka_unit_test(test_verify_consistent),
+        cmocka_unit_test(test_verify_finds_changed_values),
         cmocka_unit_test(test_agrees_with_proof_search),
         cmocka_unit_test(test_known_positions),
         cmocka_unit_test(test_every_other_game),

@@ -120,7 +120,7 @@ static void test_egdb_verify_empty_dir(void **state)
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
     EgdbVerifyTotals t = { 7, 7 };
-    assert_true(egdb_verify_dir(NULL, NULL, dir, 3, out, &t));
+    assert_true(egdb_verify_dir(NULL, NULL, dir, 3, 0, out, &t));
     fclose(out);
     assert_int_equal(t.classes, 0);
     assert_int_equal(t.failures, 0);
