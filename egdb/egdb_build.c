@@ -220,6 +220,12 @@ enum { PASS_CHUNK = 4096 };
  * its barrier would cost more (the last passes of a class rate a handful each). */
 enum { PARALLEL_MIN = 16384 };
 
+/* The end of task c of a pass over size indices. */
+static uint64_t chunk_end(uint64_t c, uint64_t size)
+{
+    return (c + 1) * PASS_CHUNK < size ? (c + 1) * PASS_CHUNK : size;
+}
+
 static uint64_t pending_count(const uint64_t *bits, uint64_t size)
 {
     uint64_t n = 0;
@@ -258,7 +264,7 @@ static bool pass_table(Build *b, Group *g, int t, int pass, const Pending *now, 
                 atomic_store(&quit, true);
                 continue;
             }
-            uint64_t end = (c + 1) * PASS_CHUNK < size ? (c + 1) * PASS_CHUNK : size;
+            uint64_t end = chunk_end(c, size);
             for (uint64_t i = c * PASS_CHUNK; i < end; i++) {
                 if (pass > 0) {
                     uint64_t word = pending[i >> 6] >> (i & 63);
@@ -485,7 +491,7 @@ bool egdb_verify_class(Egdb *db, EgdbClass cls, int threads, EgdbVerifyReport *r
         for (uint64_t c = 0; c < chunks; c++) {
             if (atomic_load_explicit(&failure, memory_order_relaxed))
                 continue;
-            uint64_t end = (c + 1) * PASS_CHUNK < size ? (c + 1) * PASS_CHUNK : size;
+            uint64_t end = chunk_end(c, size);
             for (uint64_t i = c * PASS_CHUNK; i < end; i++) {
                 Position p;
                 int stored = egdb_table_get(t, i);
