@@ -16,6 +16,7 @@
 #include "move.h"
 #include "position.h"
 #include "search.h"
+#include "table_memory.h"
 #include "time_manager.h"
 #include "variant.h"
 
@@ -84,17 +85,6 @@ static double now_seconds(void)
 
 static uint16_t captured_hash(Bitboard b) { return (uint16_t)((b * 0x9E3779B97F4A7C15ULL) >> 48); }
 
-/* Writes one byte a page so that the pages are mapped now: calloc's fresh pages are mapped on
- * first write, and for a 64 MB table those 16 384 faults took some 55 ms, paid by the first
- * new-game, that is by the first move's clock when a GUI sends new-game and go at once
- * (scripts/hub-timing).  volatile: the compiler may not drop stores of calloc's zeros. */
-static void touch_pages(void *p, size_t bytes)
-{
-    volatile unsigned char *b = p;
-    for (size_t i = 0; i < bytes; i += 4096)
-        b[i] = 0;
-}
-
 Searcher *searcher_new(const Variant *v, const Rules *rules, const Weights *w, size_t tt_megabytes)
 {
     Searcher *s = calloc(1, sizeof *s);
@@ -103,7 +93,7 @@ Searcher *searcher_new(const Variant *v, const Rules *rules, const Weights *w, s
     size_t entries = 1;
     while (entries * 2 * sizeof(TTEntry) <= tt_megabytes * 1024 * 1024)
         entries *= 2;
-    s->tt = calloc(entries, sizeof(TTEntry));
+    s->tt = table_memory_new(entries * sizeof(TTEntry));
     s->ply_moves = calloc(MAX_PLY, sizeof(PlyMoves));
     s->eval_inc = calloc(MAX_PLY, sizeof(EvalInc));
     if (!s->tt || !s->ply_moves || !s->eval_inc) {
@@ -112,7 +102,6 @@ Searcher *searcher_new(const Variant *v, const Rules *rules, const Weights *w, s
     }
     s->tt_mask = entries - 1;
     s->owns_tt = true;
-    touch_pages(s->tt, entries * sizeof(TTEntry));
     s->variant = v;
     s->rules = *rules;
     s->weights = w;
