@@ -376,7 +376,8 @@ static enum Pass parse_game(Reader *r, const char *text, size_t len, bool eof, C
             k.i = word_end(text, len, k.i);
             if (k.i == len && !eof)
                 return PASS_MORE;
-            k.i = split_move_end(text, len, k.i);
+            if (text[start] != '$') /* a NAG is never a split move ("$- 0-2" is two tokens) */
+                k.i = split_move_end(text, len, k.i);
             size_t n = k.i - start;
             if (is_result(text + start, n)) {
                 memcpy(r->g.result, text + start, n);
