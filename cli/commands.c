@@ -19,6 +19,7 @@ const Command *const dama_commands[] = {
     &cmd_selfplay,
     &cmd_tune,
     &cmd_match,
+    &cmd_elo,
     &cmd_train,
     &cmd_export,
     &cmd_pdn,

@@ -16,6 +16,7 @@ extern const Command cmd_play;
 extern const Command cmd_dxp;
 extern const Command cmd_annotate;
 extern const Command cmd_egdb;
+extern const Command cmd_elo;
 
 /* The table `dama` dispatches on, ended by a zeroed entry. */
 extern const Command *const dama_commands[];

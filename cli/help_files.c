@@ -22,6 +22,7 @@ HELP_FILE(book);
 HELP_FILE(db);
 HELP_FILE(dxp);
 HELP_FILE(egdb);
+HELP_FILE(elo);
 HELP_FILE(export);
 HELP_FILE(help);
 HELP_FILE(hub);
@@ -50,6 +51,7 @@ static const struct {
     { "db", dama_help_db },
     { "dxp", dama_help_dxp },
     { "egdb", dama_help_egdb },
+    { "elo", dama_help_elo },
     { "export", dama_help_export },
     { "help", dama_help_help },
     { "hub", dama_help_hub },

@@ -190,6 +190,26 @@ static void test_weights_command(void **state)
     test_dama_expect("perft -v tr 3", 0, "nodes 708 ");
 }
 
+/* `dama elo` pools pentanomials.  The figures were worked out apart from dama (Python, from
+ * fishtest's regularised pair variance as tuner/sprt.c describes it): 100 pairs
+ * [0,10,40,30,20] score 0.65, +107.5 [+74.1, +143.0]; 12 pairs all won allow 0.05^(1/12)
+ * = 0.779 a game, +218.9; and the two International database matches of
+ * docs/experiments.md, 2-4 and 2-5 pieces at 100 ms, pool to +12.6 [+2.3, +22.9]. */
+static void test_elo_command(void **state)
+{
+    (void)state;
+    test_dama_expect("elo 0,10,40,30,20", 0, "pairs 100 penta [0,10,40,30,20]\nelo +107.5 [+74.1, +143.0] los 100.0%\n");
+    test_dama_expect("elo 0,24,143,30,3 1,25,135,34,5", 0,
+                     "pairs 400 penta [1,49,278,64,8]\nelo +12.6 [+2.3, +22.9] los 99.2%\n");
+    test_dama_expect("elo 0,0,0,0,12", 0, "above +218.9 at 95 %");
+    test_dama_expect("elo 0,0,1,1,0", 0, "too few pairs (2 < 10) score 62.5%\n");
+    test_dama_expect("elo 1,2,3,4", 2, "bad pentanomial '1,2,3,4'");
+    test_dama_expect("elo 1,2,3,4,5,", 2, "bad pentanomial '1,2,3,4,5,'");
+    test_dama_expect("elo 1,-2,3,4,5", 2, "bad pentanomial");
+    test_dama_expect("elo 1,2,3,4,10000000000000", 2, "each 0 .. 1000000000000");
+    test_dama_expect("elo", 2, "elo needs at least one PENTA");
+}
+
 /* Removes the figure after every " nps " in analyze's output (its width varies too). */
 static void blank_nps(char *out)
 {
@@ -471,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_version),
         cmocka_unit_test(test_weights_command),
+        cmocka_unit_test(test_elo_command),
         cmocka_unit_test(test_best_weights_are_the_shipped_files),
         cmocka_unit_test(test_moves_history),
         cmocka_unit_test(test_help_command),
