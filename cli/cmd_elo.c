@@ -53,14 +53,11 @@ static int run_elo(int argc, char **argv)
     EloEstimate e = elo_from_penta(penta);
     printf("pairs %" PRId64 " penta [%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "]\n",
            e.units, penta[0], penta[1], penta[2], penta[3], penta[4]);
-    char elo[96];
-    match_elo_text(&e, elo, sizeof elo);
-    if (e.interval_known)
-        printf("%s los %.1f%%\n", elo, 100 * e.los);
-    else /* the plain score: a handful of pairs has no interval to regularise */
-        printf("%s score %.1f%%\n", elo,
-               e.units ? 25.0 * (double)(penta[1] + 2 * penta[2] + 3 * penta[3] + 4 * penta[4]) / (double)e.units
-                       : 50.0);
+    /* A pair scoring k of its 4 half-points adds k / 4 to the points per game. */
+    double points = (double)(penta[1] + 2 * penta[2] + 3 * penta[3] + 4 * penta[4]);
+    char line[160];
+    match_elo_line(&e, e.units ? points / (4.0 * (double)e.units) : 0.5, line, sizeof line);
+    printf("%s\n", line);
     return EXIT_OK;
 }
 

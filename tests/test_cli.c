@@ -210,6 +210,19 @@ static void test_elo_command(void **state)
     test_dama_expect("elo", 2, "elo needs at least one PENTA");
 }
 
+/* One pair of a match shows its plain score, as `dama elo` does: the same engine on both
+ * sides plays the pair's second game as the first with the names swapped, so side A scores
+ * exactly one point of two whatever the opening gives. */
+static void test_match_few_pairs_line(void **state)
+{
+    (void)state;
+    char db[64], cmd[160];
+    snprintf(db, sizeof db, "/tmp/dama-test-cli-match-%ld.db", (long)getpid());
+    snprintf(cmd, sizeof cmd, "match --a material --b material --games 2 --nodes 200 --threads 1 --db %s", db);
+    test_dama_expect(cmd, 0, "elo n/a: too few pairs (1 < 10) score 50.0%\n");
+    unlink(db);
+}
+
 /* Removes the figure after every " nps " in analyze's output (its width varies too). */
 static void blank_nps(char *out)
 {
@@ -492,6 +505,7 @@ int main(void)
         cmocka_unit_test(test_version),
         cmocka_unit_test(test_weights_command),
         cmocka_unit_test(test_elo_command),
+        cmocka_unit_test(test_match_few_pairs_line),
         cmocka_unit_test(test_best_weights_are_the_shipped_files),
         cmocka_unit_test(test_moves_history),
         cmocka_unit_test(test_help_command),

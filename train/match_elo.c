@@ -58,3 +58,13 @@ void match_elo_text(const EloEstimate *e, char *buf, size_t len)
         snprintf(buf, len, "elo n/a: too few pairs (%lld < %d)", (long long)e->units,
                  STATS_MIN_PAIRS);
 }
+
+void match_elo_line(const EloEstimate *e, double points_per_game, char *buf, size_t len)
+{
+    char elo[96];
+    match_elo_text(e, elo, sizeof elo);
+    if (e->interval_known)
+        snprintf(buf, len, "%s los %.1f%%", elo, 100 * e->los);
+    else
+        snprintf(buf, len, "%s score %.1f%%", elo, 100 * points_per_game);
+}

@@ -120,13 +120,9 @@ static void print_result(const MatchState *ms, const EloEstimate *e, const Runne
         fprintf(stderr, "match: %d game%s outside the counted pairs (finished after the SPRT "
                 "decided, or a pair's lone game) stored but not counted\n", games_played - counted,
                 games_played - counted == 1 ? "" : "s");
-    char elo[96];
-    match_elo_text(e, elo, sizeof elo);
-    if (e->interval_known)
-        printf("%s los %.1f%%\n", elo, 100 * e->los);
-    else
-        printf("%s score %.1f%%\n", elo,
-               counted ? 100.0 * (t->a_wins + 0.5 * t->a_draws) / counted : 50.0);
+    char line[160];
+    match_elo_line(e, counted ? (t->a_wins + 0.5 * t->a_draws) / counted : 0.5, line, sizeof line);
+    printf("%s\n", line);
     if (ms->sprt->enabled) {
         printf("sprt elo0 %g elo1 %g llr %.3f [%.3f, %.3f] %s", ms->sprt->elo0, ms->sprt->elo1,
                elo_shown(ms->llr, 3), ms->lower, ms->upper, verdict_name(ms->verdict, true));
