@@ -476,12 +476,21 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
     /* Step 7. Principal variation search with late move reductions. */
     int best = -SCORE_INF, alpha0 = alpha;
     Move best_move = list->moves[0];
+    int picked = 0; /* moves at the front already in order */
     for (int i = 0; i < list->count; i++) {
         if (i == 0)
             swap_moves(list, keys, 0, first);
-        else
+        else if (i >= picked)
             pick_move(list, keys, i);
         const Move *m = &list->moves[i];
+        /* Step 7-. A node that did not cut on its first move will likely search them all:
+         * the next move is picked now and its child's table entry fetched while this one
+         * is searched. */
+        if (i >= 1 && i + 1 < list->count) {
+            pick_move(list, keys, i + 1);
+            picked = i + 2;
+            __builtin_prefetch(&s->tt[key_after_move(pos, key, &list->moves[i + 1]) & s->tt_mask]);
+        }
         /* Step 7a. Late move pruning (~+28 Elo International with step 4b): near the
          * horizon, off the principal variation, the quiet moves ordered after the first
          * 2 + 3 * depth are not searched, once a move that does not lose is in hand. */
