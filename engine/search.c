@@ -483,9 +483,9 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
         else if (i >= picked)
             pick_move(list, keys, i);
         const Move *m = &list->moves[i];
-        /* Step 7-. A node that did not cut on its first move will likely search them all:
-         * the next move is picked now and its child's table entry fetched while this one
-         * is searched. */
+        /* A node that did not cut on its first move will likely search them all: the next
+         * move is picked now and its child's table entry fetched while this one is searched
+         * (the same tree, 1.05x faster over six paired timings, 0.96-1.11x: experiments.md). */
         if (i >= 1 && i + 1 < list->count) {
             pick_move(list, keys, i + 1);
             picked = i + 2;
