@@ -112,11 +112,12 @@ static void dense_gradient(const Dataset *ds, const size_t *order, size_t n, con
         const DatasetPosition *p = &ds->pos[order ? order[k] : k];
         EvalFeatureTerm f[EVAL_MAX_FEATURE_TERMS];
         dataset_terms(ds, order ? order[k] : k, f);
-        double prob = texel_sigmoid(K, model_eval(f, p->count, p->phase, ds->phase_max, w));
-        double g = 2 * (prob - p->label) * prob * (1 - prob) * K / (double)n;
-        for (int j = 0; j < p->count; j++) {
-            grad[2 * f[j].feature] += g * f[j].value * p->phase / ds->phase_max;
-            grad[2 * f[j].feature + 1] += g * f[j].value * (ds->phase_max - p->phase) / ds->phase_max;
+        const int count = dataset_count(p), phase = dataset_phase(ds, p);
+        double prob = texel_sigmoid(K, model_eval(f, count, phase, ds->phase_max, w));
+        double g = 2 * (prob - dataset_label(p)) * prob * (1 - prob) * K / (double)n;
+        for (int j = 0; j < count; j++) {
+            grad[2 * f[j].feature] += g * f[j].value * phase / ds->phase_max;
+            grad[2 * f[j].feature + 1] += g * f[j].value * (ds->phase_max - phase) / ds->phase_max;
         }
     }
 }
@@ -135,8 +136,9 @@ static void test_dataset_add(void **state)
     const EvalFeatureTerm f[4] = { { 0, 2 }, { 1, 0 }, { 2, -1 }, { 3, 5 } };
     assert_true(dataset_add(ds, 7, 1.0f, 1, f, 4));
     assert_int_equal(ds->npos, 1);
-    assert_int_equal(ds->pos[0].count, 3); /* the 0 value is dropped */
-    assert_int_equal(ds->pos[0].phase, 1);
+    assert_int_equal(dataset_count(&ds->pos[0]), 3); /* the 0 value is dropped */
+    assert_int_equal(dataset_phase(ds, &ds->pos[0]), 1);
+    assert_true(dataset_label(&ds->pos[0]) == 1.0);
     EvalFeatureTerm got[EVAL_MAX_FEATURE_TERMS];
     assert_int_equal(dataset_terms(ds, 0, got), 3);
     assert_int_equal(got[0].feature, 0);
@@ -145,9 +147,9 @@ static void test_dataset_add(void **state)
     assert_int_equal(got[1].value, -1);
     assert_int_equal(got[2].feature, 3);
     assert_int_equal(got[2].value, 5);
-    /* Packed: the count of long terms, then 3 bytes a term (a step word, a value byte), no
-     * escapes; the last term's value 5 is no short term's, so none is short. */
-    assert_int_equal(ds->nbytes, 1 + 9);
+    /* Packed: the phase, the count of long terms, then 3 bytes a term (a step word, a value
+     * byte), no escapes; the last term's value 5 is no short term's, so none is short. */
+    assert_int_equal(ds->nbytes, 2 + 9);
     assert_true(dataset_add(ds, 8, 0.5f, 0, NULL, 0)); /* no terms: eval 0 */
 
     const EvalFeatureTerm bad[1] = { { 4, 1 } }, neg[1] = { { -1, 1 } }, big[1] = { { 1, 32768 } },
@@ -176,15 +178,27 @@ static void test_dataset_add(void **state)
         assert_int_equal(got[j].value, mixed[j].value);
     }
 
-    /* A record's offset has 40 bits: 32 low, 8 high, each part where it belongs. */
-    DatasetPosition rec = { .label = 0.5f, .count = 7, .phase = 3 };
+    /* A record's three fields each keep their own bits: the offset's 40 (low bits, then
+     * the highest), the count's 9 (up to 320 terms and beyond), the label's 15. */
     const uint64_t offsets[] = { 0, 0xFFFFFFFFull, 0x100000000ull, 0xAB12345678ull, DATASET_MAX_BYTES - 1 };
-    for (size_t k = 0; k < sizeof offsets / sizeof *offsets; k++) {
-        dataset_set_offset(&rec, offsets[k]);
-        assert_true(dataset_offset(&rec) == offsets[k]);
-        assert_true(rec.offset_low == (uint32_t)offsets[k] && rec.offset_high == offsets[k] >> 32);
-        assert_true(rec.count == 7 && rec.phase == 3 && rec.label == 0.5f);
-    }
+    const int counts[] = { 0, 7, EVAL_MAX_FEATURE_TERMS, 511 };
+    const double labels[] = { 0.0, 0.5, 1.0, 0.25 };
+    for (size_t k = 0; k < sizeof offsets / sizeof *offsets; k++)
+        for (int c = 0; c < 4; c++)
+            for (int l = 0; l < 4; l++) {
+                DatasetPosition rec = dataset_record(offsets[k], counts[c], labels[l]);
+                assert_true(dataset_offset(&rec) == offsets[k]);
+                assert_int_equal(dataset_count(&rec), counts[c]);
+                assert_true(dataset_label(&rec) == labels[l]);
+                dataset_set_label(&rec, 1.0 - labels[l]);
+                dataset_set_offset(&rec, offsets[k] ^ 1);
+                assert_true(dataset_offset(&rec) == (offsets[k] ^ 1) && dataset_count(&rec) == counts[c]);
+                assert_true(dataset_label(&rec) == 1.0 - labels[l]);
+            }
+    /* A blended label keeps the nearest of 1/16384's: 0.3 is 4915/16384, 0.3 - 0.000012. */
+    DatasetPosition rec = dataset_record(12, 3, 0.3);
+    assert_true(dataset_label(&rec) == 4915.0 / 16384);
+    assert_true(fabs(dataset_label(&rec) - 0.3) < 0.5 / DATASET_LABEL_ONE);
 
     /* Grows past its first block without losing anything. */
     for (int i = 0; i < 5000; i++)
@@ -195,15 +209,15 @@ static void test_dataset_add(void **state)
     assert_int_equal(dataset_terms(ds, 5003, got), 3);
     assert_int_equal(got[2].value, 5);
     assert_int_equal(got[2].feature, 3);
-    /* 12 bytes a position record, 8 its game id, and the packed bytes, capacity counted. */
-    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->pos_cap * 20 + ds->bytes_cap);
+    /* 8 bytes a position record, 8 its game id, and the packed bytes, capacity counted. */
+    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->pos_cap * 16 + ds->bytes_cap);
     assert_true(ds->pos_cap >= ds->npos && ds->bytes_cap >= ds->nbytes);
     /* Trimmed once loaded: no slack left, every term still there; more can be added. */
     assert_true(ds->bytes_cap > ds->nbytes); /* the doubling left some */
     assert_true(dataset_trim(ds));
     assert_int_equal(ds->bytes_cap, ds->nbytes);
     assert_int_equal(ds->pos_cap, ds->npos);
-    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->npos * 20 + ds->nbytes);
+    assert_int_equal(dataset_bytes(ds), sizeof *ds + ds->npos * 16 + ds->nbytes);
     assert_int_equal(dataset_terms(ds, 3, got), 6);
     assert_int_equal(got[5].value, -32768);
     assert_true(dataset_add(ds, 9, 0.5f, 2, small, 1));
@@ -224,10 +238,10 @@ static void test_dataset_add(void **state)
         assert_int_equal(got[j].feature, steps[j].feature);
         assert_int_equal(got[j].value, steps[j].value);
     }
-    /* The count byte, 3 bytes a term (7 going back is no short term), 4 more for each
+    /* The phase and count bytes, 3 bytes a term (7 going back is no short term), 4 more for each
      * feature in full (steps 65535, 65536 and 103394, and 7 going back) and 2 more for each
      * escaped value (128, -128). */
-    assert_int_equal(ds->nbytes, 1 + 6 * 3 + 4 * 4 + 2 * 2);
+    assert_int_equal(ds->nbytes, 2 + 6 * 3 + 4 * 4 + 2 * 2);
     dataset_free(ds);
 }
 
@@ -242,15 +256,15 @@ static void test_short_terms_by_hand(void **state)
      * word 1; (10, +2) step 7 code 2: word 30; (16393, -2) step 16383 (the largest) code 3:
      * word 0xFFFF, which in a short word marks nothing. */
     const EvalFeatureTerm a[5] = { { 1, 5 }, { 3, 1 }, { 3, -1 }, { 10, 2 }, { 16393, -2 } };
-    const uint8_t a_bytes[12] = { 1, 1, 0, 5, 8, 0, 1, 0, 30, 0, 0xFF, 0xFF };
+    const uint8_t a_bytes[13] = { 1, 1, 1, 0, 5, 8, 0, 1, 0, 30, 0, 0xFF, 0xFF };
     assert_true(dataset_add(ds, 1, 0.5f, 1, a, 5));
     assert_int_equal(ds->nbytes, sizeof a_bytes);
     assert_memory_equal(ds->terms, a_bytes, sizeof a_bytes);
     /* Only a tail is short: (0, 1) would fit but (1, 7) does not, nor step 16384; the
      * last, step 1 code 1, does: 3 long terms. */
     const EvalFeatureTerm b[4] = { { 0, 1 }, { 1, 7 }, { 16385, 1 }, { 16386, -1 } };
-    const uint8_t b_bytes[12] = { 3, 0, 0, 1, 0, 0x00, 0x40, 1, 7, 1, 5, 0 };
-    assert_true(dataset_add(ds, 2, 0.5f, 1, b, 4));
+    const uint8_t b_bytes[13] = { 2, 3, 0, 0, 1, 0, 0x00, 0x40, 1, 7, 1, 5, 0 };
+    assert_true(dataset_add(ds, 2, 0.5f, 2, b, 4));
     assert_int_equal(ds->nbytes, sizeof a_bytes + sizeof b_bytes);
     assert_memory_equal(ds->terms + sizeof a_bytes, b_bytes, sizeof b_bytes);
     EvalFeatureTerm got[EVAL_MAX_FEATURE_TERMS];
@@ -260,21 +274,21 @@ static void test_short_terms_by_hand(void **state)
     assert_int_equal(dataset_terms(ds, 1, got), 4);
     for (int j = 0; j < 4; j++)
         assert_true(got[j].feature == b[j].feature && got[j].value == b[j].value);
-    /* 300 terms, 10 long then 290 short: count byte 10, 1 + 30 + 580 bytes.  260 long then
+    /* 300 terms, 10 long then 290 short: count byte 10, 2 + 30 + 580 bytes.  260 long then
      * 40 short: more long terms than the byte counts, so all 300 are long (0xFF). */
     EvalFeatureTerm many[300];
     for (int j = 0; j < 300; j++)
         many[j] = (EvalFeatureTerm){ j, j < 10 ? 9 : j % 2 ? 1 : -1 };
     size_t at = ds->nbytes;
     assert_true(dataset_add(ds, 3, 0.5f, 1, many, 300));
-    assert_int_equal(ds->terms[at], 10);
-    assert_int_equal(ds->nbytes - at, 1 + 10 * 3 + 290 * 2);
+    assert_int_equal(ds->terms[at + 1], 10);
+    assert_int_equal(ds->nbytes - at, 2 + 10 * 3 + 290 * 2);
     for (int j = 0; j < 300; j++)
         many[j].value = j < 260 ? 9 : -2;
     at = ds->nbytes;
     assert_true(dataset_add(ds, 4, 0.5f, 1, many, 300));
-    assert_int_equal(ds->terms[at], DATASET_ALL_LONG);
-    assert_int_equal(ds->nbytes - at, 1 + 300 * 3);
+    assert_int_equal(ds->terms[at + 1], DATASET_ALL_LONG);
+    assert_int_equal(ds->nbytes - at, 2 + 300 * 3);
     assert_int_equal(dataset_terms(ds, 2, got), 300);
     assert_true(got[9].value == 9 && got[10].value == -1 && got[299].feature == 299 && got[299].value == 1);
     assert_int_equal(dataset_terms(ds, 3, got), 300);
@@ -372,7 +386,7 @@ static void test_gradient_of_short_terms(void **state)
             want[2 * u[j].feature + 1] += gi * u[j].value * (PHASE_MAX - phase) / PHASE_MAX;
         }
     }
-    assert_true(ds->nbytes < (size_t)N * (1 + 3 + 2 * (T - 1)) + 1); /* the occurrences short */
+    assert_true(ds->nbytes < (size_t)N * (2 + 3 + 2 * (T - 1)) + 1); /* the occurrences short */
     assert_true(texel_gradient(ds, w, K, g, 2));
     double scale = 0;
     for (int j = 0; j < 2 * NF; j++)
@@ -442,8 +456,8 @@ static void test_dataset_stores_eval_features(void **state)
                 int phase, k = eval_features(spec, &pos[i], f, &phase);
                 assert_true(dataset_add(ds, i, 0.5f, phase, f, k));
                 const DatasetPosition *p = &ds->pos[i];
-                assert_int_equal(p->phase, phase);
-                assert_int_equal(p->count, k);
+                assert_int_equal(dataset_phase(ds, p), phase);
+                assert_int_equal(dataset_count(p), k);
                 EvalFeatureTerm got[EVAL_MAX_FEATURE_TERMS];
                 assert_int_equal(dataset_terms(ds, (size_t)i, got), k);
                 for (int j = 0; j < k; j++) {
@@ -1228,7 +1242,8 @@ static void test_packed_file(void **state)
         int n = dataset_terms(ds, i, a);
         assert_int_equal(dataset_terms(m, i, b), n);
         assert_memory_equal(a, b, (size_t)n * sizeof *a);
-        assert_true(m->pos[i].label == ds->pos[i].label && m->pos[i].phase == ds->pos[i].phase);
+        assert_true(dataset_label(&m->pos[i]) == dataset_label(&ds->pos[i]) &&
+                    dataset_phase(m, &m->pos[i]) == dataset_phase(ds, &ds->pos[i]));
         assert_int_equal(m->game[i], ds->game[i]);
     }
     assert_false(dataset_add(m, 1, 0.5f, 0, wide, 1)); /* read-only */
@@ -1302,7 +1317,7 @@ static void test_packed_file(void **state)
     fclose(f);
     snprintf(err, sizeof err, "%s/none.texel", dir);
     assert_refused(err, "no file");
-    const size_t games = 88 + 8 * ds->npos, records = games + 12 * ds->npos;
+    const size_t games = 88 + 8 * ds->npos, records = games + 8 * ds->npos;
     const size_t cuts[] = { 0, 7, 87, 88, 89, games - 1, games, records - 1, records, records + 1, size - 1 };
     for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
         write_bytes(bad_path, bytes, cuts[i]);
@@ -1318,17 +1333,26 @@ static void test_packed_file(void **state)
     assert_null(dataset_map(bad_path, NULL, NULL, err, sizeof err));
     assert_non_null(strstr(err, "save it again")); /* it says how to remake it */
     bytes[8]++;
-    bytes[games + 12 * 3 + 10] = PHASE_MAX + 1; /* position 3's phase */
+    /* Position 3's phase: its run's first byte, where its record's low 40 bits point. */
+    uint64_t record3;
+    memcpy(&record3, bytes + games + 8 * 3, sizeof record3);
+    unsigned char *phase3 = bytes + records + (record3 & (DATASET_MAX_BYTES - 1)), phase3_saved = *phase3;
+    *phase3 = PHASE_MAX + 1;
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a phase above phase_max");
     assert_null(dataset_map(bad_path, NULL, NULL, err, sizeof err));
     assert_non_null(strstr(err, "position 3")); /* the record named */
-    bytes[games + 12 * 3 + 10] = 0;
-    bytes[games + 12 * (ds->npos - 1) + 8]++; /* the last position's count: one term more */
+    *phase3 = phase3_saved;
+    bytes[games + 8 * (ds->npos - 1) + 5]++; /* the last position's count (bits 40..): one term more */
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a term running past the end");
-    bytes[games + 12 * (ds->npos - 1) + 8]--;
-    /* The last run is `wide`'s, 17 bytes: its count of long terms (2), their steps (4) and
+    bytes[games + 8 * (ds->npos - 1) + 5]--;
+    unsigned char *label_top = bytes + games + 8 * (ds->npos - 1) + 7, label_saved = *label_top;
+    *label_top = 0xFF; /* its label's top 8 of 15 bits (bits 56..63): about 1.99 */
+    write_bytes(bad_path, bytes, size);
+    assert_refused(bad_path, "a label above 1");
+    *label_top = label_saved;
+    /* The last run is `wide`'s, 18 bytes: its phase, its count of long terms (2), their steps (4) and
      * values (2), the short word of (150, -2) (2), escapes (8: 32767, feature 0 in full,
      * -32768).  Its first step made the escape mark wants 4 bytes more than the file has;
      * its second value byte made 5, one word fewer; a count of long terms above its 3 terms

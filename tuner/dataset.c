@@ -6,8 +6,11 @@
 #include <sys/mman.h>
 
 /* The kernels stream these records: keep them packed. */
-_Static_assert(sizeof(DatasetPosition) == 12, "DatasetPosition must stay 12 bytes");
-_Static_assert(EVAL_MAX_FEATURE_TERMS <= UINT16_MAX, "DatasetPosition.count is 16 bits");
+_Static_assert(sizeof(DatasetPosition) == 8, "DatasetPosition must stay 8 bytes");
+_Static_assert(EVAL_MAX_FEATURE_TERMS <= 0x1FF, "a record's count is 9 bits");
+_Static_assert(DATASET_LABEL_ONE <= 0x7FFF, "a record's label is 15 bits");
+_Static_assert(DATASET_COUNT_SHIFT + 9 == DATASET_LABEL_SHIFT && DATASET_LABEL_SHIFT + 15 == 64,
+               "a record's fields fill its 64 bits");
 
 /* Most bytes one term takes: its word, a feature in full and a value. */
 enum { TERM_MAX_BYTES = 8 };
@@ -67,7 +70,7 @@ bool dataset_reserve(Dataset *ds, size_t positions, size_t terms)
 {
     if (!ds || ds->borrowed || (!ds->game && ds->pos_cap) || terms > SIZE_MAX / 4 || positions > SIZE_MAX / 4)
         return false;
-    return reserve_bytes(ds, positions, positions + 3 * terms);
+    return reserve_bytes(ds, positions, 2 * positions + 3 * terms);
 }
 
 static uint8_t *put_word(uint8_t *p, uint32_t w)
@@ -133,13 +136,15 @@ bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const Eva
         nl--;
     if (nl >= DATASET_ALL_LONG)
         nl = kept;
-    if (!reserve_bytes(ds, 1, 1 + (size_t)kept * TERM_MAX_BYTES))
+    if (!reserve_bytes(ds, 1, 2 + (size_t)kept * TERM_MAX_BYTES))
         return false;
 
-    /* The count of long terms, their steps and values, the short words, then the escapes. */
-    uint8_t *start = ds->owned_terms + ds->nbytes, *b = start + 1;
+    /* The phase, the count of long terms, their steps and values, the short words, then the
+     * escapes. */
+    uint8_t *start = ds->owned_terms + ds->nbytes, *b = start + 2;
     uint8_t *s = b + 3 * (size_t)nl, *e = s + 2 * (size_t)(kept - nl);
-    start[0] = (uint8_t)(nl == kept && nl >= DATASET_ALL_LONG ? DATASET_ALL_LONG : nl);
+    start[0] = (uint8_t)phase;
+    start[1] = (uint8_t)(nl == kept && nl >= DATASET_ALL_LONG ? DATASET_ALL_LONG : nl);
     uint32_t prev = 0;
     for (int j = 0; j < kept; j++) {
         if (j < nl) {
@@ -155,9 +160,7 @@ bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const Eva
         prev = kf[j];
     }
     ds->game[ds->npos] = game_id;
-    DatasetPosition *rec = &ds->pos[ds->npos++];
-    *rec = (DatasetPosition){ .label = label, .count = (uint16_t)kept, .phase = (uint8_t)phase };
-    dataset_set_offset(rec, ds->nbytes);
+    ds->pos[ds->npos++] = dataset_record(ds->nbytes, kept, label);
     ds->nbytes += (size_t)(e - start);
     ds->nterms += (size_t)kept;
     return true;
@@ -166,12 +169,13 @@ bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const Eva
 int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out)
 {
     const DatasetPosition *p = &ds->pos[i];
+    const int n = dataset_count(p);
     uint32_t f[EVAL_MAX_FEATURE_TERMS];
     int32_t v[EVAL_MAX_FEATURE_TERMS];
-    dataset_unpack(ds->terms + dataset_offset(p), p->count, f, v);
-    for (int j = 0; j < p->count; j++)
+    dataset_unpack(dataset_run(ds, p), n, f, v);
+    for (int j = 0; j < n; j++)
         out[j] = (EvalFeatureTerm){ (int32_t)f[j], v[j] };
-    return p->count;
+    return n;
 }
 
 bool dataset_trim(Dataset *ds)
@@ -292,7 +296,7 @@ bool dataset_split(const Dataset *ds, double validation_fraction, uint64_t seed,
         Dataset *side = in_validation(ds->game[i], seed, validation_fraction) ? v : t;
         side->game[side->npos] = ds->game[i];
         side->pos[side->npos++] = ds->pos[i];
-        side->nterms += ds->pos[i].count;
+        side->nterms += (size_t)dataset_count(&ds->pos[i]);
     }
     *train = t;
     *valid = v;

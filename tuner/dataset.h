@@ -10,9 +10,9 @@
  *
  * The terms of all positions are packed in one byte arena that is only ever appended to
  * (grown by doubling, or sized once with dataset_reserve); a position records where its run
- * starts.  A position's run of n terms is one byte L, then its first L terms ("long"), then
- * its other n - L ("short"), then the long terms' escapes (L = DATASET_ALL_LONG: all n are
- * long).  The long terms are L 16-bit words (this machine's byte order), the steps feature -
+ * starts.  A position's run of n terms is a byte with its phase, a byte L, then its first L
+ * terms ("long"), then its other n - L ("short"), then the long terms' escapes
+ * (L = DATASET_ALL_LONG: all n are long).  The long terms are L 16-bit words (this machine's byte order), the steps feature -
  * previous feature (0 before the first), then L int8 values; the escapes, in the order of
  * their terms, are two words (low first) with the feature of a term whose step is
  * DATASET_STEP_ESCAPE (features out of order or far apart) and an int16 word with the value
@@ -35,27 +35,52 @@
 
 #include "evaluate.h"
 
-/* One position, 12 bytes: the offset of its run in 40 bits (a terabyte of terms). */
+/* One position, 8 bytes: where its run starts in Dataset.terms (40 bits: a terabyte of
+ * terms), its number of terms (9 bits) and its label (15 bits, in 1/DATASET_LABEL_ONE: the
+ * results 0, 1/2 and 1 exactly, a blended label to 0.00003).  Its phase is its run's first
+ * byte.  Read and write it through the functions below. */
 typedef struct DatasetPosition {
-    uint32_t offset_low; /* its first byte in Dataset.terms: offset_low + offset_high 2^32 */
-    float label;         /* expected score for the side to move: 1 win, 0.5 draw, 0 loss, or a blend */
-    uint16_t count;      /* number of terms (at most EVAL_MAX_FEATURE_TERMS) */
-    uint8_t phase;       /* men on the board, 0 .. phase_max */
-    uint8_t offset_high;
+    uint64_t packed;
 } DatasetPosition;
 
 /* Most bytes of terms a dataset holds: what the record's 40 bits address. */
 #define DATASET_MAX_BYTES ((uint64_t)1 << 40)
+/* A label of 1 (a win for the side to move); the label's 15 bits hold 0 .. 2 of it. */
+#define DATASET_LABEL_ONE 16384
+#define DATASET_COUNT_SHIFT 40
+#define DATASET_LABEL_SHIFT 49
 
 static inline uint64_t dataset_offset(const DatasetPosition *p)
 {
-    return p->offset_low | (uint64_t)p->offset_high << 32;
+    return p->packed & (DATASET_MAX_BYTES - 1);
+}
+
+/* Its number of terms (at most EVAL_MAX_FEATURE_TERMS). */
+static inline int dataset_count(const DatasetPosition *p)
+{
+    return (int)(p->packed >> DATASET_COUNT_SHIFT & 0x1FF);
+}
+
+/* Expected score for the side to move: 1 win, 0.5 draw, 0 loss, or a blend. */
+static inline double dataset_label(const DatasetPosition *p)
+{
+    return (double)(p->packed >> DATASET_LABEL_SHIFT) / DATASET_LABEL_ONE;
+}
+
+static inline DatasetPosition dataset_record(uint64_t offset, int count, double label)
+{
+    uint64_t q = (uint64_t)(label * DATASET_LABEL_ONE + 0.5); /* label in [0, 1]: nearest */
+    return (DatasetPosition){ offset | (uint64_t)count << DATASET_COUNT_SHIFT | q << DATASET_LABEL_SHIFT };
 }
 
 static inline void dataset_set_offset(DatasetPosition *p, uint64_t offset)
 {
-    p->offset_low = (uint32_t)offset;
-    p->offset_high = (uint8_t)(offset >> 32);
+    *p = dataset_record(offset, dataset_count(p), dataset_label(p));
+}
+
+static inline void dataset_set_label(DatasetPosition *p, double label)
+{
+    *p = dataset_record(dataset_offset(p), dataset_count(p), label);
 }
 
 /* Read its fields freely; change it only through the functions below. */
@@ -113,10 +138,28 @@ static inline int32_t dataset_term(const uint8_t *p, int n, int j, const uint8_t
     return value;
 }
 
+/* The phase of the position whose run is at p: men on the board, 0 .. phase_max. */
+static inline int dataset_run_phase(const uint8_t *p)
+{
+    return p[0];
+}
+
 /* The long terms of the n-term run at p. */
 static inline int dataset_long_terms(const uint8_t *p, int n)
 {
-    return p[0] == DATASET_ALL_LONG ? n : p[0];
+    return p[1] == DATASET_ALL_LONG ? n : p[1];
+}
+
+/* Where the run of p starts. */
+static inline const uint8_t *dataset_run(const Dataset *ds, const DatasetPosition *p)
+{
+    return ds->terms + dataset_offset(p);
+}
+
+/* The phase of position p: men on the board, 0 .. phase_max. */
+static inline int dataset_phase(const Dataset *ds, const DatasetPosition *p)
+{
+    return dataset_run_phase(dataset_run(ds, p));
 }
 
 /* The value a short term's word codes: +1, -1, +2, -2 for codes 0 .. 3, without a branch. */
@@ -132,7 +175,7 @@ static inline const uint8_t *dataset_unpack(const uint8_t *p, int n, uint32_t *r
                                             int32_t *restrict value)
 {
     const int nl = dataset_long_terms(p, n);
-    const uint8_t *b = p + 1, *s = b + 3 * (size_t)nl, *e = s + 2 * (size_t)(n - nl); /* the escapes */
+    const uint8_t *b = p + 2, *s = b + 3 * (size_t)nl, *e = s + 2 * (size_t)(n - nl); /* the escapes */
     uint32_t f = 0;
     for (int j = 0; j < nl; j++) {
         value[j] = dataset_term(b, nl, j, &e, &f);
@@ -155,7 +198,7 @@ int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out);
  * outside 1 .. 255) or out of memory. */
 Dataset *dataset_new(int num_features, int phase_max);
 
-/* Reserve room for more positions and terms (a byte a position, at most 3 bytes a term
+/* Reserve room for more positions and terms (two bytes a position, at most 3 bytes a term
  * without escapes) so a loader of known size rarely reallocates. */
 bool dataset_reserve(Dataset *ds, size_t positions, size_t terms);
 
@@ -187,7 +230,7 @@ bool dataset_split(const Dataset *ds, double validation_fraction, uint64_t seed,
                    Dataset **train, Dataset **valid);
 
 /* Frees the position records of a split's parent, keeping its terms, which the views read:
- * the fit needs only the views' own copies of the records (20 bytes a position saved with
+ * the fit needs only the views' own copies of the records (16 bytes a position saved with
  * the game ids).
  * ds then holds no positions; free it after the views, as before. */
 void dataset_release_positions(Dataset *ds);

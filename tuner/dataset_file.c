@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 static const char MAGIC[8] = "DAMATEX";
-enum { FILE_VERSION = 4, BYTE_ORDER_MARK = 0x01020304, TAG_BYTES = DATASET_TAG_MAX + 1 };
+enum { FILE_VERSION = 5, BYTE_ORDER_MARK = 0x01020304, TAG_BYTES = DATASET_TAG_MAX + 1 };
 
 typedef struct FileHeader {
     char magic[8];
@@ -38,8 +38,8 @@ static size_t position_bytes(const Dataset *ds, size_t i)
 {
     uint32_t f[EVAL_MAX_FEATURE_TERMS];
     int32_t v[EVAL_MAX_FEATURE_TERMS];
-    const uint8_t *start = ds->terms + dataset_offset(&ds->pos[i]);
-    return (size_t)(dataset_unpack(start, ds->pos[i].count, f, v) - start);
+    const uint8_t *start = dataset_run(ds, &ds->pos[i]);
+    return (size_t)(dataset_unpack(start, dataset_count(&ds->pos[i]), f, v) - start);
 }
 
 static bool write_all(FILE *out, const void *data, size_t len)
@@ -64,7 +64,7 @@ static bool write_sections(FILE *out, const Dataset *ds, const FileHeader *h, co
     }
     /* Each position's terms in order: the bulk of the file. */
     for (size_t i = 0; ok && i < ds->npos; i++) {
-        ok = write_all(out, ds->terms + dataset_offset(&ds->pos[i]), position_bytes(ds, i));
+        ok = write_all(out, dataset_run(ds, &ds->pos[i]), position_bytes(ds, i));
         if (x->progress && (i + 1) % PROGRESS_EVERY == 0)
             x->progress(x->ctx, i + 1, ds->npos);
     }
@@ -101,7 +101,7 @@ bool dataset_save(const Dataset *ds, const char *path, const DatasetFileExtras *
         memcpy(h.tag, x->tag, strlen(x->tag));
     for (size_t i = 0; i < ds->npos; i++) {
         h.nbytes += position_bytes(ds, i);
-        h.nterms += ds->pos[i].count;
+        h.nterms += (uint64_t)dataset_count(&ds->pos[i]);
     }
     bool ok = write_sections(out, ds, &h, x);
     ok = fclose(out) == 0 && ok;
@@ -117,14 +117,18 @@ bool dataset_save(const Dataset *ds, const char *path, const DatasetFileExtras *
     return ok;
 }
 
-/* Checks one position's run [b, end) (dataset.h): its count of long terms, its words and
- * escapes within end, features in range, no value 0; the byte after the run, or NULL with
- * the reason. */
-static const uint8_t *check_terms(const uint8_t *b, const uint8_t *end, int count, int num_features,
+/* Checks one position's run [b, end) (dataset.h): its phase, its count of long terms, its
+ * words and escapes within end, features in range, no value 0; the byte after the run, or
+ * NULL with the reason. */
+static const uint8_t *check_terms(const uint8_t *b, const uint8_t *end, int count, const FileHeader *h,
                                   const char **why)
 {
-    if (end == b) {
+    if (end - b < 2) {
         *why = "a position's terms run past the end";
+        return NULL;
+    }
+    if (dataset_run_phase(b) > h->phase_max) {
+        *why = "a phase above the header's phase_max";
         return NULL;
     }
     const int nl = dataset_long_terms(b, count);
@@ -132,8 +136,8 @@ static const uint8_t *check_terms(const uint8_t *b, const uint8_t *end, int coun
         *why = "more long terms than terms";
         return NULL;
     }
-    const uint8_t *l = b + 1;
-    const size_t fixed = 1 + 3 * (size_t)nl + 2 * (size_t)(count - nl);
+    const uint8_t *l = b + 2;
+    const size_t fixed = 2 + 3 * (size_t)nl + 2 * (size_t)(count - nl);
     if ((size_t)(end - b) < fixed) {
         *why = "a position's terms run past the end";
         return NULL;
@@ -150,8 +154,8 @@ static const uint8_t *check_terms(const uint8_t *b, const uint8_t *end, int coun
     int32_t v[EVAL_MAX_FEATURE_TERMS];
     const uint8_t *next = dataset_unpack(b, count, f, v);
     for (int j = 0; j < count; j++)
-        if (f[j] >= (uint32_t)num_features || v[j] == 0) {
-            *why = f[j] >= (uint32_t)num_features ? "a feature out of range" : "a term of value 0";
+        if (f[j] >= (uint32_t)h->num_features || v[j] == 0) {
+            *why = f[j] >= (uint32_t)h->num_features ? "a feature out of range" : "a term of value 0";
             return NULL;
         }
     return next;
@@ -223,12 +227,12 @@ Dataset *dataset_map(const char *path, const char *tag, const float **scores, ch
         const DatasetPosition *p = &pos[i];
         bad = i;
         in_record = true;
-        if (dataset_offset(p) != (uint64_t)(terms - first) || p->count > EVAL_MAX_FEATURE_TERMS ||
-            p->phase > h.phase_max || !(p->label >= 0.0f && p->label <= 1.0f))
-            why = "a bad record (offset, count, phase or label)";
+        if (dataset_offset(p) != (uint64_t)(terms - first) || dataset_count(p) > EVAL_MAX_FEATURE_TERMS ||
+            dataset_label(p) > 1.0)
+            why = "a bad record (offset, count or label)";
         else
-            terms = check_terms(terms, end, p->count, h.num_features, &why);
-        nterms += p->count;
+            terms = check_terms(terms, end, dataset_count(p), &h, &why);
+        nterms += (uint64_t)dataset_count(p);
     }
     if (!why) {
         in_record = false;

@@ -1,20 +1,20 @@
 /* A dataset saved as one packed file and read back by mapping it: the fit then reads the
  * terms from the file through the page cache, so a data set larger than memory is paged in
  * and out by the system instead of refused.  The records and game ids are mapped too; a
- * split of a mapped dataset copies only its records (12 bytes a position, and its game ids
+ * split of a mapped dataset copies only its records (8 bytes a position, and its game ids
  * until they are released) into memory.
  *
  * Layout (this machine's byte order, checked by a marker; dataset.h has the term packing):
- *     header    88 bytes: "DAMATEX\0", version 4 (3: runs without short terms; 2: no
- *               tag nor scores; 1: 16-byte records before the game ids; older versions
- *               are refused), byte-order marker 0x01020304,
+ *     header    88 bytes: "DAMATEX\0", version 5 (4: 12-byte records, the phase in
+ *               the record; 3: runs without short terms; 2: no tag nor scores; 1: 16-byte
+ *               records before the game ids; older versions are refused), byte-order marker 0x01020304,
  *               num_features, phase_max (int32 each), positions, terms, term bytes (uint64),
  *               has scores (uint64: 0 or 1), tag (32 bytes, NUL-padded: what the features
  *               are, e.g. the evaluation's name and version, checked by the reader)
  *     game ids  positions x int64
  *     scores    with has scores: positions x float, the stored search score of each
  *               position (NAN when none), so labels can be blended when fitting
- *     records   positions x 12 bytes (DatasetPosition), offsets into the term bytes
+ *     records   positions x 8 bytes (DatasetPosition), offsets into the term bytes
  *     terms     term bytes, each position's run right after the previous one's
  * Passes over the whole set (the loss, full-batch gradients) read the terms in file order,
  * which the system reads ahead; a mini-batch's shuffled order jumps about the file, so a set

@@ -23,7 +23,7 @@ static inline void unpack_terms(const uint8_t *run, int n, uint32_t *restrict f,
 {
     static const double code_value[4] = { 1.0, -1.0, 2.0, -2.0 };
     const int nl = dataset_long_terms(run, n);
-    const uint8_t *b = run + 1, *s = b + 3 * (size_t)nl, *e = s + 2 * (size_t)(n - nl);
+    const uint8_t *b = run + 2, *s = b + 3 * (size_t)nl, *e = s + 2 * (size_t)(n - nl);
     uint32_t feature = 0;
     for (int j = 0; j < nl; j++) {
         v[j] = dataset_term(b, nl, j, &e, &feature);
@@ -41,10 +41,9 @@ static inline void unpack_terms(const uint8_t *run, int n, uint32_t *restrict f,
  * w[stride j] and w[stride j + 1] (stride 2: the weights as given; 4: a gradient thread's
  * copy, its sums beside them).  Two accumulators per phase break the add latency chain (the
  * compiler may not reorder FP adds); the order is fixed, so results are too. */
-static inline double terms_eval(const Dataset *ds, const DatasetPosition *p, const double *w, size_t stride,
+static inline double terms_eval(const Dataset *ds, int n, int phase, const double *w, size_t stride,
                                 const uint32_t *restrict f, const double *restrict v)
 {
-    const int n = p->count;
     double m0 = 0, m1 = 0, e0 = 0, e1 = 0;
     int j = 0;
     for (; j + 2 <= n; j += 2) {
@@ -59,7 +58,7 @@ static inline double terms_eval(const Dataset *ds, const DatasetPosition *p, con
         m0 += a[0] * v[j];
         e0 += a[1] * v[j];
     }
-    const int mg = p->phase, eg = ds->phase_max - mg;
+    const int mg = phase, eg = ds->phase_max - mg;
     return ((m0 + m1) * mg + (e0 + e1) * eg) / ds->phase_max;
 }
 
@@ -67,8 +66,10 @@ static inline double position_eval(const Dataset *ds, const DatasetPosition *p, 
 {
     uint32_t f[EVAL_MAX_FEATURE_TERMS];
     double v[EVAL_MAX_FEATURE_TERMS];
-    unpack_terms(ds->terms + dataset_offset(p), p->count, f, v);
-    return terms_eval(ds, p, w, 2, f, v);
+    const uint8_t *run = dataset_run(ds, p);
+    const int n = dataset_count(p);
+    unpack_terms(run, n, f, v);
+    return terms_eval(ds, n, dataset_run_phase(run), w, 2, f, v);
 }
 
 double texel_eval(const Dataset *ds, size_t i, const double *w)
@@ -116,7 +117,7 @@ static double block_sse(const Dataset *ds, const size_t *order, size_t begin, si
     double sse = 0;
     for (size_t k = begin; k < end; k++) {
         const DatasetPosition *p = &ds->pos[order ? order[k] : k];
-        double d = texel_sigmoid(K, position_eval(ds, p, w)) - p->label;
+        double d = texel_sigmoid(K, position_eval(ds, p, w)) - dataset_label(p);
         sse += d * d;
     }
     return sse;
@@ -245,12 +246,12 @@ static bool block_out_reserve(BlockOut *o, size_t need)
  * record first, so that the terms' address is in the cache when their turn comes. */
 enum { PREFETCH_RECORD_AHEAD = 16, PREFETCH_TERMS_AHEAD = 6 };
 
-/* The first lines of a mini-batch position's terms: at most 3 bytes a term and a byte,
+/* The first lines of a mini-batch position's terms: at most 3 bytes a term and two bytes,
  * a few escapes. */
 static inline void prefetch_terms(const uint8_t *terms, const DatasetPosition *p)
 {
     const uint8_t *b = terms + dataset_offset(p);
-    for (size_t line = 0; line < 1 + 3 * (size_t)p->count; line += 64)
+    for (size_t line = 0; line < 2 + 3 * (size_t)dataset_count(p); line += 64)
         __builtin_prefetch(b + line);
 }
 
@@ -277,13 +278,15 @@ static double block_gradient(const Dataset *ds, const size_t *order, size_t begi
         if (order && k + PREFETCH_TERMS_AHEAD < end)
             prefetch_terms(terms, &pos[order[k + PREFETCH_TERMS_AHEAD]]);
         const DatasetPosition *p = &pos[order ? order[k] : k];
-        const int n = p->count;
-        unpack_terms(terms + dataset_offset(p), n, f, v);
-        double prob = texel_sigmoid(K, terms_eval(ds, p, wa, 4, f, v));
-        double d = prob - p->label;
+        const int n = dataset_count(p);
+        const uint8_t *run = terms + dataset_offset(p);
+        const int phase = dataset_run_phase(run);
+        unpack_terms(run, n, f, v);
+        double prob = texel_sigmoid(K, terms_eval(ds, n, phase, wa, 4, f, v));
+        double d = prob - dataset_label(p);
         sse += d * d;
         double g = gscale * d * prob * (1.0 - prob);
-        double gm = g * p->phase * inv_pm, ge = g * (pm - p->phase) * inv_pm;
+        double gm = g * phase * inv_pm, ge = g * (pm - phase) * inv_pm;
         for (int j = 0; j < n; j++) {
             uint32_t fj = f[j];
             if (!seen[fj]) {
@@ -380,7 +383,7 @@ static bool batch_gradient(TexelBatchGradient *bg, const Dataset *ds, const size
     for (int b = 0; b < blocks; b++) {
         size_t terms = 0, end = block_begin(n, b + 1, blocks);
         for (size_t k = block_begin(n, b, blocks); k < end; k++)
-            terms += ds->pos[order ? order[k] : k].count;
+            terms += (size_t)dataset_count(&ds->pos[order ? order[k] : k]);
         if (!block_out_reserve(&bg->out[b], terms < (size_t)bg->num_features ? terms : (size_t)bg->num_features))
             return false;
     }
@@ -483,7 +486,7 @@ double texel_fit_k(const Dataset *ds, const double *w, int threads)
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (size_t i = 0; i < n; i++) {
         eval[i] = texel_eval(ds, i, w);
-        label[i] = ds->pos[i].label;
+        label[i] = (float)dataset_label(&ds->pos[i]);
     }
 
     /* Step 1: grid K = 2^e, e = -30 .. 10; the first of equal minima wins. */

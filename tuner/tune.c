@@ -144,7 +144,7 @@ static void blend_labels(const Dataset *ds, const float *scores, double K, doubl
     for (size_t i = 0; i < ds->npos; i++) {
         DatasetPosition *p = t < train->npos && train->game[t] == ds->game[i] ? &train->pos[t++] : &valid->pos[v++];
         if (!isnan(scores[i]))
-            p->label = (float)((1 - lambda) * p->label + lambda * texel_sigmoid(K, scores[i]));
+            dataset_set_label(p, (1 - lambda) * dataset_label(p) + lambda * texel_sigmoid(K, scores[i]));
     }
 }
 

@@ -1,5 +1,5 @@
 /* Texel throughput, positions per second per core, with 1 and 2 threads (best of 3 after a
- * warm-up), and the bytes a position the fit holds (its 12-byte record and its packed terms;
+ * warm-up), and the bytes a position the fit holds (its 8-byte record and its packed terms;
  * the game ids go after the split).  Per core = positions / the process's CPU seconds, so a
  * loaded machine slows it little; the 2-thread line also gives the speed-up over 1 thread,
  * by CPU time (2 x its per-core figure over 1 thread's: threads waiting at a barrier spin,
