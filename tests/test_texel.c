@@ -1334,21 +1334,21 @@ static void test_packed_file(void **state)
     assert_non_null(strstr(err, "save it again")); /* it says how to remake it */
     bytes[8]++;
     /* Position 3's phase: its run's first byte, where its record's low 40 bits point. */
-    uint64_t record3;
+    DatasetPosition record3;
     memcpy(&record3, bytes + games + 8 * 3, sizeof record3);
-    unsigned char *phase3 = bytes + records + (record3 & (DATASET_MAX_BYTES - 1)), phase3_saved = *phase3;
+    unsigned char *phase3 = bytes + records + dataset_offset(&record3), phase3_saved = *phase3;
     *phase3 = PHASE_MAX + 1;
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a phase above phase_max");
     assert_null(dataset_map(bad_path, NULL, NULL, err, sizeof err));
     assert_non_null(strstr(err, "position 3")); /* the record named */
     *phase3 = phase3_saved;
-    bytes[games + 8 * (ds->npos - 1) + 5]++; /* the last position's count (bits 40..): one term more */
+    bytes[games + 8 * (ds->npos - 1) + 5]++; /* the last position's count (the high word's bits 8..): one term more */
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a term running past the end");
     bytes[games + 8 * (ds->npos - 1) + 5]--;
     unsigned char *label_top = bytes + games + 8 * (ds->npos - 1) + 7, label_saved = *label_top;
-    *label_top = 0xFF; /* its label's top 8 of 15 bits (bits 56..63): about 1.99 */
+    *label_top = 0xFF; /* its label's top 8 of 15 bits (the high word's top byte): about 1.99 */
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a label above 1");
     *label_top = label_saved;

@@ -9,8 +9,9 @@
 _Static_assert(sizeof(DatasetPosition) == 8, "DatasetPosition must stay 8 bytes");
 _Static_assert(EVAL_MAX_FEATURE_TERMS <= 0x1FF, "a record's count is 9 bits");
 _Static_assert(DATASET_LABEL_ONE <= 0x7FFF, "a record's label is 15 bits");
-_Static_assert(DATASET_COUNT_SHIFT + 9 == DATASET_LABEL_SHIFT && DATASET_LABEL_SHIFT + 15 == 64,
-               "a record's fields fill its 64 bits");
+_Static_assert(DATASET_COUNT_SHIFT == 8 && DATASET_COUNT_SHIFT + 9 == DATASET_LABEL_SHIFT &&
+                   DATASET_LABEL_SHIFT + 15 == 32,
+               "a record's high word: the offset's 8 bits, the count's 9, the label's 15");
 
 /* Most bytes one term takes: its word, a feature in full and a value. */
 enum { TERM_MAX_BYTES = 8 };

@@ -38,39 +38,42 @@
 /* One position, 8 bytes: where its run starts in Dataset.terms (40 bits: a terabyte of
  * terms), its number of terms (9 bits) and its label (15 bits, in 1/DATASET_LABEL_ONE: the
  * results 0, 1/2 and 1 exactly, a blended label to 0.00003).  Its phase is its run's first
- * byte.  Read and write it through the functions below. */
+ * byte.  Two 32-bit words, so that it needs only the 4-byte alignment a packed file gives
+ * it after the scores.  Read and write it through the functions below. */
 typedef struct DatasetPosition {
-    uint64_t packed;
+    uint32_t low;  /* the offset's low 32 bits */
+    uint32_t high; /* the offset's high 8 bits, the count << 8, the label << 17 */
 } DatasetPosition;
 
 /* Most bytes of terms a dataset holds: what the record's 40 bits address. */
 #define DATASET_MAX_BYTES ((uint64_t)1 << 40)
 /* A label of 1 (a win for the side to move); the label's 15 bits hold 0 .. 2 of it. */
 #define DATASET_LABEL_ONE 16384
-#define DATASET_COUNT_SHIFT 40
-#define DATASET_LABEL_SHIFT 49
+#define DATASET_COUNT_SHIFT 8
+#define DATASET_LABEL_SHIFT 17
 
 static inline uint64_t dataset_offset(const DatasetPosition *p)
 {
-    return p->packed & (DATASET_MAX_BYTES - 1);
+    return p->low | (uint64_t)(p->high & 0xFF) << 32;
 }
 
 /* Its number of terms (at most EVAL_MAX_FEATURE_TERMS). */
 static inline int dataset_count(const DatasetPosition *p)
 {
-    return (int)(p->packed >> DATASET_COUNT_SHIFT & 0x1FF);
+    return (int)(p->high >> DATASET_COUNT_SHIFT & 0x1FF);
 }
 
 /* Expected score for the side to move: 1 win, 0.5 draw, 0 loss, or a blend. */
 static inline double dataset_label(const DatasetPosition *p)
 {
-    return (double)(p->packed >> DATASET_LABEL_SHIFT) / DATASET_LABEL_ONE;
+    return (double)(p->high >> DATASET_LABEL_SHIFT) / DATASET_LABEL_ONE;
 }
 
 static inline DatasetPosition dataset_record(uint64_t offset, int count, double label)
 {
-    uint64_t q = (uint64_t)(label * DATASET_LABEL_ONE + 0.5); /* label in [0, 1]: nearest */
-    return (DatasetPosition){ offset | (uint64_t)count << DATASET_COUNT_SHIFT | q << DATASET_LABEL_SHIFT };
+    uint32_t q = (uint32_t)(label * DATASET_LABEL_ONE + 0.5); /* label in [0, 1]: nearest */
+    return (DatasetPosition){ (uint32_t)offset, (uint32_t)(offset >> 32) | (uint32_t)count << DATASET_COUNT_SHIFT |
+                                                    q << DATASET_LABEL_SHIFT };
 }
 
 static inline void dataset_set_offset(DatasetPosition *p, uint64_t offset)

@@ -26,6 +26,9 @@ typedef struct FileHeader {
 } FileHeader;
 
 _Static_assert(sizeof(FileHeader) == 88, "the header is 88 bytes");
+/* The records follow the scores (4 bytes a position), so a record may start at any multiple
+ * of 4 of the mapping: its alignment must not ask more. */
+_Static_assert(_Alignof(DatasetPosition) <= 4, "a record needs at most 4-byte alignment");
 
 /* Bytes a position takes outside its terms: game id, record, score if any. */
 static uint64_t per_position(const FileHeader *h)
