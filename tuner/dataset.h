@@ -9,22 +9,23 @@
  * in the engine's units (hundredths of a man).
  *
  * The terms of all positions are packed in one byte arena that is only ever appended to
- * (grown by doubling, or sized once with dataset_reserve); a position records where its run
- * starts.  A position's run of n terms is a byte with its phase, a byte L, then its first L
- * terms ("long"), then its other n - L ("short"), then the long terms' escapes
- * (L = DATASET_ALL_LONG: all n are long).  The long terms are L 16-bit words (this machine's byte order), the steps feature -
- * previous feature (0 before the first), then L int8 values; the escapes, in the order of
- * their terms, are two words (low first) with the feature of a term whose step is
- * DATASET_STEP_ESCAPE (features out of order or far apart) and an int16 word with the value
- * of a term whose value byte is DATASET_VALUE_ESCAPE (values outside int8), the feature
- * before the value.  A short term is one word, its step << 2 | a code of its value (+1, -1,
- * +2, -2: dataset_short_value): what a pattern occurrence is (eval_spec.h: a state a step
- * or two past the previous one, counted once or twice for a side).  The short terms are the
- * longest tail of the run that fits that word, so a pattern position's linear features take
- * 3 bytes a term and its occurrences 2.  Every word and byte is at a place the counts fix
- * and the escapes are rare, so unpacking has no chain of loads and no branch the data
- * mispredicts.  The order of the terms is kept, so the kernels' sums are the same as from
- * unpacked terms.  Labels may be blended (e.g. result and search score) after they are added. */
+ * (grown by doubling, or sized once with dataset_reserve); a position records where its
+ * run starts.  A position's run of n terms is a byte with its phase, a byte L, then its
+ * first L terms ("long"), then its other n - L ("short"), then the long terms' escapes (L
+ * = DATASET_ALL_LONG: all n are long).  The long terms are L 16-bit words (this machine's
+ * byte order), the steps feature - previous feature (0 before the first), then L int8
+ * values; the escapes, in the order of their terms, are two words (low first) with the
+ * feature of a term whose step is DATASET_STEP_ESCAPE (features out of order or far
+ * apart) and an int16 word with the value of a term whose value byte is
+ * DATASET_VALUE_ESCAPE (values outside int8), the feature before the value.  A short term
+ * is one word, its step << 2 | a code of its value (+1, -1, +2, -2: dataset_short_value):
+ * what a pattern occurrence is (eval_spec.h: a state a step or two past the previous one,
+ * counted once or twice for a side).  The short terms are the longest tail of the run
+ * that fits that word, so a pattern position's linear features take 3 bytes a term and
+ * its occurrences 2.  Every word and byte is at a place the counts fix and the escapes
+ * are rare, so unpacking has no chain of loads and no branch the data mispredicts.  The
+ * order of the terms is kept, so the kernels' sums are the same as from unpacked terms.
+ * Labels may be blended (e.g. result and search score) after they are added. */
 #ifndef DAMA_DATASET_H
 #define DAMA_DATASET_H
 

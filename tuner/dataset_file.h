@@ -7,7 +7,8 @@
  * Layout (this machine's byte order, checked by a marker; dataset.h has the term packing):
  *     header    88 bytes: "DAMATEX\0", version 5 (4: 12-byte records, the phase in
  *               the record; 3: runs without short terms; 2: no tag nor scores; 1: 16-byte
- *               records before the game ids; older versions are refused), byte-order marker 0x01020304,
+ *               records before the game ids; older versions are refused),
+ *               byte-order marker 0x01020304,
  *               num_features, phase_max (int32 each), positions, terms, term bytes (uint64),
  *               has scores (uint64: 0 or 1), tag (32 bytes, NUL-padded: what the features
  *               are, e.g. the evaluation's name and version, checked by the reader)
