@@ -257,3 +257,33 @@ char *hub_score_to_text(int score, char *buf, size_t len)
              abs(shown_score) % 100);
     return buf;
 }
+
+bool hub_score_from_text(const char *text, int *score)
+{
+    const char *p = text;
+    bool negative = *p == '-';
+    p += *p == '-' || *p == '+';
+    int men = 0, whole_digits = 0, decimals = 0, hundredths = 0;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (++whole_digits > 3) /* 1000 men or more */
+            return false;
+        men = men * 10 + (*p - '0');
+    }
+    if (*p == '.') {
+        for (p++; *p >= '0' && *p <= '9'; p++, decimals++) {
+            if (decimals < 2)
+                hundredths = hundredths * 10 + (*p - '0');
+            else if (decimals == 2 && *p >= '5')
+                hundredths++; /* the third decimal rounds; the others are ignored */
+        }
+    }
+    if (decimals == 1)
+        hundredths *= 10;
+    int value = men * 100 + hundredths;
+    if (*p != '\0' || (whole_digits == 0 && decimals == 0) || value > HUB_SCORE_WIN)
+        return false;
+    if (value > HUB_SCORE_EVAL_MAX) /* a result in n = HUB_SCORE_WIN - value plies */
+        value = SCORE_WIN - (HUB_SCORE_WIN - value);
+    *score = negative ? -value : value;
+    return true;
+}

@@ -74,5 +74,10 @@ char *hub_variant_values(char *buf, size_t len);
 #define HUB_SCORE_WIN 10000
 /* The Hub text of score ("-0.35", "99.95") into buf (at least 16 bytes); returns buf. */
 char *hub_score_to_text(int score, char *buf, size_t len);
+/* An engine's Hub score (an info line's score=: men, a sign, any number of decimals, the
+ * value rounded to the nearest hundredth) into *score, the inverse of hub_score_to_text: an
+ * evaluation as it is, a forced result on Scan's scale as the search's SCORE_WIN - n.
+ * False, *score untouched, for any other text or beyond 100 men either way. */
+bool hub_score_from_text(const char *text, int *score);
 
 #endif

@@ -405,7 +405,12 @@ static PlayerStatus engine_choose(Player *p, const PlayerTurn *t, PlayerChoice *
             const char *msg = hub_line_value(&line, "message");
             result = fail(e, out, REASON_ENGINE_CRASH, true, "error: %s", msg ? msg : "(no message)");
         } else {
-            answered = false; /* info, or anything else: the search goes on */
+            /* info, or anything else: the search goes on.  The last score an info line gives
+             * is the move's, as the searcher's is (adjudication reads it). */
+            const char *score = strcmp(line.command, "info") == 0 ? hub_line_value(&line, "score") : NULL;
+            if (score && hub_score_from_text(score, &out->score))
+                out->has_score = true;
+            answered = false;
         }
         hub_line_free(&line);
         if (answered)

@@ -126,6 +126,17 @@ static void same_games_as_dama(const char *variant, const char *engine_side, con
              "AND h.run_id = 1 WHERE g.run_id = 2 AND g.moves = h.moves AND g.result = h.result "
              "AND g.variant = '%s' AND g.plies >= 20", variant);
     assert_int_equal(query_long(sql), 4);
+    /* Each move's score is the one the engine's last info line gave, which is the
+     * searcher's: every position with a move has the score of the same position of run 1. */
+    const char *scores = "SELECT count(*) FROM positions p JOIN games g ON g.id = p.game_id AND g.run_id = 2 "
+                         "JOIN games h ON h.run_id = 1 AND h.game_index = g.game_index "
+                         "JOIN positions q ON q.game_id = h.id AND q.ply = p.ply WHERE %s";
+    snprintf(sql, sizeof sql, scores, "p.score IS q.score");
+    long same = query_long(sql);
+    snprintf(sql, sizeof sql, scores, "1");
+    assert_int_equal(same, query_long(sql));
+    snprintf(sql, sizeof sql, scores, "q.score IS NOT NULL");
+    assert_int_equal(query_long(sql), query_long("SELECT sum(plies) FROM games WHERE run_id = 1"));
     /* The engine's side has no weights; the params name the engine and its command. */
     snprintf(sql, sizeof sql, "SELECT count(*) FROM games WHERE run_id = 2 AND %s_weights_id IS NULL",
              engine_side[0] == 'a' ? "white" : "black");
@@ -188,6 +199,22 @@ static void test_no_answer(void **state)
 {
     (void)state;
     broken("silent", NULL, "time-forfeit", "--engine-timeout 1500 --engine-margin 100");
+}
+
+/* Adjudication reads an outside engine's scores as it does dama's: with a draw after two
+ * plies of any score, every game of dama against `dama hub` ends at ply 2, both positions
+ * scored (before the engine's info scores were read, its positions had none and the games
+ * went on to the move cap). */
+static void test_adjudication_with_engine(void **state)
+{
+    (void)state;
+    char args[1024];
+    fresh_db("adjudicate");
+    snprintf(args, sizeof args, "--a default --engine-b '%s hub' --engine-param weights=default --games 2 "
+             "--nodes 300 --threads 1 --draw-adjudication 9999:2:0 --move-cap 40", dama);
+    expect_run(args, 0, "match games 2 wins 0 draws 2 losses 0");
+    assert_int_equal(query_long("SELECT count(*) FROM games WHERE reason = 'adjudication' AND plies = 2"), 2);
+    assert_int_equal(query_long("SELECT count(*) FROM positions WHERE ply < 2 AND score IS NOT NULL"), 4);
 }
 
 /* Runs a match (args after --db, "%s" standing for the logging engine) of 2 games and
@@ -476,6 +503,7 @@ int main(void)
         cmocka_unit_test(test_illegal_move),
         cmocka_unit_test(test_crash_mid_game),
         cmocka_unit_test(test_no_answer),
+        cmocka_unit_test(test_adjudication_with_engine),
         cmocka_unit_test(test_protocol_lines),
         cmocka_unit_test(test_per_side_params),
         cmocka_unit_test(test_clock_level),

@@ -686,6 +686,40 @@ static void test_score_text(void **state)
     assert_non_null(strstr(err, "unknown variant 'Normal'"));
 }
 
+/* An engine's scores read back (what `dama match` records of an outside engine and
+ * adjudicates by): dama's own texts give the searcher's scores again, results included;
+ * other engines' forms (Scan's "1.5", more decimals, a plus sign) by the same scale; what is
+ * no score is refused and leaves the value alone. */
+static void test_score_from_text(void **state)
+{
+    (void)state;
+    const int scores[] = { 0, 1, -1, 35, -35, 100, 1234, -1234, 8999, -8999, SCORE_WIN - 1, -(SCORE_WIN - 2),
+                           SCORE_WIN - 95, -(SCORE_WIN - 95), SCORE_WIN - 999, SCORE_WIN };
+    char buf[16];
+    for (size_t i = 0; i < sizeof scores / sizeof scores[0]; i++) {
+        int back = 12345;
+        if (!hub_score_from_text(hub_score_to_text(scores[i], buf, sizeof buf), &back) || back != scores[i])
+            fail_msg("%d -> '%s' -> %d", scores[i], buf, back);
+    }
+    const struct { const char *text; int score; } other[] = {
+        { "1.5", 150 }, { "-0.5", -50 }, { "+0.25", 25 }, { "2", 200 }, { ".75", 75 }, { "-.05", -5 },
+        { "0.125", 13 }, { "0.1249", 12 }, { "-0.995", -100 }, { "12.", 1200 }, { "-0.00", 0 },
+        { "99.95", SCORE_WIN - 5 }, { "-90.00", -(SCORE_WIN - 1000) }, { "100", SCORE_WIN }, { "89.99", 8999 },
+    };
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        int back = 12345;
+        if (!hub_score_from_text(other[i].text, &back) || back != other[i].score)
+            fail_msg("'%s' -> %d, not %d", other[i].text, back, other[i].score);
+    }
+    const char *bad[] = { "", "-", "+", ".", "-.", "abc", "1.2.3", "1,5", " 1", "1 ", "0x10", "1e2", "nan", "inf",
+                          "--1", "100.01", "-100.01", "1000", "99999999999999999999", "1.5x" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int back = 12345;
+        if (hub_score_from_text(bad[i], &back) || back != 12345)
+            fail_msg("'%s' was read as %d", bad[i], back);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -708,6 +742,7 @@ int main(void)
         cmocka_unit_test(test_win_scores_scan_scale),
         cmocka_unit_test(test_weights_names),
         cmocka_unit_test(test_score_text),
+        cmocka_unit_test(test_score_from_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
