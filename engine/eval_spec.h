@@ -25,6 +25,8 @@
 #define EVAL_MAX_WEIGHTS (2 * EVAL_MAX_FEATURES)
 /* Pattern occurrences one position may write (max_pattern_terms is at most this). */
 #define EVAL_MAX_PATTERN_TERMS 256
+/* Bytes of a spec's pattern key at most (pattern_key_bytes). */
+#define EVAL_MAX_PATTERN_KEY 32
 
 struct Weights;
 struct EvalInc;
@@ -52,6 +54,17 @@ typedef struct EvalSpec {
      * [0, npattern_states) and sign[k] = +1 (counts for the side to move) or -1 (for the
      * opponent); a state may occur more than once.  Returns the count. */
     int (*patterns)(const Position *pos, int32_t *state, int8_t *sign);
+    /* Optional compact form of what patterns() reads, for the tuner (dataset.h): the key of
+     * a position is pattern_key_bytes bytes (at most EVAL_MAX_PATTERN_KEY), and
+     * key_patterns(key) writes the occurrences patterns(pos) writes, in an order of its
+     * own, less each +1 and -1 of one state (which eval_features merges away: the tuner's
+     * lazy Adam must not see them as touched); it must stay in bounds for any bytes (a
+     * packed file's key is not trusted).  A
+     * Turkish position's 70 occurrences take 140 bytes as terms and 16 as a key.  All
+     * zero / NULL: the tuner stores the occurrences as terms. */
+    int pattern_key_bytes;
+    void (*pattern_key)(const Position *pos, uint8_t *key);
+    int (*key_patterns)(const uint8_t *key, int32_t *state, int8_t *sign);
     /* Optional fast path for evaluate (evaluate.h): must equal eval_dot(eval_extract(pos))
      * on every position (tests check it); NULL = the generic loop. */
     int (*evaluate)(const Position *pos, const struct Weights *w);

@@ -1207,7 +1207,7 @@ static void write_bytes(const char *path, const unsigned char *data, size_t len)
 static void assert_refused(const char *path, const char *what)
 {
     char err[256] = "";
-    Dataset *m = dataset_map(path, NULL, NULL, err, sizeof err);
+    Dataset *m = dataset_map(path, NULL, NULL, NULL, err, sizeof err);
     if (m)
         print_error("%s: mapped a file with %s\n", path, what);
     assert_null(m);
@@ -1229,7 +1229,7 @@ static void test_packed_file(void **state)
     const EvalFeatureTerm wide[3] = { { 299, 32767 }, { 0, -32768 }, { 150, -2 } }; /* escapes, back jumps */
     assert_true(dataset_add(ds, 9999, 0.25f, 3, wide, 3));
     assert_true(dataset_save(ds, path, NULL, err, sizeof err));
-    Dataset *m = dataset_map(path, NULL, NULL, err, sizeof err);
+    Dataset *m = dataset_map(path, NULL, NULL, NULL, err, sizeof err);
     if (!m)
         print_error("%s\n", err);
     assert_non_null(m);
@@ -1272,7 +1272,7 @@ static void test_packed_file(void **state)
 
     /* A view saves its own positions only, its terms packed contiguously. */
     assert_true(dataset_save(va_a, view_path, NULL, err, sizeof err));
-    Dataset *mv = dataset_map(view_path, NULL, NULL, err, sizeof err);
+    Dataset *mv = dataset_map(view_path, NULL, NULL, NULL, err, sizeof err);
     assert_non_null(mv);
     assert_int_equal(mv->npos, va_a->npos);
     assert_true(mv->nbytes < ds->nbytes / 2);
@@ -1291,14 +1291,14 @@ static void test_packed_file(void **state)
     snprintf(tmp_path, sizeof tmp_path, "%s.tmp", view_path);
     assert_int_equal(access(tmp_path, F_OK), -1);
     const float *back = NULL;
-    mv = dataset_map(view_path, "turkish pattern 7", &back, err, sizeof err);
+    mv = dataset_map(view_path, "turkish pattern 7", NULL, &back, err, sizeof err);
     assert_non_null(mv);
     assert_non_null(back);
     for (size_t i = 0; i < ds->npos; i++)
         assert_true(i % 3 ? back[i] == scores[i] : isnan(back[i]));
     assert_true(texel_eval(mv, ds->npos - 1, w0) == texel_eval(ds, ds->npos - 1, w0));
     dataset_free(mv);
-    assert_null(dataset_map(view_path, "turkish linear 7", NULL, err, sizeof err));
+    assert_null(dataset_map(view_path, "turkish linear 7", NULL, NULL, err, sizeof err));
     assert_non_null(strstr(err, view_path));
     assert_non_null(strstr(err, "'turkish pattern 7', not 'turkish linear 7'"));
     extras.tag = "a tag longer than thirty-one bytes";
@@ -1327,12 +1327,19 @@ static void test_packed_file(void **state)
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a bad magic");
     bytes[0] ^= 1;
-    bytes[8]--; /* the version word (after the 8-byte magic, little-endian): one older */
+    bytes[8]--; /* the version word (after the 8-byte magic, little-endian): 5, still read */
+    write_bytes(bad_path, bytes, size);
+    Dataset *five = dataset_map(bad_path, NULL, NULL, NULL, err, sizeof err);
+    assert_non_null(five);
+    assert_int_equal(five->npos, ds->npos);
+    assert_int_equal(five->key_bytes, 0);
+    dataset_free(five);
+    bytes[8]--; /* 4: refused */
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "an older version");
-    assert_null(dataset_map(bad_path, NULL, NULL, err, sizeof err));
+    assert_null(dataset_map(bad_path, NULL, NULL, NULL, err, sizeof err));
     assert_non_null(strstr(err, "save it again")); /* it says how to remake it */
-    bytes[8]++;
+    bytes[8] += 2;
     /* Position 3's phase: its run's first byte, where its record's low 40 bits point. */
     DatasetPosition record3;
     memcpy(&record3, bytes + games + 8 * 3, sizeof record3);
@@ -1340,7 +1347,7 @@ static void test_packed_file(void **state)
     *phase3 = PHASE_MAX + 1;
     write_bytes(bad_path, bytes, size);
     assert_refused(bad_path, "a phase above phase_max");
-    assert_null(dataset_map(bad_path, NULL, NULL, err, sizeof err));
+    assert_null(dataset_map(bad_path, NULL, NULL, NULL, err, sizeof err));
     assert_non_null(strstr(err, "position 3")); /* the record named */
     *phase3 = phase3_saved;
     bytes[games + 8 * (ds->npos - 1) + 5]++; /* the last position's count (the high word's bits 8..): one term more */
@@ -1375,7 +1382,7 @@ static void test_packed_file(void **state)
     assert_refused(bad_path, "a run shorter than the terms");
     *second_value = value_saved;
     write_bytes(bad_path, bytes, size);
-    Dataset *again = dataset_map(bad_path, NULL, NULL, err, sizeof err); /* repaired: mapped again */
+    Dataset *again = dataset_map(bad_path, NULL, NULL, NULL, err, sizeof err); /* repaired: mapped again */
     assert_non_null(again);
     dataset_free(again);
 
@@ -1391,6 +1398,198 @@ static void test_packed_file(void **state)
     free(wb);
     free(frozen);
     assert_int_equal(test_tmpdir_remove(dir), 0);
+}
+
+/* Sorts occurrences as (state, sign) keys, for comparing two readings as multisets. */
+static int compare_int64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int occurrence_keys(const int32_t *state, const int8_t *sign, int n, int64_t *out)
+{
+    for (int j = 0; j < n; j++)
+        out[j] = 2 * (int64_t)state[j] + (sign[j] > 0);
+    qsort(out, (size_t)n, sizeof *out, compare_int64);
+    return n;
+}
+
+/* dataset_terms of a keyed position merged as eval_features merges: summed per feature,
+ * zeros dropped, ascending. */
+static int merged_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out)
+{
+    EvalFeatureTerm t[EVAL_MAX_FEATURE_TERMS];
+    int n = dataset_terms(ds, i, t), m = 0;
+    int64_t keys[EVAL_MAX_FEATURE_TERMS];
+    for (int j = 0; j < n; j++) /* feature << 32 | value + 2^31: by feature, then value */
+        keys[j] = (int64_t)t[j].feature << 32 | (int64_t)((uint32_t)t[j].value ^ 0x80000000u);
+    qsort(keys, (size_t)n, sizeof *keys, compare_int64);
+    for (int j = 0; j < n;) {
+        int32_t f = (int32_t)(keys[j] >> 32), value = 0;
+        for (; j < n && (int32_t)(keys[j] >> 32) == f; j++)
+            value += (int32_t)((uint32_t)keys[j] ^ 0x80000000u);
+        if (value)
+            out[m++] = (EvalFeatureTerm){ f, value };
+    }
+    return m;
+}
+
+/* A keyed dataset (dataset.h): the Turkish occurrences read again from a 16-byte key are,
+ * merged, those of the square-by-square reading of the position; the same positions stored as
+ * terms and as keys give the same sums, loss and fit (to the last bits the order of the
+ * sums moves) in a sixth of the bytes; a packed file keeps the keys and is refused
+ * without the evaluation that reads them; any key reads in bounds; misuse refused. */
+static void test_keyed_dataset(void **state)
+{
+    (void)state;
+    enum { N = 4000 };
+    const Variant *v = variant_by_name("turkish");
+    const EvalSpec *spec = v->pattern_eval;
+    assert_int_equal(spec->pattern_key_bytes, 16);
+    Position *pos = malloc(N * sizeof *pos);
+    assert_non_null(pos);
+    const int n = walk_positions(v, 4242, pos, N);
+    const int nf = eval_spec_features(spec);
+    Dataset *terms = dataset_new(nf, spec->phase_max), *keyed = dataset_new(nf, spec->phase_max);
+    assert_true(terms && keyed);
+    assert_false(dataset_use_keys(keyed, v->eval)); /* a linear spec has no key */
+    Dataset *other = dataset_new(nf + 1, spec->phase_max);
+    assert_false(dataset_use_keys(other, spec)); /* not the spec's features */
+    dataset_free(other);
+    assert_true(dataset_use_keys(keyed, spec));
+    uint64_t s = 31;
+    for (int i = 0; i < n; i++) {
+        EvalFeatureTerm f[EVAL_MAX_FEATURE_TERMS];
+        int phase, k = eval_features(spec, &pos[i], f, &phase), linear = 0;
+        while (linear < k && f[linear].feature < spec->nfeatures)
+            linear++;
+        uint8_t key[EVAL_MAX_PATTERN_KEY];
+        spec->pattern_key(&pos[i], key);
+        float label = (float)rnd_int(&s, 0, 2) * 0.5f;
+        assert_true(dataset_add(terms, i / 40, label, phase, f, k));
+        if (i == 0) {
+            assert_false(dataset_add(keyed, 0, label, phase, f, linear)); /* a keyed one wants keys */
+            assert_false(dataset_add_keyed(terms, 0, label, phase, f, linear, key));
+            assert_false(dataset_add_keyed(keyed, 0, label, phase, f, linear, NULL));
+        }
+        assert_true(dataset_add_keyed(keyed, i / 40, label, phase, f, linear, key));
+
+        /* The key's occurrences, summed per state, are eval_features' (the square-by-square
+         * reading, merged); no state is left with both signs. */
+        int32_t sb[EVAL_MAX_PATTERN_TERMS];
+        int8_t gb[EVAL_MAX_PATTERN_TERMS];
+        int64_t kb[EVAL_MAX_PATTERN_TERMS];
+        int nb = occurrence_keys(sb, gb, spec->key_patterns(key, sb, gb), kb);
+        for (int j = 1; j < nb; j++)
+            assert_false(kb[j] / 2 == kb[j - 1] / 2 && kb[j] != kb[j - 1]);
+        EvalFeatureTerm got[EVAL_MAX_FEATURE_TERMS];
+        assert_int_equal(merged_terms(keyed, (size_t)i, got), k);
+        assert_memory_equal(got, f, (size_t)k * sizeof *f);
+    }
+    const double bytes_terms = (double)(sizeof *terms->pos * terms->npos + terms->nbytes) / n,
+                 bytes_keyed = (double)(sizeof *keyed->pos * keyed->npos + keyed->nbytes) / n;
+    printf("turkish pattern: %.1f bytes a position as terms, %.1f keyed\n", bytes_terms, bytes_keyed);
+    assert_true(bytes_keyed < 100.0);
+
+    /* The model's sums and the loss, position by position. */
+    const int nw = 2 * nf;
+    double *w = malloc((size_t)nw * sizeof *w), *fa = malloc((size_t)nw * sizeof *fa),
+           *fb = malloc((size_t)nw * sizeof *fb), *fc = malloc((size_t)nw * sizeof *fc);
+    unsigned char *frozen = calloc((size_t)nw, 1);
+    assert_true(w && fa && fb && fc && frozen);
+    random_weights(33, w, nw);
+    for (int i = 0; i < n; i++) {
+        double a = texel_eval(terms, (size_t)i, w);
+        assert_near(texel_eval(keyed, (size_t)i, w), a, 1e-9 * (1.0 + fabs(a)));
+    }
+    const double loss = texel_loss(terms, w, 0.004, 2);
+    assert_near(texel_loss(keyed, w, 0.004, 2), loss, 1e-12 * loss);
+
+    /* A fit of each, full batch and mini-batches: the same weights but for the last bits;
+     * the keyed fit the same bits on one thread and two. */
+    frozen[0] = frozen[1] = 1;
+    for (int bi = 0; bi < 2; bi++) {
+        double *fits[3] = { fa, fb, fc };
+        const Dataset *sets[3] = { terms, keyed, keyed };
+        for (int r = 0; r < 3; r++) {
+            TexelOptions o = texel_default_options();
+            o.frozen = frozen;
+            o.epochs = 3;
+            o.batch_size = bi ? 256 : 0;
+            o.K = 0.004;
+            o.threads = r == 2 ? 1 : 2;
+            for (int j = 0; j < nw; j++)
+                fits[r][j] = j < 2 ? 100.0 : 0.0;
+            TexelResult res;
+            assert_true(texel_train(sets[r], NULL, fits[r], &o, NULL, NULL, &res));
+        }
+        double most = 0;
+        for (int j = 0; j < nw; j++)
+            most = fmax(most, fabs(fa[j] - fb[j]));
+        print_message("batch %d: largest difference %.3g\n", bi ? 256 : 0, most);
+        assert_true(most < 1e-6);
+        assert_memory_equal(fb, fc, (size_t)nw * sizeof *fb);
+    }
+
+    /* A packed file keeps the keys; it needs the spec that reads them. */
+    char dir[64], path[128], err[256];
+    assert_int_equal(test_tmpdir_make(dir, sizeof dir, "keyed"), 0);
+    snprintf(path, sizeof path, "%s/keyed.texel", dir);
+    assert_true(dataset_save(keyed, path, NULL, err, sizeof err));
+    assert_null(dataset_map(path, NULL, NULL, NULL, err, sizeof err));
+    assert_non_null(strstr(err, "pattern keys"));
+    assert_non_null(strstr(err, path));
+    assert_null(dataset_map(path, NULL, variant_by_name("international")->pattern_eval, NULL, err, sizeof err));
+    Dataset *m = dataset_map(path, NULL, spec, NULL, err, sizeof err);
+    assert_non_null(m);
+    assert_int_equal(m->npos, keyed->npos);
+    assert_int_equal(m->nbytes, keyed->nbytes);
+    assert_true(texel_loss(m, w, 0.004, 2) == texel_loss(keyed, w, 0.004, 2));
+    Dataset *tr, *va;
+    assert_true(dataset_split(m, 0.2, 3, &tr, &va));
+    assert_true(tr->key_spec == spec && va->key_spec == spec);
+    dataset_free(tr);
+    dataset_free(va);
+    dataset_free(m);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    unsigned char *bytes = malloc(8u << 20);
+    assert_non_null(bytes);
+    size_t size = fread(bytes, 1, 8u << 20, f);
+    fclose(f);
+    assert_true(size > 88 && size < (8u << 20));
+    write_bytes(path, bytes, size - 1); /* the last key cut short */
+    assert_null(dataset_map(path, NULL, spec, NULL, err, sizeof err));
+    assert_non_null(strstr(err, path));
+    bytes[52] = EVAL_MAX_PATTERN_KEY + 1; /* the header's key size (the word before the tag) */
+    write_bytes(path, bytes, size);
+    assert_null(dataset_map(path, NULL, spec, NULL, err, sizeof err));
+    assert_non_null(strstr(err, "key size"));
+    free(bytes);
+    assert_int_equal(test_tmpdir_remove(dir), 0);
+
+    /* Any 16 bytes read in bounds: both sides' men on one square count as the mover's. */
+    for (int t = 0; t < 20000; t++) {
+        uint8_t key[16];
+        for (int b = 0; b < 16; b++)
+            key[b] = (uint8_t)rnd(&s);
+        int32_t st[EVAL_MAX_PATTERN_TERMS];
+        int8_t sg[EVAL_MAX_PATTERN_TERMS];
+        int k = spec->key_patterns(key, st, sg);
+        assert_true(k >= 0 && k <= spec->max_pattern_terms);
+        for (int j = 0; j < k; j++)
+            assert_true(st[j] >= 0 && st[j] < spec->npattern_states && (sg[j] == 1 || sg[j] == -1));
+    }
+    assert_false(dataset_use_keys(keyed, spec)); /* it holds positions */
+    dataset_free(terms);
+    dataset_free(keyed);
+    free(pos);
+    free(w);
+    free(fa);
+    free(fb);
+    free(fc);
+    free(frozen);
 }
 
 int main(void)
@@ -1414,6 +1613,7 @@ int main(void)
         cmocka_unit_test(test_regularisation),
         cmocka_unit_test(test_position_set),
         cmocka_unit_test(test_packed_file),
+        cmocka_unit_test(test_keyed_dataset),
     };
     if (getenv("TEXEL_FILTER")) /* one test by name, while working on it */
         cmocka_set_test_filter(getenv("TEXEL_FILTER"));

@@ -69,9 +69,22 @@ static bool reserve_bytes(Dataset *ds, size_t positions, size_t bytes)
 
 bool dataset_reserve(Dataset *ds, size_t positions, size_t terms)
 {
-    if (!ds || ds->borrowed || (!ds->game && ds->pos_cap) || terms > SIZE_MAX / 4 || positions > SIZE_MAX / 4)
+    if (!ds || ds->borrowed || (!ds->game && ds->pos_cap) || terms > SIZE_MAX / 4 ||
+        positions > SIZE_MAX / 4 / (2 + EVAL_MAX_PATTERN_KEY))
         return false;
-    return reserve_bytes(ds, positions, 2 * positions + 3 * terms);
+    return reserve_bytes(ds, positions, (2 + (size_t)ds->key_bytes) * positions + 3 * terms);
+}
+
+bool dataset_use_keys(Dataset *ds, const EvalSpec *spec)
+{
+    if (!ds || ds->borrowed || ds->npos || !spec || !spec->pattern_key || !spec->key_patterns ||
+        spec->pattern_key_bytes < 1 || spec->pattern_key_bytes > EVAL_MAX_PATTERN_KEY ||
+        spec->nfeatures > EVAL_MAX_FEATURES || spec->max_pattern_terms > EVAL_MAX_PATTERN_TERMS ||
+        ds->num_features != eval_spec_features(spec))
+        return false;
+    ds->key_spec = spec;
+    ds->key_bytes = spec->pattern_key_bytes;
+    return true;
 }
 
 static uint8_t *put_word(uint8_t *p, uint32_t w)
@@ -112,10 +125,13 @@ static uint32_t short_word(uint32_t prev, uint32_t f, int32_t value)
     return (f - prev) << 2 | code;
 }
 
-bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f, int n)
+/* Appends a position, with its key when ds is keyed (key NULL otherwise). */
+static bool add_position(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f, int n,
+                         const uint8_t *key)
 {
-    if (!ds || ds->borrowed || (!ds->game && ds->pos_cap) || n < 0 || n > EVAL_MAX_FEATURE_TERMS ||
-        (n > 0 && !f))
+    const int most = key ? EVAL_MAX_FEATURES : EVAL_MAX_FEATURE_TERMS;
+    if (!ds || ds->borrowed || (!ds->game && ds->pos_cap) || n < 0 || n > most || (n > 0 && !f) ||
+        (key != NULL) != (ds->key_spec != NULL))
         return false;
     if (!(label >= 0.0f && label <= 1.0f) || phase < 0 || phase > ds->phase_max) /* NaN too */
         return false;
@@ -137,7 +153,7 @@ bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const Eva
         nl--;
     if (nl >= DATASET_ALL_LONG)
         nl = kept;
-    if (!reserve_bytes(ds, 1, 2 + (size_t)kept * TERM_MAX_BYTES))
+    if (!reserve_bytes(ds, 1, 2 + (size_t)kept * TERM_MAX_BYTES + (size_t)ds->key_bytes))
         return false;
 
     /* The phase, the count of long terms, their steps and values, the short words, then the
@@ -160,6 +176,10 @@ bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const Eva
         }
         prev = kf[j];
     }
+    if (key) {
+        memcpy(e, key, (size_t)ds->key_bytes);
+        e += ds->key_bytes;
+    }
     ds->game[ds->npos] = game_id;
     ds->pos[ds->npos++] = dataset_record(ds->nbytes, kept, label);
     ds->nbytes += (size_t)(e - start);
@@ -167,16 +187,37 @@ bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const Eva
     return true;
 }
 
+bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f, int n)
+{
+    return add_position(ds, game_id, label, phase, f, n, NULL);
+}
+
+bool dataset_add_keyed(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f,
+                       int n, const uint8_t *key)
+{
+    return key && add_position(ds, game_id, label, phase, f, n, key);
+}
+
 int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out)
 {
     const DatasetPosition *p = &ds->pos[i];
-    const int n = dataset_count(p);
+    int n = dataset_count(p);
     uint32_t f[EVAL_MAX_FEATURE_TERMS];
     int32_t v[EVAL_MAX_FEATURE_TERMS];
-    dataset_unpack(dataset_run(ds, p), n, f, v);
+    const uint8_t *key = dataset_unpack(dataset_run(ds, p), n, f, v);
+    if (ds->key_spec)
+        n += dataset_key_terms(ds, key, f + n, v + n);
     for (int j = 0; j < n; j++)
         out[j] = (EvalFeatureTerm){ (int32_t)f[j], v[j] };
     return n;
+}
+
+size_t dataset_run_bytes(const Dataset *ds, size_t i)
+{
+    uint32_t f[EVAL_MAX_FEATURE_TERMS];
+    int32_t v[EVAL_MAX_FEATURE_TERMS];
+    const uint8_t *start = dataset_run(ds, &ds->pos[i]);
+    return (size_t)(dataset_unpack(start, dataset_count(&ds->pos[i]), f, v) - start) + (size_t)ds->key_bytes;
 }
 
 bool dataset_trim(Dataset *ds)
@@ -263,6 +304,8 @@ static Dataset *view_new(const Dataset *parent, size_t cap)
     v->terms = parent->terms;
     v->nbytes = parent->nbytes;
     v->bytes_cap = parent->bytes_cap;
+    v->key_spec = parent->key_spec;
+    v->key_bytes = parent->key_bytes;
     v->borrowed = true;
     return v;
 }

@@ -25,7 +25,13 @@
  * its occurrences 2.  Every word and byte is at a place the counts fix and the escapes
  * are rare, so unpacking has no chain of loads and no branch the data mispredicts.  The
  * order of the terms is kept, so the kernels' sums are the same as from unpacked terms.
- * Labels may be blended (e.g. result and search score) after they are added. */
+ * Labels may be blended (e.g. result and search score) after they are added.
+ *
+ * A keyed dataset (dataset_use_keys) stores a pattern evaluation's occurrences as the
+ * position's pattern key instead (eval_spec.h: the men its windows read, 16 bytes for
+ * Turkish against 140 as terms): its runs hold the linear terms as above, then the key,
+ * and the kernels read the occurrences again from the key (dataset_key_terms), one
+ * term +1 or -1 for each, unmerged. */
 #ifndef DAMA_DATASET_H
 #define DAMA_DATASET_H
 
@@ -34,10 +40,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "eval_spec.h"
 #include "evaluate.h"
 
 /* One position, 8 bytes: where its run starts in Dataset.terms (40 bits: a terabyte of
- * terms), its number of terms (9 bits) and its label (15 bits, in 1/DATASET_LABEL_ONE: the
+ * terms), its number of stored terms (9 bits; a keyed dataset's occurrences are not
+ * counted) and its label (15 bits, in 1/DATASET_LABEL_ONE: the
  * results 0, 1/2 and 1 exactly, a blended label to 0.00003).  Its phase is its run's first
  * byte.  Two 32-bit words, so that it needs only the 4-byte alignment a packed file gives
  * it after the scores.  Read and write it through the functions below. */
@@ -106,6 +114,8 @@ typedef struct Dataset {
     void *mapped;              /* a packed file mapped in memory (dataset_file.h): records,
                                   game ids and terms point into it; NULL otherwise */
     size_t mapped_len;
+    const EvalSpec *key_spec;  /* keyed: the spec whose pattern keys end the runs; else NULL */
+    int key_bytes;             /* its pattern_key_bytes, 0 when not keyed */
 } Dataset;
 
 /* A step or value byte of these marks a term whose feature or value is in the escapes. */
@@ -194,16 +204,36 @@ static inline const uint8_t *dataset_unpack(const uint8_t *p, int n, uint32_t *r
     return e;
 }
 
-/* Writes the count terms of position i into out (room for EVAL_MAX_FEATURE_TERMS) in the
- * order they were added; returns the count. */
+/* The pattern occurrences of a keyed dataset's key (at the end of a run, after the
+ * escapes: where dataset_unpack returns), as features and values +1 / -1; their number,
+ * at most the spec's max_pattern_terms. */
+static inline int dataset_key_terms(const Dataset *ds, const uint8_t *key, uint32_t *restrict feature,
+                                    int32_t *restrict value)
+{
+    int32_t state[EVAL_MAX_PATTERN_TERMS];
+    int8_t sign[EVAL_MAX_PATTERN_TERMS];
+    const int n = ds->key_spec->key_patterns(key, state, sign);
+    const uint32_t first = (uint32_t)ds->key_spec->nfeatures;
+    for (int j = 0; j < n; j++) {
+        feature[j] = first + (uint32_t)state[j];
+        value[j] = sign[j];
+    }
+    return n;
+}
+
+/* Writes the terms of position i into out (room for EVAL_MAX_FEATURE_TERMS) in the order
+ * they were added, a keyed dataset's occurrences after them; returns their number. */
 int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out);
+
+/* Bytes of the run of position i. */
+size_t dataset_run_bytes(const Dataset *ds, size_t i);
 
 /* An empty dataset; NULL on bad arguments (num_features < 1 or > INT32_MAX / 2, phase_max
  * outside 1 .. 255) or out of memory. */
 Dataset *dataset_new(int num_features, int phase_max);
 
-/* Reserve room for more positions and terms (two bytes a position, at most 3 bytes a term
- * without escapes) so a loader of known size rarely reallocates. */
+/* Reserve room for more positions and terms (two bytes a position and its key, at most 3
+ * bytes a term without escapes) so a loader of known size rarely reallocates. */
 bool dataset_reserve(Dataset *ds, size_t positions, size_t terms);
 
 /* Append one position: the n features eval_features wrote and its phase.  Values 0 are
@@ -212,6 +242,17 @@ bool dataset_reserve(Dataset *ds, size_t positions, size_t terms);
  * 0 .. EVAL_MAX_FEATURE_TERMS, a label outside [0, 1] or NaN, out of memory, or when ds is
  * a split's view. */
 bool dataset_add(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f, int n);
+
+/* Makes an empty dataset keyed (see above) by spec, whose features it must have
+ * (eval_spec_features); false (ds unchanged) when it holds positions, is a view, or spec
+ * has no pattern key. */
+bool dataset_use_keys(Dataset *ds, const EvalSpec *spec);
+
+/* dataset_add for a keyed dataset: f holds the linear terms only (at most
+ * EVAL_MAX_FEATURES), key the position's pattern key (spec->pattern_key).  dataset_add
+ * refuses a keyed dataset, and this one a dataset that is not. */
+bool dataset_add_keyed(Dataset *ds, int64_t game_id, float label, int phase, const EvalFeatureTerm *f,
+                       int n, const uint8_t *key);
 
 /* Gives back the capacity beyond the records and bytes in use, once loading is done (the
  * arena grows by doubling, so up to half of it is slack).  Before dataset_split only: a

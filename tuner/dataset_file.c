@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 static const char MAGIC[8] = "DAMATEX";
-enum { FILE_VERSION = 5, BYTE_ORDER_MARK = 0x01020304, TAG_BYTES = DATASET_TAG_MAX + 1 };
+enum { FILE_VERSION = 6, BYTE_ORDER_MARK = 0x01020304, TAG_BYTES = DATASET_TAG_MAX + 1 };
 
 typedef struct FileHeader {
     char magic[8];
@@ -21,7 +21,8 @@ typedef struct FileHeader {
     int32_t num_features;
     int32_t phase_max;
     uint64_t npos, nterms, nbytes;
-    uint64_t has_scores;
+    uint32_t has_scores;
+    uint32_t key_bytes;
     char tag[TAG_BYTES];
 } FileHeader;
 
@@ -34,15 +35,6 @@ _Static_assert(_Alignof(DatasetPosition) <= 4, "a record needs at most 4-byte al
 static uint64_t per_position(const FileHeader *h)
 {
     return sizeof(int64_t) + sizeof(DatasetPosition) + (h->has_scores ? sizeof(float) : 0);
-}
-
-/* The bytes position i's terms take (unpacked, as they may not be contiguous in a view). */
-static size_t position_bytes(const Dataset *ds, size_t i)
-{
-    uint32_t f[EVAL_MAX_FEATURE_TERMS];
-    int32_t v[EVAL_MAX_FEATURE_TERMS];
-    const uint8_t *start = dataset_run(ds, &ds->pos[i]);
-    return (size_t)(dataset_unpack(start, dataset_count(&ds->pos[i]), f, v) - start);
 }
 
 static bool write_all(FILE *out, const void *data, size_t len)
@@ -62,12 +54,12 @@ static bool write_sections(FILE *out, const Dataset *ds, const FileHeader *h, co
     for (size_t i = 0; ok && i < ds->npos; i++) {
         DatasetPosition p = ds->pos[i];
         dataset_set_offset(&p, at);
-        at += position_bytes(ds, i);
+        at += dataset_run_bytes(ds, i);
         ok = write_all(out, &p, sizeof p);
     }
     /* Each position's terms in order: the bulk of the file. */
     for (size_t i = 0; ok && i < ds->npos; i++) {
-        ok = write_all(out, dataset_run(ds, &ds->pos[i]), position_bytes(ds, i));
+        ok = write_all(out, dataset_run(ds, &ds->pos[i]), dataset_run_bytes(ds, i));
         if (x->progress && (i + 1) % PROGRESS_EVERY == 0)
             x->progress(x->ctx, i + 1, ds->npos);
     }
@@ -98,12 +90,13 @@ bool dataset_save(const Dataset *ds, const char *path, const DatasetFileExtras *
     }
     /* The header counts the terms first, so a reader checks the sizes before any record. */
     FileHeader h = { .version = FILE_VERSION, .byte_order = BYTE_ORDER_MARK, .num_features = ds->num_features,
-                     .phase_max = ds->phase_max, .npos = ds->npos, .has_scores = x->scores != NULL };
+                     .phase_max = ds->phase_max, .npos = ds->npos, .has_scores = x->scores != NULL,
+                     .key_bytes = (uint32_t)ds->key_bytes };
     memcpy(h.magic, MAGIC, sizeof h.magic);
     if (x->tag)
         memcpy(h.tag, x->tag, strlen(x->tag));
     for (size_t i = 0; i < ds->npos; i++) {
-        h.nbytes += position_bytes(ds, i);
+        h.nbytes += dataset_run_bytes(ds, i);
         h.nterms += (uint64_t)dataset_count(&ds->pos[i]);
     }
     bool ok = write_sections(out, ds, &h, x);
@@ -161,25 +154,33 @@ static const uint8_t *check_terms(const uint8_t *b, const uint8_t *end, int coun
             *why = f[j] >= (uint32_t)h->num_features ? "a feature out of range" : "a term of value 0";
             return NULL;
         }
-    return next;
+    if ((size_t)(end - next) < h->key_bytes) { /* any key's bytes are safe to read (eval_spec.h) */
+        *why = "a position's key runs past the end";
+        return NULL;
+    }
+    return next + h->key_bytes;
 }
 
 /* The header's counts against the file's size and its tag against `tag`; the reason when
  * they disagree (in buf when it names the tags). */
-static const char *check_header(const FileHeader *h, size_t size, const char *tag, char *buf, size_t len)
+static const char *check_header(FileHeader *h, size_t size, const char *tag, char *buf, size_t len)
 {
     if (memcmp(h->magic, MAGIC, sizeof h->magic) != 0)
         return "not a packed dataset (bad magic)";
     if (h->byte_order != BYTE_ORDER_MARK)
         return "written on a machine of another byte order";
-    if (h->version < FILE_VERSION)
+    if (h->version == 5) { /* the same layout, its flag a uint64 over both words: no key */
+        h->has_scores |= h->key_bytes;
+        h->key_bytes = 0;
+    }
+    if (h->version < 5)
         return "an older version's layout (written by an older dama): save it again with dama tune --save-data";
-    if (h->version != FILE_VERSION)
+    if (h->version > FILE_VERSION)
         return "an unknown version";
     if (h->num_features < 1 || h->num_features > INT32_MAX / 2 || h->phase_max < 1 || h->phase_max > UINT8_MAX)
         return "bad num_features or phase_max";
-    if (h->has_scores > 1 || memchr(h->tag, 0, sizeof h->tag) == NULL)
-        return "a bad header (scores flag or tag)";
+    if (h->has_scores > 1 || h->key_bytes > EVAL_MAX_PATTERN_KEY || memchr(h->tag, 0, sizeof h->tag) == NULL)
+        return "a bad header (scores flag, key size or tag)";
     uint64_t per = per_position(h);
     if (h->npos > (size - sizeof *h) / per || h->nbytes != size - sizeof *h - h->npos * per)
         return "its size does not match its counts (truncated?)";
@@ -191,7 +192,8 @@ static const char *check_header(const FileHeader *h, size_t size, const char *ta
     return NULL;
 }
 
-Dataset *dataset_map(const char *path, const char *tag, const float **scores, char *err, size_t errlen)
+Dataset *dataset_map(const char *path, const char *tag, const EvalSpec *key_spec, const float **scores,
+                     char *err, size_t errlen)
 {
     if (scores)
         *scores = NULL;
@@ -217,6 +219,10 @@ Dataset *dataset_map(const char *path, const char *tag, const float **scores, ch
     memcpy(&h, map, sizeof h);
     char tag_why[160];
     const char *why = check_header(&h, size, tag, tag_why, sizeof tag_why);
+    if (!why && h.key_bytes &&
+        !(key_spec && key_spec->key_patterns && key_spec->pattern_key_bytes == (int)h.key_bytes &&
+          eval_spec_features(key_spec) == h.num_features))
+        why = "its positions hold pattern keys the given evaluation does not read";
     const uint8_t *base = (const uint8_t *)map;
     const float *score = (const float *)(base + sizeof h + h.npos * sizeof(int64_t));
     const DatasetPosition *pos = (const DatasetPosition *)(score + (h.has_scores ? h.npos : 0));
@@ -248,6 +254,12 @@ Dataset *dataset_map(const char *path, const char *tag, const float **scores, ch
             snprintf(err, errlen, "%s: position %zu: %s", path, bad, why);
         else
             snprintf(err, errlen, "%s: %s", path, why ? why : "out of memory");
+        munmap(map, size);
+        return NULL;
+    }
+    if (h.key_bytes && !dataset_use_keys(ds, key_spec)) { /* checked above: cannot fail */
+        snprintf(err, errlen, "%s: its pattern keys cannot be read", path);
+        dataset_free(ds);
         munmap(map, size);
         return NULL;
     }

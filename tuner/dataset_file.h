@@ -5,12 +5,13 @@
  * until they are released) into memory.
  *
  * Layout (this machine's byte order, checked by a marker; dataset.h has the term packing):
- *     header    88 bytes: "DAMATEX\0", version 5 (4: 12-byte records, the phase in
+ *     header    88 bytes: "DAMATEX\0", version 6 (5, still read: no key size; 4: 12-byte records, the phase in
  *               the record; 3: runs without short terms; 2: no tag nor scores; 1: 16-byte
  *               records before the game ids; older versions are refused),
  *               byte-order marker 0x01020304,
  *               num_features, phase_max (int32 each), positions, terms, term bytes (uint64),
- *               has scores (uint64: 0 or 1), tag (32 bytes, NUL-padded: what the features
+ *               has scores (uint32: 0 or 1), the pattern key's bytes of a keyed dataset
+ *               (uint32, 0 when not keyed), tag (32 bytes, NUL-padded: what the features
  *               are, e.g. the evaluation's name and version, checked by the reader)
  *     game ids  positions x int64
  *     scores    with has scores: positions x float, the stored search score of each
@@ -49,10 +50,13 @@ bool dataset_save(const Dataset *ds, const char *path, const DatasetFileExtras *
 
 /* Maps the file at path read-only and checks every record and term (one sequential pass):
  * a bad or truncated file is refused with its path and what is wrong in err, never read
- * out of bounds; so is one whose tag is not `tag` (NULL: any tag).  *scores (may be NULL)
+ * out of bounds; so is one whose tag is not `tag` (NULL: any tag), and a keyed one
+ * (dataset.h) unless key_spec reads its keys (it is then keyed by key_spec; key_spec may be
+ * NULL, and is not used for a file without keys).  *scores (may be NULL)
  * gets the file's scores, valid until dataset_free, or NULL when it has none.  The dataset
  * is read-only (dataset_add refuses it); split it, fit it, dataset_free it (after its
  * views). */
-Dataset *dataset_map(const char *path, const char *tag, const float **scores, char *err, size_t errlen);
+Dataset *dataset_map(const char *path, const char *tag, const EvalSpec *key_spec, const float **scores,
+                     char *err, size_t errlen);
 
 #endif

@@ -18,8 +18,11 @@ double texel_sigmoid(double K, double eval)
 }
 
 /* The kernels' unpacking of a run (dataset.h): features into f, values into v as doubles,
- * a short term's from a table of its four codes (no conversion on the way to the sums). */
-static inline void unpack_terms(const uint8_t *run, int n, uint32_t *restrict f, double *restrict v)
+ * a short term's from a table of its four codes (no conversion on the way to the sums), a
+ * keyed dataset's occurrences read again from the key after the terms.  Returns the number
+ * of terms written. */
+static inline int unpack_terms(const Dataset *ds, const uint8_t *run, int n, uint32_t *restrict f,
+                               double *restrict v)
 {
     static const double code_value[4] = { 1.0, -1.0, 2.0, -2.0 };
     const int nl = dataset_long_terms(run, n);
@@ -35,6 +38,17 @@ static inline void unpack_terms(const uint8_t *run, int n, uint32_t *restrict f,
         f[j] = feature;
         v[j] = code_value[w & 3];
     }
+    if (!ds->key_spec)
+        return n;
+    int32_t state[EVAL_MAX_PATTERN_TERMS];
+    int8_t sign[EVAL_MAX_PATTERN_TERMS];
+    const int k = ds->key_spec->key_patterns(e, state, sign);
+    const uint32_t first = (uint32_t)ds->key_spec->nfeatures;
+    for (int j = 0; j < k; j++) {
+        f[n + j] = first + (uint32_t)state[j];
+        v[n + j] = sign[j];
+    }
+    return n + k;
 }
 
 /* eval of one position from its unpacked terms.  Feature j's MG and EG weights are
@@ -67,8 +81,7 @@ static inline double position_eval(const Dataset *ds, const DatasetPosition *p, 
     uint32_t f[EVAL_MAX_FEATURE_TERMS];
     double v[EVAL_MAX_FEATURE_TERMS];
     const uint8_t *run = dataset_run(ds, p);
-    const int n = dataset_count(p);
-    unpack_terms(run, n, f, v);
+    const int n = unpack_terms(ds, run, dataset_count(p), f, v);
     return terms_eval(ds, n, dataset_run_phase(run), w, 2, f, v);
 }
 
@@ -246,12 +259,12 @@ static bool block_out_reserve(BlockOut *o, size_t need)
  * record first, so that the terms' address is in the cache when their turn comes. */
 enum { PREFETCH_RECORD_AHEAD = 16, PREFETCH_TERMS_AHEAD = 6 };
 
-/* The first lines of a mini-batch position's terms: at most 3 bytes a term and two bytes,
- * a few escapes. */
-static inline void prefetch_terms(const uint8_t *terms, const DatasetPosition *p)
+/* The first lines of a mini-batch position's run: at most 3 bytes a term and two bytes,
+ * a few escapes, its key. */
+static inline void prefetch_terms(const Dataset *ds, const uint8_t *terms, const DatasetPosition *p)
 {
     const uint8_t *b = terms + dataset_offset(p);
-    for (size_t line = 0; line < 2 + 3 * (size_t)dataset_count(p); line += 64)
+    for (size_t line = 0; line < 2 + 3 * (size_t)dataset_count(p) + (size_t)ds->key_bytes; line += 64)
         __builtin_prefetch(b + line);
 }
 
@@ -276,12 +289,11 @@ static double block_gradient(const Dataset *ds, const size_t *order, size_t begi
         if (order && k + PREFETCH_RECORD_AHEAD < end)
             __builtin_prefetch(&pos[order[k + PREFETCH_RECORD_AHEAD]]);
         if (order && k + PREFETCH_TERMS_AHEAD < end)
-            prefetch_terms(terms, &pos[order[k + PREFETCH_TERMS_AHEAD]]);
+            prefetch_terms(ds, terms, &pos[order[k + PREFETCH_TERMS_AHEAD]]);
         const DatasetPosition *p = &pos[order ? order[k] : k];
-        const int n = dataset_count(p);
         const uint8_t *run = terms + dataset_offset(p);
         const int phase = dataset_run_phase(run);
-        unpack_terms(run, n, f, v);
+        const int n = unpack_terms(ds, run, dataset_count(p), f, v);
         double prob = texel_sigmoid(K, terms_eval(ds, n, phase, wa, 4, f, v));
         double d = prob - dataset_label(p);
         sse += d * d;
@@ -380,10 +392,11 @@ static bool batch_gradient(TexelBatchGradient *bg, const Dataset *ds, const size
     const double gscale = 2.0 * K / (double)n;
 
     /* Step 1: each block's list sized to its terms (or every feature), serially. */
+    const size_t key_terms = ds->key_spec ? (size_t)ds->key_spec->max_pattern_terms : 0;
     for (int b = 0; b < blocks; b++) {
         size_t terms = 0, end = block_begin(n, b + 1, blocks);
         for (size_t k = block_begin(n, b, blocks); k < end; k++)
-            terms += (size_t)dataset_count(&ds->pos[order ? order[k] : k]);
+            terms += (size_t)dataset_count(&ds->pos[order ? order[k] : k]) + key_terms;
         if (!block_out_reserve(&bg->out[b], terms < (size_t)bg->num_features ? terms : (size_t)bg->num_features))
             return false;
     }

@@ -7,7 +7,8 @@
  * (the load average is printed):
  *   - the Turkish linear evaluation: 1 M positions of random games, the engine's own
  *     features (72 weights), one full-batch gradient and one full-batch Adam epoch; the
- *     same for 300 k positions under the Turkish pattern evaluation and 300 k of random
+ *     same for 300 k positions under the Turkish pattern evaluation (its occurrences as
+ *     terms, then as keys, as `dama tune` stores them: dataset.h) and 300 k of random
  *     International games under its pattern evaluation, their Adam epochs in mini-batches
  *     of 16384 as the tuner runs them;
  *   - a pattern-sized problem: 1 M positions of 100 random terms (30 linear-like values,
@@ -16,6 +17,7 @@
  *     update of the touched weights, and the epoch's validation pass on 10% held out).
  * Prints figures, asserts nothing. */
 #include <omp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,12 +45,13 @@ static void fail(const char *what)
     exit(1);
 }
 
-/* Random games of variant v, their features under spec as the tuner stores them. */
-static Dataset *game_positions(const Variant *v, const EvalSpec *spec, size_t n)
+/* Random games of variant v, their features under spec as the tuner stores them: the
+ * pattern occurrences as terms, or (keyed) as the spec's pattern keys, as `dama tune` does. */
+static Dataset *game_positions(const Variant *v, const EvalSpec *spec, size_t n, bool keyed)
 {
     Rules rules = rules_default(v);
     Dataset *ds = dataset_new(weights_count(spec) / 2, spec->phase_max);
-    if (!ds || !dataset_reserve(ds, n, n * 24))
+    if (!ds || (keyed && !dataset_use_keys(ds, spec)) || !dataset_reserve(ds, n, n * 24))
         fail("out of memory");
     uint64_t s = 0x9E3779B97F4A7C15ull;
     for (int64_t game = 0; ds->npos < n; game++) {
@@ -60,8 +63,15 @@ static Dataset *game_positions(const Variant *v, const EvalSpec *spec, size_t n)
             if (list.count == 0)
                 break;
             EvalFeatureTerm f[EVAL_MAX_FEATURE_TERMS];
-            int phase, k = eval_features(spec, &pos, f, &phase);
-            if (!dataset_add(ds, game, (float)(rnd(&s) % 3) * 0.5f, phase, f, k))
+            int phase, k = eval_features(spec, &pos, f, &phase), linear = 0;
+            float label = (float)(rnd(&s) % 3) * 0.5f;
+            uint8_t key[EVAL_MAX_PATTERN_KEY];
+            while (keyed && linear < k && f[linear].feature < spec->nfeatures)
+                linear++;
+            if (keyed)
+                spec->pattern_key(&pos, key);
+            if (!(keyed ? dataset_add_keyed(ds, game, label, phase, f, linear, key)
+                        : dataset_add(ds, game, label, phase, f, k)))
                 fail("dataset_add failed");
             Position child;
             movelist_play(&child, &pos, &list.moves[rnd(&s) % (uint64_t)list.count]);
@@ -220,11 +230,11 @@ static void bench_adam_epoch(const char *name, const Dataset *ds, const double *
 
 /* A game's real pattern features (300 k positions of random games): their bytes a
  * position, the gradient and an Adam epoch. */
-static void bench_game_patterns(const char *label, const Variant *v)
+static void bench_game_patterns(const char *label, const Variant *v, bool keyed)
 {
-    if (!v || !v->pattern_eval)
+    if (!v || !v->pattern_eval || (keyed && !v->pattern_eval->pattern_key))
         return;
-    Dataset *ds = game_positions(v, v->pattern_eval, 300000);
+    Dataset *ds = game_positions(v, v->pattern_eval, 300000, keyed);
     report_dataset(label, ds);
     double *w = bench_weights(ds->num_weights);
     bench_gradient(label, ds, w);
@@ -236,15 +246,16 @@ static void bench_game_patterns(const char *label, const Variant *v)
 int main(void)
 {
     const Variant *turkish = variant_by_name("turkish");
-    Dataset *tr = game_positions(turkish, turkish->eval, 1000000);
+    Dataset *tr = game_positions(turkish, turkish->eval, 1000000, false);
     double *w = bench_weights(tr->num_weights);
     report_dataset("turkish", tr);
     bench_gradient("turkish", tr, w);
     bench_adam_epoch("turkish", tr, w, 0);
     dataset_free(tr);
     free(w);
-    bench_game_patterns("turkish-pattern", turkish);
-    bench_game_patterns("international-pattern", variant_by_name("international"));
+    bench_game_patterns("turkish-pattern", turkish, false);
+    bench_game_patterns("turkish-pattern-keyed", turkish, true);
+    bench_game_patterns("international-pattern", variant_by_name("international"), false);
 
     Dataset *pat = pattern_positions();
     w = bench_weights(pat->num_weights);

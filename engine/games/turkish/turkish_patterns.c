@@ -120,6 +120,78 @@ static inline void add_view(const View *v, const int32_t *tables, int64_t *mg, i
     *eg += sum_eg;
 }
 
+/* ---- The tuner's key: the side to move's view, 16 bytes (eval_spec.h) ---- */
+
+enum { KEY_BYTES = 2 * sizeof(Bitboard) };
+
+static void pattern_key(const Position *pos, uint8_t *key)
+{
+    View views[2];
+    side_views(pos, views);
+    memcpy(key, &views[0].own, sizeof(Bitboard));
+    memcpy(key + sizeof(Bitboard), &views[0].opp, sizeof(Bitboard));
+}
+
+/* The windows of rank pair `pair` of one view, as turkish_patterns reads them: states of
+ * offsets 0..4 (each its table's first state added), read like add_view. */
+static void pair_states(const View *v, int pair, int32_t out[TURKISH_PATTERN_OFFSETS])
+{
+    const Bitboard nibbles = 0x0F0F0F0F0F0F0F0FULL;
+    const int shift = 8 * pair;
+#define KEYS(c) (((v->own >> (c)) & nibbles) | (((v->opp >> (c)) & nibbles) << 4))
+#define WINDOW(read, k)                                                                    \
+    (read[((k) >> shift) & 0xFF] + SEGMENT_STATES * read[((k) >> (shift + 8)) & 0xFF])
+    Bitboard k0 = KEYS(0), k1 = KEYS(1), k2 = KEYS(2), k3 = KEYS(3), k4 = KEYS(4);
+    int d2 = WINDOW(segment_direct, k2), r2 = WINDOW(segment_reversed, k2);
+    const int32_t table = TURKISH_PATTERN_STATES * TURKISH_PATTERN_CLASSES * pair;
+    out[0] = table + WINDOW(segment_direct, k0);
+    out[1] = table + TURKISH_PATTERN_STATES + WINDOW(segment_direct, k1);
+    out[2] = table + 2 * TURKISH_PATTERN_STATES + (d2 < r2 ? d2 : r2);
+    out[3] = table + TURKISH_PATTERN_STATES + WINDOW(segment_reversed, k3);
+    out[4] = table + WINDOW(segment_reversed, k4);
+#undef WINDOW
+#undef KEYS
+}
+
+/* Any 16 bytes read safely: a square both sides claim counts as the side to move's.
+ * A state both views read (so +1 and -1: an empty window, most often) is left out, as
+ * eval_features merges it away: the tuner's lazy Adam moves only the weights a batch
+ * touches, and must not count it as touched.  Only windows of one table can share a
+ * state: the same rank pair and offsets {0, 4}, {1, 3} or {2}. */
+static int key_patterns(const uint8_t *key, int32_t *state, int8_t *sign)
+{
+    View mover;
+    memcpy(&mover.own, key, sizeof(Bitboard));
+    memcpy(&mover.opp, key + sizeof(Bitboard), sizeof(Bitboard));
+    mover.opp &= ~mover.own;
+    const View other = { __builtin_bswap64(mover.opp), __builtin_bswap64(mover.own) };
+    static const int8_t partner[TURKISH_PATTERN_OFFSETS] = { 4, 3, 2, 1, 0 }; /* same table */
+    int n = 0;
+    for (int pair = 0; pair < TURKISH_PATTERN_PAIRS; pair++) {
+        int32_t a[TURKISH_PATTERN_OFFSETS], b[TURKISH_PATTERN_OFFSETS];
+        pair_states(&mover, pair, a);
+        pair_states(&other, pair, b);
+        bool taken[TURKISH_PATTERN_OFFSETS] = { false };
+        for (int i = 0; i < TURKISH_PATTERN_OFFSETS; i++) {
+            int j = i, k = partner[i];
+            if (!taken[j] && b[j] == a[i]) {
+                taken[j] = true;
+            } else if (!taken[k] && b[k] == a[i]) {
+                taken[k] = true;
+            } else {
+                state[n] = a[i];
+                sign[n++] = 1;
+            }
+        }
+        for (int j = 0; j < TURKISH_PATTERN_OFFSETS; j++)
+            if (!taken[j]) {
+                state[n] = b[j];
+                sign[n++] = -1;
+            }
+    }
+    return n;
+}
+
 /* The score of pos from the pattern sums of its windows (the side to move's minus the
  * opponent's) plus its linear features. */
 static inline int score_with_patterns(const Position *pos, const Weights *w, int64_t mg, int64_t eg)
@@ -323,6 +395,9 @@ const EvalSpec turkish_pattern_eval_spec = {
     .max_pattern_terms = 2 * TURKISH_PATTERN_WINDOWS,
     .feature_set_version = FEATURE_SET_VERSION,
     .patterns = turkish_patterns,
+    .pattern_key_bytes = KEY_BYTES,
+    .pattern_key = pattern_key,
+    .key_patterns = key_patterns,
     .evaluate = pattern_evaluate,
     .inc_init = pattern_inc_init,
     .inc_update = pattern_inc_update,
