@@ -28,6 +28,8 @@
  * so one lookup per colour and pair of rows (pair_base3 below, 8 KB) gives the base-3
  * digits of all four columns of windows at once: 20 lookups and a few adds a position for
  * all 32 states, no pext and no loop over squares. */
+#include <string.h>
+
 #include "international_patterns.h"
 #include "evaluate.h"
 #include "international_board.h"
@@ -108,6 +110,46 @@ static int intl_patterns(const Position *pos, int32_t *state, int8_t *sign)
     return INTL_PATTERN_TERMS;
 }
 
+/* ---- The tuner's key: the side to move's frame, 16 bytes (eval_spec.h) ---- */
+
+enum { KEY_BYTES = 2 * sizeof(Bitboard) };
+
+static void intl_pattern_key(const Position *pos, uint8_t *key)
+{
+    Bitboard stm = pos->men[pos->side] & INTL_BOARD_BB, other = pos->men[!pos->side] & INTL_BOARD_BB;
+    if (pos->side == BLACK) {
+        stm = intl_half_turn(stm);
+        other = intl_half_turn(other);
+    }
+    memcpy(key, &stm, sizeof stm);
+    memcpy(key + sizeof stm, &other, sizeof other);
+}
+
+/* Any 16 bytes read safely: off-board bits are dropped and a square both sides claim is
+ * the side to move's.  A window both frames read in the same state (+1 and -1 of one
+ * weight: an empty window, most often) is left out, as eval_features merges it away: the
+ * tuner's lazy Adam must not count it as touched. */
+static int intl_key_patterns(const uint8_t *key, int32_t *state, int8_t *sign)
+{
+    Bitboard own, opp;
+    memcpy(&own, key, sizeof own);
+    memcpy(&opp, key + sizeof own, sizeof opp);
+    own &= INTL_BOARD_BB;
+    opp &= INTL_BOARD_BB & ~own;
+    int32_t s[INTL_PATTERN_TERMS];
+    frame_states(own, opp, s);
+    frame_states(intl_half_turn(opp), intl_half_turn(own), s + INTL_PATTERN_WINDOWS);
+    int n = 0;
+    for (int k = 0; k < INTL_PATTERN_WINDOWS; k++)
+        if (s[k] != s[INTL_PATTERN_WINDOWS + k]) {
+            state[n] = s[k];
+            sign[n++] = 1;
+            state[n] = s[INTL_PATTERN_WINDOWS + k];
+            sign[n++] = -1;
+        }
+    return n;
+}
+
 /* The score from the window rows of the side to move's frame (own) and the opponent's
  * (opp): evaluate_generic without writing the occurrences' signs, the side to move's
  * windows added and the opponent's subtracted. */
@@ -163,5 +205,8 @@ const EvalSpec international_pattern_eval_spec = {
     .max_pattern_terms = INTL_PATTERN_TERMS,
     .feature_set_version = INTL_PATTERN_FEATURE_SET,
     .patterns = intl_patterns,
+    .pattern_key_bytes = KEY_BYTES,
+    .pattern_key = intl_pattern_key,
+    .key_patterns = intl_key_patterns,
     .evaluate = intl_pattern_evaluate,
 };
