@@ -132,32 +132,52 @@ static void pattern_key(const Position *pos, uint8_t *key)
     memcpy(key + sizeof(Bitboard), &views[0].opp, sizeof(Bitboard));
 }
 
-/* The windows of rank pair `pair` of one view, as turkish_patterns reads them: states of
- * offsets 0..4 (each its table's first state added), read like add_view. */
-static void pair_states(const View *v, int pair, int32_t out[TURKISH_PATTERN_OFFSETS])
+/* The 35 windows of one view, as turkish_patterns reads them, read like add_view: out[5 p
+ * + offset] the state of the window on rank pair p and that offset (its table's first
+ * state added). */
+static void view_states(const View *v, int32_t out[TURKISH_PATTERN_WINDOWS])
 {
     const Bitboard nibbles = 0x0F0F0F0F0F0F0F0FULL;
-    const int shift = 8 * pair;
 #define KEYS(c) (((v->own >> (c)) & nibbles) | (((v->opp >> (c)) & nibbles) << 4))
+    const Bitboard k0 = KEYS(0), k1 = KEYS(1), k2 = KEYS(2), k3 = KEYS(3), k4 = KEYS(4);
+#undef KEYS
+    for (int pair = 0; pair < TURKISH_PATTERN_PAIRS; pair++) {
+        const int shift = 8 * pair;
 #define WINDOW(read, k)                                                                    \
     (read[((k) >> shift) & 0xFF] + SEGMENT_STATES * read[((k) >> (shift + 8)) & 0xFF])
-    Bitboard k0 = KEYS(0), k1 = KEYS(1), k2 = KEYS(2), k3 = KEYS(3), k4 = KEYS(4);
-    int d2 = WINDOW(segment_direct, k2), r2 = WINDOW(segment_reversed, k2);
-    const int32_t table = TURKISH_PATTERN_STATES * TURKISH_PATTERN_CLASSES * pair;
-    out[0] = table + WINDOW(segment_direct, k0);
-    out[1] = table + TURKISH_PATTERN_STATES + WINDOW(segment_direct, k1);
-    out[2] = table + 2 * TURKISH_PATTERN_STATES + (d2 < r2 ? d2 : r2);
-    out[3] = table + TURKISH_PATTERN_STATES + WINDOW(segment_reversed, k3);
-    out[4] = table + WINDOW(segment_reversed, k4);
+        int d2 = WINDOW(segment_direct, k2), r2 = WINDOW(segment_reversed, k2);
+        const int32_t table = TURKISH_PATTERN_STATES * TURKISH_PATTERN_CLASSES * pair;
+        int32_t *o = out + TURKISH_PATTERN_OFFSETS * pair;
+        o[0] = table + WINDOW(segment_direct, k0);
+        o[1] = table + TURKISH_PATTERN_STATES + WINDOW(segment_direct, k1);
+        o[2] = table + 2 * TURKISH_PATTERN_STATES + (d2 < r2 ? d2 : r2);
+        o[3] = table + TURKISH_PATTERN_STATES + WINDOW(segment_reversed, k3);
+        o[4] = table + WINDOW(segment_reversed, k4);
 #undef WINDOW
-#undef KEYS
+    }
+}
+
+/* Of the mover's states x0, x1 and the opponent's y0, y1 of one table, which are left once
+ * each equal pair of a mover's and an opponent's is taken out (keep[0..3]: x0, x1, y0, y1),
+ * without a branch: which windows match is the data's, and mispredicted it costs more
+ * than the rest of the reading. */
+static inline void cancel_two(int32_t x0, int32_t x1, int32_t y0, int32_t y1, int keep[4])
+{
+    int e00 = x0 == y0, e01 = x0 == y1, e10 = x1 == y0, e11 = x1 == y1;
+    int t0 = e00, t1 = (!e00) & e01;         /* x0 takes y0, else y1 */
+    int u0 = e10 & (!t0), u1 = (!u0) & e11 & (!t1); /* x1 takes what is left */
+    keep[0] = !(t0 | t1);
+    keep[1] = !(u0 | u1);
+    keep[2] = !(t0 | u0);
+    keep[3] = !(t1 | u1);
 }
 
 /* Any 16 bytes read safely: a square both sides claim counts as the side to move's.
  * A state both views read (so +1 and -1: an empty window, most often) is left out, as
  * eval_features merges it away: the tuner's lazy Adam moves only the weights a batch
  * touches, and must not count it as touched.  Only windows of one table can share a
- * state: the same rank pair and offsets {0, 4}, {1, 3} or {2}. */
+ * state: the same rank pair and offsets {0, 4}, {1, 3} or {2}.  Every state is written
+ * and the count advanced only past those kept. */
 static int key_patterns(const uint8_t *key, int32_t *state, int8_t *sign)
 {
     View mover;
@@ -165,29 +185,25 @@ static int key_patterns(const uint8_t *key, int32_t *state, int8_t *sign)
     memcpy(&mover.opp, key + sizeof(Bitboard), sizeof(Bitboard));
     mover.opp &= ~mover.own;
     const View other = { __builtin_bswap64(mover.opp), __builtin_bswap64(mover.own) };
-    static const int8_t partner[TURKISH_PATTERN_OFFSETS] = { 4, 3, 2, 1, 0 }; /* same table */
+    int32_t a[TURKISH_PATTERN_WINDOWS], b[TURKISH_PATTERN_WINDOWS];
+    view_states(&mover, a);
+    view_states(&other, b);
     int n = 0;
     for (int pair = 0; pair < TURKISH_PATTERN_PAIRS; pair++) {
-        int32_t a[TURKISH_PATTERN_OFFSETS], b[TURKISH_PATTERN_OFFSETS];
-        pair_states(&mover, pair, a);
-        pair_states(&other, pair, b);
-        bool taken[TURKISH_PATTERN_OFFSETS] = { false };
-        for (int i = 0; i < TURKISH_PATTERN_OFFSETS; i++) {
-            int j = i, k = partner[i];
-            if (!taken[j] && b[j] == a[i]) {
-                taken[j] = true;
-            } else if (!taken[k] && b[k] == a[i]) {
-                taken[k] = true;
-            } else {
-                state[n] = a[i];
-                sign[n++] = 1;
-            }
+        const int32_t *x = a + TURKISH_PATTERN_OFFSETS * pair, *y = b + TURKISH_PATTERN_OFFSETS * pair;
+        int outer[4], inner[4];
+        cancel_two(x[0], x[4], y[0], y[4], outer);
+        cancel_two(x[1], x[3], y[1], y[3], inner);
+        const int middle = x[2] != y[2];
+        const int32_t st[10] = { x[0], x[4], y[0], y[4], x[1], x[3], y[1], y[3], x[2], y[2] };
+        const int keep[10] = { outer[0], outer[1], outer[2], outer[3], inner[0], inner[1], inner[2], inner[3],
+                               middle, middle };
+        static const int8_t sg[10] = { 1, 1, -1, -1, 1, 1, -1, -1, 1, -1 };
+        for (int k = 0; k < 10; k++) {
+            state[n] = st[k];
+            sign[n] = sg[k];
+            n += keep[k];
         }
-        for (int j = 0; j < TURKISH_PATTERN_OFFSETS; j++)
-            if (!taken[j]) {
-                state[n] = b[j];
-                sign[n++] = -1;
-            }
     }
     return n;
 }
