@@ -70,6 +70,7 @@ static int run_tune(int argc, char **argv)
         { .name = "reg", .kind = ARG_CALL, .dest = &cfg.reg, .call = tune_option_real, .seen = &reg_given },
         SET_ARG("dedup", &cfg.dedup),
         CLEAR_ARG("no-dedup", &cfg.dedup),
+        CLEAR_ARG("terms", &cfg.pattern_keys),
         CALL_ARG("variant", &variant, cli_option_variant),
         CALL_ARG("eval", &eval, tune_option_eval),
         { 0 },

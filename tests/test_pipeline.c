@@ -208,6 +208,51 @@ static void test_reader_while_writing(void **state)
     unlink(db_path);
 }
 
+/* The bytes a position of a pattern fit, from the "tune data" line. */
+static double tune_bytes_a_position(const char *out)
+{
+    const char *line = strstr(out, "tune data: ");
+    assert_non_null(line);
+    const char *open = strstr(line, "MiB in memory (");
+    assert_non_null(open);
+    double bytes = 0;
+    assert_int_equal(sscanf(open, "MiB in memory (%lf bytes a position)", &bytes), 1);
+    return bytes;
+}
+
+/* A pattern fit holds the windows as 16-byte keys by default and as terms with --terms:
+ * the same weights file, byte for byte, in a third of the memory. */
+static void test_tune_pattern_keys(void **state)
+{
+    (void)state;
+    static char out[1 << 16];
+    fresh_db("keys");
+    char keyed[80], terms[80];
+    snprintf(keyed, sizeof keyed, "/tmp/dama-pipeline-%d-keyed.txt", (int)getpid());
+    snprintf(terms, sizeof terms, "/tmp/dama-pipeline-%d-terms.txt", (int)getpid());
+    assert_int_equal(test_dama_run(out, sizeof out, "selfplay --db %s --games 16 --nodes 300", db_path), 0);
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --eval pattern --epochs 3 --out %s", db_path,
+                                   keyed), 0);
+    double keyed_bytes = tune_bytes_a_position(out);
+    assert_int_equal(test_dama_run(out, sizeof out, "tune --db %s --eval pattern --epochs 3 --terms --out %s",
+                                   db_path, terms), 0);
+    double terms_bytes = tune_bytes_a_position(out);
+    print_message("pattern fit: %.0f bytes a position keyed, %.0f as terms\n", keyed_bytes, terms_bytes);
+    assert_true(keyed_bytes < 100 && terms_bytes > 2 * keyed_bytes);
+    FILE *a = fopen(keyed, "rb"), *b = fopen(terms, "rb");
+    assert_true(a && b);
+    static char ka[1 << 20], kb[1 << 20];
+    size_t na = fread(ka, 1, sizeof ka, a), nb = fread(kb, 1, sizeof kb, b);
+    fclose(a);
+    fclose(b);
+    assert_true(na > 0 && na < sizeof ka);
+    assert_int_equal(na, nb);
+    assert_memory_equal(ka, kb, na);
+    unlink(keyed);
+    unlink(terms);
+    unlink(db_path);
+}
+
 static void test_tune_and_match(void **state)
 {
     (void)state;
@@ -1013,6 +1058,7 @@ int main(void)
         cmocka_unit_test(test_reader_while_writing),
         cmocka_unit_test(test_selfplay_from_openings_file),
         cmocka_unit_test(test_tune_and_match),
+        cmocka_unit_test(test_tune_pattern_keys),
         cmocka_unit_test(test_tune_from_packed_file),
         cmocka_unit_test(test_train_interrupt_and_resume),
         cmocka_unit_test(test_adjudication),

@@ -1566,6 +1566,31 @@ static void keyed_dataset_checks(const char *game, const char *other_game)
     write_bytes(path, bytes, size);
     assert_null(dataset_map(path, NULL, spec, NULL, err, sizeof err));
     assert_non_null(strstr(err, "key size"));
+
+    /* A keyed file whose position has more linear terms than a spec has features: its key's
+     * occurrences would overrun the kernels' buffers.  Made from an unkeyed file of one
+     * position of 300 terms, its header given a key size and the key appended. */
+    Dataset *wide = dataset_new(nf, spec->phase_max);
+    assert_non_null(wide);
+    EvalFeatureTerm many[300];
+    for (int j = 0; j < 300; j++)
+        many[j] = (EvalFeatureTerm){ j, 1 };
+    assert_true(dataset_add(wide, 1, 0.5f, 1, many, 300));
+    assert_true(dataset_save(wide, path, NULL, err, sizeof err));
+    dataset_free(wide);
+    f = fopen(path, "rb");
+    assert_non_null(f);
+    size = fread(bytes, 1, 8u << 20, f);
+    fclose(f);
+    uint64_t nbytes;
+    memcpy(&nbytes, bytes + 40, sizeof nbytes); /* the header's term bytes */
+    nbytes += 16;
+    memcpy(bytes + 40, &nbytes, sizeof nbytes);
+    bytes[52] = 16;
+    memset(bytes + size, 0, 16);
+    write_bytes(path, bytes, size + 16);
+    assert_null(dataset_map(path, NULL, spec, NULL, err, sizeof err));
+    assert_non_null(strstr(err, "position 0"));
     free(bytes);
     assert_int_equal(test_tmpdir_remove(dir), 0);
 

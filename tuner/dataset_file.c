@@ -236,8 +236,9 @@ Dataset *dataset_map(const char *path, const char *tag, const EvalSpec *key_spec
         const DatasetPosition *p = &pos[i];
         bad = i;
         in_record = true;
-        if (dataset_offset(p) != (uint64_t)(terms - first) || dataset_count(p) > EVAL_MAX_FEATURE_TERMS ||
-            dataset_label(p) > 1.0)
+        /* A keyed run's linear terms and its key's occurrences share the kernels' buffers. */
+        if (dataset_offset(p) != (uint64_t)(terms - first) ||
+            dataset_count(p) > (h.key_bytes ? EVAL_MAX_FEATURES : EVAL_MAX_FEATURE_TERMS) || dataset_label(p) > 1.0)
             why = "a bad record (offset, count or label)";
         else
             terms = check_terms(terms, end, dataset_count(p), &h, &why);

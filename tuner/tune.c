@@ -26,6 +26,7 @@ void tune_default_config(TuneConfig *cfg, const EvalSpec *spec)
     cfg->validation = 0.1;
     cfg->epochs = 300;
     cfg->dedup = true;
+    cfg->pattern_keys = true;
     /* Measured on 0.7-0.9 M self-play positions (docs/experiments.md): a pattern spec's
      * hundreds of thousands of weights need mini-batches, a pull toward the parent, a
      * smaller step and less patience (the validation loss turns within 10-30 epochs). */
@@ -235,7 +236,7 @@ static bool load_positions(Store *store, const TuneConfig *cfg, bool keep_scores
     *scores = NULL;
     Loader ld = { .ds = dataset_new(weights_count(spec) / 2, spec->phase_max), .cfg = cfg,
                   .keep_scores = keep_scores };
-    if (ld.ds && spec->pattern_key) /* its occurrences as keys: a sixth of the memory */
+    if (ld.ds && cfg->pattern_keys && spec->pattern_key) /* the occurrences as keys: less memory */
         dataset_use_keys(ld.ds, spec);
     *ds = ld.ds;
     int64_t stored = 0; /* every stored position: the dedup set's size (an upper bound) */
