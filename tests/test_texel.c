@@ -1016,6 +1016,18 @@ static void test_same_bits_on_any_team(void **state)
 }
 
 /* FNV-1a over the bytes of n doubles: one number for a whole fit's bits. */
+/* Three epochs of a pattern evaluation's fit at a fixed K (full batch when batch is 0). */
+static TexelOptions pattern_fit_options(const unsigned char *frozen, size_t batch, int threads)
+{
+    TexelOptions o = texel_default_options();
+    o.frozen = frozen;
+    o.epochs = 3;
+    o.batch_size = batch;
+    o.K = 0.004;
+    o.threads = threads;
+    return o;
+}
+
 static uint64_t fit_hash(const double *w, int n)
 {
     uint64_t h = 0xcbf29ce484222325ull;
@@ -1079,12 +1091,7 @@ static void test_fit_bits_as_before(void **state)
     pfrozen[0] = pfrozen[1] = 1;
     const uint64_t pattern_pins[] = { 0xaf6ff4f161ee7402ull, 0x3e1e503150c17188ull };
     for (int bi = 0; bi < 2; bi++) {
-        TexelOptions o = texel_default_options();
-        o.frozen = pfrozen;
-        o.epochs = 3;
-        o.batch_size = bi ? 256 : 0;
-        o.K = 0.004;
-        o.threads = 2;
+        TexelOptions o = pattern_fit_options(pfrozen, bi ? 256 : 0, 2);
         for (int j = 2; j < pw; j++)
             pfit[j] = 0.0;
         TexelResult r;
@@ -1513,12 +1520,7 @@ static void keyed_dataset_checks(const char *game, const char *other_game)
         double *fits[3] = { fa, fb, fc };
         const Dataset *sets[3] = { terms, keyed, keyed };
         for (int r = 0; r < 3; r++) {
-            TexelOptions o = texel_default_options();
-            o.frozen = frozen;
-            o.epochs = 3;
-            o.batch_size = bi ? 256 : 0;
-            o.K = 0.004;
-            o.threads = r == 2 ? 1 : 2;
+            TexelOptions o = pattern_fit_options(frozen, bi ? 256 : 0, r == 2 ? 1 : 2);
             for (int j = 0; j < nw; j++)
                 fits[r][j] = j < 2 ? 100.0 : 0.0;
             TexelResult res;
