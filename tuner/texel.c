@@ -40,14 +40,10 @@ static inline int unpack_terms(const Dataset *ds, const uint8_t *run, int n, uin
     }
     if (!ds->key_spec)
         return n;
-    int32_t state[EVAL_MAX_PATTERN_TERMS];
-    int8_t sign[EVAL_MAX_PATTERN_TERMS];
-    const int k = ds->key_spec->key_patterns(e, state, sign);
-    const uint32_t first = (uint32_t)ds->key_spec->nfeatures;
-    for (int j = 0; j < k; j++) {
-        f[n + j] = first + (uint32_t)state[j];
+    int32_t sign[EVAL_MAX_PATTERN_TERMS];
+    const int k = dataset_key_terms(ds, e, f + n, sign);
+    for (int j = 0; j < k; j++)
         v[n + j] = sign[j];
-    }
     return n + k;
 }
 
