@@ -40,36 +40,53 @@ static inline int unpack_terms(const Dataset *ds, const uint8_t *run, int n, uin
     }
     if (!ds->key_spec)
         return n;
-    int32_t sign[EVAL_MAX_PATTERN_TERMS];
-    const int k = dataset_key_terms(ds, e, f + n, sign);
-    for (int j = 0; j < k; j++)
+    /* The reader's states straight into f (int32_t may alias uint32_t), made features and
+     * their signs values in one pass: dataset_key_terms' work without its copy. */
+    int8_t sign[EVAL_MAX_PATTERN_TERMS];
+    int32_t *state = (int32_t *)(f + n);
+    const int k = ds->key_spec->key_patterns(e, state, sign);
+    const uint32_t first = (uint32_t)ds->key_spec->nfeatures;
+    for (int j = 0; j < k; j++) {
+        f[n + j] = first + (uint32_t)state[j];
         v[n + j] = sign[j];
+    }
     return n + k;
+}
+
+/* A feature's MG and EG weight (or gradient) side by side, added and scaled as one: the
+ * same operations as two doubles, half the instructions (GCC and Clang vector types; no
+ * contraction into fused multiply-adds under -std=c11, so the sums are the scalar code's). */
+typedef double Pair __attribute__((vector_size(16)));
+
+static inline Pair load_pair(const double *p)
+{
+    Pair x;
+    memcpy(&x, p, sizeof x);
+    return x;
+}
+
+static inline void store_pair(double *p, Pair x)
+{
+    memcpy(p, &x, sizeof x);
 }
 
 /* eval of one position from its unpacked terms.  Feature j's MG and EG weights are
  * w[stride j] and w[stride j + 1] (stride 2: the weights as given; 4: a gradient thread's
- * copy, its sums beside them).  Two accumulators per phase break the add latency chain (the
+ * copy, its sums beside them).  Two accumulators break the add latency chain (the
  * compiler may not reorder FP adds); the order is fixed, so results are too. */
 static inline double terms_eval(const Dataset *ds, int n, int phase, const double *w, size_t stride,
                                 const uint32_t *restrict f, const double *restrict v)
 {
-    double m0 = 0, m1 = 0, e0 = 0, e1 = 0;
+    Pair s0 = { 0, 0 }, s1 = { 0, 0 };
     int j = 0;
     for (; j + 2 <= n; j += 2) {
-        const double *a = w + stride * f[j], *c = w + stride * f[j + 1];
-        m0 += a[0] * v[j];
-        e0 += a[1] * v[j];
-        m1 += c[0] * v[j + 1];
-        e1 += c[1] * v[j + 1];
+        s0 += load_pair(w + stride * f[j]) * v[j];
+        s1 += load_pair(w + stride * f[j + 1]) * v[j + 1];
     }
-    if (j < n) {
-        const double *a = w + stride * f[j];
-        m0 += a[0] * v[j];
-        e0 += a[1] * v[j];
-    }
+    if (j < n)
+        s0 += load_pair(w + stride * f[j]) * v[j];
     const int mg = phase, eg = ds->phase_max - mg;
-    return ((m0 + m1) * mg + (e0 + e1) * eg) / ds->phase_max;
+    return ((s0[0] + s1[0]) * mg + (s0[1] + s1[1]) * eg) / ds->phase_max;
 }
 
 static inline double position_eval(const Dataset *ds, const DatasetPosition *p, const double *w)
@@ -294,15 +311,15 @@ static double block_gradient(const Dataset *ds, const size_t *order, size_t begi
         double d = prob - dataset_label(p);
         sse += d * d;
         double g = gscale * d * prob * (1.0 - prob);
-        double gm = g * phase * inv_pm, ge = g * (pm - phase) * inv_pm;
+        const Pair gp = { g * phase * inv_pm, g * (pm - phase) * inv_pm };
         for (int j = 0; j < n; j++) {
             uint32_t fj = f[j];
             if (!seen[fj]) {
                 seen[fj] = 1;
                 list[len++] = fj;
             }
-            wa[4 * (size_t)fj + 2] += gm * v[j];
-            wa[4 * (size_t)fj + 3] += ge * v[j];
+            double *sum = wa + 4 * (size_t)fj + 2;
+            store_pair(sum, load_pair(sum) + gp * v[j]);
         }
     }
     double *restrict out = o->value;
