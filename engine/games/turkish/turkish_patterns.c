@@ -134,25 +134,35 @@ static void pattern_key(const Position *pos, uint8_t *key)
 
 /* The 35 windows of one view, as turkish_patterns reads them, read like add_view: out[5 p
  * + offset] the state of the window on rank pair p and that offset (its table's first
- * state added). */
+ * state added).  Each rank's segment is looked up once: the upper rank of pair p is the
+ * lower rank of pair p + 1. */
 static void view_states(const View *v, int32_t out[TURKISH_PATTERN_WINDOWS])
 {
     const Bitboard nibbles = 0x0F0F0F0F0F0F0F0FULL;
 #define KEYS(c) (((v->own >> (c)) & nibbles) | (((v->opp >> (c)) & nibbles) << 4))
     const Bitboard k0 = KEYS(0), k1 = KEYS(1), k2 = KEYS(2), k3 = KEYS(3), k4 = KEYS(4);
 #undef KEYS
+    enum { RANKS = TURKISH_PATTERN_PAIRS + 1 };
+    int s0[RANKS], s1[RANKS], d2[RANKS], r2[RANKS], s3[RANKS], s4[RANKS];
+    for (int rank = 0; rank < RANKS; rank++) {
+        const int shift = 8 * rank;
+        s0[rank] = segment_direct[(k0 >> shift) & 0xFF];
+        s1[rank] = segment_direct[(k1 >> shift) & 0xFF];
+        d2[rank] = segment_direct[(k2 >> shift) & 0xFF];
+        r2[rank] = segment_reversed[(k2 >> shift) & 0xFF];
+        s3[rank] = segment_reversed[(k3 >> shift) & 0xFF];
+        s4[rank] = segment_reversed[(k4 >> shift) & 0xFF];
+    }
     for (int pair = 0; pair < TURKISH_PATTERN_PAIRS; pair++) {
-        const int shift = 8 * pair;
-#define WINDOW(read, k)                                                                    \
-    (read[((k) >> shift) & 0xFF] + SEGMENT_STATES * read[((k) >> (shift + 8)) & 0xFF])
-        int d2 = WINDOW(segment_direct, k2), r2 = WINDOW(segment_reversed, k2);
+#define WINDOW(seg) ((seg)[pair] + SEGMENT_STATES * (seg)[pair + 1])
+        const int direct = WINDOW(d2), reversed = WINDOW(r2);
         const int32_t table = TURKISH_PATTERN_STATES * TURKISH_PATTERN_CLASSES * pair;
         int32_t *o = out + TURKISH_PATTERN_OFFSETS * pair;
-        o[0] = table + WINDOW(segment_direct, k0);
-        o[1] = table + TURKISH_PATTERN_STATES + WINDOW(segment_direct, k1);
-        o[2] = table + 2 * TURKISH_PATTERN_STATES + (d2 < r2 ? d2 : r2);
-        o[3] = table + TURKISH_PATTERN_STATES + WINDOW(segment_reversed, k3);
-        o[4] = table + WINDOW(segment_reversed, k4);
+        o[0] = table + WINDOW(s0);
+        o[1] = table + TURKISH_PATTERN_STATES + WINDOW(s1);
+        o[2] = table + 2 * TURKISH_PATTERN_STATES + (direct < reversed ? direct : reversed);
+        o[3] = table + TURKISH_PATTERN_STATES + WINDOW(s3);
+        o[4] = table + WINDOW(s4);
 #undef WINDOW
     }
 }
