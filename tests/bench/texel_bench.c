@@ -9,8 +9,8 @@
  *     features (72 weights), one full-batch gradient and one full-batch Adam epoch; the
  *     same for 300 k positions under the Turkish pattern evaluation (its occurrences as
  *     terms, then as keys, as `dama tune` stores them: dataset.h) and 300 k of random
- *     International games under its pattern evaluation, their Adam epochs in mini-batches
- *     of 16384 as the tuner runs them;
+ *     International games under its pattern evaluation (as terms, then as keys), their
+ *     Adam epochs in mini-batches of 16384 as the tuner runs them;
  *   - a pattern-sized problem: 1 M positions of 100 random terms (30 linear-like values,
  *     70 pattern occurrences of value +-1 or +-2, ascending) over 300 k weights: one full-batch
  *     gradient, and one epoch of lazy Adam in mini-batches of 16384 (the gradient, the
@@ -256,6 +256,7 @@ int main(void)
     bench_game_patterns("turkish-pattern", turkish, false);
     bench_game_patterns("turkish-pattern-keyed", turkish, true);
     bench_game_patterns("international-pattern", variant_by_name("international"), false);
+    bench_game_patterns("international-pattern-keyed", variant_by_name("international"), true);
 
     Dataset *pat = pattern_positions();
     w = bench_weights(pat->num_weights);
