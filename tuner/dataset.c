@@ -205,8 +205,13 @@ int dataset_terms(const Dataset *ds, size_t i, EvalFeatureTerm *out)
     uint32_t f[EVAL_MAX_FEATURE_TERMS];
     int32_t v[EVAL_MAX_FEATURE_TERMS];
     const uint8_t *key = dataset_unpack(dataset_run(ds, p), n, f, v);
-    if (ds->key_spec)
-        n += dataset_key_terms(ds, key, f + n, v + n);
+    if (ds->key_spec) {
+        int8_t sign[EVAL_MAX_PATTERN_TERMS];
+        const int k = dataset_key_terms(ds, key, f + n, sign);
+        for (int j = 0; j < k; j++)
+            v[n + j] = sign[j];
+        n += k;
+    }
     for (int j = 0; j < n; j++)
         out[j] = (EvalFeatureTerm){ (int32_t)f[j], v[j] };
     return n;

@@ -205,19 +205,15 @@ static inline const uint8_t *dataset_unpack(const uint8_t *p, int n, uint32_t *r
 }
 
 /* The pattern occurrences of a keyed dataset's key (at the end of a run, after the
- * escapes: where dataset_unpack returns), as features and values +1 / -1; their number,
- * at most the spec's max_pattern_terms. */
-static inline int dataset_key_terms(const Dataset *ds, const uint8_t *key, uint32_t *restrict feature,
-                                    int32_t *restrict value)
+ * escapes: where dataset_unpack returns), as features and signs +1 / -1; their number, at
+ * most the spec's max_pattern_terms.  The reader writes its states straight into feature
+ * (int32_t may alias uint32_t), which are then made features in place: no copy. */
+static inline int dataset_key_terms(const Dataset *ds, const uint8_t *key, uint32_t *feature, int8_t *sign)
 {
-    int32_t state[EVAL_MAX_PATTERN_TERMS];
-    int8_t sign[EVAL_MAX_PATTERN_TERMS];
-    const int n = ds->key_spec->key_patterns(key, state, sign);
+    const int n = ds->key_spec->key_patterns(key, (int32_t *)feature, sign);
     const uint32_t first = (uint32_t)ds->key_spec->nfeatures;
-    for (int j = 0; j < n; j++) {
-        feature[j] = first + (uint32_t)state[j];
-        value[j] = sign[j];
-    }
+    for (int j = 0; j < n; j++)
+        feature[j] += first;
     return n;
 }
 

@@ -40,16 +40,10 @@ static inline int unpack_terms(const Dataset *ds, const uint8_t *run, int n, uin
     }
     if (!ds->key_spec)
         return n;
-    /* The reader's states straight into f (int32_t may alias uint32_t), made features and
-     * their signs values in one pass: dataset_key_terms' work without its copy. */
     int8_t sign[EVAL_MAX_PATTERN_TERMS];
-    int32_t *state = (int32_t *)(f + n);
-    const int k = ds->key_spec->key_patterns(e, state, sign);
-    const uint32_t first = (uint32_t)ds->key_spec->nfeatures;
-    for (int j = 0; j < k; j++) {
-        f[n + j] = first + (uint32_t)state[j];
+    const int k = dataset_key_terms(ds, e, f + n, sign);
+    for (int j = 0; j < k; j++)
         v[n + j] = sign[j];
-    }
     return n + k;
 }
 
