@@ -152,7 +152,8 @@ $(VG_DIR)/bin/dama: $(VG_DIR)/cli/main.o $(VG_LIB)
 	$(CC) $(VG_FLAGS) $(OPENMP) -o $@ $^ $(LIBS)
 
 # Every test binary runs from the project root; DAMA_BIN tells end-to-end tests which
-# dama to drive.  The runner stops at the first failing binary and exits non-zero.
+# dama to drive.  The runner runs them all and exits non-zero when one fails or leaves
+# scratch files (/tmp/dama-*) behind.
 test: bin/dama $(OPT_TESTS) js-test js-lint
 	@DAMA_BIN=bin/dama scripts/run-tests $(OPT_TESTS)
 	@MAKE='$(MAKE)' scripts/layer-check

@@ -127,6 +127,7 @@ static void test_selfplay_reproducible_across_threads(void **state)
     assert_int_equal(test_dama_run(out, sizeof out, "selfplay --db %s --games %d --nodes 300 --noise 200 --threads 1", db_path, N), 0);
     assert_non_null(strstr(out, "games 20"));
     moves_by_seed(one, N);
+    unlink(db_path);
     fresh_db("t2");
     assert_int_equal(test_dama_run(out, sizeof out, "selfplay --db %s --games %d --nodes 300 --noise 200 --threads 2", db_path, N), 0);
     moves_by_seed(two, N);

@@ -271,7 +271,13 @@ static const char *fresh_signature(void)
     if (!s) fail_msg("%s", err);
     store_close(s);
     snprintf(fresh, sizeof fresh, "%s", schema_signature(path));
+    /* the read-only connection of schema_signature may not remove the WAL files */
+    char side[sizeof path + 4];
     unlink(path);
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
     return fresh;
 }
 
