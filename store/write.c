@@ -89,8 +89,9 @@ static int64_t weights_find(Store *s, const char *variant, const char *hash, con
         bool same_blob = (old_blob != NULL) == (row->blob != NULL) && old_len == row->blob_len &&
                          (old_len == 0 || memcmp(old_blob, row->blob, old_len) == 0);
         if (!old || strcmp(old, row->text) != 0 || !same_blob) {
-            store_fail(s, "store_weights_put: hash %s of weights %lld matches different weights",
-                       hash, (long long)id);
+            store_fail(s, "store_weights_put: hash %s of weights %lld matches different weights (their head or "
+                       "table differs: the same numbers under another feature set, say; a database keeps one "
+                       "set of weights a hash)", hash, (long long)id);
             id = -1;
         }
     } else if (rc != SQLITE_DONE) {
