@@ -204,6 +204,7 @@ static int annotate_games(const AnnotateJob *job, const AnnotateGames *gs, FILE 
         .hash_mb = (size_t)job->hash_mb,
         .progress = job->progress,
         .stop = job->stop,
+        .egdb = job->egdb,
     };
     BatchResult *results = NULL;
     bool interrupted = false;

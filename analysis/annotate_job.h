@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
+#include "egdb_probe.h"
 #include "search.h"
 
 /* The default level (depth) when no limit is given: deep enough to see a piece hung to a multi-capture, a few seconds a
@@ -22,6 +23,7 @@ typedef struct AnnotateJob {
     SearchLimits limits;
     long hash_mb;
     int threads;
+    Egdb *egdb;                 /* endgame databases the searches probe (NULL: none) */
     const char *in;             /* a PDN file, or else ... */
     const char *db;             /* ... the database (NULL = dama.db) and game or run */
     int64_t game, run;

@@ -7,6 +7,7 @@
 
 #include "annotate_job.h"
 #include "commands.h"
+#include "egdb_search.h"
 #include "store_open.h"
 #include "interrupt.h"
 #include "search.h"
@@ -17,18 +18,18 @@
 
 typedef struct AnnotateOptions {
     SearchLimits limits;
-    const char *weights_name, *in, *db, *out, *csv;
+    const char *weights_name, *in, *db, *out, *csv, *egdb_dir;
     long hash_mb;
     int threads;
     int64_t game, run;
 } AnnotateOptions;
 
 /* The job (analysis/annotate_job.c): the PDN on stdout or --out, the summary on stderr. */
-static int annotate(const EngineContext *ctx, AnnotateOptions *o, const Weights *weights)
+static int annotate(const EngineContext *ctx, AnnotateOptions *o, const Weights *weights, Egdb *egdb)
 {
     AnnotateJob job = {
         .variant = ctx->variant, .rules = ctx->rules, .weights = weights, .weights_name = o->weights_name,
-        .limits = o->limits, .hash_mb = o->hash_mb, .threads = o->threads,
+        .limits = o->limits, .hash_mb = o->hash_mb, .threads = o->threads, .egdb = egdb,
         .in = o->in, .db = o->db, .game = o->game, .run = o->run, .out = o->out, .csv = o->csv,
         .engine_version = dama_engine_version(), .progress = isatty(STDERR_FILENO),
         .stop = interrupt_flag(),
@@ -57,6 +58,7 @@ static int run_annotate(int argc, char **argv)
         TEXT_ARG("out", &o.out),
         TEXT_ARG("csv", &o.csv),
         THREADS_ARG("threads", &o.threads),
+        TEXT_ARG("egdb", &o.egdb_dir),
         { 0 },
     };
     int code = cli_parse(argc, argv, "annotate", options, 0);
@@ -76,7 +78,10 @@ static int run_annotate(int argc, char **argv)
     Weights weights;
     if (!cli_weights(&weights, ctx.variant, o.weights_name, "best"))
         return EXIT_USAGE;
-    code = annotate(&ctx, &o, &weights);
+    /* a missing or damaged database is reported and left unused, as in analyze */
+    Egdb *egdb = o.egdb_dir ? egdb_open_checked(o.egdb_dir, ctx.variant, &ctx.rules) : NULL;
+    code = annotate(&ctx, &o, &weights, egdb);
+    egdb_close(egdb);
     weights_free(&weights);
     return code;
 }

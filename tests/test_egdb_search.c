@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,6 +342,43 @@ static void test_egdb_option(void **state)
         fail_msg("match --egdb: exit %d:\n%s", code, out);
 }
 
+/* The first move's score before it, from `dama annotate --csv` (its fifth column), over
+ * the won three kings' ending; INT_MIN when the run or the file failed. */
+static int annotated_score_before(const char *egdb_option)
+{
+    char pdn[160], csv[160], out[1 << 12];
+    snprintf(pdn, sizeof pdn, "%s/three.pdn", tmpdir);
+    snprintf(csv, sizeof csv, "%s/three.csv", tmpdir);
+    if (!test_write_file(pdn, "[GameType \"30\"]\n[FEN \"" THREE_KINGS "\"]\n\n1. b4-b8 c5-h5 *\n"))
+        return INT_MIN;
+    int code = test_dama_run(out, sizeof out, "annotate --in %s --weights default --depth 2 --threads 1 "
+                             "--csv %s --out /dev/null %s", pdn, csv, egdb_option);
+    char *text = code == 0 ? test_read_file(csv) : NULL;
+    const char *row = text ? strchr(text, '\n') : NULL; /* past the header */
+    int game, ply, score = INT_MIN;
+    char move[16], mover[16];
+    if (!row || sscanf(row + 1, "%d,%d,%15[^,],%15[^,],%d", &game, &ply, move, mover, &score) != 5)
+        print_error("annotate %s: exit %d:\n%s\n%s\n", egdb_option, code, out, text ? text : "");
+    free(text);
+    return score;
+}
+
+/* `dama annotate --egdb DIR`: the depth-2 search that sees only material (+5 men or so)
+ * scores the won ending as a database win, at the top of the scale; a directory without
+ * databases is named and the annotation goes on without them. */
+static void test_annotate_probes_the_databases(void **state)
+{
+    (void)state;
+    char option[160];
+    int plain = annotated_score_before("");
+    assert_true(plain > INT_MIN && plain < SCORE_EGDB_BOUND);
+    snprintf(option, sizeof option, "--egdb %s/egdb", tmpdir);
+    int probed = annotated_score_before(option);
+    assert_true(probed >= SCORE_EGDB_BOUND);
+    snprintf(option, sizeof option, "--egdb %s/nowhere", tmpdir);
+    assert_int_equal(annotated_score_before(option), plain);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -382,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_adjudication_by_the_databases),
         cmocka_unit_test(test_adjudication_respects_the_counter),
         cmocka_unit_test(test_egdb_option),
+        cmocka_unit_test(test_annotate_probes_the_databases),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
