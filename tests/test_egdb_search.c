@@ -343,15 +343,16 @@ static void test_egdb_option(void **state)
 }
 
 /* The first move's score before it, from `dama annotate --csv` (its fifth column), over
- * the won three kings' ending; INT_MIN when the run or the file failed. */
-static int annotated_score_before(const char *egdb_option)
+ * the won three kings' ending; INT_MIN when the run or the file failed.  out: what dama
+ * printed. */
+static int annotated_score_before(const char *egdb_option, char *out, size_t outlen)
 {
-    char pdn[160], csv[160], out[1 << 12];
+    char pdn[160], csv[160];
     snprintf(pdn, sizeof pdn, "%s/three.pdn", tmpdir);
     snprintf(csv, sizeof csv, "%s/three.csv", tmpdir);
     if (!test_write_file(pdn, "[GameType \"30\"]\n[FEN \"" THREE_KINGS "\"]\n\n1. b4-b8 c5-h5 *\n"))
         return INT_MIN;
-    int code = test_dama_run(out, sizeof out, "annotate --in %s --weights default --depth 2 --threads 1 "
+    int code = test_dama_run(out, outlen, "annotate --in %s --weights default --depth 2 --threads 1 "
                              "--csv %s --out /dev/null %s", pdn, csv, egdb_option);
     char *text = code == 0 ? test_read_file(csv) : NULL;
     const char *row = text ? strchr(text, '\n') : NULL; /* past the header */
@@ -369,14 +370,16 @@ static int annotated_score_before(const char *egdb_option)
 static void test_annotate_probes_the_databases(void **state)
 {
     (void)state;
-    char option[160];
-    int plain = annotated_score_before("");
+    char option[160], out[1 << 12];
+    int plain = annotated_score_before("", out, sizeof out);
     assert_true(plain > INT_MIN && plain < SCORE_EGDB_BOUND);
     snprintf(option, sizeof option, "--egdb %s/egdb", tmpdir);
-    int probed = annotated_score_before(option);
+    int probed = annotated_score_before(option, out, sizeof out);
     assert_true(probed >= SCORE_EGDB_BOUND);
     snprintf(option, sizeof option, "--egdb %s/nowhere", tmpdir);
-    assert_int_equal(annotated_score_before(option), plain);
+    assert_int_equal(annotated_score_before(option, out, sizeof out), plain);
+    if (!strstr(out, option + strlen("--egdb ")) || !strstr(out, "not used"))
+        fail_msg("annotate %s did not name the directory:\n%s", option, out);
 }
 
 static int setup(void **state)

@@ -262,22 +262,16 @@ static const char *fresh_signature(void)
 {
     static char fresh[1 << 16];
     if (fresh[0]) return fresh;
-    char path[] = "/tmp/dama-test-fresh-XXXXXX";
-    int fd = mkstemp(path);
+    TempDb t = { "/tmp/dama-test-fresh-XXXXXX" };
+    int fd = mkstemp(t.path);
     assert_true(fd >= 0);
     close(fd);
     char err[256];
-    Store *s = store_open(path, err, sizeof err);
+    Store *s = store_open(t.path, err, sizeof err);
     if (!s) fail_msg("%s", err);
     store_close(s);
-    snprintf(fresh, sizeof fresh, "%s", schema_signature(path));
-    /* the read-only connection of schema_signature may not remove the WAL files */
-    char side[sizeof path + 4];
-    unlink(path);
-    snprintf(side, sizeof side, "%s-wal", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", path);
-    unlink(side);
+    snprintf(fresh, sizeof fresh, "%s", schema_signature(t.path));
+    temp_db_remove(&t); /* schema_signature's read-only connection leaves the WAL files */
     return fresh;
 }
 
