@@ -114,6 +114,20 @@ bool run_option_engine_margin(const CliOption *option, const char *value)
     return true;
 }
 
+bool run_option_progress(const CliOption *option, const char *value)
+{
+    RunnerConfig *c = &((RunOptions *)option->dest)->run.cfg;
+    if (strcmp(value, "auto") == 0)
+        c->progress = isatty(STDERR_FILENO), c->progress_lines = false;
+    else if (strcmp(value, "lines") == 0)
+        c->progress = c->progress_lines = true;
+    else if (strcmp(value, "off") == 0)
+        c->progress = c->progress_lines = false;
+    else
+        return cli_usage_error("bad value '%s' for --progress: expected auto, lines or off", value), false;
+    return true;
+}
+
 bool run_option_engine_param(const CliOption *option, const char *value)
 {
     RunSettings *run = &((RunOptions *)option->dest)->run;

@@ -30,6 +30,9 @@ bool run_option_limit(const CliOption *option, const char *value);
 bool run_option_adjudication(const CliOption *option, const char *value);
 bool run_option_engine_margin(const CliOption *option, const char *value);
 bool run_option_engine_param(const CliOption *option, const char *value);
+/* --progress auto|lines|off: a line drawn over on a terminal (auto: only there), plain
+ * lines for a log or a batch job's output, or none. */
+bool run_option_progress(const CliOption *option, const char *value);
 
 /* The option table entries of the game-playing options, for the RunOptions *ro. */
 #define RUN_OPTIONS(ro) \
@@ -52,6 +55,7 @@ bool run_option_engine_param(const CliOption *option, const char *value);
     INT_ARG("noise", &(ro)->run.cfg.setup.noise, 0, 1000), \
     CALL_ARG("win-adjudication", (ro), run_option_adjudication), \
     CALL_ARG("draw-adjudication", (ro), run_option_adjudication), \
+    CALL_ARG("progress", (ro), run_option_progress), \
     TEXT_ARG("egdb", &(ro)->egdb_dir), \
     CALL_ARG("rules", (ro), run_option_rules), \
     CALL_ARG("variant", (ro), run_option_variant)

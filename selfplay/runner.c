@@ -42,6 +42,7 @@ typedef struct Writer {
     int count, cap;
     int played;                   /* games finished by this call, committed or not */
     double last_flush, start;
+    double last_progress;         /* when the progress line was last written */
     double (*pair_points)[2];     /* A's points in each game of a pair */
     int *pair_games_done;
     Position *pair_opening;       /* random openings drawn so far, shared by a pair's games */
@@ -144,9 +145,10 @@ static void print_progress(const Writer *w, bool final)
                  t->black_wins);
     if (cfg->describe)
         cfg->describe(cfg->ctx, extra, sizeof extra);
-    fprintf(stderr, "\r%s: games %d/%d  %.1f games/s  %s%s%s  ETA %dm%02ds   %s",
-            cfg->label ? cfg->label : "games", t->resumed + w->played, total, rate, view,
-            extra[0] ? "  " : "", extra, (int)eta / 60, (int)eta % 60, final ? "\n" : "");
+    fprintf(stderr, "%s%s: games %d/%d  %.1f games/s  %s%s%s  ETA %dm%02ds%s",
+            cfg->progress_lines ? "" : "\r", cfg->label ? cfg->label : "games", t->resumed + w->played,
+            total, rate, view, extra[0] ? "  " : "", extra, (int)eta / 60, (int)eta % 60,
+            cfg->progress_lines ? "\n" : final ? "   \n" : "   ");
     fflush(stderr);
 }
 
@@ -296,24 +298,27 @@ static void choose_opening(Writer *w, int pair, bool known, Searcher *probe, Fin
 }
 
 /* Hands a played game to the writer and reports it (writer lock taken here). */
-static void finish_game(Writer *w, Finished *f, double *last_progress)
+static void finish_game(Writer *w, Finished *f)
 {
     const RunnerConfig *cfg = w->cfg;
     int index = f->index;
+    bool redrawn = cfg->progress && !cfg->progress_lines; /* a terminal's line, drawn over */
 #pragma omp critical(dama_writer)
     {
         if (f->game.failure[0]) /* an engine lost by failing: said, and the run goes on */
-            fprintf(stderr, "%sgame %d: %s (%s)\n", cfg->progress ? "\n" : "", index,
+            fprintf(stderr, "%sgame %d: %s (%s)\n", redrawn ? "\n" : "", index,
                     f->game.failure, reason_name(f->game.reason));
         int result = f->game.result, reason = f->game.reason, plies = f->game.plies;
         writer_add(w, f); /* the game's own memory is the batch's now */
         if (cfg->progress && cfg->on_game) {
             cfg->on_game(cfg->ctx, index, result, reason, plies);
-            *last_progress = 0;
+            if (redrawn)
+                w->last_progress = 0; /* the line it wrote over is drawn again at once */
         }
-        if (cfg->progress && now_seconds() - *last_progress > 0.5) {
+        double every = cfg->progress_lines ? RUNNER_LOG_SECONDS : 0.5;
+        if (cfg->progress && now_seconds() - w->last_progress > every) {
             print_progress(w, false);
-            *last_progress = now_seconds();
+            w->last_progress = now_seconds();
         }
     }
 }
@@ -334,7 +339,6 @@ static void play_worker(Writer *w, int *next_game)
                         : searcher_player_new(cfg->setup.variant, &cfg->setup.rules, cfg->weights[0], 1, cfg->stop);
     Searcher *probe = player_searcher(own_probe ? own_probe : player[0]);
     bool have_searchers = player[0] && player[1] && probe;
-    double last_progress = 0;
     while (have_searchers) {
         int index;
         bool known = false;
@@ -353,7 +357,7 @@ static void play_worker(Writer *w, int *next_game)
         if (!play_game(&cfg->setup, white, black, &f.opening, cfg->seed + (uint64_t)index, cfg->stop,
                        &f.game))
             continue; /* interrupted (or out of memory): this game is lost, no other */
-        finish_game(w, &f, &last_progress);
+        finish_game(w, &f);
     }
     if (!have_searchers) {
 #pragma omp critical(dama_writer)
@@ -376,7 +380,7 @@ bool runner_play(const RunnerConfig *cfg, RunnerTotals *totals)
         goto done;
     runner_shard_range(cfg->games, cfg->shard, cfg->shards, &w.first_game, &w.end_game);
     w.next_pair = w.first_game / 2;
-    w.start = w.last_flush = now_seconds();
+    w.start = w.last_flush = w.last_progress = now_seconds();
     book_stored_games(&w);
     int next_game = w.first_game;
     int threads = cfg->threads > 0 ? cfg->threads : omp_get_max_threads();

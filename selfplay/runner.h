@@ -11,6 +11,9 @@
 #include "play.h"
 #include "store.h"
 
+/* How often --progress lines writes its progress line: a log of a long run stays short. */
+#define RUNNER_LOG_SECONDS 60
+
 typedef struct RunnerConfig {
     GameSetup setup;
     int games;                    /* total; pairs = (games + 1) / 2 */
@@ -42,6 +45,10 @@ typedef struct RunnerConfig {
      * not played again and count in their pairs as if just played. */
     const int *stored;
     bool progress;                /* a progress line on stderr */
+    /* With progress: plain lines for a log or a batch job's output (--progress lines), the
+     * progress line every RUNNER_LOG_SECONDS and at the end, never drawn over; else one
+     * line drawn over again and again, for a terminal. */
+    bool progress_lines;
     const char *label;            /* "selfplay" or "match" in the progress line */
     /* Called (under the writer's lock) for each finished pair in pair order (pair k only
      * after pairs 0..k-1), so a sequential test sees the same sequence whatever the thread

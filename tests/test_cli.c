@@ -223,6 +223,37 @@ static void test_match_few_pairs_line(void **state)
     unlink(db);
 }
 
+/* --progress lines writes plain lines a log can keep (stderr here is a pipe): a match's
+ * line a game and the closing progress line, with no carriage return or terminal code;
+ * auto, the default, writes none off a terminal, and a bad value is named. */
+static void test_progress_lines(void **state)
+{
+    (void)state;
+    char db[64], out[8192];
+    snprintf(db, sizeof db, "/tmp/dama-test-cli-progress-%ld.db", (long)getpid());
+    const char *match = "match --a material --b material --games 2 --nodes 200 --threads 1";
+    assert_int_equal(test_dama_run(out, sizeof out, "%s --db %s --progress lines", match, db), 0);
+    assert_non_null(strstr(out, "game 1/2: "));
+    assert_non_null(strstr(out, "\ngame 2/2: "));
+    assert_non_null(strstr(out, "\nmatch: games 2/2 "));
+    assert_null(strchr(out, '\r'));
+    assert_null(strchr(out, '\033'));
+    unlink(db);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(test_dama_run(out, sizeof out, "%s --db %s%s", match, db, i ? " --progress off" : ""), 0);
+        assert_null(strstr(out, "game 1/2"));
+        assert_null(strstr(out, "match: games"));
+        unlink(db);
+    }
+    assert_int_equal(test_dama_run(out, sizeof out, "selfplay --games 2 --nodes 200 --threads 1 --db %s "
+                                   "--progress lines", db), 0);
+    assert_non_null(strstr(out, "selfplay: games 2/2 "));
+    assert_null(strchr(out, '\r'));
+    unlink(db);
+    test_dama_expect("match --a material --b material --progress often", 2,
+                     "bad value 'often' for --progress: expected auto, lines or off");
+}
+
 /* Removes the figure after every " nps " in analyze's output (its width varies too). */
 static void blank_nps(char *out)
 {
@@ -506,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_weights_command),
         cmocka_unit_test(test_elo_command),
         cmocka_unit_test(test_match_few_pairs_line),
+        cmocka_unit_test(test_progress_lines),
         cmocka_unit_test(test_best_weights_are_the_shipped_files),
         cmocka_unit_test(test_moves_history),
         cmocka_unit_test(test_help_command),

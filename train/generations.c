@@ -138,8 +138,9 @@ static int step_tune(const Generation *g, int64_t *candidate_id)
         cfg.learning_rate = tc->learning_rate;
     if (tc->reg_given)
         cfg.reg = tc->reg;
-    int code = tune_step(g->store, &cfg, g->best_id, g->gen, NULL, tc->run->cfg.progress,
-                         interrupt_flag(), candidate_id);
+    /* the epochs are a line drawn over: a terminal's, not a log's */
+    bool show_epochs = tc->run->cfg.progress && !tc->run->cfg.progress_lines;
+    int code = tune_step(g->store, &cfg, g->best_id, g->gen, NULL, show_epochs, interrupt_flag(), candidate_id);
     if (code != TRAIN_OK ||
         !journal_put(g->store, g->train_id, g->gen, "tune", *candidate_id, g->best_id, *candidate_id, NULL))
         return code != TRAIN_OK ? code : TRAIN_FAILED;

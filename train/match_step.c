@@ -53,6 +53,7 @@ typedef struct MatchState {
     const char *names[2];
     int games_total;
     int a_wins, a_draws, a_losses;
+    bool plain;   /* lines for a log (--progress lines): no terminal codes */
 } MatchState;
 
 static bool on_pair(void *ctx, int pair, const double a_points[2])
@@ -79,9 +80,9 @@ static void describe_match(void *ctx, char *buf, size_t len)
         snprintf(buf + n, len - n, "  llr %.2f [%.2f, %.2f]", elo_shown(ms->llr, 2), ms->lower, ms->upper);
 }
 
-/* A line a finished game, on a terminal (cutechess and fastchess print one): its number,
- * who had White, the result and why, A's running score over every finished game, and the
- * Elo over the counted pairs. */
+/* A line a finished game, on a terminal or in a log (cutechess and fastchess print one):
+ * its number, who had White, the result and why, A's running score over every finished
+ * game, and the Elo over the counted pairs. */
 static void report_game(void *ctx, int index, int result, int reason, int plies)
 {
     MatchState *ms = ctx;
@@ -93,8 +94,8 @@ static void report_game(void *ctx, int index, int result, int reason, int plies)
     const char *a = ms->names[0] ? ms->names[0] : "A", *b = ms->names[1] ? ms->names[1] : "B";
     char elo[160];
     describe_match(ms, elo, sizeof elo);
-    fprintf(stderr, "\r\033[Kgame %d/%d: %s - %s %s (%s, %d plies)  A %d-%d-%d (W-D-L)  %s\n", index + 1,
-            ms->games_total, a_white ? a : b, a_white ? b : a,
+    fprintf(stderr, "%sgame %d/%d: %s - %s %s (%s, %d plies)  A %d-%d-%d (W-D-L)  %s\n",
+            ms->plain ? "" : "\r\033[K", index + 1, ms->games_total, a_white ? a : b, a_white ? b : a,
             result == RESULT_WHITE_WINS ? "2-0" : result == RESULT_BLACK_WINS ? "0-2" : "1-1",
             reason_name(reason), plies, ms->a_wins, ms->a_draws, ms->a_losses, elo);
 }
@@ -142,7 +143,8 @@ int match_step(Store *store, RunSettings *rs, const SprtConfig *sprt, const Weig
     int code = run_record_open(store, rs->db_path, "match", params, a_id, c, resume, &run);
     if (code != TRAIN_OK)
         return code;
-    MatchState ms = { .sprt = sprt, .names = { c->names[0], c->names[1] }, .games_total = c->games };
+    MatchState ms = { .sprt = sprt, .names = { c->names[0], c->names[1] }, .games_total = c->games,
+                      .plain = c->progress_lines };
     sprt_bounds(sprt->alpha, sprt->beta, &ms.lower, &ms.upper);
     c->weights[0] = a;
     c->weights[1] = b;
