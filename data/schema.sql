@@ -1,16 +1,17 @@
--- dama database, schema version 9.
+-- dama database, schema version 10.
 -- store/schema.c embeds this text byte for byte (tests/test_store.c checks it), so the
 -- binary never reads it from the working directory.  Change both together, bump
 -- user_version, and add a migration step in store/schema.c.
 -- Times are Unix seconds.  Bitboards are uint64 stored as the int64 with the same bits.
 
 PRAGMA application_id = 1145130305; -- 'DAMA': tells a dama database from other files
-PRAGMA user_version = 9;
+PRAGMA user_version = 10;
 
--- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash): the hash
--- of text for linear weights; for a pattern evaluation (since v6) the hash of the weight
--- vector, text its readable head (engine/weights.h) and blob the compressed table that
--- follows it in a file (NULL for linear weights).
+-- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash, text): hash
+-- is the hash of text for linear weights; for a pattern evaluation (since v6) the hash of
+-- the weight vector, text its readable head (engine/weights.h) and blob the compressed
+-- table that follows it in a file (NULL for linear weights).  The same numbers under
+-- another head (another feature set) are other weights (since v10).
 CREATE TABLE weights (
     id          INTEGER PRIMARY KEY,
     variant     TEXT    NOT NULL,
@@ -21,7 +22,7 @@ CREATE TABLE weights (
     created_at  INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),
     note        TEXT,
     blob        BLOB,
-    UNIQUE (variant, hash)
+    UNIQUE (variant, hash, text)
 );
 CREATE INDEX weights_generation ON weights(variant, generation);
 

@@ -258,7 +258,7 @@ static void drop_maps(Store *s)
     "('row:' || " r ".kind || ':' || " r ".variant || ':' || coalesce(" r ".host, '') || ':' ||" \
     " coalesce(" r ".pid, '') || ':' || " r ".started_at || ':' || " r ".id)"
 
-/* A table whose rows are matched by a natural key (weights by variant and hash, openings
+/* A table whose rows are matched by a natural key (weights by variant, hash and text, openings
  * by FEN): the map, a check that a matched row is the same thing, and the copy of the rest. */
 typedef struct KeyedTable {
     const char *map, *table;
@@ -271,10 +271,10 @@ typedef struct KeyedTable {
 static const KeyedTable weights_table = {
     "map_weights", "weights",
     "INSERT INTO temp.map_weights (src, dst) SELECT w.id, t.id FROM shard.weights w"
-    " LEFT JOIN main.weights t ON t.variant = w.variant AND t.hash = w.hash",
+    " LEFT JOIN main.weights t ON t.variant = w.variant AND t.hash = w.hash AND t.text = w.text",
     "SELECT w.variant, w.hash FROM temp.map_weights m JOIN shard.weights w ON w.id = m.src"
-    " JOIN main.weights t ON t.id = m.dst WHERE t.text <> w.text OR t.blob IS NOT w.blob LIMIT 1",
-    "weights %s: the same hash names other weights in the target",
+    " JOIN main.weights t ON t.id = m.dst WHERE t.blob IS NOT w.blob LIMIT 1",
+    "weights %s: the same hash and head name another table in the target",
     "INSERT INTO main.weights (id, variant, generation, parent_id, text, hash, created_at, note, blob)"
     " SELECT m.dst, w.variant, w.generation, p.dst, w.text, w.hash, w.created_at, w.note, w.blob"
     " FROM temp.map_weights m JOIN shard.weights w ON w.id = m.src"

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include "store_internal.h"
 
-#define SCHEMA_VERSION 9
+#define SCHEMA_VERSION 10
 #define APPLICATION_ID 1145130305 /* 'DAMA' in the file header: marks a dama database */
 
 /* The tables of imported PDN games: in the schema and in the 4 -> 5 migration alike. */
@@ -79,19 +79,20 @@
  * (its last three tables are PDN_TABLES_SQL, which the 4 -> 5 migration shares, and
  * run_shards before them is RUN_SHARDS_SQL, the 6 -> 7 migration's). */
 static const char schema_sql[] =
-    "-- dama database, schema version 9.\n"
+    "-- dama database, schema version 10.\n"
     "-- store/schema.c embeds this text byte for byte (tests/test_store.c checks it), so the\n"
     "-- binary never reads it from the working directory.  Change both together, bump\n"
     "-- user_version, and add a migration step in store/schema.c.\n"
     "-- Times are Unix seconds.  Bitboards are uint64 stored as the int64 with the same bits.\n"
     "\n"
     "PRAGMA application_id = 1145130305; -- 'DAMA': tells a dama database from other files\n"
-    "PRAGMA user_version = 9;\n"
+    "PRAGMA user_version = 10;\n"
     "\n"
-    "-- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash): the hash\n"
-    "-- of text for linear weights; for a pattern evaluation (since v6) the hash of the weight\n"
-    "-- vector, text its readable head (engine/weights.h) and blob the compressed table that\n"
-    "-- follows it in a file (NULL for linear weights).\n"
+    "-- Weight sets: every generation the pipeline produces.  Dedup on (variant, hash, text): hash\n"
+    "-- is the hash of text for linear weights; for a pattern evaluation (since v6) the hash of\n"
+    "-- the weight vector, text its readable head (engine/weights.h) and blob the compressed\n"
+    "-- table that follows it in a file (NULL for linear weights).  The same numbers under\n"
+    "-- another head (another feature set) are other weights (since v10).\n"
     "CREATE TABLE weights (\n"
     "    id          INTEGER PRIMARY KEY,\n"
     "    variant     TEXT    NOT NULL,\n"
@@ -102,7 +103,7 @@ static const char schema_sql[] =
     "    created_at  INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),\n"
     "    note        TEXT,\n"
     "    blob        BLOB,\n"
-    "    UNIQUE (variant, hash)\n"
+    "    UNIQUE (variant, hash, text)\n"
     ");\n"
     "CREATE INDEX weights_generation ON weights(variant, generation);\n"
     "\n"
@@ -283,9 +284,11 @@ static const char *const migrations[SCHEMA_VERSION] = {
     "CREATE INDEX runs_identity ON runs(identity);\n"
     RUN_SHARDS_SQL
     "PRAGMA user_version = 7;\n",
-    /* 7 -> 8: migrate_unfinished_results; 8 -> 9: migrate_variant_checks (C, not scripts) */
+    /* 7 -> 8: migrate_unfinished_results; 8 -> 9: migrate_variant_checks; 9 -> 10:
+     * migrate_weights_key (C, not scripts) */
     [7] = NULL,
     [8] = NULL,
+    [9] = NULL,
 };
 
 const char *store_schema_sql(void) { return schema_sql; }
@@ -418,6 +421,47 @@ static bool migrate_variant_checks(Store *s)
     return edit_table_sql(s, drop, dropped, 3, 9, "migrating from schema version 8");
 }
 
+/* 9 -> 10: weights are one by (variant, hash, text), not (variant, hash): pattern weights
+ * are named by their numbers' hash, and the same numbers under another head (another
+ * feature set) are other weights.  A UNIQUE constraint cannot be changed in place, so the
+ * table is built again, as SQLite documents (ALTER TABLE, "other kinds of table schema
+ * changes"): its few rows copied with their ids, the old table dropped and the new one
+ * renamed.  store_migrate turns foreign keys off around the transaction.  The table is
+ * written out here as version 10 had it, not shared with schema_sql: a migration is history
+ * and must not follow later changes.  (The rename leaves the name quoted in sqlite_master's
+ * text, "weights"; SQLite reads both alike.) */
+static bool migrate_weights_key(Store *s)
+{
+    static const char rebuild[] =
+        "CREATE TABLE weights_v10 (\n"
+        "    id          INTEGER PRIMARY KEY,\n"
+        "    variant     TEXT    NOT NULL,\n"
+        "    generation  INTEGER NOT NULL,\n"
+        "    parent_id   INTEGER REFERENCES weights(id),\n"
+        "    text        TEXT    NOT NULL,\n"
+        "    hash        TEXT    NOT NULL,\n"
+        "    created_at  INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),\n"
+        "    note        TEXT,\n"
+        "    blob        BLOB,\n"
+        "    UNIQUE (variant, hash, text)\n"
+        ");\n"
+        "INSERT INTO weights_v10 (id, variant, generation, parent_id, text, hash, created_at, note, blob)"
+        " SELECT id, variant, generation, parent_id, text, hash, created_at, note, blob FROM weights;\n"
+        "DROP TABLE weights;\n"
+        "ALTER TABLE weights_v10 RENAME TO weights;\n"
+        "CREATE INDEX weights_generation ON weights(variant, generation);\n"
+        "PRAGMA user_version = 10;\n";
+    if (!exec_script(s, rebuild, "migrating from schema version 9")) return false;
+    /* what foreign keys would have refused while they were off: nothing, unless the file
+     * was damaged before; then it is left as it was (the transaction rolls back) */
+    sqlite3_stmt *st = NULL;
+    bool clean = sqlite3_prepare_v2(s->db, "PRAGMA foreign_key_check", -1, &st, NULL) == SQLITE_OK
+                 && sqlite3_step(st) == SQLITE_DONE;
+    sqlite3_finalize(st);
+    return clean || store_fail(s, "migrating from schema version 9: the file breaks its foreign keys"
+                               " (sqlite3 FILE 'PRAGMA foreign_key_check' lists the rows)");
+}
+
 static bool migrate_locked(Store *s)
 {
     /* Read again under the write lock: another process may have migrated meanwhile. */
@@ -430,8 +474,10 @@ static bool migrate_locked(Store *s)
     for (; version < SCHEMA_VERSION; version++) {
         char what[64];
         snprintf(what, sizeof what, "migrating from schema version %lld", (long long)version);
-        if (version == 7 || version == 8) {
-            if (!(version == 7 ? migrate_unfinished_results(s) : migrate_variant_checks(s))) return false;
+        if (version >= 7 && version <= 9) {
+            bool ok = version == 7 ? migrate_unfinished_results(s)
+                    : version == 8 ? migrate_variant_checks(s) : migrate_weights_key(s);
+            if (!ok) return false;
             continue;
         }
         if (!migrations[version]) return store_fail(s, "%s: no migration", what);
@@ -446,9 +492,16 @@ static bool migrate_locked(Store *s)
 
 bool store_migrate(Store *s)
 {
+    /* Foreign keys off while a table is built again (9 -> 10): dropping the old one would
+     * otherwise delete or refuse the rows that refer to it.  The pragma works only outside
+     * a transaction; migrate_weights_key checks the keys before the commit. */
+    if (!exec_script(s, "PRAGMA foreign_keys = OFF", "preparing the migration")) return false;
     /* Statements are not prepared yet, so the transaction is driven by plain SQL. */
-    if (!exec_script(s, "BEGIN IMMEDIATE", "locking for migration")) return false;
-    if (migrate_locked(s)) return exec_script(s, "COMMIT", "committing the schema");
-    if (!sqlite3_get_autocommit(s->db)) sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-    return false;
+    bool ok = exec_script(s, "BEGIN IMMEDIATE", "locking for migration");
+    if (ok && migrate_locked(s))
+        ok = exec_script(s, "COMMIT", "committing the schema");
+    else
+        ok = false;
+    if (!ok && !sqlite3_get_autocommit(s->db)) sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return exec_script(s, "PRAGMA foreign_keys = ON", "ending the migration") && ok;
 }

@@ -20,7 +20,8 @@
     X(RUN_INSERT, "INSERT INTO runs (kind, params, engine_version, bench_signature,"         \
                   " weights_id, host, pid, variant) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)") \
     X(RUN_END, "UPDATE runs SET ended_at = " STORE_NOW ", status = ?2 WHERE id = ?1")        \
-    X(WEIGHTS_FIND, "SELECT id, text, blob FROM weights WHERE variant = ?1 AND hash = ?2")   \
+    X(WEIGHTS_FIND, "SELECT id, blob FROM weights WHERE variant = ?1 AND hash = ?2"          \
+                    " AND text = ?3")                                                        \
     X(WEIGHTS_INSERT, "INSERT INTO weights (variant, generation, parent_id, text, hash,"     \
                       " note, blob) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")                    \
     X(WEIGHTS_GET, "SELECT text, blob FROM weights WHERE id = ?1")                           \

@@ -73,25 +73,26 @@ typedef struct WeightsRow {
     size_t blob_len;
 } WeightsRow;
 
-/* Under the write lock: the id of the same weights, 0 when new, -1 on error. */
+/* Under the write lock: the id of the same weights, 0 when new, -1 on error.  Weights are
+ * one by variant, hash and text (the same numbers under another head, another feature set,
+ * are other weights); the table under them must then be the same too. */
 static int64_t weights_find(Store *s, const char *variant, const char *hash, const WeightsRow *row)
 {
     sqlite3_stmt *st = store_stmt(s, STMT_WEIGHTS_FIND);
     store_bind_text(s, st, 1, variant);
     store_bind_text(s, st, 2, hash);
+    store_bind_text(s, st, 3, row->text);
     int64_t id = 0;
     int rc = store_step(s, st);
     if (rc == SQLITE_ROW) {
-        const char *old = (const char *)sqlite3_column_text(st, 1);
-        const void *old_blob = sqlite3_column_blob(st, 2);
-        size_t old_len = (size_t)sqlite3_column_bytes(st, 2);
+        const void *old_blob = sqlite3_column_blob(st, 1);
+        size_t old_len = (size_t)sqlite3_column_bytes(st, 1);
         id = sqlite3_column_int64(st, 0);
         bool same_blob = (old_blob != NULL) == (row->blob != NULL) && old_len == row->blob_len &&
                          (old_len == 0 || memcmp(old_blob, row->blob, old_len) == 0);
-        if (!old || strcmp(old, row->text) != 0 || !same_blob) {
-            store_fail(s, "store_weights_put: hash %s of weights %lld matches different weights (their head or "
-                       "table differs: the same numbers under another feature set, say; a database keeps one "
-                       "set of weights a hash)", hash, (long long)id);
+        if (!same_blob) {
+            store_fail(s, "store_weights_put: weights %lld have the same hash %s and head but another "
+                       "table (a damaged table, or two tables whose 64-bit hashes collide)", (long long)id, hash);
             id = -1;
         }
     } else if (rc != SQLITE_DONE) {

@@ -510,6 +510,30 @@ static void test_old_schema_every_table(void **state)
     free(copied);
 }
 
+/* Weights meet by variant, hash and head (text): the same numbers under another head (a
+ * feature set of another version) are other weights, while the same hash and head over
+ * another table is refused (schema v10; before it the first was refused too). */
+static void test_weights_by_hash_and_head(void **state)
+{
+    (void)state;
+    static const char *const rows[] = { "'head A', x'0102'", "'head B', x'0102'", "'head A', x'0304'" };
+    char name[16];
+    for (int i = 0; i < 3; i++) {
+        snprintf(name, sizeof name, "w%d.db", i);
+        assert_int_equal(test_shell("", "sqlite3 %s < data/schema.sql && sqlite3 %s \"INSERT INTO weights"
+                                    " (variant, generation, text, blob, hash) VALUES ('turkish', 0, %s, 'cc')\"",
+                                    path_in(name), path_in(name), rows[i]), 0);
+    }
+    merge_ok("wt.db", "w0.db w1.db", NULL);
+    assert_int_equal(query_int("wt.db", "SELECT count(*) FROM weights WHERE hash = 'cc'"), 2);
+    merge_ok("wt.db", "w1.db", NULL);
+    assert_int_equal(query_int("wt.db", "SELECT count(*) FROM weights"), 2);
+    char out[4096];
+    assert_int_equal(dama(out, sizeof out, "db merge --into %s %s", path_in("wt.db"), path_in("w2.db")), 2);
+    assert_non_null(strstr(out, "the same hash and head name another table"));
+    assert_int_equal(query_int("wt.db", "SELECT count(*) FROM weights"), 2);
+}
+
 /* Bad input: one line naming the file, exit 2, the target as it was. */
 static void expect_refused(const char *shards, const char *needle)
 {
@@ -585,6 +609,7 @@ int main(void)
         cmocka_unit_test(test_shard_resumes),
         cmocka_unit_test(test_old_schema_every_table),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_weights_by_hash_and_head),
         cmocka_unit_test(test_slurm_chain),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

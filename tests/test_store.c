@@ -513,6 +513,23 @@ static void expect_refused(OpenFn *open, const char *path, const char *needle)
 
 static void expect_open_fails(const char *path, const char *needle) { expect_refused(store_open, path, needle); }
 
+/* 9 -> 10 builds the weights table again with foreign keys off, so it checks them before
+ * it commits: a file whose rows already broke them is refused as it is, still version 9. */
+static void test_migration_keeps_broken_files(void **state)
+{
+    const TempDb *t = *state;
+    make_old_database(t->path, 9);
+    raw_exec(t->path, "PRAGMA foreign_keys = OFF;"
+                      " INSERT INTO runs (id, kind, status, weights_id) VALUES (9, 'selfplay', 'done', 77)");
+    expect_open_fails(t->path, "the file breaks its foreign keys");
+    assert_int_equal(raw_int(t->path, "PRAGMA user_version"), 9);
+    assert_int_equal(raw_int(t->path, "SELECT count(*) FROM weights"), 1);
+    /* repaired, it migrates */
+    raw_exec(t->path, "DELETE FROM runs WHERE id = 9");
+    store_close(open_ok(t->path));
+    assert_int_equal(raw_int(t->path, "PRAGMA user_version"), store_schema_version());
+}
+
 static void test_reject_newer_version(void **state)
 {
     const TempDb *t = *state;
@@ -946,7 +963,9 @@ static void test_check_detects_damage(void **state)
 }
 
 /* Weights with a blob (a pattern evaluation's table): kept byte for byte, named by the hash
- * given, deduplicated by it, and never confused with other weights of the same hash. */
+ * given, deduplicated by it and their head, and never confused with other weights of the
+ * same hash: the same numbers under another head (another feature set) are other weights,
+ * the same hash and head over another table is refused. */
 static void test_weights_blob(void **state)
 {
     const TempDb *t = *state;
@@ -958,11 +977,20 @@ static void test_weights_blob(void **state)
     assert_int_equal(store_weights_put_blob(s, "turkish", 4, 0, "variant turkish\neval pattern\n", blob,
                                             sizeof blob, "0123456789abcdef", "again"), a);
     assert_int_equal(count(s, "weights"), 1);
-    /* the same hash with another table is refused, and so is a blob without a hash */
+    /* the same hash and head with another table is refused, and so is a blob without a hash */
     const unsigned char other[] = { 1, 2, 3 };
     assert_true(store_weights_put_blob(s, "turkish", 0, 0, "variant turkish\neval pattern\n", other, sizeof other,
                                        "0123456789abcdef", NULL) < 0);
-    assert_non_null(strstr(store_error(s), "matches different weights"));
+    assert_non_null(strstr(store_error(s), "same hash 0123456789abcdef and head but another table"));
+    /* the same numbers under another feature set: other weights, each found again by both */
+    const char *head2 = "variant turkish\neval pattern\nfeature-set 2\n";
+    int64_t a2 = store_weights_put_blob(s, "turkish", 0, a, head2, blob, sizeof blob, "0123456789abcdef", NULL);
+    assert_true(a2 > a);
+    assert_int_equal(store_weights_put_blob(s, "turkish", 0, 0, head2, blob, sizeof blob, "0123456789abcdef",
+                                            NULL), a2);
+    assert_int_equal(store_weights_put_blob(s, "turkish", 0, 0, "variant turkish\neval pattern\n", blob,
+                                            sizeof blob, "0123456789abcdef", NULL), a);
+    assert_int_equal(count(s, "weights"), 2);
     assert_true(store_weights_put_blob(s, "turkish", 0, 0, "x", blob, sizeof blob, NULL, NULL) < 0);
     char *text = NULL;
     unsigned char *back = NULL;
@@ -982,6 +1010,7 @@ static void test_weights_blob(void **state)
     store_close(s);
     assert_string_equal(raw_text(t->path, "SELECT hash FROM weights WHERE id = 1"), "0123456789abcdef");
     assert_int_equal(raw_int(t->path, "SELECT count(*) FROM weights WHERE blob IS NULL"), 1);
+    assert_int_equal(raw_int(t->path, "SELECT count(*) FROM weights WHERE hash = '0123456789abcdef'"), 2);
 }
 
 static void test_weights_and_openings(void **state)
@@ -1489,6 +1518,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_reopen_is_idempotent, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_migrate_from_version_0, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_migrate_real_old_files, setup_db, teardown_db),
+        cmocka_unit_test_setup_teardown(test_migration_keeps_broken_files, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_variants_kept_apart, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_reject_newer_version, setup_db, teardown_db),
         cmocka_unit_test_setup_teardown(test_reject_foreign_files, setup_db, teardown_db),
