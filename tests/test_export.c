@@ -592,6 +592,44 @@ static void test_columns_follow_the_documented_scheme(void **state)
     }
 }
 
+/* scripts/adjudication-check on hand-worked games (level = a known |score| <= CP):
+ *   1 draw, ended by adjudication at 10: scores 0 at plies 0-9;
+ *   2 White won at 10 by the rules: 0 at 0-9 but 100 at ply 3 and none at ply 6;
+ *   3 Black won at 8 by the rules: 0 at plies 0-7;
+ *   4 unfinished: not counted.
+ * 3:4:2 ends game 1 at ply 4 (6 plies saved) and game 3 at 4 (4 saved, a decided game);
+ * game 2 never has 4 level plies running.  3:4:9 ends game 1 at 9 (1 saved); game 3 would
+ * need ply 9 and ended at 8.  50:3:10 ends game 1 at 10, where its adjudication did (0
+ * saved), and not game 2, which the rules ended at 10 first. */
+static void test_adjudication_check(void **state)
+{
+    (void)state;
+    char db[128], out[160];
+    snprintf(db, sizeof db, "%s/adjudication.db", fx.dir);
+    snprintf(out, sizeof out, "%s/adjudication.txt", fx.dir);
+    assert_int_equal(test_shell("", "sqlite3 %s < data/schema.sql && sqlite3 %s \""
+        "INSERT INTO runs (id, kind) VALUES (1, 'match');"
+        "INSERT INTO games (id, run_id, result, reason, plies, npositions) VALUES"
+        " (1, 1, 'draw', 'adjudication', 10, 11), (2, 1, 'white', 'no-moves', 10, 11),"
+        " (3, 1, 'black', 'no-moves', 8, 9), (4, 1, 'unfinished', NULL, 2, 3);"
+        "WITH RECURSIVE p(g, ply) AS (SELECT id, 0 FROM games UNION ALL"
+        " SELECT g, ply + 1 FROM p WHERE ply < (SELECT plies FROM games WHERE id = g))"
+        " INSERT INTO positions SELECT g, ply, 0, 0, 0, 0, ply %% 2,"
+        " CASE WHEN ply = (SELECT plies FROM games WHERE id = g) OR (g = 2 AND ply = 6) THEN NULL"
+        " WHEN g = 2 AND ply = 3 THEN 100 ELSE 0 END, 0 FROM p;\"", db, db), 0);
+    assert_int_equal(test_shell("", "scripts/adjudication-check %s 3:4:2 3:4:9 50:3:10 > %s", db, out), 0);
+    char *text = test_read_file(out);
+    assert_string_equal(text, "setting        games adjudicated   decided-games  plies-saved\n"
+                              "3:4:2              3           2               1        35.7%\n"
+                              "3:4:9              3           1               0         3.6%\n"
+                              "50:3:10            3           1               0         0.0%\n");
+    free(text);
+    assert_int_equal(test_shell("", "scripts/adjudication-check %s 3:0:2 > %s 2>&1", db, out), 2);
+    text = test_read_file(out);
+    assert_non_null(strstr(text, "bad setting '3:0:2'"));
+    free(text);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -839,6 +877,7 @@ int main(void)
         cmocka_unit_test(test_bitboard_bit_63),
         cmocka_unit_test(test_interrupted_export),
         cmocka_unit_test(test_older_schema_refused),
+        cmocka_unit_test(test_adjudication_check),
     };
     return cmocka_run_group_tests_name("export", tests, group_setup, group_teardown);
 }
