@@ -18,7 +18,8 @@
 bool store_run_identify(Store *s, int64_t run_id, const char *options, int shard, int shards)
 {
     if (!store_ready(s)) return false;
-    sqlite3_stmt *st = store_prepare(s, "SELECT r.kind, r.variant, r.bench_signature, w.hash FROM runs r"
+    /* the weights by hash and head (text), as the weights table tells them apart (v10) */
+    sqlite3_stmt *st = store_prepare(s, "SELECT r.kind, r.variant, r.bench_signature, w.hash, w.text FROM runs r"
                                         " LEFT JOIN weights w ON w.id = r.weights_id WHERE r.id = ?1",
                                      "reading the run to identify");
     if (!st) return false;
@@ -27,16 +28,17 @@ bool store_run_identify(Store *s, int64_t run_id, const char *options, int shard
     bool oom = false;
     int rc = store_step(s, st);
     if (rc == SQLITE_ROW) {
-        const char *col[4];
-        size_t len = strlen(options ? options : "") + 5;
-        for (int i = 0; i < 4; i++) {
+        const char *col[5];
+        size_t len = strlen(options ? options : "") + 6;
+        for (int i = 0; i < 5; i++) {
             col[i] = (const char *)sqlite3_column_text(st, i);
             if (!col[i]) col[i] = "";
             len += strlen(col[i]);
         }
         char *all = malloc(len); /* the options may name a whole openings book */
         if (all) {
-            snprintf(all, len, "%s\n%s\n%s\n%s\n%s", col[0], col[1], col[2], col[3], options ? options : "");
+            snprintf(all, len, "%s\n%s\n%s\n%s\n%s\n%s", col[0], col[1], col[2], col[3], col[4],
+                     options ? options : "");
             store_text_hash(all, hash);
             free(all);
             snprintf(text, sizeof text, "%.64s:%s", col[0], hash);

@@ -22,6 +22,7 @@
 
 #include "game.h"
 #include "store.h"
+#include "merge.h"
 #include "store_internal.h"  /* test_bind_failure lowers a limit of the connection */
 
 /* ---- fixtures ---- */
@@ -991,6 +992,12 @@ static void test_weights_blob(void **state)
     assert_int_equal(store_weights_put_blob(s, "turkish", 0, 0, "variant turkish\neval pattern\n", blob,
                                             sizeof blob, "0123456789abcdef", NULL), a);
     assert_int_equal(count(s, "weights"), 2);
+    /* and runs of the same options with either are other runs (db merge keeps them apart) */
+    const int64_t run_weights[3] = { a, a2, a };
+    for (int i = 0; i < 3; i++) {
+        int64_t r = store_run_begin(s, "selfplay", "turkish", "games=2", NULL, "b", run_weights[i]);
+        assert_true(r > 0 && store_run_identify(s, r, "games=2", 1, 1));
+    }
     assert_true(store_weights_put_blob(s, "turkish", 0, 0, "x", blob, sizeof blob, NULL, NULL) < 0);
     char *text = NULL;
     unsigned char *back = NULL;
@@ -1011,6 +1018,9 @@ static void test_weights_blob(void **state)
     assert_string_equal(raw_text(t->path, "SELECT hash FROM weights WHERE id = 1"), "0123456789abcdef");
     assert_int_equal(raw_int(t->path, "SELECT count(*) FROM weights WHERE blob IS NULL"), 1);
     assert_int_equal(raw_int(t->path, "SELECT count(*) FROM weights WHERE hash = '0123456789abcdef'"), 2);
+    assert_int_equal(raw_int(t->path, "SELECT count(DISTINCT identity) FROM runs"), 2);
+    assert_int_equal(raw_int(t->path, "SELECT count(*) FROM runs a JOIN runs b ON a.identity = b.identity"
+                                      " AND a.id < b.id WHERE a.weights_id = b.weights_id"), 1);
 }
 
 static void test_weights_and_openings(void **state)
