@@ -11,7 +11,9 @@
 
 #include "commands.h"
 #include "hub_engine.h"
+#include "game.h"
 #include "search.h"
+#include "store.h"
 #include "test_util.h"
 
 
@@ -208,6 +210,74 @@ static void test_elo_command(void **state)
     test_dama_expect("elo 1,-2,3,4,5", 2, "bad pentanomial");
     test_dama_expect("elo 1,2,3,4,10000000000000", 2, "each 0 .. 1000000000000");
     test_dama_expect("elo", 2, "elo needs at least one PENTA");
+}
+
+/* `dama elo --db`: where the match runs of a file stand, worked out by hand.  Run 1, a match
+ * stopped at 7 of its 8 games (A has White in even games): pairs (0, 1) white, white = A 1
+ * + 0; (2, 3) draw, black = 0.5 + 1; (4, 5) lacks game 5 and is not counted; (6, 7) black,
+ * black = 0 + 1.  So penta [0,0,2,1,0], A 3-1-2 over 6 games, 3.5 points: 58.3 %.  Run 2, a
+ * self-play run, is no match.  Run 3 ended and wrote its row, which counts instead of its
+ * two stored games (its pentanomial's Elo is test_elo_command's, worked out apart). */
+static void test_elo_from_db(void **state)
+{
+    (void)state;
+    char db[64], empty[64], cmd[200], err[256];
+    snprintf(db, sizeof db, "/tmp/dama-test-cli-elo-%ld.db", (long)getpid());
+    snprintf(empty, sizeof empty, "/tmp/dama-test-cli-elo-empty-%ld.db", (long)getpid());
+    unlink(db);
+    unlink(empty);
+    Store *st = store_open(db, err, sizeof err);
+    assert_non_null(st);
+    int64_t stopped = store_run_begin(st, "match", "turkish", "games=8 nodes=100 seed=1", NULL, NULL, 0);
+    int64_t selfplay = store_run_begin(st, "selfplay", "turkish", "games=2 nodes=100", NULL, NULL, 0);
+    int64_t ended = store_run_begin(st, "match", "turkish", "games=200 nodes=100 seed=2", NULL, NULL, 0);
+    assert_true(stopped > 0 && selfplay > 0 && ended > 0);
+    const int index[] = { 0, 1, 2, 3, 4, 6, 7 };
+    const int result[] = { RESULT_WHITE_WINS, RESULT_WHITE_WINS, RESULT_DRAW, RESULT_BLACK_WINS,
+                           RESULT_WHITE_WINS, RESULT_BLACK_WINS, RESULT_BLACK_WINS };
+    GameRecord games[7 + 2 + 2];
+    int n = 0;
+    for (int i = 0; i < 7; i++)
+        games[n++] = (GameRecord){ .variant = "turkish", .run_id = stopped, .result = result[i], .plies = 10,
+                                   .has_index = true, .game_index = index[i] };
+    for (int i = 0; i < 2; i++) {
+        games[n++] = (GameRecord){ .variant = "turkish", .run_id = selfplay, .result = RESULT_WHITE_WINS,
+                                   .plies = 10, .has_index = true, .game_index = i };
+        games[n++] = (GameRecord){ .variant = "turkish", .run_id = ended, .result = RESULT_DRAW, .plies = 10,
+                                   .has_index = true, .game_index = i };
+    }
+    assert_true(store_games_write(st, games, n));
+    assert_true(store_run_end(st, stopped, "interrupted"));
+    assert_true(store_run_end(st, selfplay, "done"));
+    assert_true(store_run_end(st, ended, "done"));
+    MatchRecord rec = { .run_id = ended, .games = 200, .wins = 90, .draws = 80, .losses = 30,
+                        .penta = "0,10,40,30,20", .verdict = "none" };
+    assert_true(store_match_put(st, &rec) > 0);
+    store_close(st);
+
+    snprintf(cmd, sizeof cmd, "elo --db %s", db);
+    test_dama_expect(cmd, 0,
+                     "run 1 (turkish, interrupted): 7 of 8 games stored; the whole pairs so far\n"
+                     "match games 6 wins 3 draws 1 losses 2 penta [0,0,2,1,0] (A's view)\n"
+                     "elo n/a: too few pairs (3 < 10) score 58.3%\n"
+                     "run 3 (turkish, done): 2 of 200 games stored; the match's own count\n"
+                     "match games 200 wins 90 draws 80 losses 30 penta [0,10,40,30,20] (A's view)\n"
+                     "elo +107.5 [+74.1, +143.0] los 100.0%\n");
+    snprintf(cmd, sizeof cmd, "elo --db %s --run 3", db);
+    test_dama_expect(cmd, 0, "run 3 (turkish, done)");
+    snprintf(cmd, sizeof cmd, "elo --db %s --run 2", db);
+    test_dama_expect(cmd, 2, "run 2 is no match run");
+    snprintf(cmd, sizeof cmd, "elo --db %s 0,1,2,3,4", db);
+    test_dama_expect(cmd, 2, "--db reads the pairs from the file");
+    test_dama_expect("elo --run 1 0,1,2,3,4", 2, "--run needs --db");
+    snprintf(cmd, sizeof cmd, "elo --db %s", empty);
+    test_dama_expect(cmd, 1, empty); /* a reader never creates a file */
+    st = store_open(empty, err, sizeof err);
+    assert_non_null(st);
+    store_close(st);
+    test_dama_expect(cmd, 2, "no match run in the file");
+    unlink(db);
+    unlink(empty);
 }
 
 /* One pair of a match shows its plain score, as `dama elo` does: the same engine on both
@@ -536,6 +606,7 @@ int main(void)
         cmocka_unit_test(test_version),
         cmocka_unit_test(test_weights_command),
         cmocka_unit_test(test_elo_command),
+        cmocka_unit_test(test_elo_from_db),
         cmocka_unit_test(test_match_few_pairs_line),
         cmocka_unit_test(test_progress_lines),
         cmocka_unit_test(test_best_weights_are_the_shipped_files),
