@@ -213,9 +213,9 @@ static void test_elo_command(void **state)
 }
 
 /* `dama elo --db`: where the match runs of a file stand, worked out by hand.  Run 1, a match
- * stopped at 7 of its 8 games (A has White in even games): pairs (0, 1) white, white = A 1
- * + 0; (2, 3) draw, black = 0.5 + 1; (4, 5) lacks game 5 and is not counted; (6, 7) black,
- * black = 0 + 1.  So penta [0,0,2,1,0], A 3-1-2 over 6 games, 3.5 points: 58.3 %.  Run 2, a
+ * stopped at 8 of its 10 games (A has White in even games): pairs (0, 1) white, white = A 1
+ * + 0; (2, 3) draw, black = 0.5 + 1; (4, 5) lacks game 5 and (8, 9) game 8, so neither
+ * counts; (6, 7) black, black = 0 + 1.  So penta [0,0,2,1,0], A 3-1-2 over 6 games, 3.5 points: 58.3 %.  Run 2, a
  * self-play run, is no match.  Run 3 ended and wrote its row, which counts instead of its
  * two stored games (its pentanomial's Elo is test_elo_command's, worked out apart). */
 static void test_elo_from_db(void **state)
@@ -228,16 +228,16 @@ static void test_elo_from_db(void **state)
     unlink(empty);
     Store *st = store_open(db, err, sizeof err);
     assert_non_null(st);
-    int64_t stopped = store_run_begin(st, "match", "turkish", "games=8 nodes=100 seed=1", NULL, NULL, 0);
+    int64_t stopped = store_run_begin(st, "match", "turkish", "games=10 nodes=100 seed=1", NULL, NULL, 0);
     int64_t selfplay = store_run_begin(st, "selfplay", "turkish", "games=2 nodes=100", NULL, NULL, 0);
     int64_t ended = store_run_begin(st, "match", "turkish", "games=200 nodes=100 seed=2", NULL, NULL, 0);
     assert_true(stopped > 0 && selfplay > 0 && ended > 0);
-    const int index[] = { 0, 1, 2, 3, 4, 6, 7 };
+    const int index[] = { 0, 1, 2, 3, 4, 6, 7, 9 };
     const int result[] = { RESULT_WHITE_WINS, RESULT_WHITE_WINS, RESULT_DRAW, RESULT_BLACK_WINS,
-                           RESULT_WHITE_WINS, RESULT_BLACK_WINS, RESULT_BLACK_WINS };
-    GameRecord games[7 + 2 + 2];
+                           RESULT_WHITE_WINS, RESULT_BLACK_WINS, RESULT_BLACK_WINS, RESULT_DRAW };
+    GameRecord games[8 + 2 + 2];
     int n = 0;
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < 8; i++)
         games[n++] = (GameRecord){ .variant = "turkish", .run_id = stopped, .result = result[i], .plies = 10,
                                    .has_index = true, .game_index = index[i] };
     for (int i = 0; i < 2; i++) {
@@ -257,7 +257,7 @@ static void test_elo_from_db(void **state)
 
     snprintf(cmd, sizeof cmd, "elo --db %s", db);
     test_dama_expect(cmd, 0,
-                     "run 1 (turkish, interrupted): 7 of 8 games stored; the whole pairs so far\n"
+                     "run 1 (turkish, interrupted): 8 of 10 games stored; the whole pairs so far\n"
                      "match games 6 wins 3 draws 1 losses 2 penta [0,0,2,1,0] (A's view)\n"
                      "elo n/a: too few pairs (3 < 10) score 58.3%\n"
                      "run 3 (turkish, done): 2 of 200 games stored; the match's own count\n"

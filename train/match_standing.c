@@ -96,10 +96,16 @@ static int by_run_id(const void *a, const void *b)
 
 /* ---- One run's games: A's points by game index, then the whole pairs ---- */
 
+typedef struct GamePoints {
+    int64_t index;
+    double a_points;
+} GamePoints;
+
 typedef struct GameScores {
-    Columns cols; /* game_index, result */
-    double *a_points; /* by game index; -1 where no finished game is stored */
-    int64_t n, stored;
+    Columns cols;      /* game_index, result */
+    GamePoints *games; /* the finished games with an index, as stored */
+    size_t n, cap;
+    int64_t stored;
     bool failed;
 } GameScores;
 
@@ -109,54 +115,55 @@ static int add_game(void *ctx, int ncols, const StoreCell *cells)
     GameScores *g = ctx;
     const StoreCell *index = cell(&g->cols, 0, cells), *result = cell(&g->cols, 1, cells);
     g->stored++;
-    /* a match's games carry their index; one beyond any sane match is left out */
-    if (index->type != STORE_CELL_INT || index->i < 0 || index->i >= (int64_t)1 << 40)
-        return 0;
     double white = cell_is(result, "white") ? 1.0 : cell_is(result, "black") ? 0.0
                  : cell_is(result, "draw") ? 0.5 : -1.0;
-    if (white < 0)
-        return 0;
-    if (index->i >= g->n) {
-        int64_t n = g->n ? g->n : 64;
-        while (n <= index->i)
-            n *= 2;
-        double *p = realloc(g->a_points, (size_t)n * sizeof *p);
+    if (index->type != STORE_CELL_INT || index->i < 0 || white < 0)
+        return 0; /* a match's games carry their index and a result */
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 64;
+        GamePoints *p = realloc(g->games, cap * sizeof *p);
         if (!p) {
             g->failed = true;
             return 1;
         }
-        for (int64_t k = g->n; k < n; k++)
-            p[k] = -1.0;
-        g->a_points = p;
-        g->n = n;
+        g->games = p;
+        g->cap = cap;
     }
     /* the runner's rule: A has White in a pair's first game */
-    g->a_points[index->i] = index->i % 2 == 0 ? white : 1.0 - white;
+    g->games[g->n++] = (GamePoints){ index->i, index->i % 2 == 0 ? white : 1.0 - white };
     return 0;
+}
+
+static int by_index(const void *a, const void *b)
+{
+    int64_t x = ((const GamePoints *)a)->index, y = ((const GamePoints *)b)->index;
+    return (x > y) - (x < y);
 }
 
 static bool count_pairs(Store *store, MatchStanding *m)
 {
     GameScores g = { .cols = { { "game_index", "result" }, { -1, -1 }, 2 } };
     if (!store_export_rows(store, "games", m->variant, m->run_id, find_columns, add_game, &g) || g.failed) {
-        free(g.a_points);
+        free(g.games);
         return false;
     }
     m->stored = g.stored;
-    for (int64_t k = 0; k + 1 < g.n; k += 2) {
-        double first = g.a_points[k], second = g.a_points[k + 1];
-        if (first < 0 || second < 0)
-            continue;
-        m->penta[(int)(2 * (first + second) + 0.5)]++;
+    qsort(g.games, g.n, sizeof *g.games, by_index);
+    for (size_t k = 0; k + 1 < g.n; k++) {
+        const GamePoints *first = &g.games[k], *second = &g.games[k + 1];
+        if (first->index % 2 != 0 || second->index != first->index + 1)
+            continue; /* a pair's lone game */
+        m->penta[(int)(2 * (first->a_points + second->a_points) + 0.5)]++;
         for (int j = 0; j < 2; j++) {
-            double p = j ? second : first;
+            double p = (j ? second : first)->a_points;
             m->wins += p == 1.0;
             m->draws += p == 0.5;
             m->losses += p == 0.0;
         }
+        k++;
     }
     m->games = m->wins + m->draws + m->losses;
-    free(g.a_points);
+    free(g.games);
     return true;
 }
 
