@@ -27,6 +27,10 @@ enum { BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 #define FUTILITY_MARGIN 40
 /* Step 8: the bound of a history value. */
 #define HISTORY_MAX (1 << 14)
+/* Step 4c: the depth from which the table's move is tested for singularity, and the margin
+ * a ply (hundredths of a man) the other moves must stay below its score. */
+#define SINGULAR_DEPTH 6
+#define SINGULAR_MARGIN 2
 
 /* A table entry is two words that threads write and read without a lock: the data and the
  * key XOR the data.  Two threads writing one entry at once may leave one's key word with the
@@ -431,10 +435,12 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
     TTEntry *tte = &s->tt[key & s->tt_mask];
     TTData tt_data;
     const TTData *tt_move = NULL;
+    const bool excluding = s->excluded[ply].on; /* step 4c's search of this node */
+    int tts = 0;
     if (tt_probe(tte, key, &tt_data)) {
         tt_move = &tt_data;
-        int tts = score_from_tt(tt_data.score, ply);
-        if (!pv_node && ply > 0 && tt_data.depth >= depth
+        tts = score_from_tt(tt_data.score, ply);
+        if (!pv_node && ply > 0 && !excluding && tt_data.depth >= depth
             && (tt_data.bound == BOUND_EXACT || (tt_data.bound == BOUND_LOWER && tts >= beta)
                 || (tt_data.bound == BOUND_UPPER && tts <= alpha)))
             return tts;
@@ -447,11 +453,36 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
      * would miss that loss).  At 100 ms a move steps 4b, 7a and 8 together: Turkish +23.6
      * [+2.6, +44.8] (280 games), International -2.2 [-25.1, +20.8] (160 games) and
      * 0.0 [-16.5, +16.5] (310 more), against the build without them (docs/experiments.md). */
-    if (!pv_node && ply > 0 && depth <= FUTILITY_DEPTH && !capture && beta < SCORE_WIN_BOUND
+    if (!pv_node && ply > 0 && !excluding && depth <= FUTILITY_DEPTH && !capture && beta < SCORE_WIN_BOUND
         && beta > -SCORE_WIN_BOUND) {
         int eval = leaf_eval(s, pos, ply, key);
         if (eval - FUTILITY_MARGIN * depth >= beta && !threatened(v, pos))
             return eval;
+    }
+
+    /* Step 4c. Singular extension (+26 [+13, +39] Elo International at 100 ms a move, 400
+     * games; +51 at 200 000 nodes, +23 Turkish at 200 000 nodes; docs/experiments.md): from
+     * depth 6, off the root, when the table's move proved at least its score a few plies
+     * shallower, the node is searched again at half the depth without that move, against
+     * its score less 0.02 man a ply.  If every other move stays below, the table's move is
+     * the only good one ("singular") and is searched a ply deeper, as a forced move is
+     * (step 6).  The tree's plies stay below twice the iteration's depth. */
+    bool singular = false;
+    if (!excluding && ply > 0 && depth >= SINGULAR_DEPTH && tt_move && tt_data.depth >= depth - 3
+        && (tt_data.bound & BOUND_LOWER) && tts < SCORE_WIN_BOUND && tts > -SCORE_WIN_BOUND
+        && ply < 2 * s->iteration_depth) {
+        int singular_beta = tts - SINGULAR_MARGIN * depth;
+        s->excluded[ply].on = true;
+        s->excluded[ply].from = tt_data.from;
+        s->excluded[ply].to = tt_data.to;
+        s->excluded[ply].captured = tt_data.captured;
+        int others = alphabeta(s, pos, (depth - 1) / 2, ply, singular_beta - 1, singular_beta, since_irreversible,
+                               endgame_plies);
+        s->excluded[ply].on = false;
+        s->pv_length[ply] = 0; /* that search's line is not this node's */
+        if (s->stopped)
+            return 0;
+        singular = others < singular_beta;
     }
 
     /* Step 5. Moves (there is one: the root is searched only when it has one, and step 2
@@ -483,6 +514,9 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
         else if (i >= picked)
             pick_move(list, keys, i);
         const Move *m = &list->moves[i];
+        if (excluding && m->from == s->excluded[ply].from && m->to == s->excluded[ply].to
+            && captured_hash(m->captured) == s->excluded[ply].captured)
+            continue;
         /* A node that did not cut on its first move will likely search them all: the next
          * move is picked now and its child's table entry fetched while this one is searched
          * (the same tree, 1.05x faster over six paired timings, 0.96-1.11x: experiments.md). */
@@ -509,7 +543,8 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
 
         int score;
         if (i == 0) {
-            score = -alphabeta(s, &child, depth - 1, ply + 1, -beta, -alpha, child_since, child_endgame);
+            int extension = singular && list->count > 1 && stage_of(keys[0]) == STAGE_TT_MOVE;
+            score = -alphabeta(s, &child, depth - 1 + extension, ply + 1, -beta, -alpha, child_since, child_endgame);
         } else {
             /* Step 7b. Late quiet moves are searched shallower first, as Scan does: from
              * depth 2, the second move on away from the principal variation and the fourth
@@ -585,6 +620,10 @@ static int alphabeta(Searcher *s, const Position *pos, int depth, int ply, int a
                 history_update(&s->history[m->from][m->to], -bonus);
         }
     }
+
+    /* Step 4c's search of the node without its table move is no result for the table. */
+    if (excluding)
+        return best == -SCORE_INF ? alpha : best;
 
     /* Step 9. Remember the result, within the database's bound if any. */
     int bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
@@ -665,6 +704,7 @@ static void *helper_search(void *arg)
     int score = 0;
     for (int depth = run->first_depth; depth <= SEARCH_DEPTH_MAX; depth++) {
         h->root_moves_done = 0;
+        h->iteration_depth = depth;
         int iteration = root_search(h, &run->pos, depth, score, run->nhistory);
         if (h->stopped)
             break;
@@ -731,6 +771,7 @@ SearchInfo search(Searcher *s, const Position *pos, const uint64_t *history, int
     for (int depth = 1; depth <= max_depth; depth++) {
         s->may_stop = depth > 1; /* the first iteration always completes */
         s->root_moves_done = 0;
+        s->iteration_depth = depth;
         int score = root_search(s, pos, depth, result.score, nhistory);
         if (s->stopped) {
             result.interrupted = s->stop_request && atomic_load(s->stop_request);

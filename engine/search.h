@@ -91,6 +91,11 @@ typedef struct Searcher {
      * and the move (from << 8 | to) played at each ply of the path. */
     uint16_t counter_moves[64][64];
     uint16_t path_moves[MAX_PLY];
+    /* The singular extension's test (search.c, step 4c) searches a node again without its
+     * table move: that move (as the table names it: from, to, captured hash) per ply, and
+     * the depth of the iteration, whose double bounds the plies it extends. */
+    struct { bool on; uint8_t from, to; uint16_t captured; } excluded[MAX_PLY];
+    int iteration_depth;
     /* Keys of the game before the root (since the last capture) then of the search path:
      * repetition needs both. */
     uint64_t keys[MAX_PLY + 256];

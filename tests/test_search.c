@@ -805,7 +805,7 @@ static void test_no_move_before_repetition(void **state)
 /* PINNED_SIGNATURE and PINNED_SIGNATURE_INTERNATIONAL: tests/pinned_bench.h.  When the
  * search or the evaluation changes on purpose, update this number too, in the same commit
  * (and say so): any other change of it is a bug. */
-#define PINNED_DEFAULT_BENCH_NODES 1746326ULL /* depth BENCH_DEPTH = 11 */
+#define PINNED_DEFAULT_BENCH_NODES 1979627ULL /* depth BENCH_DEPTH = 11 */
 
 /* The search counts International's endgame draws (FMJD 6.4: a lone king against two kings,
  * 5 moves each) from the count the game has reached.  Black's king on 5 can only step along
@@ -836,6 +836,44 @@ static void test_international_endgame_count_in_tree(void **state)
     }
     assert_int_equal(scores[0], SCORE_WIN - 3);
     assert_int_equal(scores[1], 0);
+}
+
+/* Every move of a search's line is legal in the position the moves before it reach, at
+ * depths where step 4c searches nodes a second time without their table move, at the same
+ * ply and into the same line buffers.  Both games' bench positions, depth 10. */
+static void test_pv_is_a_legal_line(void **state)
+{
+    (void)state;
+    const Variant *variants[] = { &turkish_variant, &international_variant };
+    for (int k = 0; k < 2; k++) {
+        const Variant *v = variants[k];
+        Rules rules = rules_default(v);
+        WEIGHTS_SCOPED w = { 0 };
+        assert_true(weights_default(&w, v->eval));
+        Searcher *s = searcher_new(v, &rules, &w, TT_MB);
+        assert_non_null(s);
+        int checked = 0;
+        for (int i = 0; i < v->bench_count; i++) {
+            Position pos;
+            char err[256];
+            assert_true(position_from_fen(&pos, v, v->bench_fens[i], err, sizeof err));
+            SearchLimits limits = { .depth = test_sanitized() ? 8 : 10 };
+            searcher_clear(s);
+            SearchInfo info = search(s, &pos, NULL, 0, &limits, NULL, NULL);
+            for (int j = 0; j < info.pv_length; j++, checked++) {
+                MoveList list;
+                v->generate(&pos, &rules, &list);
+                bool legal = false;
+                for (int m = 0; m < list.count; m++)
+                    legal |= move_same(&list.moves[m], &info.pv[j]);
+                if (!legal)
+                    fail_msg("%s bench position %d: move %d of the line is not legal", v->name, i, j + 1);
+                v->make(&pos, &info.pv[j]);
+            }
+        }
+        assert_true(checked > v->bench_count); /* lines, not just first moves */
+        searcher_free(s);
+    }
 }
 
 static void test_bench_signature_pinned(void **state)
@@ -1047,6 +1085,7 @@ int main(void)
         cmocka_unit_test(test_no_move_before_no_progress),
         cmocka_unit_test(test_no_move_before_repetition),
         cmocka_unit_test(test_international_endgame_count_in_tree),
+        cmocka_unit_test(test_pv_is_a_legal_line),
         cmocka_unit_test(test_bench_signature_pinned),
         cmocka_unit_test(test_bench_signature_best_pinned),
         cmocka_unit_test(test_search_incremental_eval_checked),
