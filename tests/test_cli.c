@@ -212,6 +212,18 @@ static void test_elo_command(void **state)
     test_dama_expect("elo", 2, "elo needs at least one PENTA");
 }
 
+/* A database file and the -wal and -shm files SQLite keeps beside it (a reader in WAL mode
+ * makes them and may not remove them). */
+static void unlink_database(const char *path)
+{
+    char side[96];
+    unlink(path);
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
+}
+
 /* `dama elo --db`: where the match runs of a file stand, worked out by hand.  Run 1, a match
  * stopped at 8 of its 10 games (A has White in even games): pairs (0, 1) white, white = A 1
  * + 0; (2, 3) draw, black = 0.5 + 1; (4, 5) lacks game 5 and (8, 9) game 8, so neither
@@ -224,8 +236,8 @@ static void test_elo_from_db(void **state)
     char db[64], empty[64], cmd[200], err[256];
     snprintf(db, sizeof db, "/tmp/dama-test-cli-elo-%ld.db", (long)getpid());
     snprintf(empty, sizeof empty, "/tmp/dama-test-cli-elo-empty-%ld.db", (long)getpid());
-    unlink(db);
-    unlink(empty);
+    unlink_database(db);
+    unlink_database(empty);
     Store *st = store_open(db, err, sizeof err);
     assert_non_null(st);
     int64_t stopped = store_run_begin(st, "match", "turkish", "games=10 nodes=100 seed=1", NULL, NULL, 0);
@@ -276,8 +288,8 @@ static void test_elo_from_db(void **state)
     assert_non_null(st);
     store_close(st);
     test_dama_expect(cmd, 2, "no match run in the file");
-    unlink(db);
-    unlink(empty);
+    unlink_database(db);
+    unlink_database(empty);
 }
 
 /* One pair of a match shows its plain score, as `dama elo` does: the same engine on both
