@@ -148,7 +148,8 @@ static bool count_pairs(Store *store, MatchStanding *m)
         return false;
     }
     m->stored = g.stored;
-    qsort(g.games, g.n, sizeof *g.games, by_index);
+    if (g.n) /* qsort's array may not be NULL, even empty */
+        qsort(g.games, g.n, sizeof *g.games, by_index);
     for (size_t k = 0; k + 1 < g.n; k++) {
         const GamePoints *first = &g.games[k], *second = &g.games[k + 1];
         if (first->index % 2 != 0 || second->index != first->index + 1)
@@ -205,7 +206,8 @@ int match_standings(Store *store, int64_t run_id, MatchStandingFn fn, void *ctx)
             return -1;
         }
     }
-    qsort(l.runs, l.n, sizeof *l.runs, by_run_id);
+    if (l.n)
+        qsort(l.runs, l.n, sizeof *l.runs, by_run_id);
     int reported = 0;
     for (size_t i = 0; i < l.n; i++) {
         MatchStanding *m = &l.runs[i];
